@@ -1,0 +1,1183 @@
+/* miopen_cy: the MIOpen C API.
+ *
+ * Names, enum values and parameter order are MIOpen 6.x's (include/miopen/miopen.h), so a C or
+ * C++ program written against MIOpen compiles against this header and links to libmiopen_cy
+ * unchanged. Additions of miopen_cy's own are named miopenCy* and sit in the block marked
+ * "miopen_cy extensions" at the end.
+ *
+ * Device memory: on a CPU handle (the default where no GPU is present) every "device" pointer is
+ * host memory and calls are synchronous.
+ */
+#ifndef MIOPEN_GUARD_MIOPEN_H_
+#define MIOPEN_GUARD_MIOPEN_H_
+
+#include <stddef.h>
+#include <stdbool.h>
+
+#if defined(_WIN32)
+#define MIOPEN_EXPORT __declspec(dllexport)
+#else
+#define MIOPEN_EXPORT __attribute__((visibility("default")))
+#endif
+
+/*! Constructs type name from a struct */
+#define MIOPEN_DECLARE_OBJECT(name) \
+    struct name                     \
+    {                               \
+    };                              \
+    typedef struct name* name##_t;
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*! The platform stream: hipStream_t on AMD, cudaStream_t on NVIDIA, ignored on the CPU. Both are
+ * pointers to an opaque struct, so a void* carries either without the vendor headers. */
+typedef void* miopenAcceleratorQueue_t;
+
+/*! @ingroup handle
+ * @brief Creates the miopenHandle_t type
+ */
+MIOPEN_DECLARE_OBJECT(miopenHandle);
+
+/*! @enum miopenStatus_t
+ * Error codes that are returned by all MIOpen API calls.
+ */
+typedef enum
+{
+    miopenStatusSuccess              = 0, /*!< No errors */
+    miopenStatusNotInitialized       = 1, /*!< Data not initialized. */
+    miopenStatusInvalidValue         = 2, /*!< Incorrect variable value. */
+    miopenStatusBadParm              = 3, /*!< Incorrect parameter detected. */
+    miopenStatusAllocFailed          = 4, /*!< Memory allocation error. */
+    miopenStatusInternalError        = 5, /*!< MIOpen failure. */
+    miopenStatusNotImplemented       = 6, /*!< Use of unimplemented feature. */
+    miopenStatusUnknownError         = 7, /*!< Unknown error occurred. */
+    miopenStatusUnsupportedOp        = 8, /*!< Unsupported operator for fusion. */
+    miopenStatusGpuOperationsSkipped = 9, /*!< This is not an error. */
+    miopenStatusVersionMismatch      = 10, /*!< Version mismatch of the supplied binary data. */
+} miopenStatus_t;
+
+/*! @brief Get character string for an error code.
+ *
+ * @param error  miopenStatus_t type error status (input)
+ * @return       a NULL terminated, statically allocated string
+ */
+MIOPEN_EXPORT const char* miopenGetErrorString(miopenStatus_t error);
+
+/*! @brief Custom allocator function (accepted for ABI compatibility) */
+typedef void* (*miopenAllocatorFunction)(void* context, size_t sizeBytes);
+/*! @brief Custom deallocator function (accepted for ABI compatibility) */
+typedef void (*miopenDeallocatorFunction)(void* context, void* memory);
+
+/*! @brief Method to return version of MIOpen whose API this library implements.
+ *
+ * Pointers that are NULL are ignored.
+ * @param major     Major version number (output)
+ * @param minor     Minor version number (output)
+ * @param patch     Patch version number (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetVersion(size_t* major, size_t* minor, size_t* patch);
+
+/*! @brief Method to create the MIOpen handle object.
+ *
+ * Binds to GPU 0 when a GPU backend was built and a GPU is present, else to the CPU.
+ * MIOPEN_CY_DEVICE=cpu|gpu|gpu:N overrides.
+ * @param handle     A pointer to a MIOpen handle type (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCreate(miopenHandle_t* handle);
+
+/*! @brief Create a MIOpen handle with an accelerator stream.
+ * @param handle     A pointer to a MIOpen handle type (output)
+ * @param stream     An accelerator queue type (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCreateWithStream(miopenHandle_t* handle,
+                                                    miopenAcceleratorQueue_t stream);
+
+/*! @brief Destroys the MIOpen handle.
+ * @param handle     MIOpen handle (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDestroy(miopenHandle_t handle);
+
+/*! @brief Set accelerator command queue previously created
+ * @param handle     MIOpen handle (input)
+ * @param streamID   An accelerator queue type (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetStream(miopenHandle_t handle,
+                                             miopenAcceleratorQueue_t streamID);
+
+/*! @brief Get the previously created accelerator command queue
+ * @param handle     MIOpen handle (input)
+ * @param streamID   Pointer to a accelerator queue type (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetStream(miopenHandle_t handle,
+                                             miopenAcceleratorQueue_t* streamID);
+
+/*! @brief Set allocator for previously created miopenHandle
+ *
+ * Passing 0 restores the default allocator and deallocator.
+ * @param handle            MIOpen handle (input)
+ * @param allocator         Allocation callback (input)
+ * @param deallocator       Deallocation callback (input)
+ * @param allocatorContext  Pointer passed to both callbacks (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetAllocator(miopenHandle_t handle,
+                                                miopenAllocatorFunction allocator,
+                                                miopenDeallocatorFunction deallocator,
+                                                void* allocatorContext);
+
+/*! @brief Get time for last kernel launched
+ *
+ * Only meaningful when profiling has been enabled with miopenEnableProfiling.
+ * @param handle     MIOpen handle (input)
+ * @param time       Pointer to a float type to contain kernel time in milliseconds (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetKernelTime(miopenHandle_t handle, float* time);
+
+/*! @brief Enable profiling to retrieve kernel time
+ * @param handle     MIOpen handle (input)
+ * @param enable     Boolean to toggle profiling (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenEnableProfiling(miopenHandle_t handle, bool enable);
+
+/*! @ingroup tensor @brief Creates the miopenTensorDescriptor_t type */
+MIOPEN_DECLARE_OBJECT(miopenTensorDescriptor);
+/*! @ingroup convolutions @brief Creates the miopenConvolutionDescriptor_t type */
+MIOPEN_DECLARE_OBJECT(miopenConvolutionDescriptor);
+/*! @ingroup pooling @brief Creates the miopenPoolingDescriptor_t type */
+MIOPEN_DECLARE_OBJECT(miopenPoolingDescriptor);
+/*! @ingroup LRN @brief Creates the miopenLRNDescriptor_t type */
+MIOPEN_DECLARE_OBJECT(miopenLRNDescriptor);
+/*! @ingroup activation @brief Creates the miopenActivationDescriptor_t type */
+MIOPEN_DECLARE_OBJECT(miopenActivationDescriptor);
+
+/*! @enum miopenDataType_t
+ * Data types. miopen_cy's CPU backend implements miopenFloat; the others are accepted by the
+ * descriptor calls and rejected with miopenStatusNotImplemented by the compute calls.
+ */
+typedef enum
+{
+    miopenHalf     = 0, /*!< 16-bit floating point */
+    miopenFloat    = 1, /*!< 32-bit floating point */
+    miopenInt32    = 2, /*!< 32-bit integer */
+    miopenInt8     = 3, /*!< 8-bit integer */
+    /* miopenInt8x4 = 4: support discontinued in MIOpen */
+    miopenBFloat16 = 5, /*!< 16-bit binary floating point (8-bit exponent, 7-bit fraction) */
+    miopenDouble   = 6, /*!< 64-bit floating point */
+} miopenDataType_t;
+
+/*! @enum miopenTensorLayout_t
+ * Tensor layouts.
+ */
+typedef enum
+{
+    miopenTensorNCHW   = 0, /*!< NCHW memory layout */
+    miopenTensorNHWC   = 1, /*!< NHWC memory layout */
+    miopenTensorCHWN   = 2, /*!< CHWN memory layout */
+    miopenTensorNCHWc4 = 3, /*!< NCHWc4 memory layout (not supported by miopen_cy) */
+    miopenTensorNCHWc8 = 4, /*!< NCHWc8 memory layout (not supported by miopen_cy) */
+    miopenTensorCHWNc4 = 5, /*!< CHWNc4 memory layout (not supported by miopen_cy) */
+    miopenTensorCHWNc8 = 6, /*!< CHWNc8 memory layout (not supported by miopen_cy) */
+    miopenTensorNCDHW  = 7, /*!< NCDHW memory layout */
+    miopenTensorNDHWC  = 8, /*!< NDHWC memory layout */
+} miopenTensorLayout_t;
+
+/*! @enum miopenIndexType_t
+ * Index data types (pooling workspace).
+ */
+typedef enum
+{
+    miopenIndexUint8  = 0, /*!<  8-bit unsigned */
+    miopenIndexUint16 = 1, /*!< 16-bit unsigned */
+    miopenIndexUint32 = 2, /*!< 32-bit unsigned */
+    miopenIndexUint64 = 3, /*!< 64-bit unsigned */
+} miopenIndexType_t;
+
+/*! @enum miopenTensorOp_t
+ * Element-wise tensor operation modes
+ */
+typedef enum
+{
+    miopenTensorOpAdd = 0, /*!< Add tensors element-wise */
+    miopenTensorOpMul = 1, /*!< Multiply two tensors element-wise */
+    miopenTensorOpMin = 2, /*!< Minimum of tensor element pairs */
+    miopenTensorOpMax = 3, /*!< Maximum of tensor element pairs */
+} miopenTensorOp_t;
+
+/*! @enum miopenConvolutionMode_t
+ * Convolution mode selection.
+ */
+typedef enum
+{
+    miopenConvolution = 0, /*!< Cross-Correlation convolution */
+    miopenTranspose   = 1, /*!< Transpose convolutions -- deconvolution */
+    miopenGroupConv   = 2, /*!< Deprecated Group convolution legacy */
+    miopenDepthwise   = 3, /*!< Deprecated Depthwise convolution legacy */
+} miopenConvolutionMode_t;
+
+/*! @enum miopenPaddingMode_t
+ * Padding mode selection for convolution/Pooling layer preference
+ */
+typedef enum
+{
+    miopenPaddingDefault = 0, /*!< MIOPEN Default Padding */
+    miopenPaddingSame    = 1, /*!< Tensorflow SAME Padding */
+    miopenPaddingValid   = 2, /*!< Tensorflow VALID Padding */
+} miopenPaddingMode_t;
+
+/*! @enum miopenPoolingMode_t
+ * Pooling layer mode
+ */
+typedef enum
+{
+    miopenPoolingMax              = 0, /*!< Maximum pooling */
+    miopenPoolingAverage          = 1, /*!< Average pooling, padding excluded from the divisor */
+    miopenPoolingAverageInclusive = 2, /*!< Inclusive Average pooling: divisor = window size */
+} miopenPoolingMode_t;
+
+/*! @enum miopenPoolingWorkspaceIndexMode_t
+ * Pooling workspace index mode: Mask records the max's position inside the window, Image its
+ * position in the input image (flattened spatial index).
+ */
+typedef enum
+{
+    miopenPoolingWorkspaceIndexMask  = 0, /*!< Use mask indices, 2D pooling only */
+    miopenPoolingWorkspaceIndexImage = 1, /*!< Use image indices */
+} miopenPoolingWorkspaceIndexMode_t;
+
+/*! @enum miopenLRNMode_t
+ * Local Response Normalization layer mode
+ */
+typedef enum
+{
+    miopenLRNWithinChannel = 0, /*!< Channel independent */
+    miopenLRNCrossChannel  = 1, /*!< Cross Channel */
+} miopenLRNMode_t;
+
+/*! @enum miopenBatchNormMode_t
+ * Batch Normalization layer mode
+ */
+typedef enum
+{
+    miopenBNPerActivation = 0, /*!< Element-wise normalization for fully connected layer */
+    miopenBNSpatial       = 1, /*!< Mini-batch spatial normalization for convolutional layers */
+} miopenBatchNormMode_t;
+
+/*! @enum miopenActivationMode_t
+ * Activation layer modes
+ */
+typedef enum
+{
+    miopenActivationPASTHRU     = 0, /*!< No activation, pass through the data */
+    miopenActivationLOGISTIC    = 1, /*!< Sigmoid function: 1 / (1 + e^{-x}) */
+    miopenActivationTANH        = 2, /*!< beta * tanh(alpha * x) */
+    miopenActivationRELU        = 3, /*!< max(0, x) */
+    miopenActivationSOFTRELU    = 4, /*!< log(1 + e^x) */
+    miopenActivationABS         = 5, /*!< abs(x) */
+    miopenActivationPOWER       = 6, /*!< (alpha + beta * x)^gamma */
+    miopenActivationCLIPPEDRELU = 7, /*!< min(alpha, max(0, x)) */
+    miopenActivationLEAKYRELU   = 8, /*!< alpha * x for x <= 0; x for x > 0 */
+    miopenActivationELU         = 9, /*!< alpha * (e^x - 1) for x <= 0; x for x > 0 */
+} miopenActivationMode_t;
+
+/*! @enum miopenSoftmaxAlgorithm_t
+ * Softmax implementation algorithms
+ */
+typedef enum
+{
+    MIOPEN_SOFTMAX_FAST     = 0, /*!< straightforward softmax */
+    MIOPEN_SOFTMAX_ACCURATE = 1, /*!< scaled softmax by maximum value in input domain */
+    MIOPEN_SOFTMAX_LOG      = 2, /*!< log softmax */
+} miopenSoftmaxAlgorithm_t;
+
+/*! @enum miopenSoftmaxMode_t
+ * Softmax modes
+ */
+typedef enum
+{
+    MIOPEN_SOFTMAX_MODE_INSTANCE = 0, /*!< compute per image (N) across C, H, W */
+    MIOPEN_SOFTMAX_MODE_CHANNEL  = 1, /*!< compute per spatial location (H, W) per image (N) across C */
+} miopenSoftmaxMode_t;
+
+/* ------------------------------------------------------------------------------------------ */
+/* Tensor                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/*! @brief Create a Tensor Descriptor
+ * @param tensorDesc Pointer to a tensor descriptor type (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCreateTensorDescriptor(miopenTensorDescriptor_t* tensorDesc);
+
+/*! @brief Set shape of a packed 4D NCHW tensor
+ * @param tensorDesc Tensor descriptor (input/output)
+ * @param dataType   MIOpen datatype (input)
+ * @param n          Mini-batch size (input)
+ * @param c          Number of channels (input)
+ * @param h          Data height dimension size (input)
+ * @param w          Data width dimension size (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSet4dTensorDescriptor(
+    miopenTensorDescriptor_t tensorDesc, miopenDataType_t dataType, int n, int c, int h, int w);
+
+/*! @brief Set shape of ND tensor with specific layout
+ *
+ * lens are given in the layout's logical order N, C, (D,) H, W whatever the memory layout;
+ * the strides follow from the layout.
+ * @param tensorDesc   Tensor descriptor (input/output)
+ * @param dataType     MIOpen datatype (input)
+ * @param tensorLayout Tensor layout (input)
+ * @param lens         Tensor dimensions (input)
+ * @param num_lens     Tensor dimension size (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenSetNdTensorDescriptorWithLayout(miopenTensorDescriptor_t tensorDesc,
+                                      miopenDataType_t dataType,
+                                      miopenTensorLayout_t tensorLayout,
+                                      const int* lens,
+                                      int num_lens);
+
+/*! @brief Set shape and stride of 4D tensor
+ * @param tensorDesc Tensor descriptor (input/output)
+ * @param dataType   MIOpen datatype (input)
+ * @param n,c,h,w    Dimension sizes (input)
+ * @param nStride,cStride,hStride,wStride  Dimension strides in elements (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSet4dTensorDescriptorEx(miopenTensorDescriptor_t tensorDesc,
+                                                           miopenDataType_t dataType,
+                                                           int n,
+                                                           int c,
+                                                           int h,
+                                                           int w,
+                                                           int nStride,
+                                                           int cStride,
+                                                           int hStride,
+                                                           int wStride);
+
+/*! @brief Get the details of a 4-D tensor descriptor
+ * @param tensorDesc Tensor descriptor (input)
+ * @param dataType   MIOpen datatype (output)
+ * @param n,c,h,w    Dimension sizes (output)
+ * @param nStride,cStride,hStride,wStride  Dimension strides (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGet4dTensorDescriptor(miopenTensorDescriptor_t tensorDesc,
+                                                         miopenDataType_t* dataType,
+                                                         int* n,
+                                                         int* c,
+                                                         int* h,
+                                                         int* w,
+                                                         int* nStride,
+                                                         int* cStride,
+                                                         int* hStride,
+                                                         int* wStride);
+
+/*! @brief Set shape of N-dimensional tensor
+ *
+ * stridesA may be NULL for a packed tensor.
+ * @param tensorDesc   Tensor descriptor (input/output)
+ * @param dataType     MIOpen datatype (input)
+ * @param nbDims       Number of dimensions in the dimsA array (input)
+ * @param dimsA        Array containing the size of dimensions (input)
+ * @param stridesA     Array containing the size of stride (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetTensorDescriptor(miopenTensorDescriptor_t tensorDesc,
+                                                       miopenDataType_t dataType,
+                                                       int nbDims,
+                                                       const int* dimsA,
+                                                       const int* stridesA);
+
+/*! @brief Get the number of dimensions of a tensor descriptor
+ * @param tensorDesc   Tensor descriptor (input)
+ * @param size         number of dimensions (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetTensorDescriptorSize(miopenTensorDescriptor_t tensorDesc,
+                                                           int* size);
+
+/*! @brief Get the details of the N-dimensional tensor descriptor.
+ * @param tensorDesc Tensor descriptor (input)
+ * @param dataType   MIOpen datatype (output)
+ * @param dimsA      Array containing the size of dimensions (output)
+ * @param stridesA   Array containing the size of stride (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetTensorDescriptor(miopenTensorDescriptor_t tensorDesc,
+                                                       miopenDataType_t* dataType,
+                                                       int* dimsA,
+                                                       int* stridesA);
+
+/*! @brief Destroys the tensor descriptor
+ * @param tensorDesc Tensor descriptor (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDestroyTensorDescriptor(miopenTensorDescriptor_t tensorDesc);
+
+/*! @brief Execute element-wise tensor operations: C = op(alpha1 * A, alpha2 * B) + beta * C
+ *
+ * A and C have the same lengths; each dimension of B is 1 or equal to C's.
+ * @param handle     MIOpen handle (input)
+ * @param tensorOp   Operation from miopenTensorOp_t (input)
+ * @param alpha1     Tensor A's scaling factor, allocated on the host (input)
+ * @param aDesc      Tensor descriptor for tensor A (input)
+ * @param A          Tensor A (input)
+ * @param alpha2     Tensor B's scaling factor, allocated on the host (input)
+ * @param bDesc      Tensor descriptor for tensor B (input)
+ * @param B          Tensor B (input)
+ * @param beta       Tensor C's scaling factor, allocated on the host (input)
+ * @param cDesc      Tensor descriptor for tensor C (input)
+ * @param C          Tensor C (input and output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenOpTensor(miopenHandle_t handle,
+                                            miopenTensorOp_t tensorOp,
+                                            const void* alpha1,
+                                            const miopenTensorDescriptor_t aDesc,
+                                            const void* A,
+                                            const void* alpha2,
+                                            const miopenTensorDescriptor_t bDesc,
+                                            const void* B,
+                                            const void* beta,
+                                            const miopenTensorDescriptor_t cDesc,
+                                            void* C);
+
+/*! @brief Fills a tensor with a single value.
+ * @param handle     MIOpen handle (input)
+ * @param yDesc      Tensor descriptor for tensor y (input)
+ * @param y          Tensor y (output)
+ * @param alpha      Pointer to fill value, a float on the host (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetTensor(miopenHandle_t handle,
+                                             const miopenTensorDescriptor_t yDesc,
+                                             void* y,
+                                             const void* alpha);
+
+/*! @brief Scales all elements in a tensor by a single value.
+ * @param handle     MIOpen handle (input)
+ * @param yDesc      Tensor descriptor for tensor y (input)
+ * @param y          Tensor y (input and output)
+ * @param alpha      Floating point scaling factor, allocated on the host (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenScaleTensor(miopenHandle_t handle,
+                                               const miopenTensorDescriptor_t yDesc,
+                                               void* y,
+                                               const void* alpha);
+
+/*! @brief Returns number of bytes associated with tensor descriptor
+ *
+ * The bytes spanned by the descriptor: (largest element offset + 1) * element size.
+ * @param tensorDesc Tensor descriptor (input)
+ * @param numBytes   Number of bytes (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetTensorNumBytes(miopenTensorDescriptor_t tensorDesc,
+                                                     size_t* numBytes);
+
+/*! @brief Copies one tensor to another with a different layout/scale: Y = alpha * X + beta * Y
+ * @param handle     MIOpen handle (input)
+ * @param alpha      Floating point scaling factor, allocated on the host (input)
+ * @param xDesc      Source Tensor descriptor for tensor x (input)
+ * @param x          Source Tensor x (input)
+ * @param beta       Floating point scaling factor, allocated on the host (input)
+ * @param yDesc      Destination Tensor descriptor for tensor y (input)
+ * @param y          Destination Tensor y (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenTransformTensor(miopenHandle_t handle,
+                                                   const void* alpha,
+                                                   const miopenTensorDescriptor_t xDesc,
+                                                   const void* x,
+                                                   const void* beta,
+                                                   const miopenTensorDescriptor_t yDesc,
+                                                   void* y);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Bias (convolution group)                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/*! @brief Adds a per-channel bias: y = alpha * b + beta * y, b of shape 1xCx1x1 (or 1xCx1x1x1).
+ * @param handle     MIOpen handle (input)
+ * @param alpha      Floating point scaling factor, allocated on the host (input)
+ * @param bDesc      Tensor descriptor for bias tensor b (input)
+ * @param b          Bias tensor b (input)
+ * @param beta       Floating point scaling factor, allocated on the host (input)
+ * @param yDesc      Tensor descriptor for output data tensor y (input)
+ * @param y          Output data tensor y (input and output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenConvolutionForwardBias(miopenHandle_t handle,
+                                                          const void* alpha,
+                                                          const miopenTensorDescriptor_t bDesc,
+                                                          const void* b,
+                                                          const void* beta,
+                                                          const miopenTensorDescriptor_t yDesc,
+                                                          void* y);
+
+/*! @brief Calculates the gradient with respect to the bias: db = alpha * sum_{n,h,w} dy + beta * db
+ * @param handle     MIOpen handle (input)
+ * @param alpha      Floating point scaling factor, allocated on the host (input)
+ * @param dyDesc     Tensor descriptor for the input gradient dy (input)
+ * @param dy         Input gradient tensor dy (input)
+ * @param beta       Floating point scaling factor, allocated on the host (input)
+ * @param dbDesc     Tensor descriptor for the bias gradient db, 1xCx1x1 (input)
+ * @param db         Bias gradient (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenConvolutionBackwardBias(miopenHandle_t handle,
+                                                           const void* alpha,
+                                                           const miopenTensorDescriptor_t dyDesc,
+                                                           const void* dy,
+                                                           const void* beta,
+                                                           const miopenTensorDescriptor_t dbDesc,
+                                                           void* db);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Pooling                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/*! @brief Creates a pooling layer descriptor
+ * @param poolDesc   Pointer to a pooling layer descriptor (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCreatePoolingDescriptor(miopenPoolingDescriptor_t* poolDesc);
+
+/*! @brief Set index data type for pooling layer. The default is miopenIndexUint8.
+ * @param poolDesc     Pointer to a pooling layer descriptor (input/output)
+ * @param index_type   Index type (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetPoolingIndexType(miopenPoolingDescriptor_t poolDesc,
+                                                       miopenIndexType_t index_type);
+
+/*! @brief Get the index data type for pooling layer.
+ * @param poolDesc     Pointer to a pooling layer descriptor (input)
+ * @param index_type   Index type (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetPoolingIndexType(miopenPoolingDescriptor_t poolDesc,
+                                                       miopenIndexType_t* index_type);
+
+/*! @brief Set workspace index mode for pooling layer. The default is
+ * miopenPoolingWorkspaceIndexMask.
+ * @param poolDesc         Pointer to a pooling layer descriptor (input/output)
+ * @param workspace_index  Workspace index mode (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetPoolingWorkSpaceIndexMode(
+    miopenPoolingDescriptor_t poolDesc, miopenPoolingWorkspaceIndexMode_t workspace_index);
+
+/*! @brief Get workspace index mode for pooling layer.
+ * @param poolDesc         Pointer to a pooling layer descriptor (input)
+ * @param workspace_index  Workspace index mode (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetPoolingWorkSpaceIndexMode(
+    miopenPoolingDescriptor_t poolDesc, miopenPoolingWorkspaceIndexMode_t* workspace_index);
+
+/*! @brief Sets a 2-D pooling layer descriptor details.
+ * @param poolDesc       Pointer to a pooling layer descriptor (output)
+ * @param mode           Pooling mode enum (input)
+ * @param windowHeight   Input window height dimension (input)
+ * @param windowWidth    Input window width dimension (input)
+ * @param pad_h          Number of elements to pad height (input)
+ * @param pad_w          Number of elements to pad width (input)
+ * @param stride_h       Vertical stride (input)
+ * @param stride_w       Horizontal stride (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSet2dPoolingDescriptor(miopenPoolingDescriptor_t poolDesc,
+                                                          miopenPoolingMode_t mode,
+                                                          int windowHeight,
+                                                          int windowWidth,
+                                                          int pad_h,
+                                                          int pad_w,
+                                                          int stride_h,
+                                                          int stride_w);
+
+/*! @brief Gets a 2-D pooling layer descriptor details
+ * @param poolDesc       Pooling layer descriptor (input)
+ * @param mode           Pooling mode enum (output)
+ * @param windowHeight   Input window height dimension (output)
+ * @param windowWidth    Input window width dimension (output)
+ * @param pad_h          Number of elements to pad height (output)
+ * @param pad_w          Number of elements to pad width (output)
+ * @param stride_h       Vertical stride (output)
+ * @param stride_w       Horizontal stride (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGet2dPoolingDescriptor(const miopenPoolingDescriptor_t poolDesc,
+                                                          miopenPoolingMode_t* mode,
+                                                          int* windowHeight,
+                                                          int* windowWidth,
+                                                          int* pad_h,
+                                                          int* pad_w,
+                                                          int* stride_h,
+                                                          int* stride_w);
+
+/*! @brief Gets the shape of the output tensor for 2-D pooling:
+ * floor((H + 2 * pad_h - windowHeight) / stride_h) + 1, likewise for W.
+ * @param poolDesc   Pooling layer descriptor (input)
+ * @param tensorDesc Input tensor descriptor (input)
+ * @param n,c,h,w    Output dimensions (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenGetPoolingForwardOutputDim(const miopenPoolingDescriptor_t poolDesc,
+                                 const miopenTensorDescriptor_t tensorDesc,
+                                 int* n,
+                                 int* c,
+                                 int* h,
+                                 int* w);
+
+/*! @brief Set details of an N-D pooling layer descriptor (nbDims spatial dimensions: 2 or 3)
+ * @param poolDesc     Pooling layer descriptor (input/output)
+ * @param mode         Pooling mode enum (input)
+ * @param nbDims       Number of spatial dimensions (input)
+ * @param windowDimA   Array of window sizes (input)
+ * @param padA         Array of paddings (input)
+ * @param stridesA     Array of strides (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetNdPoolingDescriptor(miopenPoolingDescriptor_t poolDesc,
+                                                          const miopenPoolingMode_t mode,
+                                                          int nbDims,
+                                                          const int* windowDimA,
+                                                          const int* padA,
+                                                          const int* stridesA);
+
+/*! @brief Get details of an N-D pooling layer descriptor
+ * @param poolDesc         Pooling layer descriptor (input)
+ * @param nbDimsRequested  Size of the output arrays (input)
+ * @param mode             Pooling mode enum (output)
+ * @param nbDims           Number of spatial dimensions (output)
+ * @param windowDimA       Array of window sizes (output)
+ * @param padA             Array of paddings (output)
+ * @param stridesA         Array of strides (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetNdPoolingDescriptor(const miopenPoolingDescriptor_t poolDesc,
+                                                          int nbDimsRequested,
+                                                          miopenPoolingMode_t* mode,
+                                                          int* nbDims,
+                                                          int* windowDimA,
+                                                          int* padA,
+                                                          int* stridesA);
+
+/*! @brief Gets the shape of the output tensor for N-D pooling
+ * @param poolDesc      Pooling layer descriptor (input)
+ * @param tensorDesc    Input tensor descriptor (input)
+ * @param dims          Dimension of the pooling output tensor: spatial dims + 2 (input)
+ * @param tensorDimArr  Array of output lengths (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenGetPoolingNdForwardOutputDim(const miopenPoolingDescriptor_t poolDesc,
+                                   const miopenTensorDescriptor_t tensorDesc,
+                                   int dims,
+                                   int* tensorDimArr);
+
+/*! @brief Workspace size for max pooling with backward: numel(y) * sizeof(uint8 index)
+ * @param yDesc          Output tensor descriptor (input)
+ * @param workSpaceSize  Size in bytes (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenPoolingGetWorkSpaceSize(const miopenTensorDescriptor_t yDesc,
+                                                           size_t* workSpaceSize);
+
+/*! @brief Workspace size for max pooling with backward: numel(y) * sizeof(index type)
+ * @param poolDesc       Pooling layer descriptor (input)
+ * @param yDesc          Output tensor descriptor (input)
+ * @param workSpaceSize  Size in bytes (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenPoolingGetWorkSpaceSizeV2(const miopenPoolingDescriptor_t poolDesc,
+                                const miopenTensorDescriptor_t yDesc,
+                                size_t* workSpaceSize);
+
+/*! @brief Execute a forward pooling layer: y = alpha * pool(x) + beta * y
+ *
+ * With do_backward and max mode the indices of the maxima are written to workSpace.
+ * @param handle         MIOpen handle (input)
+ * @param poolDesc       Pooling layer descriptor (input)
+ * @param alpha          Floating point scaling factor, allocated on the host (input)
+ * @param xDesc          Tensor descriptor for data input tensor x (input)
+ * @param x              Data tensor x (input)
+ * @param beta           Floating point shift factor, allocated on the host (input)
+ * @param yDesc          Tensor descriptor for output data tensor y (input)
+ * @param y              Data tensor y (output)
+ * @param do_backward    Whether to save the max indices for backward (input)
+ * @param workSpace      Index workspace (output)
+ * @param workSpaceSize  Size in bytes of the workspace (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenPoolingForward(miopenHandle_t handle,
+                                                  const miopenPoolingDescriptor_t poolDesc,
+                                                  const void* alpha,
+                                                  const miopenTensorDescriptor_t xDesc,
+                                                  const void* x,
+                                                  const void* beta,
+                                                  const miopenTensorDescriptor_t yDesc,
+                                                  void* y,
+                                                  bool do_backward,
+                                                  void* workSpace,
+                                                  size_t workSpaceSize);
+
+/*! @brief Execute a backward pooling layer: dx = alpha * pool'(dy) + beta * dx
+ * @param handle         MIOpen handle (input)
+ * @param poolDesc       Pooling layer descriptor (input)
+ * @param alpha          Floating point scaling factor, allocated on the host (input)
+ * @param yDesc          Tensor descriptor for output data tensor y (input)
+ * @param y              Data tensor y (input)
+ * @param dyDesc         Tensor descriptor for data input tensor dy (input)
+ * @param dy             Data delta tensor dy (input)
+ * @param xDesc          Tensor descriptor for output data tensor x (input)
+ * @param x              Data tensor x (input)
+ * @param beta           Floating point shift factor, allocated on the host (input)
+ * @param dxDesc         Tensor descriptor for tensor dx (input)
+ * @param dx             Weights delta tensor dx (output)
+ * @param workSpace      Index workspace written by the forward (input; max mode only)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenPoolingBackward(miopenHandle_t handle,
+                                                   const miopenPoolingDescriptor_t poolDesc,
+                                                   const void* alpha,
+                                                   const miopenTensorDescriptor_t yDesc,
+                                                   const void* y,
+                                                   const miopenTensorDescriptor_t dyDesc,
+                                                   const void* dy,
+                                                   const miopenTensorDescriptor_t xDesc,
+                                                   const void* x,
+                                                   const void* beta,
+                                                   const miopenTensorDescriptor_t dxDesc,
+                                                   void* dx,
+                                                   void* workSpace);
+
+/*! @brief Destroys the pooling descriptor object
+ * @param poolDesc Pooling tensor descriptor type (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDestroyPoolingDescriptor(miopenPoolingDescriptor_t poolDesc);
+
+/* ------------------------------------------------------------------------------------------ */
+/* LRN                                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+/*! @brief Creates a local response normalization (LRN) layer descriptor
+ * @param lrnDesc    Pointer to a local response normalization layer descriptor type (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCreateLRNDescriptor(miopenLRNDescriptor_t* lrnDesc);
+
+/*! @brief Sets a LRN layer descriptor details
+ * @param lrnDesc      Pointer to a LRN layer descriptor (output)
+ * @param mode         LRN mode enum (input)
+ * @param lrnN         Number of normalization window elements, >= 1 (input)
+ * @param lrnAlpha     Scaling factor (input)
+ * @param lrnBeta      Shift factor (input)
+ * @param lrnK         K factor (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetLRNDescriptor(const miopenLRNDescriptor_t lrnDesc,
+                                                    miopenLRNMode_t mode,
+                                                    unsigned int lrnN,
+                                                    double lrnAlpha,
+                                                    double lrnBeta,
+                                                    double lrnK);
+
+/*! @brief Gets a LRN layer descriptor details
+ * @param lrnDesc      LRN layer descriptor (input)
+ * @param mode         LRN mode enum (output)
+ * @param lrnN         Number of normalization window elements (output)
+ * @param lrnAlpha     Scaling factor (output)
+ * @param lrnBeta      Shift factor (output)
+ * @param lrnK         K factor (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetLRNDescriptor(const miopenLRNDescriptor_t lrnDesc,
+                                                    miopenLRNMode_t* mode,
+                                                    unsigned int* lrnN,
+                                                    double* lrnAlpha,
+                                                    double* lrnBeta,
+                                                    double* lrnK);
+
+/*! @brief Determine the workspace requirements: numel(y) * element size (the saved scale)
+ * @param yDesc           Descriptor for output data tensor y (input)
+ * @param workSpaceSize   Output variable for workspace size (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenLRNGetWorkSpaceSize(const miopenTensorDescriptor_t yDesc,
+                                                       size_t* workSpaceSize);
+
+/*! @brief Execute a LRN forward layer: y = alpha * lrn(x) + beta * y
+ * @param handle         MIOpen handle (input)
+ * @param lrnDesc        LRN layer descriptor (input)
+ * @param alpha          Floating point scaling factor, allocated on the host (input)
+ * @param xDesc          Tensor descriptor for data input tensor x (input)
+ * @param x              Data tensor x (input)
+ * @param beta           Floating point shift factor, allocated on the host (input)
+ * @param yDesc          Tensor descriptor for output data tensor y (input)
+ * @param y              Data tensor y (output)
+ * @param do_backward    Whether to save the scale in the workspace for backward (input)
+ * @param workSpace      Workspace, miopenLRNGetWorkSpaceSize bytes (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenLRNForward(miopenHandle_t handle,
+                                              const miopenLRNDescriptor_t lrnDesc,
+                                              const void* alpha,
+                                              const miopenTensorDescriptor_t xDesc,
+                                              const void* x,
+                                              const void* beta,
+                                              const miopenTensorDescriptor_t yDesc,
+                                              void* y,
+                                              bool do_backward,
+                                              void* workSpace);
+
+/*! @brief Execute a LRN backward layer: dx = alpha * lrn'(dy) + beta * dx
+ * @param handle         MIOpen handle (input)
+ * @param lrnDesc        LRN layer descriptor (input)
+ * @param alpha          Floating point scaling factor, allocated on the host (input)
+ * @param yDesc          Tensor descriptor for data input tensor y (input)
+ * @param y              Data tensor y (input)
+ * @param dyDesc         Tensor descriptor for data input tensor dy (input)
+ * @param dy             Data delta tensor dy (input)
+ * @param xDesc          Tensor descriptor for input data tensor x (input)
+ * @param x              Data tensor x (input)
+ * @param beta           Floating point shift factor, allocated on the host (input)
+ * @param dxDesc         Tensor descriptor for output data tensor dx (input)
+ * @param dx             Output delta tensor dx (output)
+ * @param workSpace      Workspace written by the forward with do_backward (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenLRNBackward(miopenHandle_t handle,
+                                               const miopenLRNDescriptor_t lrnDesc,
+                                               const void* alpha,
+                                               const miopenTensorDescriptor_t yDesc,
+                                               const void* y,
+                                               const miopenTensorDescriptor_t dyDesc,
+                                               const void* dy,
+                                               const miopenTensorDescriptor_t xDesc,
+                                               const void* x,
+                                               const void* beta,
+                                               const miopenTensorDescriptor_t dxDesc,
+                                               void* dx,
+                                               const void* workSpace);
+
+/*! @brief Destroys the LRN descriptor object
+ * @param lrnDesc   LRN tensor descriptor type (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDestroyLRNDescriptor(miopenLRNDescriptor_t lrnDesc);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Batch normalization                                                                        */
+/* ------------------------------------------------------------------------------------------ */
+
+/*! @brief Derive tensor for gamma and beta from input tensor descriptor
+ *
+ * Spatial: 1xCx1x1 (1xCx1x1x1 for 5-d); per-activation: 1xCxHxW (1xCxDxHxW).
+ * @param derivedBnDesc   Output derived tensor descriptor (output)
+ * @param xDesc           Input tensor descriptor (input)
+ * @param bn_mode         Batch Normalization mode (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDeriveBNTensorDescriptor(miopenTensorDescriptor_t derivedBnDesc,
+                                                            const miopenTensorDescriptor_t xDesc,
+                                                            miopenBatchNormMode_t bn_mode);
+
+/*! @brief Execute forward training layer for batch normalization
+ *
+ * y = alpha * (scale * (x - mean) / sqrt(var + epsilon) + bias) + beta * y. Running mean and
+ * variance (unbiased) are updated with expAvgFactor when both pointers are non-null; the saved
+ * mean and inverse variance are written when both pointers are non-null.
+ * @param handle                    MIOpen handle (input)
+ * @param bn_mode                   Batch normalization mode (input)
+ * @param alpha                     Floating point scaling factor, allocated on the host (input)
+ * @param beta                      Floating point shift factor, allocated on the host (input)
+ * @param xDesc                     Tensor descriptor for data input tensor x (input)
+ * @param x                         Data tensor x (input)
+ * @param yDesc                     Tensor descriptor for output data tensor y (input)
+ * @param y                         Data tensor y (output)
+ * @param bnScaleBiasMeanVarDesc    Tensor descriptor for BN scaling, shifting, saved variables and
+ *                                  mean (input)
+ * @param bnScale                   Batch norm scaling, gamma, tensor (input)
+ * @param bnBias                    Batch norm bias, beta, tensor (input)
+ * @param expAvgFactor              Exponential averaging factor (input)
+ * @param resultRunningMean         Running average saved for inference (input/output)
+ * @param resultRunningVariance     Running variance saved for inference (input/output)
+ * @param epsilon                   Value to stabilize inverse variance calculation (input)
+ * @param resultSaveMean            Saved mini-batch mean for backwards pass (output)
+ * @param resultSaveInvVariance     Saved mini-batch inverse variance for backwards pass (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenBatchNormalizationForwardTraining(miopenHandle_t handle,
+                                        miopenBatchNormMode_t bn_mode,
+                                        void* alpha,
+                                        void* beta,
+                                        const miopenTensorDescriptor_t xDesc,
+                                        const void* x,
+                                        const miopenTensorDescriptor_t yDesc,
+                                        void* y,
+                                        const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc,
+                                        void* bnScale,
+                                        void* bnBias,
+                                        double expAvgFactor,
+                                        void* resultRunningMean,
+                                        void* resultRunningVariance,
+                                        double epsilon,
+                                        void* resultSaveMean,
+                                        void* resultSaveInvVariance);
+
+/*! @brief Execute forward inference layer for batch normalization
+ *
+ * Uses estimatedMean and estimatedVariance; when both are null the batch statistics are
+ * computed from x (as MIOpen does).
+ * @param handle                    MIOpen handle (input)
+ * @param bn_mode                   Batch normalization mode (input)
+ * @param alpha                     Floating point scaling factor, allocated on the host (input)
+ * @param beta                      Floating point shift factor, allocated on the host (input)
+ * @param xDesc                     Tensor descriptor for data input tensor x (input)
+ * @param x                         Data tensor x (input)
+ * @param yDesc                     Tensor descriptor for output data tensor y (input)
+ * @param y                         Data tensor y (output)
+ * @param bnScaleBiasMeanVarDesc    Tensor descriptor for BN scaling, shifting, mean, variance (input)
+ * @param bnScale                   Batch norm scaling, gamma, tensor (input)
+ * @param bnBias                    Batch norm bias, beta, tensor (input)
+ * @param estimatedMean             Running average saved during forward training (input)
+ * @param estimatedVariance         Running variance saved during forward training (input)
+ * @param epsilon                   Value to stabilize inverse variance calculation (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenBatchNormalizationForwardInference(miopenHandle_t handle,
+                                         miopenBatchNormMode_t bn_mode,
+                                         void* alpha,
+                                         void* beta,
+                                         const miopenTensorDescriptor_t xDesc,
+                                         const void* x,
+                                         const miopenTensorDescriptor_t yDesc,
+                                         void* y,
+                                         const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc,
+                                         void* bnScale,
+                                         void* bnBias,
+                                         void* estimatedMean,
+                                         void* estimatedVariance,
+                                         double epsilon);
+
+/*! @brief Execute backwards propagation layer for batch normalization
+ *
+ * dx = alphaDataDiff * dL/dx + betaDataDiff * dx; dscale and dbias likewise with the ParamDiff
+ * factors. Uses savedMean and savedInvVariance when both are non-null, else recomputes them.
+ * @param handle                    MIOpen handle (input)
+ * @param bn_mode                   Batch normalization mode (input)
+ * @param alphaDataDiff             Floating point scaling factor, allocated on the host (input)
+ * @param betaDataDiff              Floating point shift factor, allocated on the host (input)
+ * @param alphaParamDiff            Floating point scaling factor, allocated on the host (input)
+ * @param betaParamDiff             Floating point shift factor, allocated on the host (input)
+ * @param xDesc                     Tensor descriptor for data input tensor x (input)
+ * @param x                         Data tensor x (input)
+ * @param dyDesc                    Tensor descriptor for output data tensor dy (input)
+ * @param dy                        Data delta tensor dy (input)
+ * @param dxDesc                    Tensor descriptor for output data tensor dx (input)
+ * @param dx                        Data delta tensor dx (output)
+ * @param bnScaleBiasDiffDesc       Tensor descriptor for BN scaling, shifting, saved variables and
+ *                                  mean (input)
+ * @param bnScale                   Batch norm scaling, gamma, tensor (input)
+ * @param resultBnScaleDiff         Tensor for dscale (output)
+ * @param resultBnBiasDiff          Tensor for dbias (output)
+ * @param epsilon                   Value to stabilize inverse variance calculation (input)
+ * @param savedMean                 Saved mini-batch mean for backwards pass (input)
+ * @param savedInvVariance          Saved mini-bathc inverse variance for backwards pass (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenBatchNormalizationBackward(miopenHandle_t handle,
+                                 miopenBatchNormMode_t bn_mode,
+                                 const void* alphaDataDiff,
+                                 const void* betaDataDiff,
+                                 const void* alphaParamDiff,
+                                 const void* betaParamDiff,
+                                 const miopenTensorDescriptor_t xDesc,
+                                 const void* x,
+                                 const miopenTensorDescriptor_t dyDesc,
+                                 const void* dy,
+                                 const miopenTensorDescriptor_t dxDesc,
+                                 void* dx,
+                                 const miopenTensorDescriptor_t bnScaleBiasDiffDesc,
+                                 const void* bnScale,
+                                 void* resultBnScaleDiff,
+                                 void* resultBnBiasDiff,
+                                 double epsilon,
+                                 const void* savedMean,
+                                 const void* savedInvVariance);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Activation                                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+
+/*! @brief Creates the Activation descriptor object
+ * @param activDesc Pointer to an activation tensor descriptor type (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenCreateActivationDescriptor(miopenActivationDescriptor_t* activDesc);
+
+/*! @brief Sets the activation layer descriptor details
+ * @param activDesc   Pointer to an activation tensor descriptor type (output)
+ * @param mode        Activation mode enum (input)
+ * @param activAlpha  Alpha value for some activation modes (input)
+ * @param activBeta   Beta value for some activation modes (input)
+ * @param activGamma  Gamma value for some activation modes (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenSetActivationDescriptor(const miopenActivationDescriptor_t activDesc,
+                              miopenActivationMode_t mode,
+                              double activAlpha,
+                              double activBeta,
+                              double activGamma);
+
+/*! @brief Gets the activation layer descriptor details
+ * @param activDesc   Activation descriptor (input)
+ * @param mode        Activation mode enum (output)
+ * @param activAlpha  Alpha value (output)
+ * @param activBeta   Beta value (output)
+ * @param activGamma  Gamma value (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenGetActivationDescriptor(const miopenActivationDescriptor_t activDesc,
+                              miopenActivationMode_t* mode,
+                              double* activAlpha,
+                              double* activBeta,
+                              double* activGamma);
+
+/*! @brief Execute an activation forward layer: y = alpha * f(x) + beta * y
+ * @param handle         MIOpen handle (input)
+ * @param activDesc      Activation descriptor (input)
+ * @param alpha          Floating point scaling factor, allocated on the host (input)
+ * @param xDesc          Tensor descriptor for data input tensor x (input)
+ * @param x              Data tensor x (input)
+ * @param beta           Floating point shift factor, allocated on the host (input)
+ * @param yDesc          Tensor descriptor for output data tensor y (input)
+ * @param y              Data tensor y (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenActivationForward(miopenHandle_t handle,
+                                                     const miopenActivationDescriptor_t activDesc,
+                                                     const void* alpha,
+                                                     const miopenTensorDescriptor_t xDesc,
+                                                     const void* x,
+                                                     const void* beta,
+                                                     const miopenTensorDescriptor_t yDesc,
+                                                     void* y);
+
+/*! @brief Execute an activation backwards layer: dx = alpha * f'(x) * dy + beta * dx
+ * @param handle         MIOpen handle (input)
+ * @param activDesc      Activation descriptor (input)
+ * @param alpha          Floating point scaling factor, allocated on the host (input)
+ * @param yDesc          Tensor descriptor for input data tensor y (input)
+ * @param y              Data tensor y (input)
+ * @param dyDesc         Tensor descriptor for input data tensor dy (input)
+ * @param dy             Input data delta tensor dy (input)
+ * @param xDesc          Tensor descriptor for data input tensor x (input)
+ * @param x              Data tensor x (input)
+ * @param beta           Floating point shift factor, allocated on the host (input)
+ * @param dxDesc         Tensor descriptor for data output tensor dx (input)
+ * @param dx             Output data delta tensor dx (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenActivationBackward(miopenHandle_t handle,
+                                                      const miopenActivationDescriptor_t activDesc,
+                                                      const void* alpha,
+                                                      const miopenTensorDescriptor_t yDesc,
+                                                      const void* y,
+                                                      const miopenTensorDescriptor_t dyDesc,
+                                                      const void* dy,
+                                                      const miopenTensorDescriptor_t xDesc,
+                                                      const void* x,
+                                                      const void* beta,
+                                                      const miopenTensorDescriptor_t dxDesc,
+                                                      void* dx);
+
+/*! @brief Destroys the activation descriptor object
+ * @param activDesc   Activation tensor descriptor type (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenDestroyActivationDescriptor(miopenActivationDescriptor_t activDesc);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Softmax                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/*! @brief Execute a softmax forward layer (accurate algorithm, channel mode)
+ * @param handle         MIOpen handle (input)
+ * @param alpha          Floating point scaling factor, allocated on the host (input)
+ * @param xDesc          Tensor descriptor for data input tensor x (input)
+ * @param x              Data tensor x (input)
+ * @param beta           Floating point shift factor, allocated on the host (input)
+ * @param yDesc          Tensor descriptor for output data tensor y (input)
+ * @param y              Data tensor y (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSoftmaxForward(miopenHandle_t handle,
+                                                  const void* alpha,
+                                                  const miopenTensorDescriptor_t xDesc,
+                                                  const void* x,
+                                                  const void* beta,
+                                                  const miopenTensorDescriptor_t yDesc,
+                                                  void* y);
+
+/*! @brief Execute a softmax backwards layer (accurate algorithm, channel mode)
+ * @param handle         MIOpen handle (input)
+ * @param alpha          Floating point scaling factor, allocated on the host (input)
+ * @param yDesc          Tensor descriptor for input data tensor y (input)
+ * @param y              Data tensor y (input)
+ * @param dyDesc         Tensor descriptor for input data tensor dy (input)
+ * @param dy             Data delta tensor dy (input)
+ * @param beta           Floating point shift factor, allocated on the host (input)
+ * @param dxDesc         Tensor descriptor for data output tensor dx (input)
+ * @param dx             Output data delta tensor dx (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSoftmaxBackward(miopenHandle_t handle,
+                                                   const void* alpha,
+                                                   const miopenTensorDescriptor_t yDesc,
+                                                   const void* y,
+                                                   const miopenTensorDescriptor_t dyDesc,
+                                                   const void* dy,
+                                                   const void* beta,
+                                                   const miopenTensorDescriptor_t dxDesc,
+                                                   void* dx);
+
+/*! @brief Execute a softmax forward layer with expanded modes and algorithms
+ * @param handle         MIOpen handle (input)
+ * @param alpha          Floating point scaling factor, allocated on the host (input)
+ * @param xDesc          Tensor descriptor for data input tensor x (input)
+ * @param x              Data tensor x (input)
+ * @param beta           Floating point shift factor, allocated on the host (input)
+ * @param yDesc          Tensor descriptor for output data tensor y (input)
+ * @param y              Data tensor y (output)
+ * @param algorithm      Softmax implementation algorithm (input)
+ * @param mode           Softmax mode (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSoftmaxForward_V2(miopenHandle_t handle,
+                                                     const void* alpha,
+                                                     const miopenTensorDescriptor_t xDesc,
+                                                     const void* x,
+                                                     const void* beta,
+                                                     const miopenTensorDescriptor_t yDesc,
+                                                     void* y,
+                                                     miopenSoftmaxAlgorithm_t algorithm,
+                                                     miopenSoftmaxMode_t mode);
+
+/*! @brief Execute a softmax backwards layer with expanded modes and algorithms
+ * @param handle         MIOpen handle (input)
+ * @param alpha          Floating point scaling factor, allocated on the host (input)
+ * @param yDesc          Tensor descriptor for input data tensor y (input)
+ * @param y              Data tensor y (input)
+ * @param dyDesc         Tensor descriptor for input data tensor dy (input)
+ * @param dy             Data delta tensor dy (input)
+ * @param beta           Floating point shift factor, allocated on the host (input)
+ * @param dxDesc         Tensor descriptor for data output tensor dx (input)
+ * @param dx             Output data delta tensor dx (output)
+ * @param algorithm      Softmax implementation algorithm (input)
+ * @param mode           Softmax mode (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSoftmaxBackward_V2(miopenHandle_t handle,
+                                                      const void* alpha,
+                                                      const miopenTensorDescriptor_t yDesc,
+                                                      const void* y,
+                                                      const miopenTensorDescriptor_t dyDesc,
+                                                      const void* dy,
+                                                      const void* beta,
+                                                      const miopenTensorDescriptor_t dxDesc,
+                                                      void* dx,
+                                                      miopenSoftmaxAlgorithm_t algorithm,
+                                                      miopenSoftmaxMode_t mode);
+
+/* ------------------------------------------------------------------------------------------ */
+/* miopen_cy extensions (not in MIOpen)                                                       */
+/* ------------------------------------------------------------------------------------------ */
+
+/*! @brief The message of the last failed call on this thread ("" if none). MIOpen prints such
+ * messages to stderr; miopen_cy also keeps them for the caller. The pointer stays valid until the
+ * next API call on this thread.
+ */
+MIOPEN_EXPORT const char* miopenCyGetLastErrorMessage(void);
+
+/*! @brief Create a handle on a named device: "cpu", "gpu" or "gpu:N" (NULL: the default).
+ * @param handle     A pointer to a MIOpen handle type (output)
+ * @param device     Device name (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyCreateOnDevice(miopenHandle_t* handle, const char* device);
+
+/*! @brief The device a handle is bound to: 0 for the CPU, 1 for a GPU, with its ordinal.
+ * @param handle     MIOpen handle (input)
+ * @param kind       0 = CPU, 1 = GPU (output)
+ * @param ordinal    GPU ordinal, 0 on the CPU (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyGetHandleDevice(miopenHandle_t handle, int* kind, int* ordinal);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MIOPEN_GUARD_MIOPEN_H_ */

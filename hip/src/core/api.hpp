@@ -1,0 +1,66 @@
+// What every extern "C" shim in src/api uses: run the body, turn exceptions into a status and a
+// thread-local message (logged at Info level), and check raw pointer arguments.
+#pragma once
+
+#include "core/errors.hpp"
+#include "core/logging.hpp"
+#include "core/object.hpp"
+
+#include <new>
+
+namespace miopen {
+
+template <class F>
+miopenStatus_t Try(const char* api, F&& body)
+{
+    try
+    {
+        SetLastErrorMessage("");
+        body();
+        return miopenStatusSuccess;
+    }
+    catch(const Error& e)
+    {
+        const std::string message =
+            Concat(api, ": ", miopenGetErrorString(e.Status()), ": ", e.what());
+        SetLastErrorMessage(message);
+        if(log::IsEnabled(log::Level::Info))
+            log::Write(log::Level::Info, api, message);
+        return e.Status();
+    }
+    catch(const std::bad_alloc&)
+    {
+        SetLastErrorMessage(Concat(api, ": miopenStatusAllocFailed: out of host memory"));
+        return miopenStatusAllocFailed;
+    }
+    catch(const std::exception& e)
+    {
+        SetLastErrorMessage(Concat(api, ": miopenStatusInternalError: ", e.what()));
+        return miopenStatusInternalError;
+    }
+    catch(...)
+    {
+        SetLastErrorMessage(Concat(api, ": miopenStatusUnknownError: unknown exception"));
+        return miopenStatusUnknownError;
+    }
+}
+
+/// An output pointer of the C API (int* n, size_t* size, ...): must not be null.
+template <class T>
+T& Out(T* p, const char* name)
+{
+    if(p == nullptr)
+        ThrowBadParm(name, " is a null pointer");
+    return *p;
+}
+
+/// A data pointer that must be given.
+inline void CheckData(const void* p, const char* name)
+{
+    if(p == nullptr)
+        ThrowBadParm(name, " is a null pointer");
+}
+
+} // namespace miopen
+
+#define MIOPEN_TRY(...) ::miopen::Try(__func__, [&] __VA_ARGS__)

@@ -1,0 +1,274 @@
+# Declarations of hip/include/miopen/miopen.h, and nothing else.
+from libcpp cimport bool as cbool
+
+cdef extern from "miopen/miopen.h" nogil:
+    ctypedef void* miopenAcceleratorQueue_t
+    cdef struct miopenHandle:
+        pass
+    ctypedef miopenHandle* miopenHandle_t
+    cdef struct miopenTensorDescriptor:
+        pass
+    ctypedef miopenTensorDescriptor* miopenTensorDescriptor_t
+    cdef struct miopenPoolingDescriptor:
+        pass
+    ctypedef miopenPoolingDescriptor* miopenPoolingDescriptor_t
+    cdef struct miopenLRNDescriptor:
+        pass
+    ctypedef miopenLRNDescriptor* miopenLRNDescriptor_t
+    cdef struct miopenActivationDescriptor:
+        pass
+    ctypedef miopenActivationDescriptor* miopenActivationDescriptor_t
+
+    ctypedef enum miopenStatus_t:
+        miopenStatusSuccess
+        miopenStatusNotInitialized
+        miopenStatusInvalidValue
+        miopenStatusBadParm
+        miopenStatusAllocFailed
+        miopenStatusInternalError
+        miopenStatusNotImplemented
+        miopenStatusUnknownError
+        miopenStatusUnsupportedOp
+        miopenStatusGpuOperationsSkipped
+        miopenStatusVersionMismatch
+    ctypedef enum miopenDataType_t:
+        miopenHalf
+        miopenFloat
+        miopenInt32
+        miopenInt8
+        miopenBFloat16
+        miopenDouble
+    ctypedef enum miopenTensorLayout_t:
+        miopenTensorNCHW
+        miopenTensorNHWC
+        miopenTensorCHWN
+        miopenTensorNCHWc4
+        miopenTensorNCHWc8
+        miopenTensorCHWNc4
+        miopenTensorCHWNc8
+        miopenTensorNCDHW
+        miopenTensorNDHWC
+    ctypedef enum miopenIndexType_t:
+        miopenIndexUint8
+        miopenIndexUint16
+        miopenIndexUint32
+        miopenIndexUint64
+    ctypedef enum miopenTensorOp_t:
+        miopenTensorOpAdd
+        miopenTensorOpMul
+        miopenTensorOpMin
+        miopenTensorOpMax
+    ctypedef enum miopenConvolutionMode_t:
+        miopenConvolution
+        miopenTranspose
+        miopenGroupConv
+        miopenDepthwise
+    ctypedef enum miopenPaddingMode_t:
+        miopenPaddingDefault
+        miopenPaddingSame
+        miopenPaddingValid
+    ctypedef enum miopenPoolingMode_t:
+        miopenPoolingMax
+        miopenPoolingAverage
+        miopenPoolingAverageInclusive
+    ctypedef enum miopenPoolingWorkspaceIndexMode_t:
+        miopenPoolingWorkspaceIndexMask
+        miopenPoolingWorkspaceIndexImage
+    ctypedef enum miopenLRNMode_t:
+        miopenLRNWithinChannel
+        miopenLRNCrossChannel
+    ctypedef enum miopenBatchNormMode_t:
+        miopenBNPerActivation
+        miopenBNSpatial
+    ctypedef enum miopenActivationMode_t:
+        miopenActivationPASTHRU
+        miopenActivationLOGISTIC
+        miopenActivationTANH
+        miopenActivationRELU
+        miopenActivationSOFTRELU
+        miopenActivationABS
+        miopenActivationPOWER
+        miopenActivationCLIPPEDRELU
+        miopenActivationLEAKYRELU
+        miopenActivationELU
+    ctypedef enum miopenSoftmaxAlgorithm_t:
+        MIOPEN_SOFTMAX_FAST
+        MIOPEN_SOFTMAX_ACCURATE
+        MIOPEN_SOFTMAX_LOG
+    ctypedef enum miopenSoftmaxMode_t:
+        MIOPEN_SOFTMAX_MODE_INSTANCE
+        MIOPEN_SOFTMAX_MODE_CHANNEL
+
+    ctypedef void* (*miopenAllocatorFunction)(void* context, size_t sizeBytes)
+    ctypedef void (*miopenDeallocatorFunction)(void* context, void* memory)
+
+    const char* miopenGetErrorString(miopenStatus_t error)
+    miopenStatus_t miopenGetVersion(size_t* major, size_t* minor, size_t* patch)
+    miopenStatus_t miopenCreate(miopenHandle_t* handle)
+    miopenStatus_t miopenCreateWithStream(miopenHandle_t* handle, miopenAcceleratorQueue_t stream)
+    miopenStatus_t miopenDestroy(miopenHandle_t handle)
+    miopenStatus_t miopenSetStream(miopenHandle_t handle, miopenAcceleratorQueue_t streamID)
+    miopenStatus_t miopenGetStream(miopenHandle_t handle, miopenAcceleratorQueue_t* streamID)
+    miopenStatus_t miopenSetAllocator(miopenHandle_t handle, miopenAllocatorFunction allocator,
+                                      miopenDeallocatorFunction deallocator, void* allocatorContext)
+    miopenStatus_t miopenGetKernelTime(miopenHandle_t handle, float* time)
+    miopenStatus_t miopenEnableProfiling(miopenHandle_t handle, cbool enable)
+
+    miopenStatus_t miopenCreateTensorDescriptor(miopenTensorDescriptor_t* tensorDesc)
+    miopenStatus_t miopenSet4dTensorDescriptor(miopenTensorDescriptor_t tensorDesc, miopenDataType_t dataType,
+                                               int n, int c, int h, int w)
+    miopenStatus_t miopenSetNdTensorDescriptorWithLayout(miopenTensorDescriptor_t tensorDesc,
+                                                         miopenDataType_t dataType,
+                                                         miopenTensorLayout_t tensorLayout,
+                                                         const int* lens, int num_lens)
+    miopenStatus_t miopenSet4dTensorDescriptorEx(miopenTensorDescriptor_t tensorDesc, miopenDataType_t dataType,
+                                                 int n, int c, int h, int w,
+                                                 int nStride, int cStride, int hStride, int wStride)
+    miopenStatus_t miopenGet4dTensorDescriptor(miopenTensorDescriptor_t tensorDesc, miopenDataType_t* dataType,
+                                               int* n, int* c, int* h, int* w,
+                                               int* nStride, int* cStride, int* hStride, int* wStride)
+    miopenStatus_t miopenSetTensorDescriptor(miopenTensorDescriptor_t tensorDesc, miopenDataType_t dataType,
+                                             int nbDims, const int* dimsA, const int* stridesA)
+    miopenStatus_t miopenGetTensorDescriptorSize(miopenTensorDescriptor_t tensorDesc, int* size)
+    miopenStatus_t miopenGetTensorDescriptor(miopenTensorDescriptor_t tensorDesc, miopenDataType_t* dataType,
+                                             int* dimsA, int* stridesA)
+    miopenStatus_t miopenDestroyTensorDescriptor(miopenTensorDescriptor_t tensorDesc)
+    miopenStatus_t miopenOpTensor(miopenHandle_t handle, miopenTensorOp_t tensorOp,
+                                  const void* alpha1, const miopenTensorDescriptor_t aDesc, const void* A,
+                                  const void* alpha2, const miopenTensorDescriptor_t bDesc, const void* B,
+                                  const void* beta, const miopenTensorDescriptor_t cDesc, void* C)
+    miopenStatus_t miopenSetTensor(miopenHandle_t handle, const miopenTensorDescriptor_t yDesc, void* y,
+                                   const void* alpha)
+    miopenStatus_t miopenScaleTensor(miopenHandle_t handle, const miopenTensorDescriptor_t yDesc, void* y,
+                                     const void* alpha)
+    miopenStatus_t miopenGetTensorNumBytes(miopenTensorDescriptor_t tensorDesc, size_t* numBytes)
+    miopenStatus_t miopenTransformTensor(miopenHandle_t handle, const void* alpha,
+                                         const miopenTensorDescriptor_t xDesc, const void* x,
+                                         const void* beta, const miopenTensorDescriptor_t yDesc, void* y)
+
+    miopenStatus_t miopenConvolutionForwardBias(miopenHandle_t handle, const void* alpha,
+                                                const miopenTensorDescriptor_t bDesc, const void* b,
+                                                const void* beta, const miopenTensorDescriptor_t yDesc, void* y)
+    miopenStatus_t miopenConvolutionBackwardBias(miopenHandle_t handle, const void* alpha,
+                                                 const miopenTensorDescriptor_t dyDesc, const void* dy,
+                                                 const void* beta, const miopenTensorDescriptor_t dbDesc, void* db)
+
+    miopenStatus_t miopenCreatePoolingDescriptor(miopenPoolingDescriptor_t* poolDesc)
+    miopenStatus_t miopenSetPoolingIndexType(miopenPoolingDescriptor_t poolDesc, miopenIndexType_t index_type)
+    miopenStatus_t miopenGetPoolingIndexType(miopenPoolingDescriptor_t poolDesc, miopenIndexType_t* index_type)
+    miopenStatus_t miopenSetPoolingWorkSpaceIndexMode(miopenPoolingDescriptor_t poolDesc,
+                                                      miopenPoolingWorkspaceIndexMode_t workspace_index)
+    miopenStatus_t miopenGetPoolingWorkSpaceIndexMode(miopenPoolingDescriptor_t poolDesc,
+                                                      miopenPoolingWorkspaceIndexMode_t* workspace_index)
+    miopenStatus_t miopenSet2dPoolingDescriptor(miopenPoolingDescriptor_t poolDesc, miopenPoolingMode_t mode,
+                                                int windowHeight, int windowWidth, int pad_h, int pad_w,
+                                                int stride_h, int stride_w)
+    miopenStatus_t miopenGet2dPoolingDescriptor(const miopenPoolingDescriptor_t poolDesc, miopenPoolingMode_t* mode,
+                                                int* windowHeight, int* windowWidth, int* pad_h, int* pad_w,
+                                                int* stride_h, int* stride_w)
+    miopenStatus_t miopenGetPoolingForwardOutputDim(const miopenPoolingDescriptor_t poolDesc,
+                                                    const miopenTensorDescriptor_t tensorDesc,
+                                                    int* n, int* c, int* h, int* w)
+    miopenStatus_t miopenSetNdPoolingDescriptor(miopenPoolingDescriptor_t poolDesc, const miopenPoolingMode_t mode,
+                                                int nbDims, const int* windowDimA, const int* padA,
+                                                const int* stridesA)
+    miopenStatus_t miopenGetNdPoolingDescriptor(const miopenPoolingDescriptor_t poolDesc, int nbDimsRequested,
+                                                miopenPoolingMode_t* mode, int* nbDims, int* windowDimA,
+                                                int* padA, int* stridesA)
+    miopenStatus_t miopenGetPoolingNdForwardOutputDim(const miopenPoolingDescriptor_t poolDesc,
+                                                      const miopenTensorDescriptor_t tensorDesc,
+                                                      int dims, int* tensorDimArr)
+    miopenStatus_t miopenPoolingGetWorkSpaceSize(const miopenTensorDescriptor_t yDesc, size_t* workSpaceSize)
+    miopenStatus_t miopenPoolingGetWorkSpaceSizeV2(const miopenPoolingDescriptor_t poolDesc,
+                                                   const miopenTensorDescriptor_t yDesc, size_t* workSpaceSize)
+    miopenStatus_t miopenPoolingForward(miopenHandle_t handle, const miopenPoolingDescriptor_t poolDesc,
+                                        const void* alpha, const miopenTensorDescriptor_t xDesc, const void* x,
+                                        const void* beta, const miopenTensorDescriptor_t yDesc, void* y,
+                                        cbool do_backward, void* workSpace, size_t workSpaceSize)
+    miopenStatus_t miopenPoolingBackward(miopenHandle_t handle, const miopenPoolingDescriptor_t poolDesc,
+                                         const void* alpha, const miopenTensorDescriptor_t yDesc, const void* y,
+                                         const miopenTensorDescriptor_t dyDesc, const void* dy,
+                                         const miopenTensorDescriptor_t xDesc, const void* x,
+                                         const void* beta, const miopenTensorDescriptor_t dxDesc, void* dx,
+                                         void* workSpace)
+    miopenStatus_t miopenDestroyPoolingDescriptor(miopenPoolingDescriptor_t poolDesc)
+
+    miopenStatus_t miopenCreateLRNDescriptor(miopenLRNDescriptor_t* lrnDesc)
+    miopenStatus_t miopenSetLRNDescriptor(const miopenLRNDescriptor_t lrnDesc, miopenLRNMode_t mode,
+                                          unsigned int lrnN, double lrnAlpha, double lrnBeta, double lrnK)
+    miopenStatus_t miopenGetLRNDescriptor(const miopenLRNDescriptor_t lrnDesc, miopenLRNMode_t* mode,
+                                          unsigned int* lrnN, double* lrnAlpha, double* lrnBeta, double* lrnK)
+    miopenStatus_t miopenLRNGetWorkSpaceSize(const miopenTensorDescriptor_t yDesc, size_t* workSpaceSize)
+    miopenStatus_t miopenLRNForward(miopenHandle_t handle, const miopenLRNDescriptor_t lrnDesc,
+                                    const void* alpha, const miopenTensorDescriptor_t xDesc, const void* x,
+                                    const void* beta, const miopenTensorDescriptor_t yDesc, void* y,
+                                    cbool do_backward, void* workSpace)
+    miopenStatus_t miopenLRNBackward(miopenHandle_t handle, const miopenLRNDescriptor_t lrnDesc,
+                                     const void* alpha, const miopenTensorDescriptor_t yDesc, const void* y,
+                                     const miopenTensorDescriptor_t dyDesc, const void* dy,
+                                     const miopenTensorDescriptor_t xDesc, const void* x,
+                                     const void* beta, const miopenTensorDescriptor_t dxDesc, void* dx,
+                                     const void* workSpace)
+    miopenStatus_t miopenDestroyLRNDescriptor(miopenLRNDescriptor_t lrnDesc)
+
+    miopenStatus_t miopenDeriveBNTensorDescriptor(miopenTensorDescriptor_t derivedBnDesc,
+                                                  const miopenTensorDescriptor_t xDesc,
+                                                  miopenBatchNormMode_t bn_mode)
+    miopenStatus_t miopenBatchNormalizationForwardTraining(
+        miopenHandle_t handle, miopenBatchNormMode_t bn_mode, void* alpha, void* beta,
+        const miopenTensorDescriptor_t xDesc, const void* x, const miopenTensorDescriptor_t yDesc, void* y,
+        const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc, void* bnScale, void* bnBias,
+        double expAvgFactor, void* resultRunningMean, void* resultRunningVariance, double epsilon,
+        void* resultSaveMean, void* resultSaveInvVariance)
+    miopenStatus_t miopenBatchNormalizationForwardInference(
+        miopenHandle_t handle, miopenBatchNormMode_t bn_mode, void* alpha, void* beta,
+        const miopenTensorDescriptor_t xDesc, const void* x, const miopenTensorDescriptor_t yDesc, void* y,
+        const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc, void* bnScale, void* bnBias,
+        void* estimatedMean, void* estimatedVariance, double epsilon)
+    miopenStatus_t miopenBatchNormalizationBackward(
+        miopenHandle_t handle, miopenBatchNormMode_t bn_mode, const void* alphaDataDiff,
+        const void* betaDataDiff, const void* alphaParamDiff, const void* betaParamDiff,
+        const miopenTensorDescriptor_t xDesc, const void* x, const miopenTensorDescriptor_t dyDesc,
+        const void* dy, const miopenTensorDescriptor_t dxDesc, void* dx,
+        const miopenTensorDescriptor_t bnScaleBiasDiffDesc, const void* bnScale, void* resultBnScaleDiff,
+        void* resultBnBiasDiff, double epsilon, const void* savedMean, const void* savedInvVariance)
+
+    miopenStatus_t miopenCreateActivationDescriptor(miopenActivationDescriptor_t* activDesc)
+    miopenStatus_t miopenSetActivationDescriptor(const miopenActivationDescriptor_t activDesc,
+                                                 miopenActivationMode_t mode, double activAlpha,
+                                                 double activBeta, double activGamma)
+    miopenStatus_t miopenGetActivationDescriptor(const miopenActivationDescriptor_t activDesc,
+                                                 miopenActivationMode_t* mode, double* activAlpha,
+                                                 double* activBeta, double* activGamma)
+    miopenStatus_t miopenActivationForward(miopenHandle_t handle, const miopenActivationDescriptor_t activDesc,
+                                           const void* alpha, const miopenTensorDescriptor_t xDesc,
+                                           const void* x, const void* beta,
+                                           const miopenTensorDescriptor_t yDesc, void* y)
+    miopenStatus_t miopenActivationBackward(miopenHandle_t handle, const miopenActivationDescriptor_t activDesc,
+                                            const void* alpha, const miopenTensorDescriptor_t yDesc,
+                                            const void* y, const miopenTensorDescriptor_t dyDesc,
+                                            const void* dy, const miopenTensorDescriptor_t xDesc,
+                                            const void* x, const void* beta,
+                                            const miopenTensorDescriptor_t dxDesc, void* dx)
+    miopenStatus_t miopenDestroyActivationDescriptor(miopenActivationDescriptor_t activDesc)
+
+    miopenStatus_t miopenSoftmaxForward(miopenHandle_t handle, const void* alpha,
+                                        const miopenTensorDescriptor_t xDesc, const void* x,
+                                        const void* beta, const miopenTensorDescriptor_t yDesc, void* y)
+    miopenStatus_t miopenSoftmaxBackward(miopenHandle_t handle, const void* alpha,
+                                         const miopenTensorDescriptor_t yDesc, const void* y,
+                                         const miopenTensorDescriptor_t dyDesc, const void* dy,
+                                         const void* beta, const miopenTensorDescriptor_t dxDesc, void* dx)
+    miopenStatus_t miopenSoftmaxForward_V2(miopenHandle_t handle, const void* alpha,
+                                           const miopenTensorDescriptor_t xDesc, const void* x,
+                                           const void* beta, const miopenTensorDescriptor_t yDesc, void* y,
+                                           miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode)
+    miopenStatus_t miopenSoftmaxBackward_V2(miopenHandle_t handle, const void* alpha,
+                                            const miopenTensorDescriptor_t yDesc, const void* y,
+                                            const miopenTensorDescriptor_t dyDesc, const void* dy,
+                                            const void* beta, const miopenTensorDescriptor_t dxDesc, void* dx,
+                                            miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode)
+
+    const char* miopenCyGetLastErrorMessage()
+    miopenStatus_t miopenCyCreateOnDevice(miopenHandle_t* handle, const char* device)
+    miopenStatus_t miopenCyGetHandleDevice(miopenHandle_t handle, int* kind, int* ordinal)

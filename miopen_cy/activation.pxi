@@ -1,0 +1,1 @@
+# The activation group of miopen.h (being written).

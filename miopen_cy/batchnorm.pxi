@@ -1,0 +1,1 @@
+# The batchnorm group of miopen.h (being written).

@@ -1,0 +1,1 @@
+# The bias group of miopen.h (being written).

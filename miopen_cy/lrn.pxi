@@ -1,0 +1,1 @@
+# The lrn group of miopen.h (being written).

@@ -1,0 +1,1 @@
+# The pooling group of miopen.h (being written).

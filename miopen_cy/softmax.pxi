@@ -1,0 +1,1 @@
+# The softmax group of miopen.h (being written).
