@@ -1,0 +1,1 @@
+"""float64 NumPy references, sharing no code with the backends."""

@@ -1,0 +1,216 @@
+"""Tensor descriptors and the whole-tensor ops (miopenOpTensor, miopenSetTensor,
+miopenScaleTensor, miopenTransformTensor) against PyTorch / float64 NumPy."""
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, settings, strategies as st
+
+import miopen_cy as mi
+from helpers import Strided, desc, poisoned, rel_l2
+
+
+# ---- descriptors -------------------------------------------------------------------------
+
+def test_set4d_and_get4d_round_trip():
+    d = mi.TensorDescriptor()
+    mi.set4dTensorDescriptor(d, mi.miopenFloat, 2, 3, 4, 5)
+    assert mi.get4dTensorDescriptor(d) == (mi.miopenFloat, 2, 3, 4, 5, 60, 20, 5, 1)
+    assert mi.getTensorDescriptorSize(d) == 4
+    assert mi.getTensorNumBytes(d) == 2 * 3 * 4 * 5 * 4
+    assert d.shape == (2, 3, 4, 5) and d.strides == (60, 20, 5, 1) and d.dtype == mi.miopenFloat
+
+
+def test_set4d_ex_strides_and_num_bytes():
+    d = mi.TensorDescriptor()
+    mi.set4dTensorDescriptorEx(d, mi.miopenFloat, 2, 3, 4, 5, 100, 30, 6, 1)
+    assert mi.getTensorDescriptor(d) == (mi.miopenFloat, (2, 3, 4, 5), (100, 30, 6, 1))
+    # (largest offset + 1) * 4 bytes
+    assert mi.getTensorNumBytes(d) == (1 * 100 + 2 * 30 + 3 * 6 + 4 + 1) * 4
+
+
+@pytest.mark.parametrize("layout,lens,strides", [
+    (mi.miopenTensorNCHW, (2, 3, 4, 5), (60, 20, 5, 1)),
+    (mi.miopenTensorNHWC, (2, 3, 4, 5), (60, 1, 15, 3)),
+    (mi.miopenTensorNCDHW, (2, 3, 4, 5, 6), (360, 120, 30, 6, 1)),
+    (mi.miopenTensorNDHWC, (2, 3, 4, 5, 6), (360, 1, 90, 18, 3)),
+])
+def test_nd_with_layout_strides(layout, lens, strides):
+    d = mi.TensorDescriptor()
+    mi.setNdTensorDescriptorWithLayout(d, mi.miopenFloat, layout, lens, len(lens))
+    assert d.shape == lens and d.strides == strides
+
+
+@pytest.mark.parametrize("args,word", [
+    ((mi.miopenFloat, 0, 3, 4, 5), "n = 0"),
+    ((mi.miopenFloat, 2, -1, 4, 5), "c = -1"),
+    ((99, 2, 3, 4, 5), "dataType"),
+])
+def test_set4d_rejects_bad_values_and_keeps_the_old_state(args, word):
+    d = desc((1, 2, 3, 4))
+    with pytest.raises(mi.BadParmError, match=word):
+        mi.set4dTensorDescriptor(d, *args)
+    assert d.shape == (1, 2, 3, 4)
+
+
+def test_nd_rejects_zero_stride_count_mismatch_and_overflow():
+    d = mi.TensorDescriptor()
+    with pytest.raises(mi.BadParmError, match="stridesA\\[1\\] = 0"):
+        mi.setTensorDescriptor(d, mi.miopenFloat, 2, [2, 3], [3, 0])
+    with pytest.raises(ValueError, match="dimsA has 2 entries but nbDims = 3"):
+        mi.setTensorDescriptor(d, mi.miopenFloat, 3, [2, 3], None)
+    with pytest.raises(mi.BadParmError, match="nbDims = 0"):
+        mi.setTensorDescriptor(d, mi.miopenFloat, 0, [], None)
+    with pytest.raises(mi.BadParmError, match="overflows"):
+        mi.setTensorDescriptor(d, mi.miopenFloat, 4, [2**31 - 1] * 4, None)
+    with pytest.raises(OverflowError, match="n = "):
+        mi.set4dTensorDescriptor(d, mi.miopenFloat, 2**40, 1, 1, 1)
+    with pytest.raises(TypeError, match="h must be an int"):
+        mi.set4dTensorDescriptor(d, mi.miopenFloat, 1, 1, "3", 1)
+
+
+def test_unset_and_destroyed_descriptors_raise(handle):
+    d = mi.TensorDescriptor()
+    with pytest.raises(mi.BadParmError, match="has not been set"):
+        mi.getTensorNumBytes(d)
+    x = np.ones(4, np.float32)
+    with pytest.raises(mi.BadParmError, match="yDesc has not been set"):
+        mi.setTensor(handle, d, x, 1.0)
+    mi.set4dTensorDescriptor(d, mi.miopenFloat, 1, 1, 1, 4)
+    mi.destroyTensorDescriptor(d)
+    with pytest.raises(ValueError, match="destroyed"):
+        mi.setTensor(handle, d, x, 1.0)
+    with pytest.raises(ValueError, match="destroyed"):
+        mi.destroyTensorDescriptor(d)
+    assert repr(d) == "TensorDescriptor(destroyed)"
+    with pytest.raises(mi.BadParmError, match="yDesc is null"):
+        mi.setTensor(handle, None, x, 1.0)
+
+
+def test_layout_vectorised_is_not_implemented_and_bad_layout_is_bad_parm():
+    d = mi.TensorDescriptor()
+    with pytest.raises(mi.MIOpenNotImplementedError):
+        mi.setNdTensorDescriptorWithLayout(d, mi.miopenFloat, mi.miopenTensorNCHWc4, [1, 4, 2, 2], 4)
+    with pytest.raises(mi.BadParmError, match="tensorLayout = 42"):
+        mi.setNdTensorDescriptorWithLayout(d, mi.miopenFloat, 42, [1, 4, 2, 2], 4)
+    with pytest.raises(mi.BadParmError, match="num_lens = 5"):
+        mi.setNdTensorDescriptorWithLayout(d, mi.miopenFloat, mi.miopenTensorNHWC, [1, 4, 2, 2, 2], 5)
+
+
+# ---- opTensor ------------------------------------------------------------------------------
+
+TORCH_OPS = {
+    mi.miopenTensorOpAdd: torch.add,
+    mi.miopenTensorOpMul: torch.mul,
+    mi.miopenTensorOpMin: torch.minimum,
+    mi.miopenTensorOpMax: torch.maximum,
+}
+
+
+def _op_reference(op, a1, A, a2, B, beta, C):
+    r = TORCH_OPS[op](a1 * torch.from_numpy(A.astype(np.float64)),
+                      a2 * torch.from_numpy(B.astype(np.float64))).numpy()
+    return r if beta == 0 else r + beta * C.astype(np.float64)
+
+
+@pytest.mark.parametrize("op", list(TORCH_OPS))
+@pytest.mark.parametrize("bshape", [(2, 3, 4, 5), (1, 3, 1, 1), (1, 1, 1, 5), (2, 1, 4, 1), (1, 1, 1, 1)])
+def test_op_tensor_matches_torch_with_broadcast(handle, rng, op, bshape):
+    shape = (2, 3, 4, 5)
+    A = rng.standard_normal(shape).astype(np.float32)
+    B = rng.standard_normal(bshape).astype(np.float32)
+    C = poisoned(shape)
+    mi.opTensor(handle, op, 1.5, desc(shape), A, -0.5, desc(bshape), B, 0.0, desc(shape), C)
+    assert rel_l2(C, _op_reference(op, 1.5, A, -0.5, B, 0.0, C)) <= 1e-6
+
+
+def test_op_tensor_beta_blends_and_strided_gaps_stay(handle, rng):
+    shape = (3, 4, 5, 6)
+    A, B, C = Strided(shape, rng), Strided((1, 4, 1, 1), rng, pad=(0, 2)), Strided(shape, rng)
+    before = C.view.copy()
+    mi.opTensor(handle, mi.miopenTensorOpMul, 2.0, A.desc(), A.buf, 0.5, B.desc(), B.buf, 0.25,
+                C.desc(), C.buf)
+    expect = _op_reference(mi.miopenTensorOpMul, 2.0, A.view, 0.5, B.view, 0.25, before)
+    assert rel_l2(C.view, expect) <= 1e-6
+    assert C.gaps_untouched() and A.gaps_untouched()
+
+
+@settings(max_examples=40, deadline=None)
+@given(shape=st.lists(st.integers(1, 6), min_size=1, max_size=5), data=st.data())
+def test_op_tensor_hypothesis_shapes(shape, data):
+    handle = mi.Handle(device="cpu")
+    rng = np.random.default_rng(len(shape))
+    bshape = [data.draw(st.sampled_from([1, s])) for s in shape]
+    op = data.draw(st.sampled_from(list(TORCH_OPS)))
+    A = rng.standard_normal(shape).astype(np.float32)
+    B = rng.standard_normal(bshape).astype(np.float32)
+    C = poisoned(shape)
+    mi.opTensor(handle, op, 1.0, desc(shape), A, 1.0, desc(bshape), B, 0.0, desc(shape), C)
+    assert rel_l2(C, _op_reference(op, 1.0, A, 1.0, B, 0.0, C)) <= 1e-6
+
+
+def test_op_tensor_bad_inputs_leave_output_untouched(handle, rng):
+    shape = (2, 3, 4, 5)
+    A = rng.standard_normal(shape).astype(np.float32)
+    C = poisoned(shape)
+    cases = [
+        (dict(op=7), mi.BadParmError, "tensorOp = 7"),
+        (dict(bshape=(2, 2, 4, 5)), mi.BadParmError, "bDesc length 2 of dim 1"),
+        (dict(bshape=(3, 4, 5)), mi.BadParmError, "bDesc has 3 dims"),
+        (dict(ashape=(2, 3, 4, 4)), mi.BadParmError, "aDesc and cDesc have different lengths"),
+        (dict(B=np.zeros(3, np.float32)), mi.BadParmError, "B: the buffer has 12 bytes"),
+        (dict(B=A.astype(np.float64)), mi.BadParmError, "B: array dtype 'f8'"),
+    ]
+    for kw, exc, word in cases:
+        ashape, bshape = kw.get("ashape", shape), kw.get("bshape", shape)
+        B = kw.get("B", rng.standard_normal(bshape).astype(np.float32))
+        with pytest.raises(exc, match=word):
+            mi.opTensor(handle, kw.get("op", mi.miopenTensorOpAdd), 1.0, desc(ashape),
+                        np.resize(A, ashape), 1.0, desc(bshape), B, 0.0, desc(shape), C)
+        assert np.all(np.isnan(C)), kw
+    readonly = np.zeros(shape, np.float32)
+    readonly.flags.writeable = False
+    with pytest.raises(mi.BadParmError, match="read-only"):
+        mi.opTensor(handle, mi.miopenTensorOpAdd, 1.0, desc(shape), A, 1.0, desc(shape), A, 0.0,
+                    desc(shape), readonly)
+
+
+def test_double_tensor_is_not_implemented(handle):
+    d = desc((4,), dtype=mi.miopenDouble)
+    y = np.zeros(4, np.float64)
+    with pytest.raises(mi.MIOpenNotImplementedError, match="miopenDouble"):
+        mi.setTensor(handle, d, y, 1.0)
+    assert np.all(y == 0)
+
+
+# ---- set / scale / transform ---------------------------------------------------------------
+
+def test_set_tensor_strided(handle):
+    y = Strided((3, 4, 5), fill=0.0)
+    mi.setTensor(handle, y.desc(), y.buf, 2.5)
+    assert np.all(y.view == 2.5) and y.gaps_untouched()
+
+
+def test_scale_tensor_strided(handle, rng):
+    y = Strided((3, 4, 5, 2), rng)
+    before = y.view.astype(np.float64)
+    mi.scaleTensor(handle, y.desc(), y.buf, -3.0)
+    assert rel_l2(y.view, -3.0 * before) <= 1e-7 and y.gaps_untouched()
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.5])
+def test_transform_tensor_nchw_to_nhwc(handle, rng, beta):
+    x = rng.standard_normal((2, 3, 4, 5)).astype(np.float32)
+    yd = mi.TensorDescriptor()
+    mi.setNdTensorDescriptorWithLayout(yd, mi.miopenFloat, mi.miopenTensorNHWC, (2, 3, 4, 5), 4)
+    y_nhwc = poisoned((2, 4, 5, 3)) if beta == 0 else rng.standard_normal((2, 4, 5, 3)).astype(np.float32)
+    before = y_nhwc.transpose(0, 3, 1, 2).astype(np.float64)
+    mi.transformTensor(handle, 2.0, desc(x.shape), x, beta, yd, y_nhwc)
+    expect = 2.0 * x + (beta * before if beta else 0)
+    assert rel_l2(y_nhwc.transpose(0, 3, 1, 2), expect) <= 1e-7
+
+
+def test_torch_tensors_are_accepted_in_place(handle):
+    x = torch.arange(12, dtype=torch.float32).reshape(3, 4)
+    y = torch.full((3, 4), float("nan"))
+    mi.transformTensor(handle, 1.0, desc((3, 4)), x, 0.0, desc((3, 4)), y)
+    assert torch.equal(x, y)
