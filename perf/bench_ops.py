@@ -1,0 +1,247 @@
+"""Every non-convolution op on large tensors, against PyTorch on the same device, in one process.
+
+Prints one row per op: our time, PyTorch's time (median of --repeat runs after warm-up), the
+bandwidth each reaches counting the bytes read and written once, and the speed ratio
+(PyTorch time / our time: > 1 means we are faster).
+
+    python perf/bench_ops.py [--device cpu|gpu] [--repeat N] [--filter SUBSTRING]
+"""
+import argparse
+import statistics
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+import miopen_cy as mi
+
+
+def desc(shape, dtype=mi.miopenFloat):
+    d = mi.TensorDescriptor()
+    mi.setTensorDescriptor(d, dtype, len(shape), list(shape), None)
+    return d
+
+
+def median_ms(fn, repeat, sync=lambda: None):
+    fn()
+    fn()
+    sync()
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        fn()
+        sync()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+class Bench:
+    def __init__(self, device, repeat):
+        self.device = device
+        self.repeat = repeat
+        self.h = mi.Handle(device=device)
+        self.tdev = "cuda" if device.startswith("gpu") else "cpu"
+        self.rng = np.random.default_rng(0)
+        self.rows = []
+
+    def array(self, shape, positive=False):
+        a = self.rng.standard_normal(shape).astype(np.float32)
+        if positive:
+            a = np.abs(a) + 0.5
+        if self.tdev == "cpu":
+            return a
+        return mi.DeviceBuffer.from_numpy(self.h, a)
+
+    def empty(self, shape, nbytes=None):
+        n = int(np.prod(shape)) * 4 if nbytes is None else nbytes
+        if self.tdev == "cpu":
+            return np.empty(n // 4 if nbytes is None else n, np.float32 if nbytes is None else np.uint8)
+        return mi.DeviceBuffer(self.h, n)
+
+    def torch_tensor(self, shape, positive=False, grad=False):
+        t = torch.randn(shape, device=self.tdev)
+        if positive:
+            t = t.abs() + 0.5
+        return t.requires_grad_(grad)
+
+    def sync(self):
+        if self.tdev == "cuda":
+            torch.cuda.synchronize()
+
+    def row(self, name, shape, nbytes, ours, theirs):
+        t_ours = median_ms(ours, self.repeat, self.sync)
+        t_theirs = median_ms(theirs, self.repeat, self.sync)
+        self.rows.append((name, shape, t_ours, t_theirs, nbytes))
+        print(f"{name:<22} {str(shape):<24} {t_ours:9.3f} {t_theirs:9.3f} "
+              f"{nbytes / t_ours / 1e6:8.1f} {nbytes / t_theirs / 1e6:8.1f} {t_theirs / t_ours:7.2f}x",
+              flush=True)
+
+
+def bench_elementwise(b):
+    shape = (8, 64, 112, 112)
+    n = int(np.prod(shape))
+    d = desc(shape)
+    x, y, dy, dx = b.array(shape), b.empty(shape), b.array(shape), b.empty(shape)
+    tx = b.torch_tensor(shape)
+    for mode, name, tfn in [(mi.miopenActivationRELU, "relu", torch.relu),
+                            (mi.miopenActivationTANH, "tanh", torch.tanh),
+                            (mi.miopenActivationLOGISTIC, "logistic", torch.sigmoid),
+                            (mi.miopenActivationELU, "elu", F.elu)]:
+        ad = mi.ActivationDescriptor()
+        mi.setActivationDescriptor(ad, mode, 1.0, 1.0, 1.0)
+        b.row(f"{name}_fwd", shape, 8 * n,
+              lambda: mi.activationForward(b.h, ad, 1.0, d, x, 0.0, d, y),
+              lambda: tfn(tx))
+    ad = mi.ActivationDescriptor()
+    mi.setActivationDescriptor(ad, mi.miopenActivationRELU, 1.0, 1.0, 1.0)
+    tdy = b.torch_tensor(shape)
+    b.row("relu_bwd", shape, 16 * n,
+          lambda: mi.activationBackward(b.h, ad, 1.0, d, y, d, dy, d, x, 0.0, d, dx),
+          lambda: torch.ops.aten.threshold_backward(tdy, tx, 0.0))
+    b.row("opTensor_add", shape, 12 * n,
+          lambda: mi.opTensor(b.h, mi.miopenTensorOpAdd, 1.0, d, x, 1.0, d, dy, 0.0, d, y),
+          lambda: torch.add(tx, tdy))
+    b.row("transformTensor", shape, 8 * n,
+          lambda: mi.transformTensor(b.h, 2.0, d, x, 0.0, d, y),
+          lambda: torch.mul(tx, 2.0))
+
+
+def bench_pooling(b):
+    shape = (8, 64, 112, 112)
+    d = desc(shape)
+    x, tx = b.array(shape), b.torch_tensor(shape)
+    for mode, name, tfn in [(mi.miopenPoolingMax, "maxpool_fwd", lambda t: F.max_pool2d(t, 3, 2, 1)),
+                            (mi.miopenPoolingAverage, "avgpool_fwd",
+                             lambda t: F.avg_pool2d(t, 3, 2, 1, count_include_pad=False))]:
+        pd = mi.PoolingDescriptor()
+        mi.set2dPoolingDescriptor(pd, mode, 3, 3, 1, 1, 2, 2)
+        oshape = mi.getPoolingForwardOutputDim(pd, d)
+        od = desc(oshape)
+        y = b.empty(oshape)
+        nbytes = 4 * (int(np.prod(shape)) + int(np.prod(oshape)))
+        b.row(name, shape, nbytes,
+              lambda: mi.poolingForward(b.h, pd, 1.0, d, x, 0.0, od, y, False, None, 0),
+              lambda: tfn(tx))
+        # backward: dx from dy (and, for max, the index workspace saved by the forward)
+        ws_size = mi.poolingGetWorkSpaceSizeV2(pd, od)
+        ws = b.empty(None, nbytes=max(ws_size, 1))
+        mi.poolingForward(b.h, pd, 1.0, d, x, 0.0, od, y, True, ws, ws_size)
+        dy, dx = b.array(oshape), b.empty(shape)
+        txg = b.torch_tensor(shape, grad=True)
+        ty = tfn(txg)
+        tdy = torch.randn_like(ty)
+        b.row(name.replace("fwd", "bwd"), shape, nbytes + 4 * int(np.prod(shape)),
+              lambda: mi.poolingBackward(b.h, pd, 1.0, od, y, od, dy, d, x, 0.0, d, dx, ws),
+              lambda: torch.autograd.grad(ty, txg, tdy, retain_graph=True))
+
+
+def bench_batchnorm(b):
+    shape = (8, 64, 112, 112)
+    n = int(np.prod(shape))
+    d = desc(shape)
+    pd = mi.TensorDescriptor()
+    mi.deriveBNTensorDescriptor(pd, d, mi.miopenBNSpatial)
+    c = shape[1]
+    x, y = b.array(shape), b.empty(shape)
+    scale, bias = b.array((c,)), b.array((c,))
+    rmean, rvar = b.array((c,)), b.array((c,), positive=True)
+    smean, sinv = b.empty((c,)), b.empty((c,))
+    tx = b.torch_tensor(shape)
+    tw, tb = b.torch_tensor((c,)), b.torch_tensor((c,))
+    trm, trv = b.torch_tensor((c,)), b.torch_tensor((c,), positive=True)
+    b.row("bn_fwd_train", shape, 8 * n,
+          lambda: mi.batchNormalizationForwardTraining(
+              b.h, mi.miopenBNSpatial, 1.0, 0.0, d, x, d, y, pd, scale, bias, 0.1, rmean, rvar,
+              1e-5, smean, sinv),
+          lambda: F.batch_norm(tx, trm, trv, tw, tb, training=True, momentum=0.1, eps=1e-5))
+    b.row("bn_fwd_infer", shape, 8 * n,
+          lambda: mi.batchNormalizationForwardInference(
+              b.h, mi.miopenBNSpatial, 1.0, 0.0, d, x, d, y, pd, scale, bias, rmean, rvar, 1e-5),
+          lambda: F.batch_norm(tx, trm, trv, tw, tb, training=False, eps=1e-5))
+    dy, dx = b.array(shape), b.empty(shape)
+    dscale, dbias = b.empty((c,)), b.empty((c,))
+    txg, twg, tbg = tx.clone().requires_grad_(), tw.clone().requires_grad_(), tb.clone().requires_grad_()
+    ty = F.batch_norm(txg, None, None, twg, tbg, training=True, eps=1e-5)
+    tdy = torch.randn_like(ty)
+    b.row("bn_bwd", shape, 12 * n,
+          lambda: mi.batchNormalizationBackward(
+              b.h, mi.miopenBNSpatial, 1.0, 0.0, 1.0, 0.0, d, x, d, dy, d, dx, pd, scale,
+              dscale, dbias, 1e-5, smean, sinv),
+          lambda: torch.autograd.grad(ty, (txg, twg, tbg), tdy, retain_graph=True))
+    bd = desc((1, c, 1, 1))
+    b.row("bias_fwd", shape, 8 * n,
+          lambda: mi.convolutionForwardBias(b.h, 1.0, bd, bias, 0.0, d, y),
+          lambda: tx.add_(tb.view(1, c, 1, 1)))
+    b.row("bias_bwd", shape, 4 * n,
+          lambda: mi.convolutionBackwardBias(b.h, 1.0, d, dy, 0.0, bd, dbias),
+          lambda: tx.sum(dim=(0, 2, 3)))
+
+
+def bench_lrn(b):
+    shape = (4, 96, 55, 55)
+    n = int(np.prod(shape))
+    d = desc(shape)
+    ld = mi.LRNDescriptor()
+    mi.setLRNDescriptor(ld, mi.miopenLRNCrossChannel, 5, 1e-4, 0.75, 2.0)
+    x, y, tx = b.array(shape), b.empty(shape), b.torch_tensor(shape)
+    ws = b.empty(None, nbytes=mi.LRNGetWorkSpaceSize(d))
+    b.row("lrn_fwd", shape, 8 * n,
+          lambda: mi.LRNForward(b.h, ld, 1.0, d, x, 0.0, d, y, False, None),
+          lambda: F.local_response_norm(tx, 5, 1e-4, 0.75, 2.0))
+    mi.LRNForward(b.h, ld, 1.0, d, x, 0.0, d, y, True, ws)
+    dy, dx = b.array(shape), b.empty(shape)
+    txg = tx.clone().requires_grad_()
+    ty = F.local_response_norm(txg, 5, 1e-4, 0.75, 2.0)
+    tdy = torch.randn_like(ty)
+    b.row("lrn_bwd", shape, 20 * n,
+          lambda: mi.LRNBackward(b.h, ld, 1.0, d, y, d, dy, d, x, 0.0, d, dx, ws),
+          lambda: torch.autograd.grad(ty, txg, tdy, retain_graph=True))
+
+
+def bench_softmax(b):
+    for shape in [(32, 1000, 1, 1), (1, 21, 256, 256)]:
+        n = int(np.prod(shape))
+        d = desc(shape)
+        x, y, tx = b.array(shape), b.empty(shape), b.torch_tensor(shape)
+        b.row("softmax_fwd", shape, 8 * n,
+              lambda: mi.softmaxForward_V2(b.h, 1.0, d, x, 0.0, d, y, mi.MIOPEN_SOFTMAX_ACCURATE,
+                                           mi.MIOPEN_SOFTMAX_MODE_CHANNEL),
+              lambda: torch.softmax(tx, dim=1))
+        mi.softmaxForward_V2(b.h, 1.0, d, x, 0.0, d, y, mi.MIOPEN_SOFTMAX_ACCURATE,
+                             mi.MIOPEN_SOFTMAX_MODE_CHANNEL)
+        dy, dx = b.array(shape), b.empty(shape)
+        ty = torch.softmax(tx, dim=1)
+        tdy = torch.randn_like(ty)
+        b.row("softmax_bwd", shape, 12 * n,
+              lambda: mi.softmaxBackward_V2(b.h, 1.0, d, y, d, dy, 0.0, d, dx,
+                                            mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_MODE_CHANNEL),
+              lambda: torch._softmax_backward_data(tdy, ty, 1, ty.dtype))
+
+
+GROUPS = {"elementwise": bench_elementwise, "pooling": bench_pooling, "batchnorm": bench_batchnorm,
+          "lrn": bench_lrn, "softmax": bench_softmax}
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--device", default="cpu", help="cpu or gpu")
+    p.add_argument("--repeat", type=int, default=10)
+    p.add_argument("--filter", default="", help="only the op groups whose name contains this")
+    args = p.parse_args(argv)
+    b = Bench(args.device, args.repeat)
+    dev = torch.cuda.get_device_name() if b.tdev == "cuda" else f"CPU, {torch.get_num_threads()} threads"
+    print(f"# miopen_cy {mi.__version__} vs PyTorch {torch.__version__} on {dev}")
+    print(f"{'op':<22} {'shape':<24} {'ours ms':>9} {'torch ms':>9} {'GB/s':>8} {'tGB/s':>8} {'speedup':>8}")
+    for name, fn in GROUPS.items():
+        if args.filter in name:
+            fn(b)
+    ratios = [t / o for _, _, o, t, _ in b.rows]
+    if ratios:
+        print(f"# geomean speedup over {len(ratios)} rows: {np.exp(np.mean(np.log(ratios))):.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
