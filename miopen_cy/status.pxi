@@ -124,9 +124,52 @@ class SoftmaxMode(_enum.IntEnum):
     MIOPEN_SOFTMAX_MODE_CHANNEL = 1
 
 
+class ConvolutionAttrib(_enum.IntEnum):
+    """C: miopenConvolutionAttrib_t"""
+    MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL = 0
+    MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC = 1
+
+
+class ConvFwdAlgorithm(_enum.IntEnum):
+    """C: miopenConvFwdAlgorithm_t"""
+    miopenConvolutionFwdAlgoGEMM = 0
+    miopenConvolutionFwdAlgoDirect = 1
+    miopenConvolutionFwdAlgoFFT = 2
+    miopenConvolutionFwdAlgoWinograd = 3
+    miopenConvolutionFwdAlgoImplicitGEMM = 5
+
+
+class ConvBwdWeightsAlgorithm(_enum.IntEnum):
+    """C: miopenConvBwdWeightsAlgorithm_t"""
+    miopenConvolutionBwdWeightsAlgoGEMM = 0
+    miopenConvolutionBwdWeightsAlgoDirect = 1
+    miopenConvolutionBwdWeightsAlgoWinograd = 3
+    miopenConvolutionBwdWeightsAlgoImplicitGEMM = 5
+
+
+class ConvBwdDataAlgorithm(_enum.IntEnum):
+    """C: miopenConvBwdDataAlgorithm_t"""
+    miopenConvolutionBwdDataAlgoGEMM = 0
+    miopenConvolutionBwdDataAlgoDirect = 1
+    miopenConvolutionBwdDataAlgoFFT = 2
+    miopenConvolutionBwdDataAlgoWinograd = 3
+    miopenTransposeBwdDataAlgoGEMM = 4
+    miopenConvolutionBwdDataAlgoImplicitGEMM = 5
+
+
+class ConvAlgorithm(_enum.IntEnum):
+    """C: miopenConvAlgorithm_t"""
+    miopenConvolutionAlgoGEMM = 0
+    miopenConvolutionAlgoDirect = 1
+    miopenConvolutionAlgoFFT = 2
+    miopenConvolutionAlgoWinograd = 3
+    miopenConvolutionAlgoImplicitGEMM = 5
+
+
 ENUMS = (Status, DataType, TensorLayout, IndexType, TensorOp, ConvolutionMode, PaddingMode,
          PoolingMode, PoolingWorkspaceIndexMode, LRNMode, BatchNormMode, ActivationMode,
-         SoftmaxAlgorithm, SoftmaxMode)
+         SoftmaxAlgorithm, SoftmaxMode, ConvolutionAttrib, ConvFwdAlgorithm, ConvBwdWeightsAlgorithm,
+         ConvBwdDataAlgorithm, ConvAlgorithm)
 
 
 class MIOpenError(RuntimeError):

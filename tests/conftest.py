@@ -34,8 +34,10 @@ def rng(request):
 
 
 @pytest.fixture(autouse=True)
-def _clean_env(monkeypatch):
-    # Tests that set MIOPEN_* variables use monkeypatch; start each test without stray ones.
+def _clean_env(monkeypatch, tmp_path_factory):
+    # Tests that set MIOPEN_* variables use monkeypatch; start each test without stray ones, and
+    # with a find-db of its own (never the user's ~/.cache).
     for name in list(os.environ):
-        if name.startswith("MIOPEN_") and name not in ("MIOPEN_USER_DB_PATH",):
+        if name.startswith("MIOPEN_"):
             monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("MIOPEN_USER_DB_PATH", str(tmp_path_factory.mktemp("finddb")))

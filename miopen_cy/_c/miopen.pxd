@@ -1,5 +1,6 @@
 # Declarations of hip/include/miopen/miopen.h, and nothing else.
 from libcpp cimport bool as cbool
+from libc.stdint cimport uint64_t
 
 cdef extern from "miopen/miopen.h" nogil:
     ctypedef void* miopenAcceleratorQueue_t
@@ -18,6 +19,9 @@ cdef extern from "miopen/miopen.h" nogil:
     cdef struct miopenActivationDescriptor:
         pass
     ctypedef miopenActivationDescriptor* miopenActivationDescriptor_t
+    cdef struct miopenConvolutionDescriptor:
+        pass
+    ctypedef miopenConvolutionDescriptor* miopenConvolutionDescriptor_t
 
     ctypedef enum miopenStatus_t:
         miopenStatusSuccess
@@ -98,6 +102,45 @@ cdef extern from "miopen/miopen.h" nogil:
     ctypedef enum miopenSoftmaxMode_t:
         MIOPEN_SOFTMAX_MODE_INSTANCE
         MIOPEN_SOFTMAX_MODE_CHANNEL
+
+    ctypedef enum miopenConvolutionAttrib_t:
+        MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL
+        MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC
+    ctypedef enum miopenConvFwdAlgorithm_t:
+        miopenConvolutionFwdAlgoGEMM
+        miopenConvolutionFwdAlgoDirect
+        miopenConvolutionFwdAlgoFFT
+        miopenConvolutionFwdAlgoWinograd
+        miopenConvolutionFwdAlgoImplicitGEMM
+    ctypedef enum miopenConvBwdWeightsAlgorithm_t:
+        miopenConvolutionBwdWeightsAlgoGEMM
+        miopenConvolutionBwdWeightsAlgoDirect
+        miopenConvolutionBwdWeightsAlgoWinograd
+        miopenConvolutionBwdWeightsAlgoImplicitGEMM
+    ctypedef enum miopenConvBwdDataAlgorithm_t:
+        miopenConvolutionBwdDataAlgoGEMM
+        miopenConvolutionBwdDataAlgoDirect
+        miopenConvolutionBwdDataAlgoFFT
+        miopenConvolutionBwdDataAlgoWinograd
+        miopenTransposeBwdDataAlgoGEMM
+        miopenConvolutionBwdDataAlgoImplicitGEMM
+    ctypedef enum miopenConvAlgorithm_t:
+        miopenConvolutionAlgoGEMM
+        miopenConvolutionAlgoDirect
+        miopenConvolutionAlgoFFT
+        miopenConvolutionAlgoWinograd
+        miopenConvolutionAlgoImplicitGEMM
+    ctypedef struct miopenConvAlgoPerf_t:
+        miopenConvFwdAlgorithm_t fwd_algo
+        miopenConvBwdWeightsAlgorithm_t bwd_weights_algo
+        miopenConvBwdDataAlgorithm_t bwd_data_algo
+        float time
+        size_t memory
+    ctypedef struct miopenConvSolution_t:
+        float time
+        size_t workspace_size
+        uint64_t solution_id
+        miopenConvAlgorithm_t algorithm
 
     ctypedef void* (*miopenAllocatorFunction)(void* context, size_t sizeBytes)
     ctypedef void (*miopenDeallocatorFunction)(void* context, void* memory)
@@ -268,6 +311,78 @@ cdef extern from "miopen/miopen.h" nogil:
                                             const miopenTensorDescriptor_t dyDesc, const void* dy,
                                             const void* beta, const miopenTensorDescriptor_t dxDesc, void* dx,
                                             miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode)
+
+    miopenStatus_t miopenCreateConvolutionDescriptor(miopenConvolutionDescriptor_t* convDesc)
+    miopenStatus_t miopenInitConvolutionDescriptor(miopenConvolutionDescriptor_t convDesc,
+                                                   miopenConvolutionMode_t c_mode, int pad_h, int pad_w,
+                                                   int stride_h, int stride_w, int dilation_h, int dilation_w)
+    miopenStatus_t miopenInitConvolutionNdDescriptor(miopenConvolutionDescriptor_t convDesc, int spatialDim,
+                                                     const int* padA, const int* strideA, const int* dilationA,
+                                                     miopenConvolutionMode_t c_mode)
+    miopenStatus_t miopenGetConvolutionSpatialDim(miopenConvolutionDescriptor_t convDesc, int* spatialDim)
+    miopenStatus_t miopenGetConvolutionDescriptor(miopenConvolutionDescriptor_t convDesc,
+                                                  miopenConvolutionMode_t* c_mode, int* pad_h, int* pad_w,
+                                                  int* stride_h, int* stride_w, int* dilation_h, int* dilation_w)
+    miopenStatus_t miopenGetConvolutionNdDescriptor(miopenConvolutionDescriptor_t convDesc, int requestedSpatialDim,
+                                                    int* spatialDim, int* padA, int* strideA, int* dilationA,
+                                                    miopenConvolutionMode_t* c_mode)
+    miopenStatus_t miopenGetConvolutionGroupCount(miopenConvolutionDescriptor_t convDesc, int* groupCount)
+    miopenStatus_t miopenSetConvolutionGroupCount(miopenConvolutionDescriptor_t convDesc, int groupCount)
+    miopenStatus_t miopenSetTransposeConvOutputPadding(miopenConvolutionDescriptor_t convDesc, int adj_h, int adj_w)
+    miopenStatus_t miopenSetTransposeConvNdOutputPadding(miopenConvolutionDescriptor_t convDesc, int spatialDim,
+                                                         const int* adjA)
+    miopenStatus_t miopenGetConvolutionForwardOutputDim(miopenConvolutionDescriptor_t convDesc,
+                                                        const miopenTensorDescriptor_t inputTensorDesc,
+                                                        const miopenTensorDescriptor_t filterDesc,
+                                                        int* n, int* c, int* h, int* w)
+    miopenStatus_t miopenGetConvolutionNdForwardOutputDim(miopenConvolutionDescriptor_t convDesc,
+                                                          const miopenTensorDescriptor_t inputTensorDesc,
+                                                          const miopenTensorDescriptor_t filterDesc,
+                                                          int* nDim, int* outputTensorDimA)
+    miopenStatus_t miopenDestroyConvolutionDescriptor(miopenConvolutionDescriptor_t convDesc)
+    miopenStatus_t miopenSetConvolutionAttribute(miopenConvolutionDescriptor_t convDesc,
+                                                 const miopenConvolutionAttrib_t attr, int value)
+    miopenStatus_t miopenGetConvolutionAttribute(miopenConvolutionDescriptor_t convDesc,
+                                                 const miopenConvolutionAttrib_t attr, int* value)
+    miopenStatus_t miopenConvolutionForwardGetWorkSpaceSize(
+        miopenHandle_t handle, const miopenTensorDescriptor_t wDesc, const miopenTensorDescriptor_t xDesc,
+        const miopenConvolutionDescriptor_t convDesc, const miopenTensorDescriptor_t yDesc, size_t* workSpaceSize)
+    miopenStatus_t miopenFindConvolutionForwardAlgorithm(
+        miopenHandle_t handle, const miopenTensorDescriptor_t xDesc, const void* x,
+        const miopenTensorDescriptor_t wDesc, const void* w, const miopenConvolutionDescriptor_t convDesc,
+        const miopenTensorDescriptor_t yDesc, void* y, const int requestAlgoCount, int* returnedAlgoCount,
+        miopenConvAlgoPerf_t* perfResults, void* workSpace, size_t workSpaceSize, cbool exhaustiveSearch)
+    miopenStatus_t miopenConvolutionForward(
+        miopenHandle_t handle, const void* alpha, const miopenTensorDescriptor_t xDesc, const void* x,
+        const miopenTensorDescriptor_t wDesc, const void* w, const miopenConvolutionDescriptor_t convDesc,
+        miopenConvFwdAlgorithm_t algo, const void* beta, const miopenTensorDescriptor_t yDesc, void* y,
+        void* workSpace, size_t workSpaceSize)
+    miopenStatus_t miopenConvolutionBackwardDataGetWorkSpaceSize(
+        miopenHandle_t handle, const miopenTensorDescriptor_t dyDesc, const miopenTensorDescriptor_t wDesc,
+        const miopenConvolutionDescriptor_t convDesc, const miopenTensorDescriptor_t dxDesc, size_t* workSpaceSize)
+    miopenStatus_t miopenFindConvolutionBackwardDataAlgorithm(
+        miopenHandle_t handle, const miopenTensorDescriptor_t dyDesc, const void* dy,
+        const miopenTensorDescriptor_t wDesc, const void* w, const miopenConvolutionDescriptor_t convDesc,
+        const miopenTensorDescriptor_t dxDesc, void* dx, const int requestAlgoCount, int* returnedAlgoCount,
+        miopenConvAlgoPerf_t* perfResults, void* workSpace, size_t workSpaceSize, cbool exhaustiveSearch)
+    miopenStatus_t miopenConvolutionBackwardData(
+        miopenHandle_t handle, const void* alpha, const miopenTensorDescriptor_t dyDesc, const void* dy,
+        const miopenTensorDescriptor_t wDesc, const void* w, const miopenConvolutionDescriptor_t convDesc,
+        miopenConvBwdDataAlgorithm_t algo, const void* beta, const miopenTensorDescriptor_t dxDesc, void* dx,
+        void* workSpace, size_t workSpaceSize)
+    miopenStatus_t miopenConvolutionBackwardWeightsGetWorkSpaceSize(
+        miopenHandle_t handle, const miopenTensorDescriptor_t dyDesc, const miopenTensorDescriptor_t xDesc,
+        const miopenConvolutionDescriptor_t convDesc, const miopenTensorDescriptor_t dwDesc, size_t* workSpaceSize)
+    miopenStatus_t miopenFindConvolutionBackwardWeightsAlgorithm(
+        miopenHandle_t handle, const miopenTensorDescriptor_t dyDesc, const void* dy,
+        const miopenTensorDescriptor_t xDesc, const void* x, const miopenConvolutionDescriptor_t convDesc,
+        const miopenTensorDescriptor_t dwDesc, void* dw, const int requestAlgoCount, int* returnedAlgoCount,
+        miopenConvAlgoPerf_t* perfResults, void* workSpace, size_t workSpaceSize, cbool exhaustiveSearch)
+    miopenStatus_t miopenConvolutionBackwardWeights(
+        miopenHandle_t handle, const void* alpha, const miopenTensorDescriptor_t dyDesc, const void* dy,
+        const miopenTensorDescriptor_t xDesc, const void* x, const miopenConvolutionDescriptor_t convDesc,
+        miopenConvBwdWeightsAlgorithm_t algo, const void* beta, const miopenTensorDescriptor_t dwDesc, void* dw,
+        void* workSpace, size_t workSpaceSize)
 
     const char* miopenCyGetLastErrorMessage()
     miopenStatus_t miopenCyCreateOnDevice(miopenHandle_t* handle, const char* device)

@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #if defined(_WIN32)
 #define MIOPEN_EXPORT __declspec(dllexport)
@@ -299,6 +300,91 @@ typedef enum
     MIOPEN_SOFTMAX_MODE_CHANNEL  = 1, /*!< compute per spatial location (H, W) per image (N) across C */
 } miopenSoftmaxMode_t;
 
+
+/*! @enum miopenConvolutionAttrib_t
+ * Attribute for convolution descriptor, used for alternating the convolution behavior
+ */
+typedef enum
+{
+    MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL = 0, /*!< Use alternative fp16 implementation (no effect here) */
+    MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC = 1, /*!< Restrict to numerically deterministic solvers: 0 - off (default), 1 - on */
+} miopenConvolutionAttrib_t;
+
+/*! @enum miopenConvFwdAlgorithm_t
+ * Convolutional algorithm mode for forward propagation.
+ */
+typedef enum
+{
+    miopenConvolutionFwdAlgoGEMM         = 0, /*!< GEMM variant */
+    miopenConvolutionFwdAlgoDirect       = 1, /*!< Direct convolutions */
+    miopenConvolutionFwdAlgoFFT          = 2, /*!< Fast Fourier Transform indirect convolutions */
+    miopenConvolutionFwdAlgoWinograd     = 3, /*!< Winograd indirect convolutions */
+    miopenConvolutionFwdAlgoImplicitGEMM = 5, /*!< Implicit GEMM convolutions */
+} miopenConvFwdAlgorithm_t;
+
+/*! @enum miopenConvBwdWeightsAlgorithm_t
+ * Convolutional algorithm mode for back propagation on weights.
+ */
+typedef enum
+{
+    miopenConvolutionBwdWeightsAlgoGEMM         = 0, /*!< GEMM variant */
+    miopenConvolutionBwdWeightsAlgoDirect       = 1, /*!< Direct convolution algorithm */
+    miopenConvolutionBwdWeightsAlgoWinograd     = 3, /*!< Winograd convolutions */
+    miopenConvolutionBwdWeightsAlgoImplicitGEMM = 5, /*!< Implicit GEMM convolutions */
+} miopenConvBwdWeightsAlgorithm_t;
+
+/*! @enum miopenConvBwdDataAlgorithm_t
+ * Convolutional algorithm mode for back propagation on data.
+ */
+typedef enum
+{
+    miopenConvolutionBwdDataAlgoGEMM         = 0, /*!< GEMM variant */
+    miopenConvolutionBwdDataAlgoDirect       = 1, /*!< Direct convolutions */
+    miopenConvolutionBwdDataAlgoFFT          = 2, /*!< Fast Fourier Transform indirect convolutions */
+    miopenConvolutionBwdDataAlgoWinograd     = 3, /*!< Winograd indirect convolutions */
+    miopenTransposeBwdDataAlgoGEMM           = 4, /*!< Deprecated Transpose GEMM variant legacy */
+    miopenConvolutionBwdDataAlgoImplicitGEMM = 5, /*!< Implicit GEMM convolutions */
+} miopenConvBwdDataAlgorithm_t;
+
+/*! @enum miopenConvAlgorithm_t
+ * Top-level convolutional algorithm mode
+ */
+typedef enum
+{
+    miopenConvolutionAlgoGEMM         = 0, /*!< GEMM variant */
+    miopenConvolutionAlgoDirect       = 1, /*!< Direct convolutions */
+    miopenConvolutionAlgoFFT          = 2, /*!< Fast Fourier Transform indirect convolutions */
+    miopenConvolutionAlgoWinograd     = 3, /*!< Winograd indirect convolutions */
+    miopenConvolutionAlgoImplicitGEMM = 5, /*!< Implicit GEMM convolutions */
+} miopenConvAlgorithm_t;
+
+/*! @struct miopenConvAlgoPerf_t
+ * Perf struct for forward, backward filter, or backward data algorithms: the algorithm, its
+ * measured time in ms and the workspace it needs in bytes.
+ */
+typedef struct
+{
+    union
+    {
+        miopenConvFwdAlgorithm_t fwd_algo;               /*!< Forward convolution algorithm enum selection */
+        miopenConvBwdWeightsAlgorithm_t bwd_weights_algo; /*!< Back propagation on weights convolution algorithm enum selection */
+        miopenConvBwdDataAlgorithm_t bwd_data_algo;       /*!< Back propagation on data convolution algorithm enum selection */
+    };
+    float time;    /*!< Time to execute the selected algorithm represented in the union */
+    size_t memory; /*!< Workspace required to run the selected algorithm represented in the union */
+} miopenConvAlgoPerf_t;
+
+/*! @struct miopenConvSolution_t
+ * Performance struct for forward, backward filter, or backward data algorithms in immediate mode.
+ */
+typedef struct
+{
+    float time; /*!< Represents the approximate time required to execute this solution on the GPU, in milliseconds. */
+    size_t workspace_size;           /*!< Workspace required to run the selected algorithm represented in the union */
+    uint64_t solution_id;            /*!< Identifier for the returned solution */
+    miopenConvAlgorithm_t algorithm; /*!< The algorithm used by the solution. */
+} miopenConvSolution_t;
+
 /* ------------------------------------------------------------------------------------------ */
 /* Tensor                                                                                     */
 /* ------------------------------------------------------------------------------------------ */
@@ -482,6 +568,422 @@ MIOPEN_EXPORT miopenStatus_t miopenTransformTensor(miopenHandle_t handle,
                                                    const void* beta,
                                                    const miopenTensorDescriptor_t yDesc,
                                                    void* y);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Convolution                                                                                */
+/* ------------------------------------------------------------------------------------------ */
+
+/*! @brief Creates a convolution layer descriptor
+ * @param convDesc   Convolution layer descriptor (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenCreateConvolutionDescriptor(miopenConvolutionDescriptor_t* convDesc);
+
+/*! @brief Creates a 2-D convolution layer descriptor
+ * @param convDesc   Convolution layer descriptor (output)
+ * @param c_mode     Convolutional mode (input)
+ * @param pad_h      Height input data padding (input)
+ * @param pad_w      Width input data padding (input)
+ * @param stride_h   Stride for the height of input data (input)
+ * @param stride_w   Stride for the width of input data (input)
+ * @param dilation_h Dilation height (input)
+ * @param dilation_w Dilation width (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenInitConvolutionDescriptor(miopenConvolutionDescriptor_t convDesc,
+                                                             miopenConvolutionMode_t c_mode,
+                                                             int pad_h,
+                                                             int pad_w,
+                                                             int stride_h,
+                                                             int stride_w,
+                                                             int dilation_h,
+                                                             int dilation_w);
+
+/*! @brief Creates a N-dimensional convolution layer descriptor
+ * @param convDesc      Convolution layer descriptor (output)
+ * @param spatialDim    Convolutional spatial dimension, 1 to 3 (input)
+ * @param padA          Array of input data padding (input)
+ * @param strideA       Array of convolution stride (input)
+ * @param dilationA     Array of convolution dilation (input)
+ * @param c_mode        Convolutional mode (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenInitConvolutionNdDescriptor(miopenConvolutionDescriptor_t convDesc,
+                                  int spatialDim,
+                                  const int* padA,
+                                  const int* strideA,
+                                  const int* dilationA,
+                                  miopenConvolutionMode_t c_mode);
+
+/*! @brief Retrieves the spatial dimension of a convolution layer descriptor
+ * @param convDesc              Convolution layer descriptor (input)
+ * @param spatialDim            Spatial dimension of convolution descriptor (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetConvolutionSpatialDim(miopenConvolutionDescriptor_t convDesc,
+                                                            int* spatialDim);
+
+/*! @brief Retrieves a 2-D convolution layer descriptor's details
+ * @param convDesc   Convolution layer descriptor (input)
+ * @param c_mode     Convolutional mode (output)
+ * @param pad_h      Height input data padding (output)
+ * @param pad_w      Width input data padding (output)
+ * @param stride_h   Stride for the height of input data (output)
+ * @param stride_w   Stride for the width of input data (output)
+ * @param dilation_h Dilation height (output)
+ * @param dilation_w Dilation width (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetConvolutionDescriptor(miopenConvolutionDescriptor_t convDesc,
+                                                            miopenConvolutionMode_t* c_mode,
+                                                            int* pad_h,
+                                                            int* pad_w,
+                                                            int* stride_h,
+                                                            int* stride_w,
+                                                            int* dilation_h,
+                                                            int* dilation_w);
+
+/*! @brief Retrieves a N-dimensional convolution layer descriptor's details
+ * @param convDesc               Convolution layer descriptor (input)
+ * @param requestedSpatialDim    Expected convolution spatial dimension (input)
+ * @param spatialDim             Convolutional spatial dimension (output)
+ * @param padA                   Array of input data padding (output)
+ * @param strideA                Array of convolution stride (output)
+ * @param dilationA              Array of convolution dilation (output)
+ * @param c_mode                 Convolutional mode (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenGetConvolutionNdDescriptor(miopenConvolutionDescriptor_t convDesc,
+                                 int requestedSpatialDim,
+                                 int* spatialDim,
+                                 int* padA,
+                                 int* strideA,
+                                 int* dilationA,
+                                 miopenConvolutionMode_t* c_mode);
+
+/*! @brief Get the number of groups to be used in Group/Depthwise convolution
+ * @param convDesc   Convolution layer descriptor (input)
+ * @param groupCount Pointer to number of groups in group/depthwise convolution (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetConvolutionGroupCount(miopenConvolutionDescriptor_t convDesc,
+                                                            int* groupCount);
+
+/*! @brief Set the number of groups to be used in Group/Depthwise convolution
+ * @param convDesc   Convolution layer descriptor (output)
+ * @param groupCount number of groups, >= 1 (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetConvolutionGroupCount(miopenConvolutionDescriptor_t convDesc,
+                                                            int groupCount);
+
+/*! @brief Set the output padding to be used in 2-D Transpose convolution
+ * @param convDesc   Convolution layer descriptor (output)
+ * @param adj_h      output padding for the height of output data (input)
+ * @param adj_w      output padding for the width of output data (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenSetTransposeConvOutputPadding(miopenConvolutionDescriptor_t convDesc, int adj_h, int adj_w);
+
+/*! @brief Set the output padding to be used in N-dimensional Transpose convolution
+ * @param convDesc      Convolution layer descriptor (output)
+ * @param spatialDim    Convolutional spatial dimension (input)
+ * @param adjA          array of output padding for output data (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetTransposeConvNdOutputPadding(
+    miopenConvolutionDescriptor_t convDesc, int spatialDim, const int* adjA);
+
+/*! @brief Get the shape of a resulting 4-D tensor from a 2-D convolution
+ * @param convDesc          Convolution layer descriptor (input)
+ * @param inputTensorDesc   Input data tensor descriptor (input)
+ * @param filterDesc        Weight descriptor (input)
+ * @param n,c,h,w           Output dimensions (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenGetConvolutionForwardOutputDim(miopenConvolutionDescriptor_t convDesc,
+                                     const miopenTensorDescriptor_t inputTensorDesc,
+                                     const miopenTensorDescriptor_t filterDesc,
+                                     int* n,
+                                     int* c,
+                                     int* h,
+                                     int* w);
+
+/*! @brief Get the shape of a resulting N-dimensional tensor from a (N-2)-dimensional convolution
+ * @param convDesc          Convolution layer descriptor (input)
+ * @param inputTensorDesc   Input data tensor descriptor (input)
+ * @param filterDesc        Weight descriptor (input)
+ * @param nDim              Pointer to Output data tensor dimension (output)
+ * @param outputTensorDimA  Array of Output data tensor length (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenGetConvolutionNdForwardOutputDim(miopenConvolutionDescriptor_t convDesc,
+                                       const miopenTensorDescriptor_t inputTensorDesc,
+                                       const miopenTensorDescriptor_t filterDesc,
+                                       int* nDim,
+                                       int* outputTensorDimA);
+
+/*! @brief Destroys the convolution descriptor object
+ * @param convDesc Convolution descriptor (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenDestroyConvolutionDescriptor(miopenConvolutionDescriptor_t convDesc);
+
+/*! @brief Set the attribute of the convolution descriptor
+ * @param convDesc          Convolution layer descriptor (input)
+ * @param attr              Attribute of this convolution to set (input)
+ * @param value             Value of this attribute (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetConvolutionAttribute(miopenConvolutionDescriptor_t convDesc,
+                                                           const miopenConvolutionAttrib_t attr,
+                                                           int value);
+
+/*! @brief Get the attribute of the convolution descriptor
+ * @param convDesc          Convolution layer descriptor (input)
+ * @param attr              Attribute of this convolution to get (input)
+ * @param value             Value of this attribute (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetConvolutionAttribute(miopenConvolutionDescriptor_t convDesc,
+                                                           const miopenConvolutionAttrib_t attr,
+                                                           int* value);
+
+/*! @brief Query the workspace size required for a forward convolution layer: the largest
+ * workspace of the applicable, enabled solvers.
+ * @param handle         MIOpen handle (input)
+ * @param wDesc          Tensor descriptor for weight tensor w (input)
+ * @param xDesc          Tensor descriptor for input data tensor x (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param yDesc          Tensor descriptor for output data tensor y (input)
+ * @param workSpaceSize  Pointer to memory to return size in bytes (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionForwardGetWorkSpaceSize(miopenHandle_t handle,
+                                         const miopenTensorDescriptor_t wDesc,
+                                         const miopenTensorDescriptor_t xDesc,
+                                         const miopenConvolutionDescriptor_t convDesc,
+                                         const miopenTensorDescriptor_t yDesc,
+                                         size_t* workSpaceSize);
+
+/*! @brief Search and run the forward convolutional algorithms and return a list of kernel times.
+ *
+ * Runs every applicable, enabled solver that fits in workSpaceSize on the given buffers, and
+ * returns the best solver of each algorithm sorted by time (at most requestAlgoCount entries).
+ * Results are recorded in the find-db. y is overwritten.
+ * @param handle             MIOpen handle (input)
+ * @param xDesc              Tensor descriptor for data input tensor x (input)
+ * @param x                  Data tensor x (input)
+ * @param wDesc              Tensor descriptor for weight tensor w (input)
+ * @param w                  Weights tensor w (input)
+ * @param convDesc           Convolution layer descriptor (input)
+ * @param yDesc              Tensor descriptor for output data tensor y (input)
+ * @param y                  Data tensor y (output)
+ * @param requestAlgoCount   Number of algorithms to return kernel times (input)
+ * @param returnedAlgoCount  Pointer to number of algorithms returned (output)
+ * @param perfResults        Pointer to union of best algorithm for forward and backwards (output)
+ * @param workSpace          Pointer to workspace buffer (input)
+ * @param workSpaceSize      Size in bytes of the workspace buffer (input)
+ * @param exhaustiveSearch   A boolean to toggle a full search of all algorithms and configurations (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenFindConvolutionForwardAlgorithm(miopenHandle_t handle,
+                                      const miopenTensorDescriptor_t xDesc,
+                                      const void* x,
+                                      const miopenTensorDescriptor_t wDesc,
+                                      const void* w,
+                                      const miopenConvolutionDescriptor_t convDesc,
+                                      const miopenTensorDescriptor_t yDesc,
+                                      void* y,
+                                      const int requestAlgoCount,
+                                      int* returnedAlgoCount,
+                                      miopenConvAlgoPerf_t* perfResults,
+                                      void* workSpace,
+                                      size_t workSpaceSize,
+                                      bool exhaustiveSearch);
+
+/*! @brief Execute a forward convolution layer: y = alpha * conv(x, w) + beta * y
+ *
+ * Runs the best known solver of `algo` (from the find-db, else the heuristic choice).
+ * @param handle         MIOpen handle (input)
+ * @param alpha          Floating point scaling factor, allocated on the host (input)
+ * @param xDesc          Tensor descriptor for data input tensor x (input)
+ * @param x              Data tensor x (input)
+ * @param wDesc          Tensor descriptor for weight tensor w (input)
+ * @param w              Weights tensor w (inputs)
+ * @param convDesc       Convolution layer descriptor (inputs)
+ * @param algo           Algorithm selected (inputs)
+ * @param beta           Floating point shift factor, allocated on the host (input)
+ * @param yDesc          Tensor descriptor for output data tensor y (input)
+ * @param y              Data tensor y (output)
+ * @param workSpace      Pointer to workspace required (input)
+ * @param workSpaceSize  Size in bytes of the memory determined by the find step (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenConvolutionForward(miopenHandle_t handle,
+                                                      const void* alpha,
+                                                      const miopenTensorDescriptor_t xDesc,
+                                                      const void* x,
+                                                      const miopenTensorDescriptor_t wDesc,
+                                                      const void* w,
+                                                      const miopenConvolutionDescriptor_t convDesc,
+                                                      miopenConvFwdAlgorithm_t algo,
+                                                      const void* beta,
+                                                      const miopenTensorDescriptor_t yDesc,
+                                                      void* y,
+                                                      void* workSpace,
+                                                      size_t workSpaceSize);
+
+/*! @brief Get the workspace required for the backward data convolution: the largest workspace
+ * of the applicable, enabled solvers.
+ * @param handle         MIOpen handle (input)
+ * @param dyDesc         Tensor descriptor for data input tensor dy (input)
+ * @param wDesc          Tensor descriptor for weight tensor w (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param dxDesc         Tensor descriptor for output data tensor dx (input)
+ * @param workSpaceSize  Size in bytes of the memory required (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionBackwardDataGetWorkSpaceSize(miopenHandle_t handle,
+                                              const miopenTensorDescriptor_t dyDesc,
+                                              const miopenTensorDescriptor_t wDesc,
+                                              const miopenConvolutionDescriptor_t convDesc,
+                                              const miopenTensorDescriptor_t dxDesc,
+                                              size_t* workSpaceSize);
+
+/*! @brief Search and run the backwards data convolution algorithms and return a list of kernel
+ * times (see miopenFindConvolutionForwardAlgorithm). dx is overwritten.
+ * @param handle             MIOpen handle (input)
+ * @param dyDesc             Tensor descriptor for data input tensor dy (input)
+ * @param dy                 Data delta tensor dy (input)
+ * @param wDesc              Tensor descriptor for weight tensor w (input)
+ * @param w                  Weights tensor w (input)
+ * @param convDesc           Convolution layer descriptor (input)
+ * @param dxDesc             Tensor descriptor for output data tensor dx (input)
+ * @param dx                 Data delta tensor dx (output)
+ * @param requestAlgoCount   Number of algorithms to return kernel times (input)
+ * @param returnedAlgoCount  Pointer to number of algorithms returned (output)
+ * @param perfResults        Pointer to union of best algorithm for forward and backwards (output)
+ * @param workSpace          Pointer to workspace buffer (input)
+ * @param workSpaceSize      Size in bytes of the workspace buffer (input)
+ * @param exhaustiveSearch   A boolean to toggle a full search of all algorithms and configurations (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenFindConvolutionBackwardDataAlgorithm(miopenHandle_t handle,
+                                           const miopenTensorDescriptor_t dyDesc,
+                                           const void* dy,
+                                           const miopenTensorDescriptor_t wDesc,
+                                           const void* w,
+                                           const miopenConvolutionDescriptor_t convDesc,
+                                           const miopenTensorDescriptor_t dxDesc,
+                                           void* dx,
+                                           const int requestAlgoCount,
+                                           int* returnedAlgoCount,
+                                           miopenConvAlgoPerf_t* perfResults,
+                                           void* workSpace,
+                                           size_t workSpaceSize,
+                                           bool exhaustiveSearch);
+
+/*! @brief Execute a backward data convolution layer: dx = alpha * conv_bwd_data(dy, w) + beta * dx
+ * @param handle         MIOpen handle (input)
+ * @param alpha          Floating point scaling factor, allocated on the host (input)
+ * @param dyDesc         Tensor descriptor for data input tensor dy (input)
+ * @param dy             Data delta tensor dy (input)
+ * @param wDesc          Tensor descriptor for weight tensor w (input)
+ * @param w              Weights tensor w (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param algo           Algorithm selected (input)
+ * @param beta           Floating point shift factor, allocated on the host (input)
+ * @param dxDesc         Tensor descriptor for output data tensor dx (input)
+ * @param dx             Data delta tensor dx (output)
+ * @param workSpace      Pointer to workspace required for the search (input)
+ * @param workSpaceSize  Size in bytes of the memory needed for find (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionBackwardData(miopenHandle_t handle,
+                              const void* alpha,
+                              const miopenTensorDescriptor_t dyDesc,
+                              const void* dy,
+                              const miopenTensorDescriptor_t wDesc,
+                              const void* w,
+                              const miopenConvolutionDescriptor_t convDesc,
+                              miopenConvBwdDataAlgorithm_t algo,
+                              const void* beta,
+                              const miopenTensorDescriptor_t dxDesc,
+                              void* dx,
+                              void* workSpace,
+                              size_t workSpaceSize);
+
+/*! @brief Get the workspace required for the backward weights convolution: the largest
+ * workspace of the applicable, enabled solvers.
+ * @param handle         MIOpen handle (input)
+ * @param dyDesc         Tensor descriptor for data input tensor dy (input)
+ * @param xDesc          Tensor descriptor for data tensor x (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param dwDesc         Tensor descriptor for output weights tensor dw (input)
+ * @param workSpaceSize  Size in bytes of the memory required (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionBackwardWeightsGetWorkSpaceSize(miopenHandle_t handle,
+                                                 const miopenTensorDescriptor_t dyDesc,
+                                                 const miopenTensorDescriptor_t xDesc,
+                                                 const miopenConvolutionDescriptor_t convDesc,
+                                                 const miopenTensorDescriptor_t dwDesc,
+                                                 size_t* workSpaceSize);
+
+/*! @brief Search and run the backwards weights convolutional algorithms and return a list of
+ * kernel times (see miopenFindConvolutionForwardAlgorithm). dw is overwritten.
+ * @param handle             MIOpen handle (input)
+ * @param dyDesc             Tensor descriptor for data input tensor dy (input)
+ * @param dy                 Data delta tensor dy (input)
+ * @param xDesc              Tensor descriptor for output data tensor x (input)
+ * @param x                  Data delta tensor dx (input)
+ * @param convDesc           Convolution layer descriptor (input)
+ * @param dwDesc             Tensor descriptor for weight tensor dw (input)
+ * @param dw                 Weights delta tensor dw (output)
+ * @param requestAlgoCount   Number of algorithms to return kernel times (input)
+ * @param returnedAlgoCount  Pointer to number of algorithms returned (output)
+ * @param perfResults        Pointer to union of best algorithm for forward and backwards (output)
+ * @param workSpace          Pointer to workspace buffer (input)
+ * @param workSpaceSize      Size in bytes of the workspace buffer (input)
+ * @param exhaustiveSearch   A boolean to toggle a full search of all algorithms and configurations (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenFindConvolutionBackwardWeightsAlgorithm(miopenHandle_t handle,
+                                              const miopenTensorDescriptor_t dyDesc,
+                                              const void* dy,
+                                              const miopenTensorDescriptor_t xDesc,
+                                              const void* x,
+                                              const miopenConvolutionDescriptor_t convDesc,
+                                              const miopenTensorDescriptor_t dwDesc,
+                                              void* dw,
+                                              const int requestAlgoCount,
+                                              int* returnedAlgoCount,
+                                              miopenConvAlgoPerf_t* perfResults,
+                                              void* workSpace,
+                                              size_t workSpaceSize,
+                                              bool exhaustiveSearch);
+
+/*! @brief Execute a backward weights convolution layer: dw = alpha * conv_bwd_weights(dy, x) + beta * dw
+ * @param handle         MIOpen handle (input)
+ * @param alpha          Floating point scaling factor, allocated on the host (input)
+ * @param dyDesc         Tensor descriptor for data tensor dy (input)
+ * @param dy             Data delta tensor dy (input)
+ * @param xDesc          Tensor descriptor for data tensor x (input)
+ * @param x              Data tensor x (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param algo           Algorithm selected (input)
+ * @param beta           Floating point shift factor, allocated on the host (input)
+ * @param dwDesc         Tensor descriptor for weight tensor dw (input)
+ * @param dw             Weights delta tensor dw (output)
+ * @param workSpace      Pointer to workspace required for the search (input)
+ * @param workSpaceSize  Size in bytes of the memory needed for find (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionBackwardWeights(miopenHandle_t handle,
+                                 const void* alpha,
+                                 const miopenTensorDescriptor_t dyDesc,
+                                 const void* dy,
+                                 const miopenTensorDescriptor_t xDesc,
+                                 const void* x,
+                                 const miopenConvolutionDescriptor_t convDesc,
+                                 miopenConvBwdWeightsAlgorithm_t algo,
+                                 const void* beta,
+                                 const miopenTensorDescriptor_t dwDesc,
+                                 void* dw,
+                                 void* workSpace,
+                                 size_t workSpaceSize);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Bias (convolution group)                                                                   */

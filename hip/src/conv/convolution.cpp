@@ -1,0 +1,360 @@
+#include "conv/convolution.hpp"
+#include "conv/find_db.hpp"
+#include "conv/registry.hpp"
+#include "core/api.hpp"
+#include "core/env.hpp"
+#include "core/logging.hpp"
+#include "tensor/tensor_ops.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace miopen {
+namespace {
+
+enum class FindMode
+{
+    Normal = 1,
+    Fast = 2,
+    Hybrid = 3,
+    DynamicHybrid = 5,
+};
+
+FindMode GetFindMode()
+{
+    const auto v = env::Value("MIOPEN_FIND_MODE");
+    if(!v)
+        return FindMode::DynamicHybrid;
+    std::string s = *v;
+    std::transform(s.begin(), s.end(), s.begin(), ::toupper);
+    if(s == "NORMAL" || s == "1")
+        return FindMode::Normal;
+    if(s == "FAST" || s == "2")
+        return FindMode::Fast;
+    if(s == "HYBRID" || s == "3")
+        return FindMode::Hybrid;
+    if(s == "DYNAMIC_HYBRID" || s == "5")
+        return FindMode::DynamicHybrid;
+    ThrowBadParm("MIOPEN_FIND_MODE='", *v,
+                 "': expected NORMAL (1), FAST (2), HYBRID (3) or DYNAMIC_HYBRID (5)");
+}
+
+enum class FindEnforce
+{
+    None = 1,
+    DbUpdate = 2,
+    Search = 3,
+    SearchDbUpdate = 4,
+    DbClean = 5,
+};
+
+FindEnforce GetFindEnforce()
+{
+    const auto v = env::Value("MIOPEN_FIND_ENFORCE");
+    if(!v)
+        return FindEnforce::None;
+    std::string s = *v;
+    std::transform(s.begin(), s.end(), s.begin(), ::toupper);
+    if(s == "NONE" || s == "1")
+        return FindEnforce::None;
+    if(s == "DB_UPDATE" || s == "2")
+        return FindEnforce::DbUpdate;
+    if(s == "SEARCH" || s == "3")
+        return FindEnforce::Search;
+    if(s == "SEARCH_DB_UPDATE" || s == "4")
+        return FindEnforce::SearchDbUpdate;
+    if(s == "DB_CLEAN" || s == "5")
+        return FindEnforce::DbClean;
+    ThrowBadParm("MIOPEN_FIND_ENFORCE='", *v,
+                 "': expected NONE (1), DB_UPDATE (2), SEARCH (3), SEARCH_DB_UPDATE (4) or DB_CLEAN (5)");
+}
+
+ConvProblem ProblemOf(const ConvolutionDescriptor& conv, const ConvCall& call)
+{
+    return MakeConvProblem(call.direction, conv, call.a, call.a_name, call.w, call.w_name, call.b,
+                           call.b_name);
+}
+
+/// The canonical argument pointers of a call (transpose swaps the x and y sides).
+ConvArgs ArgsOf(const ConvolutionDescriptor& conv, const ConvCall& call, void* ws, size_t ws_size)
+{
+    ConvArgs a;
+    void* user_x = const_cast<void*>(call.a_data);
+    void* user_y = const_cast<void*>(call.b_data);
+    a.x = conv.IsTranspose() ? user_y : user_x;
+    a.y = conv.IsTranspose() ? user_x : user_y;
+    a.w = const_cast<void*>(call.w_data);
+    a.workspace = ws;
+    a.workspace_size = ws_size;
+    return a;
+}
+
+/// The tensor a problem writes, and its pointer in `args`.
+const TensorDescriptor& Written(const ConvProblem& p) { return p.IsForward() ? p.y : p.IsBackwardData() ? p.x : p.w; }
+void*& WrittenPtr(const ConvProblem& p, ConvArgs& a) { return p.IsForward() ? a.y : p.IsBackwardData() ? a.x : a.w; }
+
+void CheckCallData(const ConvCall& call)
+{
+    // The data parameter is the descriptor's name without "Desc": xDesc -> x.
+    for(const auto& [data, desc_name] : {std::pair{call.a_data, call.a_name},
+                                         std::pair{call.w_data, call.w_name},
+                                         std::pair{call.b_data, call.b_name}})
+    {
+        std::string name(desc_name);
+        if(name.size() > 4 && name.compare(name.size() - 4, 4, "Desc") == 0)
+            name.resize(name.size() - 4);
+        CheckData(data, name.c_str());
+    }
+}
+
+void LogCommand(const ConvolutionDescriptor& conv, const ConvCall& call)
+{
+    bool on = false;
+    try
+    {
+        on = env::IsSet("MIOPEN_ENABLE_LOGGING_CMD");
+    }
+    catch(...)
+    {
+        on = false;
+    }
+    if(on)
+        log::Write(log::Level::Default, "LogCmdConvolution", DriverCommand(conv, call));
+}
+
+double MeasureMs(const ConvInvoker& run, const ConvArgs& args, const Handle& handle)
+{
+    // The CPU has no device events: wall clock, best of up to three runs for short kernels.
+    double best = 1e30;
+    for(int i = 0; i < 3; ++i)
+    {
+        const auto t0 = std::chrono::steady_clock::now();
+        run(args);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        best = std::min(best, ms);
+        if(ms > 20.0)
+            break;
+    }
+    (void)handle;
+    return best;
+}
+
+} // namespace
+
+std::string DeviceArch(const Handle& handle) { return handle.IsCpu() ? "cpu" : "gpu"; }
+
+size_t ConvWorkspaceSize(const Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call)
+{
+    const ConvProblem p = ProblemOf(conv, call);
+    const ConvContext ctx{handle};
+    size_t best = 0;
+    for(const auto& st : SurveySolvers(ctx, p, SIZE_MAX))
+        if(st.usable)
+            best = std::max(best, st.workspace);
+    return best;
+}
+
+std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
+                               int request, void* workspace, size_t workspace_size, bool exhaustive)
+{
+    if(request < 1)
+        ThrowBadParm("requestAlgoCount = ", request, "; must be >= 1");
+    const ConvProblem p = ProblemOf(conv, call);
+    CheckCallData(call);
+    if(workspace == nullptr && workspace_size != 0)
+        ThrowBadParm("workSpace is null but workSpaceSize = ", workspace_size);
+    LogCommand(conv, call);
+    const ConvContext ctx{handle};
+    const auto survey = SurveySolvers(ctx, p, workspace == nullptr ? 0 : workspace_size);
+    std::vector<const SolverStatus*> usable;
+    for(const auto& st : survey)
+        if(st.usable)
+            usable.push_back(&st);
+    if(usable.empty())
+        ThrowBadParm(ExplainNoSolver(p, survey));
+
+    const FindMode mode = GetFindMode();
+    const FindEnforce enforce = GetFindEnforce();
+    const std::string arch = DeviceArch(handle);
+    const std::string key = p.Key();
+    if(enforce == FindEnforce::DbClean)
+        find_db::Remove(arch, key);
+    (void)exhaustive;   // tunable solvers read it once they exist
+
+    // A record from an earlier Find answers without benchmarking unless the mode or
+    // MIOPEN_FIND_ENFORCE says otherwise.
+    std::vector<FindDbEntry> measured;
+    const bool force = mode == FindMode::Normal || enforce == FindEnforce::DbUpdate ||
+                       enforce == FindEnforce::Search || enforce == FindEnforce::SearchDbUpdate;
+    if(!force)
+    {
+        for(const auto& e : find_db::Load(arch, key))
+            for(const auto* st : usable)
+                if(st->solver->Name() == e.solver)
+                    measured.push_back(e);
+    }
+    if(measured.empty() && mode == FindMode::Fast)
+    {
+        for(const auto* st : usable)
+            measured.push_back({std::string(st->solver->Name()),
+                                static_cast<float>(st->solver->EstimateMs(ctx, p)), st->workspace,
+                                static_cast<int>(st->solver->Algorithm())});
+    }
+    else if(measured.empty())
+    {
+        // Benchmark on the caller's buffers, most promising first; a solver whose estimate is
+        // far behind the best time measured so far is skipped (it cannot win).
+        std::vector<const SolverStatus*> order = usable;
+        std::stable_sort(order.begin(), order.end(), [&](auto* l, auto* r) {
+            return l->solver->EstimateMs(ctx, p) < r->solver->EstimateMs(ctx, p);
+        });
+        ConvArgs args = ArgsOf(conv, call, workspace, workspace_size);
+        double best = 1e30;
+        for(const auto* st : order)
+        {
+            const double estimate = st->solver->EstimateMs(ctx, p);
+            if(estimate > 20.0 * best && estimate > 50.0)
+                continue;
+            const ConvInvoker run = st->solver->MakeInvoker(ctx, p);
+            const double ms = MeasureMs(run, args, handle);
+            best = std::min(best, ms);
+            measured.push_back({std::string(st->solver->Name()), static_cast<float>(ms), st->workspace,
+                                static_cast<int>(st->solver->Algorithm())});
+        }
+        std::stable_sort(measured.begin(), measured.end(),
+                         [](const auto& l, const auto& r) { return l.time_ms < r.time_ms; });
+        find_db::Store(arch, key, measured);
+    }
+    std::stable_sort(measured.begin(), measured.end(),
+                     [](const auto& l, const auto& r) { return l.time_ms < r.time_ms; });
+
+    // The best solver of each algorithm, fastest first.
+    std::vector<FindPerf> out;
+    for(const auto& e : measured)
+    {
+        const bool seen = std::any_of(out.begin(), out.end(), [&](const FindPerf& f) { return f.algorithm == e.algorithm; });
+        if(!seen)
+            out.push_back({e.algorithm, e.time_ms, e.workspace, FindSolverByName(e.solver)});
+    }
+    if(out.size() > static_cast<size_t>(request))
+        out.resize(static_cast<size_t>(request));
+    return out;
+}
+
+void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call, int algo,
+             const void* alpha, const void* beta, void* workspace, size_t workspace_size)
+{
+    if(algo != 0 && algo != 1 && algo != 2 && algo != 3 && algo != 5)
+        ThrowBadParm("algo = ", algo, " is not an algorithm of this direction (GEMM 0, Direct 1, "
+                     "FFT 2, Winograd 3, ImplicitGEMM 5)");
+    const ConvProblem p = ProblemOf(conv, call);
+    CheckCallData(call);
+    if(workspace == nullptr && workspace_size != 0)
+        ThrowBadParm("workSpace is null but workSpaceSize = ", workspace_size);
+    const double a = ReadScalar(alpha, p.w.Type(), "alpha");
+    const double b = ReadScalar(beta, p.w.Type(), "beta");
+    LogCommand(conv, call);
+
+    const ConvContext ctx{handle};
+    const auto survey = SurveySolvers(ctx, p, workspace == nullptr ? 0 : workspace_size);
+    std::vector<const SolverStatus*> usable;
+    for(const auto& st : survey)
+        if(st.usable && static_cast<int>(st.solver->Algorithm()) == algo)
+            usable.push_back(&st);
+    if(usable.empty())
+    {
+        std::ostringstream o;
+        o << "no solver of algorithm " << AlgoName(static_cast<ConvAlgo>(algo)) << " can run problem "
+          << p.Key() << ":";
+        bool first = true;
+        for(const auto& st : survey)
+        {
+            if(st.other_domain || static_cast<int>(st.solver->Algorithm()) != algo)
+                continue;
+            o << (first ? " " : "; ") << st.solver->Name() << " " << (st.usable ? "usable" : st.why_not);
+            first = false;
+        }
+        if(first)
+            o << " this algorithm has no solver for this direction and device";
+        ThrowBadParm(o.str());
+    }
+    // The fastest recorded solver of this algorithm, else the best estimate.
+    const SolverStatus* chosen = nullptr;
+    for(const auto& e : find_db::Load(DeviceArch(handle), p.Key()))
+    {
+        for(const auto* st : usable)
+            if(st->solver->Name() == e.solver)
+                chosen = st;
+        if(chosen != nullptr)
+            break;
+    }
+    if(chosen == nullptr)
+        chosen = *std::min_element(usable.begin(), usable.end(), [&](auto* l, auto* r) {
+            return l->solver->EstimateMs(ctx, p) < r->solver->EstimateMs(ctx, p);
+        });
+
+    ConvArgs args = ArgsOf(conv, call, workspace, workspace_size);
+    const ConvInvoker run = chosen->solver->MakeInvoker(ctx, p);
+    KernelTimer timer(handle);
+    if(a == 1.0 && b == 0.0)
+    {
+        run(args);
+        return;
+    }
+    // Other alpha/beta: solve into a scratch tensor of the same layout, then blend.
+    const TensorDescriptor& out = Written(p);
+    std::unique_ptr<float[]> scratch(new float[out.ElementSpace()]);
+    void*& target = WrittenPtr(p, args);
+    float* user_out = static_cast<float*>(target);
+    target = scratch.get();
+    run(args);
+    cpu::Axpby(static_cast<float>(a), out, scratch.get(), static_cast<float>(b), out, user_out);
+}
+
+std::string DriverCommand(const ConvolutionDescriptor& conv, const ConvCall& call)
+{
+    // The user's view: x-side is the input of the user's forward, as MIOpenDriver describes it.
+    const auto& x = call.a;
+    const auto& w = call.w;
+    const int dims = conv.SpatialDims();
+    std::ostringstream o;
+    o << "miopen-driver conv";
+    if(dims == 3)
+        o << " --spatial_dim 3";
+    o << " -n " << x.Lens()[0] << " -c " << x.Lens()[1];
+    if(dims == 3)
+        o << " -! " << x.Lens()[2];
+    o << " -H " << x.Lens()[dims == 3 ? 3 : 2] << " -W " << x.Lens()[dims == 3 ? 4 : (dims == 2 ? 3 : 2)];
+    const size_t k = conv.IsTranspose() ? w.Lens()[1] * conv.GroupCount() : w.Lens()[0];
+    o << " -k " << k;
+    if(dims == 3)
+        o << " -@ " << w.Lens()[2];
+    o << " -y " << w.Lens()[dims == 3 ? 3 : 2] << " -x " << w.Lens()[dims == 3 ? 4 : (dims == 2 ? 3 : 2)];
+    const auto& pd = conv.Pads();
+    const auto& st = conv.Strides();
+    const auto& dl = conv.Dilations();
+    const int hi = dims == 3 ? 1 : 0;                 // index of the h dim
+    const int wi = dims == 1 ? 0 : hi + 1;            // index of the w dim
+    if(dims == 3)
+        o << " -$ " << pd[0] << " -# " << st[0] << " -^ " << dl[0];
+    o << " -p " << pd[hi] << " -q " << pd[wi] << " -u " << st[hi] << " -v " << st[wi] << " -l " << dl[hi]
+      << " -j " << dl[wi];
+    o << " -m " << (conv.IsTranspose() ? "trans" : "conv") << " -g " << conv.GroupCount();
+    if(conv.IsTranspose())
+    {
+        const auto& adj = conv.TransposeOutputPadding();
+        if(dims == 3)
+            o << " -% " << adj[0];
+        o << " -Y " << adj[hi] << " -X " << adj[wi];
+    }
+    const int f = call.direction == UserDirection::Forward ? 1
+                  : call.direction == UserDirection::BackwardData ? 2 : 4;
+    o << " -F " << f << " -t 1";
+    return o.str();
+}
+
+} // namespace miopen

@@ -1,0 +1,146 @@
+#include "conv/registry.hpp"
+#include "conv/solvers/solvers.hpp"
+#include "core/env.hpp"
+#include "core/errors.hpp"
+
+#include <sstream>
+
+namespace miopen {
+
+const char* AlgoName(ConvAlgo algo)
+{
+    switch(algo)
+    {
+    case ConvAlgo::Gemm: return "GEMM";
+    case ConvAlgo::Direct: return "Direct";
+    case ConvAlgo::Fft: return "FFT";
+    case ConvAlgo::Winograd: return "Winograd";
+    case ConvAlgo::ImplicitGemm: return "ImplicitGEMM";
+    }
+    return "unknown";
+}
+
+const char* AlgoToggle(ConvAlgo algo)
+{
+    switch(algo)
+    {
+    case ConvAlgo::Gemm: return "MIOPEN_DEBUG_CONV_GEMM";
+    case ConvAlgo::Direct: return "MIOPEN_DEBUG_CONV_DIRECT";
+    case ConvAlgo::Fft: return "MIOPEN_DEBUG_CONV_FFT";
+    case ConvAlgo::Winograd: return "MIOPEN_DEBUG_CONV_WINOGRAD";
+    case ConvAlgo::ImplicitGemm: return "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM";
+    }
+    return "";
+}
+
+const std::vector<const ConvSolver*>& ConvSolvers()
+{
+    // Priority order: where estimates tie, earlier solvers are preferred. Ids are stable.
+    static const std::vector<const ConvSolver*> all = {
+        &solvers::GemmFwd1x1_0_1(),
+        &solvers::GemmFwd1x1_0_2(),
+        &solvers::GemmFwdRest(),
+        &solvers::GemmBwd1x1_stride1(),
+        &solvers::GemmBwd1x1_stride2(),
+        &solvers::GemmBwdRest(),
+        &solvers::GemmWrw1x1_stride1(),
+        &solvers::GemmWrwUniversal(),
+        &solvers::ConvDirectNaiveFwd(),
+        &solvers::ConvDirectNaiveBwdData(),
+        &solvers::ConvDirectNaiveBwdWeights(),
+    };
+    return all;
+}
+
+const ConvSolver* FindSolverById(uint64_t id)
+{
+    for(const ConvSolver* s : ConvSolvers())
+        if(s->Id() == id)
+            return s;
+    return nullptr;
+}
+
+const ConvSolver* FindSolverByName(std::string_view name)
+{
+    for(const ConvSolver* s : ConvSolvers())
+        if(s->Name() == name)
+            return s;
+    return nullptr;
+}
+
+std::optional<std::string> DisabledBy(const ConvSolver& solver)
+{
+    const char* toggle = AlgoToggle(solver.Algorithm());
+    if(!env::IsEnabled(toggle))
+        return std::string(toggle) + "=" + *env::Value(toggle);
+    if(const auto only = env::Value("MIOPEN_DEBUG_FIND_ONLY_SOLVER"))
+    {
+        std::istringstream list(*only);
+        std::string item;
+        bool known = false;
+        bool listed = false;
+        while(std::getline(list, item, ';'))
+        {
+            if(item.empty())
+                continue;
+            const bool numeric = item.find_first_not_of("0123456789") == std::string::npos;
+            const ConvSolver* named = numeric ? FindSolverById(std::stoull(item)) : FindSolverByName(item);
+            if(named == nullptr)
+                ThrowBadParm("MIOPEN_DEBUG_FIND_ONLY_SOLVER='", *only, "': '", item,
+                             "' is not a solver name or id");
+            known = true;
+            listed = listed || named == &solver;
+        }
+        if(known && !listed)
+            return "MIOPEN_DEBUG_FIND_ONLY_SOLVER=" + *only;
+    }
+    return std::nullopt;
+}
+
+std::vector<SolverStatus> SurveySolvers(const ConvContext& ctx, const ConvProblem& p,
+                                        size_t workspace_limit)
+{
+    std::vector<SolverStatus> out;
+    for(const ConvSolver* s : ConvSolvers())
+    {
+        SolverStatus st{s, false, false, "", 0};
+        const Applicability a = s->IsApplicable(ctx, p);
+        if(!a.ok)
+        {
+            st.why_not      = "not applicable: " + a.reason;
+            st.other_domain = a.other_domain;
+        }
+        else if(const auto toggle = DisabledBy(*s))
+            st.why_not = "disabled by " + *toggle;
+        else if(p.deterministic && !s->IsDeterministic())
+            st.why_not = "not deterministic (MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC is set)";
+        else
+        {
+            st.workspace = s->WorkspaceSize(ctx, p);
+            if(st.workspace > workspace_limit)
+                st.why_not = Concat("needs ", st.workspace, " bytes of workspace; ", workspace_limit,
+                                    " given");
+            else
+                st.usable = true;
+        }
+        out.push_back(st);
+    }
+    return out;
+}
+
+std::string ExplainNoSolver(const ConvProblem& p, const std::vector<SolverStatus>& survey)
+{
+    std::ostringstream o;
+    o << "no solver can run problem " << p.Key() << ":";
+    bool first = true;
+    for(const auto& st : survey)
+    {
+        if(st.other_domain)   // solvers for other directions or devices are noise here
+            continue;
+        o << (first ? " " : "; ") << st.solver->Name() << " " << st.why_not;
+        first = false;
+    }
+    return o.str();
+}
+
+} // namespace miopen

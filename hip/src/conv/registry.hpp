@@ -1,0 +1,37 @@
+// The solver registry (every solver, in priority order) and the switches that gate solvers:
+// MIOPEN_DEBUG_CONV_{GEMM,DIRECT,FFT,WINOGRAD,IMPLICIT_GEMM} and MIOPEN_DEBUG_FIND_ONLY_SOLVER.
+#pragma once
+
+#include "conv/solver.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace miopen {
+
+const std::vector<const ConvSolver*>& ConvSolvers();
+const ConvSolver* FindSolverById(uint64_t id);
+const ConvSolver* FindSolverByName(std::string_view name);
+
+/// The switch that turns this solver off right now ("MIOPEN_DEBUG_CONV_GEMM=0", ...), if any.
+std::optional<std::string> DisabledBy(const ConvSolver& solver);
+
+/// A solver that can run this problem now, or why not.
+struct SolverStatus
+{
+    const ConvSolver* solver;
+    bool usable;
+    bool other_domain;       // applies to another direction or device
+    std::string why_not;     // e.g. "disabled by MIOPEN_DEBUG_CONV_GEMM=0", "not applicable: ..."
+    size_t workspace;
+};
+
+/// Every registered solver's status for the problem (workspace_limit: SIZE_MAX for none).
+std::vector<SolverStatus> SurveySolvers(const ConvContext& ctx, const ConvProblem& p,
+                                        size_t workspace_limit);
+
+/// The error text when no solver is usable: which switches or reasons excluded each solver.
+std::string ExplainNoSolver(const ConvProblem& p, const std::vector<SolverStatus>& survey);
+
+} // namespace miopen

@@ -1,0 +1,77 @@
+// The solver interface: one way to solve a class of convolution problems (DESIGN.md, seed 004).
+// A solver has a stable name and id (stored in the find-db: never rename or renumber), belongs
+// to one algorithm, says whether a problem is applicable (with the reason when it is not), how
+// much workspace it needs, whether it is deterministic, and builds an invoker: the chosen kernel
+// and its parameters, which runs the convolution when called.
+#pragma once
+
+#include "conv/problem.hpp"
+#include "core/handle.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace miopen {
+
+enum class ConvAlgo
+{
+    Gemm         = miopenConvolutionAlgoGEMM,
+    Direct       = miopenConvolutionAlgoDirect,
+    Fft          = miopenConvolutionAlgoFFT,
+    Winograd     = miopenConvolutionAlgoWinograd,
+    ImplicitGemm = miopenConvolutionAlgoImplicitGEMM,
+};
+
+const char* AlgoName(ConvAlgo algo);        // "GEMM", "Direct", ...
+const char* AlgoToggle(ConvAlgo algo);      // "MIOPEN_DEBUG_CONV_GEMM", ...
+
+struct Applicability
+{
+    bool ok = true;
+    std::string reason;          // why not, when !ok
+    bool other_domain = false;   // another direction or device: not worth naming in errors
+};
+inline Applicability Applicable() { return {}; }
+inline Applicability NotApplicable(std::string reason) { return {false, std::move(reason), false}; }
+/// For solvers of another direction or device.
+inline Applicability OtherDomain(std::string reason) { return {false, std::move(reason), true}; }
+
+/// Where a solver runs: the handle (device) it was asked on.
+struct ConvContext
+{
+    const Handle& handle;
+};
+
+/// The buffers of one run, in canonical roles. Forward writes y; BackwardData writes x (dx);
+/// BackwardWeights writes w (dw). The written tensor is overwritten (alpha = 1, beta = 0): the
+/// front door applies other alpha/beta values.
+struct ConvArgs
+{
+    void* x = nullptr;
+    void* w = nullptr;
+    void* y = nullptr;
+    void* workspace = nullptr;
+    size_t workspace_size = 0;
+};
+
+using ConvInvoker = std::function<void(const ConvArgs&)>;
+
+class ConvSolver
+{
+public:
+    virtual ~ConvSolver() = default;
+    virtual std::string_view Name() const = 0;
+    virtual uint64_t Id() const = 0;
+    virtual ConvAlgo Algorithm() const = 0;
+    virtual bool IsDeterministic() const { return true; }
+    /// Rough time estimate (ms) used to order solvers without benchmarking (immediate mode,
+    /// MIOPEN_FIND_MODE=FAST) and to skip hopeless ones during Find.
+    virtual double EstimateMs(const ConvContext&, const ConvProblem& p) const = 0;
+    virtual Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const = 0;
+    virtual size_t WorkspaceSize(const ConvContext&, const ConvProblem&) const { return 0; }
+    virtual ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const = 0;
+};
+
+} // namespace miopen

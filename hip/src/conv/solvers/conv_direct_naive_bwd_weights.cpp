@@ -1,0 +1,42 @@
+// ConvDirectNaiveConvWrw (MIOpen id 87): direct backward weights convolution on the CPU for any geometry (1-3 spatial
+// dims, pads, strides, dilations, groups) and any tensor strides. Kernel: cpu/conv_direct.cpp.
+// Workspace: none. Deterministic: yes. The universal fallback: applies to every valid problem.
+#include "conv/conv_geometry.hpp"
+#include "conv/solvers/solvers.hpp"
+#include "cpu/conv_direct.hpp"
+
+namespace miopen::solvers {
+namespace {
+
+struct ConvDirectNaiveBwdWeightsSolver final : ConvSolver
+{
+    std::string_view Name() const override { return "ConvDirectNaiveConvWrw"; }   // MIOpen's name and id: never change
+    uint64_t Id() const override { return 87; }
+    ConvAlgo Algorithm() const override { return ConvAlgo::Direct; }
+    double EstimateMs(const ConvContext&, const ConvProblem& p) const override
+    {
+        return 2.0 * p.Macs() / (2.0 * 1e9) * 1e3;   // about 2.0 GFLOP/s
+    }
+    Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
+    {
+        if(!ctx.handle.IsCpu())
+            return OtherDomain("CPU solver");
+        if(!(p.IsBackwardWeights()))
+            return OtherDomain("backward weights only");
+        return Applicable();
+    }
+    ConvInvoker MakeInvoker(const ConvContext&, const ConvProblem& p) const override
+    {
+        return [g = ConvGeometry(p)](const ConvArgs& a) { cpu::ConvBwdWeightsDirect(g, static_cast<const float*>(a.x), static_cast<float*>(a.w), static_cast<const float*>(a.y)); };
+    }
+};
+
+} // namespace
+
+const ConvSolver& ConvDirectNaiveBwdWeights()
+{
+    static const ConvDirectNaiveBwdWeightsSolver solver;
+    return solver;
+}
+
+} // namespace miopen::solvers

@@ -1,0 +1,353 @@
+"""Convolution on every device: the descriptor API, all three directions for 1-3 spatial dims,
+pads, strides, dilations, groups (depthwise too) and transposed convolution, against PyTorch's
+float64 operators; every solver forced alone; alpha/beta; strided tensors; bad inputs."""
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+from hypothesis import assume, given, settings, strategies as st
+
+import miopen_cy as mi
+from helpers import Strided, desc, poisoned, rel_l2
+
+FWD, BWD, WRW = "F", "B", "W"
+TOL = 1e-5
+
+
+class Case:
+    """One convolution: input (n, c, *spatial), k filters of (c/groups, *filter)."""
+
+    def __init__(self, n, c, spatial, k, filt, pad, stride, dil, groups=1, transpose=False, adj=None):
+        self.n, self.c, self.spatial, self.k, self.filt = n, c, tuple(spatial), k, tuple(filt)
+        self.pad, self.stride, self.dil = tuple(pad), tuple(stride), tuple(dil)
+        self.groups, self.transpose = groups, transpose
+        self.adj = tuple(adj) if adj else (0,) * len(spatial)
+
+    @property
+    def dims(self):
+        return len(self.spatial)
+
+    @property
+    def xshape(self):
+        return (self.n, self.c) + self.spatial
+
+    @property
+    def wshape(self):
+        if self.transpose:          # (C, K/groups, filter)
+            return (self.c, self.k // self.groups) + self.filt
+        return (self.k, self.c // self.groups) + self.filt
+
+    def conv_desc(self):
+        cd = mi.ConvolutionDescriptor()
+        mode = mi.miopenTranspose if self.transpose else mi.miopenConvolution
+        mi.initConvolutionNdDescriptor(cd, self.dims, self.pad, self.stride, self.dil, mode)
+        mi.setConvolutionGroupCount(cd, self.groups)
+        if self.transpose and any(self.adj):
+            mi.setTransposeConvNdOutputPadding(cd, self.dims, self.adj)
+        return cd
+
+    def torch_forward(self, x, w):
+        if self.transpose:
+            fn = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}[self.dims]
+            return fn(x, w, stride=self.stride, padding=self.pad, output_padding=self.adj,
+                      dilation=self.dil, groups=self.groups)
+        fn = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}[self.dims]
+        return fn(x, w, stride=self.stride, padding=self.pad, dilation=self.dil, groups=self.groups)
+
+    def __str__(self):
+        s = "x".join
+        return (f"n{self.n}-c{self.c}-{s(map(str, self.spatial))}-k{self.k}-{s(map(str, self.filt))}"
+                f"-p{s(map(str, self.pad))}-s{s(map(str, self.stride))}-d{s(map(str, self.dil))}"
+                f"-g{self.groups}" + ("-T" if self.transpose else ""))
+
+
+def reference(case, rng):
+    """Random x, w, dy and PyTorch's float64 y, dx, dw."""
+    x = rng.standard_normal(case.xshape).astype(np.float32)
+    w = rng.standard_normal(case.wshape).astype(np.float32)
+    xt = torch.from_numpy(x).double().requires_grad_()
+    wt = torch.from_numpy(w).double().requires_grad_()
+    y = case.torch_forward(xt, wt)
+    dy = rng.standard_normal(tuple(y.shape)).astype(np.float32)
+    y.backward(torch.from_numpy(dy).double())
+    return x, w, dy, y.detach().numpy(), xt.grad.numpy(), wt.grad.numpy()
+
+
+def run(handle, case, direction, x, w, dy, algo=None, alpha=1.0, beta=0.0, out=None, strided=None):
+    """Runs one direction through Find (algo None: Find's best) or with `algo`; returns the output."""
+    cd = case.conv_desc()
+    xd, wd = desc(x.shape), desc(w.shape)
+    ys = mi.getConvolutionNdForwardOutputDim(cd, xd, wd)
+    yd = desc(ys)
+    if direction == FWD:
+        ws_size = mi.convolutionForwardGetWorkSpaceSize(handle, wd, xd, cd, yd)
+        ws = np.empty(max(ws_size, 1), np.uint8)
+        y = poisoned(ys) if out is None else out
+        if algo is None:
+            algo = mi.findConvolutionForwardAlgorithm(handle, xd, x, wd, w, cd, yd, poisoned(ys), 5, ws,
+                                                      ws_size, False)[0].fwd_algo
+        mi.convolutionForward(handle, alpha, xd, x, wd, w, cd, algo, beta, yd, y, ws, ws_size)
+        return y
+    if direction == BWD:
+        ws_size = mi.convolutionBackwardDataGetWorkSpaceSize(handle, yd, wd, cd, xd)
+        ws = np.empty(max(ws_size, 1), np.uint8)
+        dx = poisoned(x.shape) if out is None else out
+        if algo is None:
+            algo = mi.findConvolutionBackwardDataAlgorithm(handle, yd, dy, wd, w, cd, xd, poisoned(x.shape),
+                                                           5, ws, ws_size, False)[0].bwd_data_algo
+        mi.convolutionBackwardData(handle, alpha, yd, dy, wd, w, cd, algo, beta, xd, dx, ws, ws_size)
+        return dx
+    ws_size = mi.convolutionBackwardWeightsGetWorkSpaceSize(handle, yd, xd, cd, wd)
+    ws = np.empty(max(ws_size, 1), np.uint8)
+    dw = poisoned(w.shape) if out is None else out
+    if algo is None:
+        algo = mi.findConvolutionBackwardWeightsAlgorithm(handle, yd, dy, xd, x, cd, wd, poisoned(w.shape),
+                                                          5, ws, ws_size, False)[0].bwd_weights_algo
+    mi.convolutionBackwardWeights(handle, alpha, yd, dy, xd, x, cd, algo, beta, wd, dw, ws, ws_size)
+    return dw
+
+
+CASES = [
+    Case(2, 4, (9, 8), 6, (3, 3), (1, 1), (1, 1), (1, 1)),
+    Case(2, 8, (9, 8), 6, (3, 2), (1, 2), (2, 1), (1, 2), groups=2),
+    Case(1, 6, (7, 7), 6, (3, 3), (1, 1), (1, 1), (1, 1), groups=6),           # depthwise
+    Case(2, 8, (6, 5), 12, (1, 1), (0, 0), (1, 1), (1, 1)),                     # 1x1
+    Case(2, 8, (7, 6), 4, (1, 1), (0, 0), (2, 2), (1, 1)),                      # 1x1 stride 2
+    Case(1, 3, (15, 13), 5, (5, 5), (2, 1), (3, 2), (1, 1)),
+    Case(1, 2, (11, 12), 3, (3, 3), (0, 0), (1, 1), (3, 2)),                    # dilation
+    Case(2, 4, (5, 6, 4), 3, (3, 2, 2), (1, 0, 1), (1, 2, 1), (1, 1, 2)),       # 3-d
+    Case(2, 4, (5, 6, 7), 4, (1, 1, 1), (0, 0, 0), (1, 1, 1), (1, 1, 1), groups=2),
+    Case(3, 4, (17,), 6, (3,), (1,), (2,), (1,)),                                # 1-d
+    Case(2, 4, (5, 6), 6, (3, 3), (1, 1), (2, 2), (1, 1), transpose=True, adj=(1, 0)),
+    Case(1, 4, (4, 3, 3), 2, (3, 3, 2), (1, 1, 0), (2, 1, 2), (1, 1, 1), groups=2, transpose=True),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
+def test_find_best_matches_torch(handle, rng, case, direction):
+    x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
+    got = run(handle, case, direction, x, w, dy)
+    expect = {FWD: y_ref, BWD: dx_ref, WRW: dw_ref}[direction]
+    assert rel_l2(got, expect) <= TOL
+
+
+SOLVERS = {
+    FWD: ["ConvDirectNaiveConvFwd", "GemmFwd1x1_0_1", "GemmFwd1x1_0_2", "GemmFwdRest"],
+    BWD: ["ConvDirectNaiveConvBwd", "GemmBwd1x1_stride1", "GemmBwd1x1_stride2", "GemmBwdRest"],
+    WRW: ["ConvDirectNaiveConvWrw", "GemmWrw1x1_stride1", "GemmWrwUniversal"],
+}
+ALGO_OF = {"ConvDirectNaive": 1, "Gemm": 0}
+
+
+def _algo(solver):
+    return 1 if solver.startswith("ConvDirectNaive") else 0
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
+def test_each_solver_alone(handle, rng, monkeypatch, case, direction):
+    """Each solver forced with MIOPEN_DEBUG_FIND_ONLY_SOLVER: correct where it applies, a clear
+    'not applicable' where it does not."""
+    x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
+    expect = {FWD: y_ref, BWD: dx_ref, WRW: dw_ref}[direction]
+    # A transposed convolution's forward is the backward data of its canonical convolution.
+    canonical = {FWD: BWD, BWD: FWD, WRW: WRW}[direction] if case.transpose else direction
+    applied = 0
+    for solver in SOLVERS[canonical]:
+        monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", solver)
+        try:
+            got = run(handle, case, direction, x, w, dy, algo=_algo(solver))
+        except mi.BadParmError as e:
+            assert solver in str(e) and "not applicable" in str(e), str(e)
+            continue
+        applied += 1
+        assert rel_l2(got, expect) <= TOL, solver
+    assert applied >= 1   # the naive solver applies to every problem
+
+
+def test_gemm_applies_where_expected(handle, rng, monkeypatch):
+    case = Case(2, 8, (6, 5), 12, (1, 1), (0, 0), (1, 1), (1, 1))
+    x, w, dy, y_ref, *_ = reference(case, rng)
+    cd, xd, wd = case.conv_desc(), desc(x.shape), desc(w.shape)
+    yd = desc(y_ref.shape)
+    # 1x1 stride 1: a GEMM that needs no workspace exists, so Find without workspace returns GEMM.
+    perf = mi.findConvolutionForwardAlgorithm(handle, xd, x, wd, w, cd, yd, poisoned(y_ref.shape), 5,
+                                              None, 0, False)
+    assert {p.fwd_algo for p in perf} == {mi.miopenConvolutionFwdAlgoGEMM, mi.miopenConvolutionFwdAlgoDirect}
+    assert all(p.memory == 0 for p in perf)
+
+
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
+@pytest.mark.parametrize("alpha,beta", [(2.0, 0.0), (0.5, -1.5), (1.0, 1.0)])
+def test_alpha_beta_blend(handle, rng, direction, alpha, beta):
+    case = CASES[1]
+    x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
+    expect = {FWD: y_ref, BWD: dx_ref, WRW: dw_ref}[direction]
+    prior = rng.standard_normal(expect.shape).astype(np.float32)
+    out = prior.copy()
+    run(handle, case, direction, x, w, dy, algo=1, alpha=alpha, beta=beta, out=out)
+    assert rel_l2(out, alpha * expect + beta * prior.astype(np.float64)) <= TOL
+
+
+def test_beta_zero_never_reads_the_output(handle, rng):
+    case = CASES[0]
+    x, w, dy, y_ref, *_ = reference(case, rng)
+    out = poisoned(y_ref.shape)
+    run(handle, case, FWD, x, w, dy, algo=1, alpha=3.0, beta=0.0, out=out)
+    assert rel_l2(out, 3.0 * y_ref) <= TOL
+
+
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
+def test_strided_tensors_use_the_direct_solver(handle, rng, direction):
+    case = Case(2, 4, (7, 6), 5, (3, 3), (1, 1), (1, 1), (1, 1))
+    x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
+    X, W, DY = Strided(x.shape, fill=x), Strided(w.shape, fill=w), Strided(dy.shape, fill=dy)
+    cd = case.conv_desc()
+    xd, wd, yd = X.desc(), W.desc(), DY.desc()
+    if direction == FWD:
+        out = Strided(y_ref.shape, fill=np.nan)
+        perf = mi.findConvolutionForwardAlgorithm(handle, xd, X.buf, wd, W.buf, cd, out.desc(), out.buf, 5,
+                                                  None, 0, False)
+        assert [p.fwd_algo for p in perf] == [mi.miopenConvolutionFwdAlgoDirect]
+        expect = y_ref
+    elif direction == BWD:
+        out = Strided(x.shape, fill=np.nan)
+        mi.findConvolutionBackwardDataAlgorithm(handle, yd, DY.buf, wd, W.buf, cd, out.desc(), out.buf, 5,
+                                                None, 0, False)
+        expect = dx_ref
+    else:
+        out = Strided(w.shape, fill=np.nan)
+        mi.findConvolutionBackwardWeightsAlgorithm(handle, yd, DY.buf, xd, X.buf, cd, out.desc(), out.buf,
+                                                   5, None, 0, False)
+        expect = dw_ref
+    assert rel_l2(out.view, expect) <= TOL and out.gaps_untouched()
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=st.data())
+def test_hypothesis_geometries_all_directions(data):
+    dims = data.draw(st.sampled_from([1, 2, 2, 3]))
+    groups = data.draw(st.sampled_from([1, 1, 2, 3]))
+    cpg = data.draw(st.integers(1, 3))
+    kpg = data.draw(st.integers(1, 3))
+    transpose = data.draw(st.booleans())
+    filt = [data.draw(st.integers(1, 3)) for _ in range(dims)]
+    dil = [data.draw(st.integers(1, 2)) for _ in range(dims)]
+    pad = [data.draw(st.integers(0, 2)) for _ in range(dims)]
+    stride = [data.draw(st.integers(1, 3)) for _ in range(dims)]
+    span = [d * (f - 1) + 1 for d, f in zip(dil, filt)]
+    spatial = [data.draw(st.integers(max(1, s - 2 * p), max(1, s - 2 * p) + 5)) for s, p in zip(span, pad)]
+    adj = [data.draw(st.integers(0, max(0, max(s, d) - 1))) for s, d in zip(stride, dil)] if transpose else None
+    if transpose:   # the transposed output must be non-empty
+        assume(all((i - 1) * s - 2 * p + d * (f - 1) + a + 1 >= 1
+                   for i, s, p, d, f, a in zip(spatial, stride, pad, dil, filt, adj)))
+    case = Case(data.draw(st.integers(1, 2)), cpg * groups, spatial, kpg * groups, filt, pad, stride, dil,
+                groups=groups, transpose=transpose, adj=adj)
+    rng = np.random.default_rng(abs(hash(str(case))) % 2**32)
+    x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
+    handle = mi.Handle(device="cpu")
+    for direction, expect in ((FWD, y_ref), (BWD, dx_ref), (WRW, dw_ref)):
+        assert rel_l2(run(handle, case, direction, x, w, dy), expect) <= TOL, (str(case), direction)
+
+
+# ---- descriptor API ------------------------------------------------------------------------------
+
+def test_descriptor_round_trips():
+    cd = mi.ConvolutionDescriptor()
+    assert mi.getConvolutionSpatialDim(cd) == 2                     # MIOpen's default descriptor
+    mi.initConvolutionDescriptor(cd, mi.miopenConvolution, 1, 2, 3, 4, 5, 6)
+    assert mi.getConvolutionDescriptor(cd) == (mi.miopenConvolution, 1, 2, 3, 4, 5, 6)
+    mi.initConvolutionNdDescriptor(cd, 3, [1, 2, 3], [4, 5, 6], [1, 1, 2], mi.miopenTranspose)
+    assert mi.getConvolutionSpatialDim(cd) == 3
+    assert mi.getConvolutionNdDescriptor(cd, 3) == ((1, 2, 3), (4, 5, 6), (1, 1, 2), mi.miopenTranspose)
+    mi.setConvolutionGroupCount(cd, 4)
+    assert mi.getConvolutionGroupCount(cd) == 4
+    mi.setTransposeConvNdOutputPadding(cd, 3, [1, 0, 3])
+    assert mi.getConvolutionAttribute(cd, mi.MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC) == 0
+    mi.setConvolutionAttribute(cd, mi.MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC, 1)
+    assert mi.getConvolutionAttribute(cd, mi.MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC) == 1
+    with pytest.raises(mi.BadParmError, match="use miopenGetConvolutionNdDescriptor"):
+        mi.getConvolutionDescriptor(cd)
+
+
+@pytest.mark.parametrize("call,word", [
+    (lambda cd: mi.initConvolutionDescriptor(cd, mi.miopenConvolution, -1, 0, 1, 1, 1, 1), "pad_h = -1"),
+    (lambda cd: mi.initConvolutionDescriptor(cd, mi.miopenConvolution, 0, 0, 0, 1, 1, 1), "stride_h = 0"),
+    (lambda cd: mi.initConvolutionDescriptor(cd, mi.miopenConvolution, 0, 0, 1, 1, 1, 0), "dilation_w = 0"),
+    (lambda cd: mi.initConvolutionDescriptor(cd, 9, 0, 0, 1, 1, 1, 1), "c_mode = 9"),
+    (lambda cd: mi.initConvolutionNdDescriptor(cd, 4, [0] * 4, [1] * 4, [1] * 4, 0), "spatialDim = 4"),
+    (lambda cd: mi.setConvolutionGroupCount(cd, 0), "groupCount = 0"),
+    (lambda cd: mi.setTransposeConvOutputPadding(cd, 1, 0), "output padding"),
+    (lambda cd: mi.setConvolutionAttribute(cd, 7, 1), "attr = 7"),
+    (lambda cd: mi.setConvolutionAttribute(cd, mi.MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC, 2), "value = 2"),
+])
+def test_descriptor_bad_values_keep_the_old_state(call, word):
+    cd = mi.ConvolutionDescriptor()
+    mi.initConvolutionDescriptor(cd, mi.miopenConvolution, 1, 1, 1, 1, 1, 1)
+    with pytest.raises(mi.BadParmError, match=word):
+        call(cd)
+    assert mi.getConvolutionDescriptor(cd) == (mi.miopenConvolution, 1, 1, 1, 1, 1, 1)
+    assert mi.getConvolutionGroupCount(cd) == 1
+
+
+def test_output_dims_match_torch():
+    for case in CASES:
+        cd = case.conv_desc()
+        got = mi.getConvolutionNdForwardOutputDim(cd, desc(case.xshape), desc(case.wshape))
+        expect = case.torch_forward(torch.zeros(case.xshape), torch.zeros(case.wshape)).shape
+        assert got == tuple(expect), str(case)
+    cd = CASES[0].conv_desc()
+    assert mi.getConvolutionForwardOutputDim(cd, desc(CASES[0].xshape), desc(CASES[0].wshape)) == (2, 6, 9, 8)
+
+
+@pytest.mark.parametrize("xshape,wshape,groups,word", [
+    ((2, 4, 9, 9), (6, 3, 3, 3), 1, "xDesc has 4 channels but wDesc has 3"),
+    ((2, 4, 9, 9), (6, 2, 3, 3), 4, "xDesc has 4 channels but wDesc has 2 x groupCount 4"),
+    ((2, 4, 9, 9), (5, 2, 3, 3), 2, "not divisible by groupCount"),
+    ((2, 4, 2, 2), (6, 4, 5, 5), 1, "does not fit the input"),
+    ((2, 4, 9), (6, 4, 3, 3), 1, "xDesc has 3 dims"),
+])
+def test_geometry_errors_name_the_parameter(xshape, wshape, groups, word):
+    cd = mi.ConvolutionDescriptor()
+    mi.setConvolutionGroupCount(cd, groups)
+    with pytest.raises(mi.BadParmError, match=word):
+        mi.getConvolutionNdForwardOutputDim(cd, desc(xshape), desc(wshape))
+
+
+def test_run_rejects_wrong_output_shape_dtype_and_buffers(handle, rng):
+    case = CASES[0]
+    x, w, dy, y_ref, *_ = reference(case, rng)
+    cd, xd, wd = case.conv_desc(), desc(x.shape), desc(w.shape)
+    bad_y = poisoned((2, 6, 9, 7))
+    with pytest.raises(mi.BadParmError, match="yDesc has lengths .* gives \\(2, 6, 9, 8\\)"):
+        mi.convolutionForward(handle, 1.0, xd, x, wd, w, cd, 1, 0.0, desc(bad_y.shape), bad_y, None, 0)
+    assert np.all(np.isnan(bad_y))
+    y = poisoned(y_ref.shape)
+    with pytest.raises(mi.BadParmError, match="x: the buffer has"):
+        mi.convolutionForward(handle, 1.0, xd, x[:1], wd, w, cd, 1, 0.0, desc(y.shape), y, None, 0)
+    with pytest.raises(mi.BadParmError, match="is miopenHalf"):
+        mi.convolutionForward(handle, 1.0, desc(x.shape, dtype=mi.miopenHalf), x.astype(np.float16), wd, w,
+                              cd, 1, 0.0, desc(y.shape), y, None, 0)
+    with pytest.raises(mi.BadParmError, match="algo = 4"):
+        mi.convolutionForward(handle, 1.0, xd, x, wd, w, cd, 4, 0.0, desc(y.shape), y, None, 0)
+    with pytest.raises(mi.BadParmError, match="no solver of algorithm GEMM"):
+        # GemmFwdRest needs workspace; none is given
+        mi.convolutionForward(handle, 1.0, xd, x, wd, w, cd, 0, 0.0, desc(y.shape), y, None, 0)
+    with pytest.raises(mi.BadParmError, match="w is a null pointer"):
+        mi.convolutionForward(handle, 1.0, xd, x, wd, None, cd, 1, 0.0, desc(y.shape), y, None, 0)
+    with pytest.raises(mi.BadParmError, match="requestAlgoCount = 0"):
+        mi.findConvolutionForwardAlgorithm(handle, xd, x, wd, w, cd, desc(y.shape), y, 0, None, 0, False)
+    assert np.all(np.isnan(y))
+    mi.destroyConvolutionDescriptor(cd)
+    with pytest.raises(ValueError, match="convDesc has been destroyed"):
+        mi.convolutionForward(handle, 1.0, xd, x, wd, w, cd, 1, 0.0, desc(y.shape), y, None, 0)
+
+
+def test_results_are_bitwise_deterministic(handle, rng):
+    case = CASES[1]
+    x, w, dy, *_ = reference(case, rng)
+    for direction in (FWD, BWD, WRW):
+        a = run(handle, case, direction, x, w, dy)
+        b = run(handle, case, direction, x, w, dy)
+        assert np.array_equal(a, b)
