@@ -133,15 +133,20 @@ def test_find_best_matches_torch(handle, rng, case, direction):
 
 
 SOLVERS = {
-    FWD: ["ConvDirectNaiveConvFwd", "GemmFwd1x1_0_1", "GemmFwd1x1_0_2", "GemmFwdRest"],
-    BWD: ["ConvDirectNaiveConvBwd", "GemmBwd1x1_stride1", "GemmBwd1x1_stride2", "GemmBwdRest"],
-    WRW: ["ConvDirectNaiveConvWrw", "GemmWrw1x1_stride1", "GemmWrwUniversal"],
+    FWD: ["ConvDirectNaiveConvFwd", "GemmFwd1x1_0_1", "GemmFwd1x1_0_2", "GemmFwdRest",
+          "ConvCpuImplicitGemmFwd"],
+    BWD: ["ConvDirectNaiveConvBwd", "GemmBwd1x1_stride1", "GemmBwd1x1_stride2", "GemmBwdRest",
+          "ConvCpuImplicitGemmBwd"],
+    WRW: ["ConvDirectNaiveConvWrw", "GemmWrw1x1_stride1", "GemmWrwUniversal", "ConvCpuImplicitGemmWrw"],
 }
-ALGO_OF = {"ConvDirectNaive": 1, "Gemm": 0}
 
 
 def _algo(solver):
-    return 1 if solver.startswith("ConvDirectNaive") else 0
+    if solver.startswith("ConvDirectNaive"):
+        return int(mi.miopenConvolutionAlgoDirect)
+    if solver.startswith("ConvCpuImplicitGemm"):
+        return int(mi.miopenConvolutionAlgoImplicitGEMM)
+    return int(mi.miopenConvolutionAlgoGEMM)
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
@@ -174,7 +179,8 @@ def test_gemm_applies_where_expected(handle, rng, monkeypatch):
     # 1x1 stride 1: a GEMM that needs no workspace exists, so Find without workspace returns GEMM.
     perf = mi.findConvolutionForwardAlgorithm(handle, xd, x, wd, w, cd, yd, poisoned(y_ref.shape), 5,
                                               None, 0, False)
-    assert {p.fwd_algo for p in perf} == {mi.miopenConvolutionFwdAlgoGEMM, mi.miopenConvolutionFwdAlgoDirect}
+    assert {p.fwd_algo for p in perf} == {mi.miopenConvolutionFwdAlgoGEMM, mi.miopenConvolutionFwdAlgoDirect,
+                                          mi.miopenConvolutionFwdAlgoImplicitGEMM}
     assert all(p.memory == 0 for p in perf)
 
 

@@ -7,4 +7,7 @@ namespace miopen::cpu {
 void Sgemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float* a, int lda,
            const float* b, int ldb, float beta, float* c, int ldc);
 
+/// Called from inside one of our parallel loops, a GEMM runs on the calling thread alone: OpenBLAS
+/// hands its parallel work to our OpenMP callback, and a nested OpenMP region runs serially.
+
 } // namespace miopen::cpu

@@ -20,48 +20,64 @@ inline void ValidRange(long in, long out, long p, long s, long d, long f, long& 
 
 } // namespace
 
-void Im2Col(const ConvGeometry& g, const float* x, long n, long grp, float* col)
+namespace {
+
+// One row r of the column matrix (c_local, fd, fh, fw) for output rows [row_begin, row_end).
+void Im2ColRow(const ConvGeometry& g, const float* x, long n, long grp, long r, long row_begin,
+               long row_end, float* out)
 {
     const long fs = g.fil[0] * g.fil[1] * g.fil[2];
-    const long rows = g.cpg * fs;
+    const long cl = r / fs, f = r % fs;
+    const long fd = f / (g.fil[1] * g.fil[2]), fh = (f / g.fil[2]) % g.fil[1], fw = f % g.fil[2];
+    const float* xc = x + n * g.xs[0] + (grp * g.cpg + cl) * g.xs[1];
+    long od_lo, od_hi, oh_lo, oh_hi, ow_lo, ow_hi;
+    ValidRange(g.in[0], g.out[0], g.pad[0], g.str[0], g.dil[0], fd, od_lo, od_hi);
+    ValidRange(g.in[1], g.out[1], g.pad[1], g.str[1], g.dil[1], fh, oh_lo, oh_hi);
+    ValidRange(g.in[2], g.out[2], g.pad[2], g.str[2], g.dil[2], fw, ow_lo, ow_hi);
+    const long sx = g.str[2] * g.xs[4];
+    for(long row = row_begin; row < row_end; ++row)
+    {
+        const long od = row / g.out[1], oh = row % g.out[1];
+        float* o = out + (row - row_begin) * g.out[2];
+        if(od < od_lo || od >= od_hi || oh < oh_lo || oh >= oh_hi)
+        {
+            std::memset(o, 0, sizeof(float) * g.out[2]);
+            continue;
+        }
+        const long id = od * g.str[0] - g.pad[0] + fd * g.dil[0];
+        const long ih = oh * g.str[1] - g.pad[1] + fh * g.dil[1];
+        const float* xr = xc + id * g.xs[2] + ih * g.xs[3] + (fw * g.dil[2] - g.pad[2]) * g.xs[4];
+        for(long ow = 0; ow < ow_lo; ++ow)
+            o[ow] = 0.0f;
+        if(sx == 1)
+            std::memcpy(o + ow_lo, xr + ow_lo, sizeof(float) * (ow_hi - ow_lo));
+        else
+            for(long ow = ow_lo; ow < ow_hi; ++ow)
+                o[ow] = xr[ow * sx];
+        for(long ow = ow_hi; ow < g.out[2]; ++ow)
+            o[ow] = 0.0f;
+    }
+}
+
+} // namespace
+
+void Im2Col(const ConvGeometry& g, const float* x, long n, long grp, float* col)
+{
+    const long rows = ColRows(g);
     const long cols = ColCols(g);
+    const long out_rows = g.out[0] * g.out[1];
 #pragma omp parallel for schedule(static)
     for(long r = 0; r < rows; ++r)
-    {
-        const long cl = r / fs, f = r % fs;
-        const long fd = f / (g.fil[1] * g.fil[2]), fh = (f / g.fil[2]) % g.fil[1], fw = f % g.fil[2];
-        const float* xc = x + n * g.xs[0] + (grp * g.cpg + cl) * g.xs[1];
-        float* out = col + r * cols;
-        long od_lo, od_hi, oh_lo, oh_hi, ow_lo, ow_hi;
-        ValidRange(g.in[0], g.out[0], g.pad[0], g.str[0], g.dil[0], fd, od_lo, od_hi);
-        ValidRange(g.in[1], g.out[1], g.pad[1], g.str[1], g.dil[1], fh, oh_lo, oh_hi);
-        ValidRange(g.in[2], g.out[2], g.pad[2], g.str[2], g.dil[2], fw, ow_lo, ow_hi);
-        const long sx = g.str[2] * g.xs[4];
-        for(long od = 0; od < g.out[0]; ++od)
-        {
-            const long id = od * g.str[0] - g.pad[0] + fd * g.dil[0];
-            for(long oh = 0; oh < g.out[1]; ++oh)
-            {
-                float* o = out + (od * g.out[1] + oh) * g.out[2];
-                if(od < od_lo || od >= od_hi || oh < oh_lo || oh >= oh_hi)
-                {
-                    std::memset(o, 0, sizeof(float) * g.out[2]);
-                    continue;
-                }
-                const long ih = oh * g.str[1] - g.pad[1] + fh * g.dil[1];
-                const float* xr = xc + id * g.xs[2] + ih * g.xs[3] + (fw * g.dil[2] - g.pad[2]) * g.xs[4];
-                for(long ow = 0; ow < ow_lo; ++ow)
-                    o[ow] = 0.0f;
-                if(sx == 1)
-                    std::memcpy(o + ow_lo, xr + ow_lo, sizeof(float) * (ow_hi - ow_lo));
-                else
-                    for(long ow = ow_lo; ow < ow_hi; ++ow)
-                        o[ow] = xr[ow * sx];
-                for(long ow = ow_hi; ow < g.out[2]; ++ow)
-                    o[ow] = 0.0f;
-            }
-        }
-    }
+        Im2ColRow(g, x, n, grp, r, 0, out_rows, col + r * cols);
+}
+
+void Im2ColRows(const ConvGeometry& g, const float* x, long n, long grp, long row_begin, long row_end,
+                float* col)
+{
+    const long rows = ColRows(g);
+    const long cols = (row_end - row_begin) * g.out[2];
+    for(long r = 0; r < rows; ++r)
+        Im2ColRow(g, x, n, grp, r, row_begin, row_end, col + r * cols);
 }
 
 void Col2Im(const ConvGeometry& g, const float* col, long n, long grp, float* dx)

@@ -18,5 +18,9 @@ const ConvSolver& GemmBwd1x1_stride2();
 const ConvSolver& GemmBwdRest();
 const ConvSolver& GemmWrw1x1_stride1();
 const ConvSolver& GemmWrwUniversal();
+// Blocked implicit GEMM (packed tensors): the CPU fast path.
+const ConvSolver& ConvCpuImplicitGemmFwd();
+const ConvSolver& ConvCpuImplicitGemmBwd();
+const ConvSolver& ConvCpuImplicitGemmWrw();
 
 } // namespace miopen::solvers

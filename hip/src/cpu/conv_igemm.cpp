@@ -1,0 +1,123 @@
+#include "cpu/conv_igemm.hpp"
+#include "cpu/blas.hpp"
+#include "cpu/conv_gemm.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include <omp.h>
+
+namespace miopen::cpu {
+
+long IgemmRowsPerChunk(const ConvGeometry& g, long target_bytes)
+{
+    const long row_bytes = ColRows(g) * g.out[2] * static_cast<long>(sizeof(float));
+    const long rows = g.out[0] * g.out[1];
+    return std::clamp<long>(target_bytes / std::max<long>(row_bytes, 1), 1, rows);
+}
+
+void ConvFwdIgemm(const ConvGeometry& g, const float* x, const float* w, float* y, long rpc)
+{
+    const long rows = g.out[0] * g.out[1];
+    const long chunks = (rows + rpc - 1) / rpc;
+    const long items = g.n * g.g * chunks;
+    const long crs = ColRows(g);
+    const long os = rows * g.out[2];
+#pragma omp parallel
+    {
+        std::vector<float> col(static_cast<size_t>(crs * rpc * g.out[2]));
+#pragma omp for schedule(static)
+        for(long item = 0; item < items; ++item)
+        {
+            const long ch = item % chunks, ng = item / chunks;
+            const long n = ng / g.g, grp = ng % g.g;
+            const long r0 = ch * rpc, r1 = std::min(rows, r0 + rpc);
+            const long cols = (r1 - r0) * g.out[2];
+            Im2ColRows(g, x, n, grp, r0, r1, col.data());
+            Sgemm(false, false, g.kpg, cols, crs, 1.0f, w + grp * g.kpg * g.ws[0], g.ws[0], col.data(),
+                  cols, 0.0f, y + n * g.ys[0] + grp * g.kpg * g.ys[1] + r0 * g.out[2], os);
+        }
+    }
+}
+
+void ConvBwdDataIgemm(const ConvGeometry& g, float* dx, const float* w, const float* dy, long target_bytes)
+{
+    // The transposed problem: input dy (n, k, out), filters (c, k/g, flipped), output dx.
+    ConvGeometry t = g;
+    t.c = g.k;
+    t.k = g.c;
+    t.cpg = g.kpg;
+    t.kpg = g.cpg;
+    t.in = g.out;
+    t.out = g.in;
+    t.xs = g.ys;
+    t.ys = g.xs;
+    for(int i = 0; i < 3; ++i)
+    {
+        t.pad[i] = g.dil[i] * (g.fil[i] - 1) - g.pad[i];
+        t.str[i] = 1;
+    }
+    const long fs = g.fil[0] * g.fil[1] * g.fil[2];
+    std::vector<float> wt(static_cast<size_t>(g.c * g.kpg * fs));
+    t.ws = {g.kpg * fs, fs, g.fil[1] * g.fil[2], g.fil[2], 1};
+    if(g.fil[0] == 1)
+        t.ws[2] = 0;
+#pragma omp parallel for schedule(static)
+    for(long c = 0; c < g.c; ++c)
+    {
+        const long grp = c / g.cpg, cl = c % g.cpg;
+        for(long kl = 0; kl < g.kpg; ++kl)
+        {
+            const float* src = w + (grp * g.kpg + kl) * g.ws[0] + cl * g.ws[1];
+            float* dst = wt.data() + c * t.ws[0] + kl * t.ws[1];
+            for(long fd = 0; fd < g.fil[0]; ++fd)
+                for(long fh = 0; fh < g.fil[1]; ++fh)
+                    for(long fw = 0; fw < g.fil[2]; ++fw)
+                        dst[((g.fil[0] - 1 - fd) * g.fil[1] + (g.fil[1] - 1 - fh)) * g.fil[2] +
+                            (g.fil[2] - 1 - fw)] = src[fd * g.ws[2] + fh * g.ws[3] + fw * g.ws[4]];
+        }
+    }
+    ConvFwdIgemm(t, dy, wt.data(), dx, IgemmRowsPerChunk(t, target_bytes));
+}
+
+void ConvBwdWeightsIgemm(const ConvGeometry& g, const float* x, float* dw, const float* dy, long rpc)
+{
+    const long rows = g.out[0] * g.out[1];
+    const long chunks = (rows + rpc - 1) / rpc;
+    const long items = g.n * g.g * chunks;
+    const long crs = ColRows(g);
+    const long os = rows * g.out[2];
+    const int threads = omp_get_max_threads();
+    // Each thread sums its chunks into its own dW; the partial sums are added in thread order,
+    // so a run is repeatable bit for bit.
+    std::vector<float> partial(static_cast<size_t>(threads) * g.k * crs, 0.0f);
+#pragma omp parallel num_threads(threads)
+    {
+        float* mine = partial.data() + static_cast<size_t>(omp_get_thread_num()) * g.k * crs;
+        std::vector<float> col(static_cast<size_t>(crs * rpc * g.out[2]));
+#pragma omp for schedule(static)
+        for(long item = 0; item < items; ++item)
+        {
+            const long ch = item % chunks, ng = item / chunks;
+            const long n = ng / g.g, grp = ng % g.g;
+            const long r0 = ch * rpc, r1 = std::min(rows, r0 + rpc);
+            const long cols = (r1 - r0) * g.out[2];
+            Im2ColRows(g, x, n, grp, r0, r1, col.data());
+            Sgemm(false, true, g.kpg, crs, cols, 1.0f,
+                  dy + n * g.ys[0] + grp * g.kpg * g.ys[1] + r0 * g.out[2], os, col.data(), cols, 1.0f,
+                  mine + grp * g.kpg * crs, crs);
+        }
+    }
+    const long total = g.k * crs;
+#pragma omp parallel for schedule(static)
+    for(long i = 0; i < total; ++i)
+    {
+        float s = 0.0f;
+        for(int t = 0; t < threads; ++t)
+            s += partial[static_cast<size_t>(t) * total + i];
+        const long k = i / crs, r = i % crs;
+        dw[k * g.ws[0] + r] = s;   // packed filters: row r of the column matrix = (cl, fd, fh, fw)
+    }
+}
+
+} // namespace miopen::cpu
