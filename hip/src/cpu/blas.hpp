@@ -4,10 +4,12 @@
 
 namespace miopen::cpu {
 
+/// On the calling thread alone (OpenBLAS is kept single-threaded): for use inside parallel loops.
 void Sgemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float* a, int lda,
            const float* b, int ldb, float beta, float* c, int ldc);
 
-/// Called from inside one of our parallel loops, a GEMM runs on the calling thread alone: OpenBLAS
-/// hands its parallel work to our OpenMP callback, and a nested OpenMP region runs serially.
+/// Split over our OpenMP threads by blocks of C's columns (or rows): for a lone large GEMM.
+void SgemmParallel(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float* a, int lda,
+                   const float* b, int ldb, float beta, float* c, int ldc);
 
 } // namespace miopen::cpu

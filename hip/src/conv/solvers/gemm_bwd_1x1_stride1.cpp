@@ -34,7 +34,7 @@ struct GemmBwd1x1_stride1Solver final : ConvSolver
             const float* dy = static_cast<const float*>(a.y);
             for(long n = 0; n < g.n; ++n)
                 for(long grp = 0; grp < g.g; ++grp)
-                    cpu::Sgemm(true, false, g.cpg, v.os(), g.kpg, 1.0f, v.W(w, grp), g.ws[0],
+                    cpu::SgemmParallel(true, false, g.cpg, v.os(), g.kpg, 1.0f, v.W(w, grp), g.ws[0],
                                v.Y(dy, n, grp), g.ys[1], 0.0f, v.X(dx, n, grp), g.xs[1]);
         };
     }

@@ -41,7 +41,7 @@ struct GemmBwd1x1_stride2Solver final : ConvSolver
             for(long n = 0; n < g.n; ++n)
                 for(long grp = 0; grp < g.g; ++grp)
                 {
-                    cpu::Sgemm(true, false, g.cpg, v.os(), g.kpg, 1.0f, v.W(w, grp), g.ws[0],
+                    cpu::SgemmParallel(true, false, g.cpg, v.os(), g.kpg, 1.0f, v.W(w, grp), g.ws[0],
                                v.Y(dy, n, grp), g.ys[1], 0.0f, col, v.os());
                     cpu::Col2Im(g, col, n, grp, dx);
                 }

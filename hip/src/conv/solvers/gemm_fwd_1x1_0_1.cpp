@@ -34,7 +34,7 @@ struct GemmFwd1x1_0_1Solver final : ConvSolver
             float* y = static_cast<float*>(a.y);
             for(long n = 0; n < g.n; ++n)
                 for(long grp = 0; grp < g.g; ++grp)
-                    cpu::Sgemm(false, false, g.kpg, v.os(), g.cpg, 1.0f, v.W(w, grp), g.ws[0],
+                    cpu::SgemmParallel(false, false, g.kpg, v.os(), g.cpg, 1.0f, v.W(w, grp), g.ws[0],
                                v.X(x, n, grp), g.xs[1], 0.0f, v.Y(y, n, grp), g.ys[1]);
         };
     }

@@ -37,7 +37,7 @@ struct GemmFwdRestSolver final : ConvSolver
                 for(long grp = 0; grp < g.g; ++grp)
                 {
                     cpu::Im2Col(g, x, n, grp, col);
-                    cpu::Sgemm(false, false, g.kpg, v.os(), rows, 1.0f, v.W(w, grp), g.ws[0], col,
+                    cpu::SgemmParallel(false, false, g.kpg, v.os(), rows, 1.0f, v.W(w, grp), g.ws[0], col,
                                v.os(), 0.0f, v.Y(y, n, grp), g.ys[1]);
                 }
         };

@@ -34,7 +34,7 @@ struct GemmWrw1x1_stride1Solver final : ConvSolver
             const float* dy = static_cast<const float*>(a.y);
             for(long grp = 0; grp < g.g; ++grp)
                 for(long n = 0; n < g.n; ++n)
-                    cpu::Sgemm(false, true, g.kpg, g.cpg, v.os(), 1.0f, v.Y(dy, n, grp), g.ys[1],
+                    cpu::SgemmParallel(false, true, g.kpg, g.cpg, v.os(), 1.0f, v.Y(dy, n, grp), g.ys[1],
                                v.X(x, n, grp), g.xs[1], n == 0 ? 0.0f : 1.0f, v.W(dw, grp), g.ws[0]);
         };
     }

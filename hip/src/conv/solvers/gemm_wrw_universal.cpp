@@ -37,7 +37,7 @@ struct GemmWrwUniversalSolver final : ConvSolver
                 for(long n = 0; n < g.n; ++n)
                 {
                     cpu::Im2Col(g, x, n, grp, col);
-                    cpu::Sgemm(false, true, g.kpg, rows, v.os(), 1.0f, v.Y(dy, n, grp), g.ys[1], col,
+                    cpu::SgemmParallel(false, true, g.kpg, rows, v.os(), 1.0f, v.Y(dy, n, grp), g.ys[1], col,
                                v.os(), n == 0 ? 0.0f : 1.0f, v.W(dw, grp), g.ws[0]);
                 }
         };
