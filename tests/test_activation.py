@@ -312,6 +312,30 @@ def test_large_tensor_runs_threaded_and_matches(handle, rng):
         assert rel_l2(y, fwd) <= 1e-6 and rel_l2(dx, grad) <= 1e-6
 
 
+def test_streaming_stores_on_large_memory_bound_tensors(handle, rng):
+    """Outputs over the streaming threshold (48 MiB touched) take the non-temporal-store path:
+    misaligned start, odd length, exact results, nothing written outside."""
+    n = 6_300_001
+    x = rng.standard_normal(n, dtype=np.float32)
+    dy = rng.standard_normal(n, dtype=np.float32)
+    d = desc((n,))
+    full = np.full(n + 2, np.nan, np.float32)
+    y = full[1:-1]                                   # 4 bytes past a 64-byte boundary
+    mi.activationForward(handle, activation(M.miopenActivationRELU), 1.0, d, x, 0.0, d, y)
+    assert np.array_equal(y, np.where(x < 0, np.float32(0), x))
+    assert np.isnan(full[0]) and np.isnan(full[-1])
+    full[:] = np.nan
+    mi.activationBackward(handle, activation(M.miopenActivationLEAKYRELU, 0.25), 1.0, d, x, d,
+                          dy, d, x, 0.0, d, y)
+    assert np.array_equal(y, np.where(x > 0, dy, np.float32(0.25) * dy))
+    assert np.isnan(full[0]) and np.isnan(full[-1])
+    # in place over x, with alpha
+    buf = x.copy()
+    mi.activationForward(handle, activation(M.miopenActivationCLIPPEDRELU, 1.0), 2.0, d, buf,
+                         0.0, d, buf)
+    assert np.array_equal(buf, np.float32(2) * np.clip(x, 0, 1))
+
+
 # ---- numerics: large |x|, kinks, POWER's base, NaN ----------------------------------------
 
 BIG = np.array([-np.inf, -1e30, -1e4, -500.0, -103.0, -87.0, -80.0, -40.0, -17.0, -9.5, -1e-3,
