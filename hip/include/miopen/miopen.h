@@ -275,7 +275,7 @@ typedef enum
     miopenActivationRELU        = 3, /*!< max(0, x) */
     miopenActivationSOFTRELU    = 4, /*!< log(1 + e^x) */
     miopenActivationABS         = 5, /*!< abs(x) */
-    miopenActivationPOWER       = 6, /*!< (alpha + beta * x)^gamma */
+    miopenActivationPOWER       = 6, /*!< (alpha + beta * x)^gamma; 0 where alpha + beta * x == 0 */
     miopenActivationCLIPPEDRELU = 7, /*!< min(alpha, max(0, x)) */
     miopenActivationLEAKYRELU   = 8, /*!< alpha * x for x <= 0; x for x > 0 */
     miopenActivationELU         = 9, /*!< alpha * (e^x - 1) for x <= 0; x for x > 0 */
@@ -1488,6 +1488,11 @@ MIOPEN_EXPORT miopenStatus_t
 miopenCreateActivationDescriptor(miopenActivationDescriptor_t* activDesc);
 
 /*! @brief Sets the activation layer descriptor details
+ *
+ * TANH uses alpha and beta (beta * tanh(alpha * x)), POWER all three ((alpha + beta * x)^gamma),
+ * CLIPPEDRELU, LEAKYRELU and ELU alpha; the other modes ignore them. miopen_cy checks what
+ * MIOpen stores blindly: an invalid mode or a NaN/infinite parameter is miopenStatusBadParm and
+ * leaves the descriptor unchanged.
  * @param activDesc   Pointer to an activation tensor descriptor type (output)
  * @param mode        Activation mode enum (input)
  * @param activAlpha  Alpha value for some activation modes (input)
@@ -1501,7 +1506,7 @@ miopenSetActivationDescriptor(const miopenActivationDescriptor_t activDesc,
                               double activBeta,
                               double activGamma);
 
-/*! @brief Gets the activation layer descriptor details
+/*! @brief Gets the activation layer descriptor details (miopenStatusBadParm if never set)
  * @param activDesc   Activation descriptor (input)
  * @param mode        Activation mode enum (output)
  * @param activAlpha  Alpha value (output)
@@ -1516,6 +1521,12 @@ miopenGetActivationDescriptor(const miopenActivationDescriptor_t activDesc,
                               double* activGamma);
 
 /*! @brief Execute an activation forward layer: y = alpha * f(x) + beta * y
+ *
+ * x and y have the same lengths and data type, each with its own strides; y is not read when
+ * beta == 0. In place (x == y) works when both descriptors have the same strides.
+ * SOFTRELU is computed without overflow for large x and keeps its relative accuracy for very
+ * negative x. POWER with a base alpha + beta * x of 0 gives 0 (as MIOpen's kernel); a negative
+ * base gives pow(): signed for an integer gamma, NaN otherwise.
  * @param handle         MIOpen handle (input)
  * @param activDesc      Activation descriptor (input)
  * @param alpha          Floating point scaling factor, allocated on the host (input)
@@ -1535,6 +1546,15 @@ MIOPEN_EXPORT miopenStatus_t miopenActivationForward(miopenHandle_t handle,
                                                      void* y);
 
 /*! @brief Execute an activation backwards layer: dx = alpha * f'(x) * dy + beta * dx
+ *
+ * f' is the true derivative of the forward function, computed from x, multiplied by dy for
+ * every mode. MIOpen's own POWER backward forgets dy (it returns f'(x) alone); miopen_cy does
+ * not copy that bug. y is validated (same lengths and type as the others) but not read, so a
+ * y produced with alpha/beta blending does not skew the result. dx is not read when
+ * beta == 0; dx may be the same buffer as dy or x when the descriptors have the same strides.
+ * At the kinks miopen_cy follows MIOpen's kernels: RELU'(0) = 0, LEAKYRELU'(0) = alpha,
+ * CLIPPEDRELU' = 1 only for 0 < x < alpha, ABS'(0) = 1, ELU'(0) = 1; POWER' at a zero base is
+ * beta for gamma == 1 and 0 otherwise.
  * @param handle         MIOpen handle (input)
  * @param activDesc      Activation descriptor (input)
  * @param alpha          Floating point scaling factor, allocated on the host (input)
