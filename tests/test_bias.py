@@ -119,14 +119,23 @@ def test_bwd_bias_layouts_and_strided_db(handle, rng, order):
 @pytest.mark.parametrize("shape,order", [
     ((2, 3, 300, 400), (0, 1, 2, 3)),      # few channels: each channel split into chunks
     ((4, 6, 128, 128), (0, 2, 3, 1)),      # channels-last: many chunks of points
+    ((2, 4, 9, 70), (0, 1, 2, 3)),         # rows of 630 summed in memory order
+    ((5, 3, 7, 2), (2, 3, 0, 1)),          # HWNC-like: short rows of N walked per channel
     ((1, 1, 1, 1), (0, 1, 2, 3)),
-], ids=["few-channels", "nhwc-chunks", "one-element"])
+], ids=["few-channels", "nhwc-chunks", "memory-order-rows", "short-rows", "one-element"])
 def test_bwd_bias_chunked_paths(handle, rng, shape, order):
     dym, dyv, dys = layout(shape, order, rng)
     dyv += 5.0
     db = poisoned(bshape(shape))
     mi.convolutionBackwardBias(handle, 1.0, desc(shape, dys), dym, 0.0, desc(db.shape), db)
     assert rel_l2(db, bwd_expect(dyv, None, 1.0, 0.0)) <= TOL
+
+
+def test_bwd_bias_long_rows_with_gaps(handle, rng):
+    dy = Strided((2, 4, 3, 80), rng)
+    db = Strided((1, 4, 1, 1))
+    mi.convolutionBackwardBias(handle, 2.0, dy.desc(), dy.buf, 0.0, db.desc(), db.buf)
+    assert rel_l2(db.view, bwd_expect(dy.view, None, 2.0, 0.0)) <= TOL and db.gaps_untouched()
 
 
 @settings(max_examples=30, deadline=None)

@@ -46,6 +46,8 @@ struct Geometry
     size_t chunk   = 1;        // reduction elements per chunk
     size_t chunks  = 1;
     size_t total   = 1;        // elements of x
+    // Per dim of x (logical order): the step of the group index (0 for reduction dims).
+    std::array<size_t, kMaxTensorDims> group_stride{};
 
     size_t ChunkBegin(size_t k) const { return k * chunk; }
     size_t ChunkEnd(size_t k) const { return std::min(m, (k + 1) * chunk); }
@@ -107,6 +109,11 @@ Geometry<K> MakeGeometry(miopenBatchNormMode_t mode,
     };
 
     Geometry<K> geo;
+    for(size_t i = gdims.size(), step = 1; i-- > 0;)
+    {
+        geo.group_stride[gdims[i]] = step;
+        step *= x.Lens()[gdims[i]];
+    }
     geo.g = build(gdims, false);
     geo.r = build(rdims, true);
     for(int d = 0; d < geo.g.ndim; ++d)
@@ -568,15 +575,16 @@ void FinishTraining(const Geometry<3>& geo, const Block<3>& b, const BnForwardAr
     const size_t ps    = b.gs[kFp];
     const size_t base  = b.base[kFp];
     const double f     = args.exp_avg_factor;
-    const double eps   = args.epsilon;
     const double alpha = args.alpha;
     // MIOpen: unbiased running variance, except that a single element per statistic keeps it.
     const double m        = static_cast<double>(geo.m);
     const double unbias   = geo.m > 1 ? m / (m - 1.0) : 1.0;
-    double inv_std[kVecBlock];
+    // 1/sqrt in float: twice the lanes of double, and exact enough for fp32 outputs.
+    float inv_std[kVecBlock];
+    const float eps_f = static_cast<float>(args.epsilon);
 #pragma omp simd
     for(size_t i = 0; i < n; ++i)
-        inv_std[i] = 1.0 / std::sqrt(var[i] + eps);
+        inv_std[i] = 1.0f / std::sqrt(static_cast<float>(var[i]) + eps_f);
     if(args.running_mean != nullptr)
     {
         float* rm = args.running_mean + base;
@@ -616,8 +624,8 @@ void InferenceCoef(const Block<3>& b, const BnForwardArgs& args, const FwdCoef& 
     const size_t n     = b.count;
     const size_t ps    = b.gs[kFp];
     const size_t base  = b.base[kFp];
-    const double eps   = args.epsilon;
-    const double alpha = args.alpha;
+    const float eps    = static_cast<float>(args.epsilon);
+    const float alpha  = args.alpha;
     const float* em    = args.est_mean + base;
     const float* ev    = args.est_variance + base;
     const float* scale = args.scale + base;
@@ -625,10 +633,10 @@ void InferenceCoef(const Block<3>& b, const BnForwardArgs& args, const FwdCoef& 
 #pragma omp simd
     for(size_t i = 0; i < n; ++i)
     {
-        const double inv_std = 1.0 / std::sqrt(static_cast<double>(ev[i * ps]) + eps);
-        cf.m[i]              = em[i * ps];
-        cf.a[i]              = static_cast<float>(alpha * scale[i * ps] * inv_std);
-        cf.c[i]              = args.alpha * bias[i * ps];
+        const float inv_std = 1.0f / std::sqrt(ev[i * ps] + eps);
+        cf.m[i]             = em[i * ps];
+        cf.a[i]             = alpha * scale[i * ps] * inv_std;
+        cf.c[i]             = alpha * bias[i * ps];
     }
 }
 
@@ -878,12 +886,70 @@ void BatchNormForwardTraining(const BnForwardArgs& args)
 void BatchNormForwardInference(const BnForwardArgs& args)
 {
     const auto geo = ForwardGeometry(args);
-    ParallelFor(geo.items_g * geo.chunks, geo.Parallel(), [&](size_t item) {
-        const auto b = GetBlock(geo, item / geo.chunks);
-        float cm[kVecBlock], ca[kVecBlock], cc[kVecBlock];
-        const FwdCoef cf{cm, ca, cc};
-        InferenceCoef(b, args, cf);
-        ApplyForwardItem(geo, b, item % geo.chunks, args, cf);
+    if(geo.vec)
+    {
+        // Blocks of neighbouring groups: their coefficients stay in L1 across the batch.
+        ParallelFor(geo.items_g * geo.chunks, geo.Parallel(), [&](size_t item) {
+            const auto b = GetBlock(geo, item / geo.chunks);
+            float cm[kVecBlock], ca[kVecBlock], cc[kVecBlock];
+            const FwdCoef cf{cm, ca, cc};
+            InferenceCoef(b, args, cf);
+            ApplyForwardItem(geo, b, item % geo.chunks, args, cf);
+        });
+        return;
+    }
+    // No statistics to gather: compute every group's coefficients, then stream x in memory order
+    // (one long run per thread instead of a channel's scattered rows).
+    FwdCoefStore coefs(geo.groups);
+    ParallelFor(geo.items_g, geo.Parallel(), [&](size_t item) {
+        const auto b = GetBlock(geo, item);
+        InferenceCoef(b, args, coefs.At(b.g0));
+    });
+    const TensorDescriptor& xd = *args.xDesc;
+    std::array<int, kMaxTensorDims> order{};
+    for(int d = 0; d < xd.NumDims(); ++d)
+        order[d] = d;
+    std::stable_sort(order.begin(), order.begin() + xd.NumDims(),
+                     [&](int p, int q) { return xd.Strides()[p] > xd.Strides()[q]; });
+    std::array<size_t, kMaxTensorDims> lens{}, xs{}, ys{}, gs{};
+    for(int i = 0; i < xd.NumDims(); ++i)
+    {
+        lens[i] = xd.Lens()[order[i]];
+        xs[i]   = xd.Strides()[order[i]];
+        ys[i]   = args.yDesc->Strides()[order[i]];
+        gs[i]   = geo.group_stride[order[i]];
+    }
+    const auto loop = MakeLoop<3>(xd.NumDims(), lens.data(), {xs.data(), ys.data(), gs.data()});
+    const float* x = args.x;
+    float* y       = args.y;
+    const float beta = args.beta;
+    const float *cm = coefs.m.data(), *ca = coefs.a.data(), *cc = coefs.c.data();
+    ForEachRow(loop, [&](const auto& off, size_t n, const auto& st) {
+        const float* xr = x + off[0];
+        float* yr       = y + off[1];
+        if(st[2] == 0 && st[0] == 1 && st[1] == 1)
+        {
+            const size_t g = off[2];
+            const float m = cm[g], a = ca[g], c = cc[g];
+            if(beta == 0.0f)
+            {
+#pragma omp simd
+                for(size_t i = 0; i < n; ++i)
+                    yr[i] = (xr[i] - m) * a + c;
+            }
+            else
+            {
+#pragma omp simd
+                for(size_t i = 0; i < n; ++i)
+                    yr[i] = (xr[i] - m) * a + c + beta * yr[i];
+            }
+            return;
+        }
+        for(size_t i = 0; i < n; ++i)
+        {
+            const size_t g = off[2] + i * st[2];
+            Blend(yr[i * st[1]], (xr[i * st[0]] - cm[g]) * ca[g] + cc[g], 1.0f, beta);
+        }
     });
 }
 
@@ -916,9 +982,10 @@ void BatchNormBackward(const BnBackwardArgs& a)
             {
                 ChunkStats(geo, b, 0, a.x, mean, inv_std);
                 const double inv_m = 1.0 / static_cast<double>(geo.m);
+                const float eps    = static_cast<float>(a.epsilon);
 #pragma omp simd
                 for(size_t i = 0; i < b.count; ++i)
-                    inv_std[i] = 1.0 / std::sqrt(inv_std[i] * inv_m + a.epsilon);
+                    inv_std[i] = 1.0f / std::sqrt(static_cast<float>(inv_std[i] * inv_m) + eps);
             }
             ChunkGradSums(geo, b, 0, a, mean, sdy, sdyx);
             float cm[kVecBlock], c1[kVecBlock], c2[kVecBlock], c3[kVecBlock];
@@ -942,8 +1009,10 @@ void BatchNormBackward(const BnBackwardArgs& a)
     {
         std::vector<double> var;
         AllStats(geo, a.x, mean, var);
+        const float eps = static_cast<float>(a.epsilon);
+#pragma omp simd
         for(size_t g = 0; g < geo.groups; ++g)
-            inv_std[g] = 1.0 / std::sqrt(var[g] + a.epsilon);
+            inv_std[g] = 1.0f / std::sqrt(static_cast<float>(var[g]) + eps);
     }
     std::vector<double> p1(geo.groups * nk), p2(geo.groups * nk);
     ParallelFor(geo.items_g * nk, geo.Parallel(), [&](size_t item) {

@@ -1,10 +1,11 @@
 // CPU kernel of the bias gradient: per-channel sums of dy in double, any strides. The forward
 // bias is cpu::OpTensor (tensor ops), as in MIOpen.
 //
-// Channels-first layouts (the smallest stride of dy is not C's) sum each channel along unit-stride
-// rows; channels-last layouts add whole rows of channels into per-channel accumulators. Either
-// way the reduction is cut into chunks by shape alone and the chunks' partial sums are added in
-// chunk order, so the result does not depend on the thread count.
+// Channels-first layouts (the smallest stride of dy is not C's) are cut into unit-stride rows, each
+// inside one channel, summed in memory order (one long stream per thread) into per-row partial
+// sums; channels-last layouts add whole rows of channels into per-channel accumulators, chunk by
+// chunk. Partial sums are added in a fixed order, so the result does not depend on the thread
+// count.
 #include "bias/bias.hpp"
 #include "cpu/elementwise.hpp"
 
@@ -19,6 +20,8 @@ constexpr size_t kMinItems    = 16;       // split large tensors into at least t
 constexpr size_t kSplitMin    = 1 << 18;  // ... when they have at least this many elements
 constexpr size_t kVecChunk    = 1 << 16;  // channels-last: elements per chunk
 constexpr size_t kParallelMin = 32768;
+constexpr size_t kPiece       = 1 << 15;  // channels-first: elements per work item (at most)
+constexpr size_t kMinRow      = 64;       // shorter rows: walk channel by channel instead
 
 /// The reduction space (every dim but C), outer to inner by dy's stride.
 Loop<1> ReductionLoop(const TensorDescriptor& dyDesc)
@@ -113,8 +116,67 @@ void ConvolutionBackwardBias(float alpha, const TensorDescriptor& dyDesc, const 
     const bool channels_last =
         channels > 1 && (m == 1 || c_stride < r.strides[0][ri]);
 
+    // All dims outer to inner by dy's stride, with each row's channel as a second "operand".
+    std::array<int, kMaxTensorDims> order{};
+    for(int d = 0; d < dyDesc.NumDims(); ++d)
+        order[d] = d;
+    std::stable_sort(order.begin(), order.begin() + dyDesc.NumDims(), [&](int p, int q) {
+        return dyDesc.Strides()[p] > dyDesc.Strides()[q];
+    });
+    std::array<size_t, kMaxTensorDims> lens{}, ds{}, cs{};
+    for(int i = 0; i < dyDesc.NumDims(); ++i)
+    {
+        lens[i] = dyDesc.Lens()[order[i]];
+        ds[i]   = dyDesc.Strides()[order[i]];
+        cs[i]   = order[i] == 1 ? 1 : 0;
+    }
+    const Loop<2> all = MakeLoop<2>(dyDesc.NumDims(), lens.data(), {ds.data(), cs.data()});
+    const int ai      = all.ndim - 1;
+    const size_t len  = all.lens[ai];
+
     std::vector<double> sums(channels, 0.0);
-    if(!channels_last)
+    if(!channels_last && len >= kMinRow && all.strides[1][ai] == 0)
+    {
+        size_t rows = 1;
+        for(int d = 0; d < ai; ++d)
+            rows *= all.lens[d];
+        const size_t pieces = (len + kPiece - 1) / kPiece;
+        const size_t piece  = (len + pieces - 1) / pieces;
+        const size_t items  = rows * pieces;
+        const size_t st     = all.strides[0][ai];
+        std::vector<double> part(items);
+        std::vector<size_t> channel(rows);
+#pragma omp parallel for schedule(static) if(parallel)
+        for(long long item = 0; item < static_cast<long long>(items); ++item)
+        {
+            const size_t row = static_cast<size_t>(item) / pieces;
+            const size_t i0  = static_cast<size_t>(item) % pieces * piece;
+            const size_t n   = std::min(piece, len - i0);
+            size_t off = 0, ch = 0, r = row;
+            for(int d = ai - 1; d >= 0; --d)
+            {
+                const size_t i = r % all.lens[d];
+                r /= all.lens[d];
+                off += i * all.strides[0][d];
+                ch += i * all.strides[1][d];
+            }
+            const float* p = dy + off + i0 * st;
+            if(st == 1)
+                part[item] = SumUnit(p, n);
+            else
+            {
+                double s = 0.0;
+                for(size_t j = 0; j < n; ++j)
+                    s += p[j * st];
+                part[item] = s;
+            }
+            if(i0 == 0)
+                channel[row] = ch;
+        }
+        for(size_t item = 0; item < items; ++item)
+            sums[channel[item / pieces]] += part[item];
+    }
+    else if(!channels_last)
     {
         size_t chunks = 1;
         if(total >= kSplitMin && channels < kMinItems)
