@@ -1,8 +1,10 @@
 """Batch norm and bias on the CPU, miopen_cy vs PyTorch (oneDNN / ATen) in one process, fp32.
 
-Median of --reps timed runs after warm-up, torch at its default thread count. Prints one row per
-case: shape, our ms, torch ms, ratio torch/ours (> 1: we are faster).
-    PYTHONPATH=/tmp/site-batchnorm-bias python perf/measure_batchnorm.py [--reps 30]"""
+Median of --reps timed runs after warm-up, ours and torch's alternating, torch at its default
+thread count. The machine is shared, so the whole set runs --rounds times and each op reports the
+lowest median of each side over the rounds (the least disturbed), and the ratio of those; the
+per-round ratios show the spread. Ratio = torch ms / our ms (> 1: we are faster).
+    PYTHONPATH=/tmp/site-batchnorm-bias python perf/measure_batchnorm.py [--reps 20] [--rounds 5]"""
 import argparse
 import time
 
@@ -39,10 +41,29 @@ def desc(shape):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--reps", type=int, default=30)
+    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--shape", default="8,64,112,112")
     args = ap.parse_args()
     shape = tuple(int(s) for s in args.shape.split(","))
+    results = {}
+    for _ in range(args.rounds):
+        for name, o, t in one_round(shape, args.reps):
+            results.setdefault(name, []).append((o, t))
+    print(f"shape {shape}, torch threads {torch.get_num_threads()}, reps {args.reps}, "
+          f"rounds {args.rounds}")
+    print(f"{'op':24s} {'ours ms':>9s} {'torch ms':>9s} {'torch/ours':>10s}   per-round ratios")
+    for name, runs in results.items():
+        o = min(r[0] for r in runs)
+        t = min(r[1] for r in runs)
+        spread = " ".join(f"{r[1] / r[0]:.2f}" for r in runs)
+        print(f"{name:24s} {o:9.3f} {t:9.3f} {t / o:10.2f}   {spread}")
+
+
+def one_round(shape, reps):
+    class args:
+        pass
+    args.reps = reps
     h = mi.Handle(device="cpu")
     rng = np.random.default_rng(0)
     c = shape[1]
@@ -107,10 +128,7 @@ def main():
                            lambda: tdy4.sum(dim=dims), args.reps)
     rows.append(("bias_bwd", ours, theirs))
 
-    print(f"shape {shape}, torch threads {torch.get_num_threads()}, reps {args.reps}")
-    print(f"{'op':24s} {'ours ms':>9s} {'torch ms':>9s} {'torch/ours':>10s}")
-    for name, o, t in rows:
-        print(f"{name:24s} {o:9.3f} {t:9.3f} {t / o:10.2f}")
+    return rows
 
 
 if __name__ == "__main__":

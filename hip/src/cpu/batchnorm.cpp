@@ -1,4 +1,4 @@
-// CPU kernels of batch normalization (fp32 data, statistics in double, any strides).
+// CPU kernels of batch normalization (fp32 data, statistics accumulated in double, any strides).
 //
 // x's dims split into group dims (C in spatial mode; C, [D,] H, W per activation), each group
 // owning one set of statistics, and reduction dims (the rest). Two traversals, picked by which
@@ -12,6 +12,7 @@
 // formula), so results are bitwise identical for any number of threads. When a group has one
 // chunk (the usual case) its statistics, parameter updates and output are computed back to back
 // in one work item, so x comes from memory once and the later passes read it from L2.
+// Row-mode inference has no statistics to gather and streams x in memory order instead.
 #include "batchnorm/batchnorm.hpp"
 #include "cpu/elementwise.hpp"
 
@@ -28,6 +29,7 @@ constexpr size_t kVecBlock     = 512;             // groups per vec-mode block
 constexpr size_t kMinItems     = 16;              // large tensors are cut into >= this many items
 constexpr size_t kSplitMin     = size_t{1} << 20; // ... when they have at least this many elements
 constexpr size_t kParallelMin  = 32768;           // smaller tensors run on one thread
+constexpr size_t kParallelGroups = 8192;          // per-group loops: parallel from this many groups
 
 // ---- geometry: group space x reduction space, for K operands (the parameter tensor last) ----
 
@@ -52,6 +54,9 @@ struct Geometry
     size_t ChunkBegin(size_t k) const { return k * chunk; }
     size_t ChunkEnd(size_t k) const { return std::min(m, (k + 1) * chunk); }
     bool Parallel() const { return total >= kParallelMin; }
+    // Light loops over groups get their own parallel region only when there are many groups: a
+    // region costs a wake-up of every thread, and a time slice when another process holds a core.
+    bool ParallelGroups() const { return Parallel() && groups >= kParallelGroups; }
 };
 
 /// One group block: groups g0 .. g0+count-1, the offsets of its first element in each operand
@@ -456,7 +461,7 @@ void AllStats(const Geometry<K>& geo, const float* x, std::vector<double>& mean,
     });
     mean.assign(geo.groups, 0.0);
     var.assign(geo.groups, 0.0);
-    ParallelFor(geo.groups, geo.Parallel(), [&](size_t g) {
+    ParallelFor(geo.groups, geo.ParallelGroups(), [&](size_t g) {
         double n = 0.0, mu = 0.0, q = 0.0;
         for(size_t k = 0; k < nk; ++k)
         {
@@ -873,7 +878,7 @@ void BatchNormForwardTraining(const BnForwardArgs& args)
     std::vector<double> mean, var;
     AllStats(geo, args.x, mean, var);
     FwdCoefStore coefs(geo.groups);
-    ParallelFor(geo.items_g, geo.Parallel(), [&](size_t item) {
+    ParallelFor(geo.items_g, geo.ParallelGroups(), [&](size_t item) {
         const auto b = GetBlock(geo, item);
         FinishTraining(geo, b, args, mean.data() + b.g0, var.data() + b.g0, coefs.At(b.g0));
     });
@@ -901,7 +906,7 @@ void BatchNormForwardInference(const BnForwardArgs& args)
     // No statistics to gather: compute every group's coefficients, then stream x in memory order
     // (one long run per thread instead of a channel's scattered rows).
     FwdCoefStore coefs(geo.groups);
-    ParallelFor(geo.items_g, geo.Parallel(), [&](size_t item) {
+    ParallelFor(geo.items_g, geo.ParallelGroups(), [&](size_t item) {
         const auto b = GetBlock(geo, item);
         InferenceCoef(b, args, coefs.At(b.g0));
     });
@@ -1000,7 +1005,7 @@ void BatchNormBackward(const BnBackwardArgs& a)
     std::vector<double> mean(geo.groups), inv_std(geo.groups);
     if(saved)
     {
-        ParallelFor(geo.items_g, geo.Parallel(), [&](size_t item) {
+        ParallelFor(geo.items_g, geo.ParallelGroups(), [&](size_t item) {
             const auto b = GetBlock(geo, item);
             saved_stats(b, mean.data() + b.g0, inv_std.data() + b.g0);
         });
@@ -1027,7 +1032,7 @@ void BatchNormBackward(const BnBackwardArgs& a)
         }
     });
     BwdCoefStore coefs(geo.groups);
-    ParallelFor(geo.items_g, geo.Parallel(), [&](size_t item) {
+    ParallelFor(geo.items_g, geo.ParallelGroups(), [&](size_t item) {
         const auto b = GetBlock(geo, item);
         double s1[kVecBlock], s2[kVecBlock];
         for(size_t i = 0; i < b.count; ++i)
