@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
 namespace miopen::cpu {
@@ -235,6 +236,18 @@ void ForSegments(const Geometry<K>& geo, const Block<K>& b, size_t e0, size_t e1
             idx[d] = 0;
         }
     }
+}
+
+/// Calls f(step) with step the compile-time constant 1 when `step` is 1, else the runtime value:
+/// the usual packed parameter tensors then get contiguous vector loads instead of lane-by-lane
+/// strided ones.
+template <class F>
+inline void WithStep(size_t step, F&& f)
+{
+    if(step == 1)
+        f(std::integral_constant<size_t, 1>{});
+    else
+        f(step);
 }
 
 /// Runs body(i) for i in [0, n), in parallel when `parallel`.
@@ -577,57 +590,57 @@ void FinishTraining(const Geometry<3>& geo, const Block<3>& b, const BnForwardAr
                     const double* mean, const double* var, const FwdCoef& cf)
 {
     const size_t n     = b.count;
-    const size_t ps    = b.gs[kFp];
     const size_t base  = b.base[kFp];
     const double f     = args.exp_avg_factor;
     const double alpha = args.alpha;
     // MIOpen: unbiased running variance, except that a single element per statistic keeps it.
-    const double m        = static_cast<double>(geo.m);
-    const double unbias   = geo.m > 1 ? m / (m - 1.0) : 1.0;
+    const double m      = static_cast<double>(geo.m);
+    const double unbias = geo.m > 1 ? m / (m - 1.0) : 1.0;
     // 1/sqrt in float: twice the lanes of double, and exact enough for fp32 outputs.
     float inv_std[kVecBlock];
     const float eps_f = static_cast<float>(args.epsilon);
 #pragma omp simd
     for(size_t i = 0; i < n; ++i)
         inv_std[i] = 1.0f / std::sqrt(static_cast<float>(var[i]) + eps_f);
-    if(args.running_mean != nullptr)
-    {
-        float* rm = args.running_mean + base;
-        float* rv = args.running_variance + base;
+    WithStep(b.gs[kFp], [&](auto ps) {
+        if(args.running_mean != nullptr)
+        {
+            float* rm = args.running_mean + base;
+            float* rv = args.running_variance + base;
+#pragma omp simd
+            for(size_t i = 0; i < n; ++i)
+            {
+                rm[i * ps] = static_cast<float>((1.0 - f) * rm[i * ps] + f * mean[i]);
+                rv[i * ps] = static_cast<float>((1.0 - f) * rv[i * ps] + f * (var[i] * unbias));
+            }
+        }
+        if(args.save_mean != nullptr)
+        {
+            float* sm = args.save_mean + base;
+            float* si = args.save_inv_std + base;
+#pragma omp simd
+            for(size_t i = 0; i < n; ++i)
+            {
+                sm[i * ps] = static_cast<float>(mean[i]);
+                si[i * ps] = inv_std[i];
+            }
+        }
+        const float* scale = args.scale + base;
+        const float* bias  = args.bias + base;
 #pragma omp simd
         for(size_t i = 0; i < n; ++i)
         {
-            rm[i * ps] = static_cast<float>((1.0 - f) * rm[i * ps] + f * mean[i]);
-            rv[i * ps] = static_cast<float>((1.0 - f) * rv[i * ps] + f * (var[i] * unbias));
+            cf.m[i] = static_cast<float>(mean[i]);
+            cf.a[i] = static_cast<float>(alpha * scale[i * ps] * inv_std[i]);
+            cf.c[i] = args.alpha * bias[i * ps];
         }
-    }
-    if(args.save_mean != nullptr)
-    {
-        float* sm = args.save_mean + base;
-        float* si = args.save_inv_std + base;
-#pragma omp simd
-        for(size_t i = 0; i < n; ++i)
-        {
-            sm[i * ps] = static_cast<float>(mean[i]);
-            si[i * ps] = static_cast<float>(inv_std[i]);
-        }
-    }
-    const float* scale = args.scale + base;
-    const float* bias  = args.bias + base;
-#pragma omp simd
-    for(size_t i = 0; i < n; ++i)
-    {
-        cf.m[i] = static_cast<float>(mean[i]);
-        cf.a[i] = static_cast<float>(alpha * scale[i * ps] * inv_std[i]);
-        cf.c[i] = args.alpha * bias[i * ps];
-    }
+    });
 }
 
 /// Coefficients of block b's groups from the estimated statistics.
 void InferenceCoef(const Block<3>& b, const BnForwardArgs& args, const FwdCoef& cf)
 {
     const size_t n     = b.count;
-    const size_t ps    = b.gs[kFp];
     const size_t base  = b.base[kFp];
     const float eps    = static_cast<float>(args.epsilon);
     const float alpha  = args.alpha;
@@ -635,14 +648,16 @@ void InferenceCoef(const Block<3>& b, const BnForwardArgs& args, const FwdCoef& 
     const float* ev    = args.est_variance + base;
     const float* scale = args.scale + base;
     const float* bias  = args.bias + base;
+    WithStep(b.gs[kFp], [&](auto ps) {
 #pragma omp simd
-    for(size_t i = 0; i < n; ++i)
-    {
-        const float inv_std = 1.0f / std::sqrt(ev[i * ps] + eps);
-        cf.m[i]             = em[i * ps];
-        cf.a[i]             = alpha * scale[i * ps] * inv_std;
-        cf.c[i]             = alpha * bias[i * ps];
-    }
+        for(size_t i = 0; i < n; ++i)
+        {
+            const float inv_std = 1.0f / std::sqrt(ev[i * ps] + eps);
+            cf.m[i]             = em[i * ps];
+            cf.a[i]             = alpha * scale[i * ps] * inv_std;
+            cf.c[i]             = alpha * bias[i * ps];
+        }
+    });
 }
 
 Geometry<3> ForwardGeometry(const BnForwardArgs& args)
@@ -739,7 +754,6 @@ void FinishBackward(const Geometry<4>& geo, const Block<4>& b, const BnBackwardA
                     const double* sdyx, const BwdCoef& cf)
 {
     const size_t n     = b.count;
-    const size_t ps    = b.gs[kBp];
     const size_t base  = b.base[kBp];
     const double inv_m = 1.0 / static_cast<double>(geo.m);
     const double ad    = a.alpha_data;
@@ -751,33 +765,35 @@ void FinishBackward(const Geometry<4>& geo, const Block<4>& b, const BnBackwardA
 #pragma omp simd
     for(size_t i = 0; i < n; ++i)
         dscale[i] = sdyx[i] * inv_std[i];
-    if(bp == 0.0f)
-    {
+    WithStep(b.gs[kBp], [&](auto ps) {
+        if(bp == 0.0f)
+        {
+#pragma omp simd
+            for(size_t i = 0; i < n; ++i)
+            {
+                ds[i * ps] = ap * static_cast<float>(dscale[i]);
+                db[i * ps] = ap * static_cast<float>(sdy[i]);
+            }
+        }
+        else
+        {
+#pragma omp simd
+            for(size_t i = 0; i < n; ++i)
+            {
+                ds[i * ps] = ap * static_cast<float>(dscale[i]) + bp * ds[i * ps];
+                db[i * ps] = ap * static_cast<float>(sdy[i]) + bp * db[i * ps];
+            }
+        }
 #pragma omp simd
         for(size_t i = 0; i < n; ++i)
         {
-            ds[i * ps] = ap * static_cast<float>(dscale[i]);
-            db[i * ps] = ap * static_cast<float>(sdy[i]);
+            const double c1 = ad * scale[i * ps] * inv_std[i];
+            cf.m[i]         = static_cast<float>(mean[i]);
+            cf.c1[i]        = static_cast<float>(c1);
+            cf.c2[i]        = static_cast<float>(-c1 * inv_std[i] * dscale[i] * inv_m);
+            cf.c3[i]        = static_cast<float>(-c1 * sdy[i] * inv_m);
         }
-    }
-    else
-    {
-#pragma omp simd
-        for(size_t i = 0; i < n; ++i)
-        {
-            ds[i * ps] = ap * static_cast<float>(dscale[i]) + bp * ds[i * ps];
-            db[i * ps] = ap * static_cast<float>(sdy[i]) + bp * db[i * ps];
-        }
-    }
-#pragma omp simd
-    for(size_t i = 0; i < n; ++i)
-    {
-        const double c1 = ad * scale[i * ps] * inv_std[i];
-        cf.m[i]         = static_cast<float>(mean[i]);
-        cf.c1[i]        = static_cast<float>(c1);
-        cf.c2[i]        = static_cast<float>(-c1 * inv_std[i] * dscale[i] * inv_m);
-        cf.c3[i]        = static_cast<float>(-c1 * sdy[i] * inv_m);
-    }
+    });
 }
 
 template <bool ReadDx>
@@ -965,15 +981,16 @@ void BatchNormBackward(const BnBackwardArgs& a)
 
     // Mean and 1/sqrt(var + eps) of block b's groups, from the saved statistics.
     const auto saved_stats = [&](const Block<4>& b, double* mean, double* inv_std) {
-        const size_t ps = b.gs[kBp];
         const float* sm = a.saved_mean + b.base[kBp];
         const float* si = a.saved_inv_std + b.base[kBp];
+        WithStep(b.gs[kBp], [&](auto ps) {
 #pragma omp simd
-        for(size_t i = 0; i < b.count; ++i)
-        {
-            mean[i]    = sm[i * ps];
-            inv_std[i] = si[i * ps];
-        }
+            for(size_t i = 0; i < b.count; ++i)
+            {
+                mean[i]    = sm[i * ps];
+                inv_std[i] = si[i * ps];
+            }
+        });
     };
 
     if(geo.chunks == 1)
