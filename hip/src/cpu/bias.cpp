@@ -53,24 +53,35 @@ size_t RowOffset(const Loop<1>& r, size_t row, int ndims)
     return off;
 }
 
-/// Sum of p[0 .. n) with kLanes independent double accumulators, added up in a fixed order
-/// (one accumulator would make each add wait for the previous one).
+/// Sum of p[0 .. n): kLanes float partial sums over blocks of kBlock elements (16 adds per
+/// lane), each block folded into kLanes double sums, added up in a fixed order at the end.
+/// Independent lanes keep the adders busy, float blocks keep the instruction count low, the
+/// double sums keep long rows accurate, and the fixed order keeps the result reproducible.
 double SumUnit(const float* p, size_t n)
 {
-    constexpr size_t kLanes = 32;
-    double acc[kLanes] = {};
-    size_t i = 0;
-    for(; i + kLanes <= n; i += kLanes)
+    constexpr size_t kLanes = 64;
+    constexpr size_t kBlock = 1024;
+    double dacc[kLanes] = {};
+    const size_t n0 = n / kLanes * kLanes;
+    for(size_t b = 0; b < n0; b += kBlock)
     {
+        float acc[kLanes] = {};
+        const size_t e = std::min(n0, b + kBlock);
+        for(size_t i = b; i < e; i += kLanes)
+        {
+#pragma omp simd
+            for(size_t j = 0; j < kLanes; ++j)
+                acc[j] += p[i + j];
+        }
 #pragma omp simd
         for(size_t j = 0; j < kLanes; ++j)
-            acc[j] += p[i + j];
+            dacc[j] += acc[j];
     }
     double s = 0.0;
-    for(; i < n; ++i)
-        s += p[i];
     for(size_t j = 0; j < kLanes; ++j)
-        s += acc[j];
+        s += dacc[j];
+    for(size_t i = n0; i < n; ++i)
+        s += p[i];
     return s;
 }
 
