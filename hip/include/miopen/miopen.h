@@ -989,7 +989,11 @@ miopenConvolutionBackwardWeights(miopenHandle_t handle,
 /* Bias (convolution group)                                                                   */
 /* ------------------------------------------------------------------------------------------ */
 
-/*! @brief Adds a per-channel bias: y = alpha * b + beta * y, b of shape 1xCx1x1 (or 1xCx1x1x1).
+/*! @brief Adds a per-channel bias in place: y = alpha * y + alpha * b + beta * y, b of shape
+ * 1xCx1x1 (1xCx1x1x1 for 5-d y).
+ *
+ * This is MIOpen's definition (miopenOpTensor Add with y as both A and C), so y is always read;
+ * with alpha = 1, beta = 0 it is y = y + b.
  * @param handle     MIOpen handle (input)
  * @param alpha      Floating point scaling factor, allocated on the host (input)
  * @param bDesc      Tensor descriptor for bias tensor b (input)
@@ -1006,13 +1010,15 @@ MIOPEN_EXPORT miopenStatus_t miopenConvolutionForwardBias(miopenHandle_t handle,
                                                           const miopenTensorDescriptor_t yDesc,
                                                           void* y);
 
-/*! @brief Calculates the gradient with respect to the bias: db = alpha * sum_{n,h,w} dy + beta * db
+/*! @brief Calculates the gradient with respect to the bias:
+ * db = alpha * sum_{n,[d,]h,w} dy + beta * db (MIOpen accepts only alpha = 1, beta = 0; this
+ * library blends for any values, never reading db when beta = 0).
  * @param handle     MIOpen handle (input)
  * @param alpha      Floating point scaling factor, allocated on the host (input)
  * @param dyDesc     Tensor descriptor for the input gradient dy (input)
  * @param dy         Input gradient tensor dy (input)
  * @param beta       Floating point scaling factor, allocated on the host (input)
- * @param dbDesc     Tensor descriptor for the bias gradient db, 1xCx1x1 (input)
+ * @param dbDesc     Tensor descriptor for the bias gradient db, 1xCx1x1 or 1xCx1x1x1 (input)
  * @param db         Bias gradient (output)
  */
 MIOPEN_EXPORT miopenStatus_t miopenConvolutionBackwardBias(miopenHandle_t handle,
@@ -1344,8 +1350,9 @@ MIOPEN_EXPORT miopenStatus_t miopenDestroyLRNDescriptor(miopenLRNDescriptor_t lr
 
 /*! @brief Derive tensor for gamma and beta from input tensor descriptor
  *
- * Spatial: 1xCx1x1 (1xCx1x1x1 for 5-d); per-activation: 1xCxHxW (1xCxDxHxW).
- * @param derivedBnDesc   Output derived tensor descriptor (output)
+ * Spatial: 1xCx1x1 (1xCx1x1x1 for 5-d); per-activation: 1xCxHxW (1xCxDxHxW). The derived
+ * descriptor is packed miopenFloat whatever x's type, as in MIOpen.
+ * @param derivedBnDesc   A created descriptor, set to the derived shape (input/output)
  * @param xDesc           Input tensor descriptor (input)
  * @param bn_mode         Batch Normalization mode (input)
  */
@@ -1355,9 +1362,12 @@ MIOPEN_EXPORT miopenStatus_t miopenDeriveBNTensorDescriptor(miopenTensorDescript
 
 /*! @brief Execute forward training layer for batch normalization
  *
- * y = alpha * (scale * (x - mean) / sqrt(var + epsilon) + bias) + beta * y. Running mean and
- * variance (unbiased) are updated with expAvgFactor when both pointers are non-null; the saved
- * mean and inverse variance are written when both pointers are non-null.
+ * y = alpha * (scale * (x - mean) / sqrt(var + epsilon) + bias) + beta * y with the batch mean
+ * and biased variance. When both running pointers are non-null:
+ * running = (1 - expAvgFactor) * running + expAvgFactor * batch statistic, the variance unbiased
+ * (times M / (M - 1), M elements per statistic; left biased when M = 1, as MIOpen does). When
+ * both saved pointers are non-null they receive the mean and 1 / sqrt(var + epsilon). A
+ * half-given pair is ignored. expAvgFactor must be in [0, 1], epsilon finite and >= 0.
  * @param handle                    MIOpen handle (input)
  * @param bn_mode                   Batch normalization mode (input)
  * @param alpha                     Floating point scaling factor, allocated on the host (input)
@@ -1398,8 +1408,9 @@ miopenBatchNormalizationForwardTraining(miopenHandle_t handle,
 
 /*! @brief Execute forward inference layer for batch normalization
  *
- * Uses estimatedMean and estimatedVariance; when both are null the batch statistics are
- * computed from x (as MIOpen does).
+ * y = alpha * (scale * (x - estimatedMean) / sqrt(estimatedVariance + epsilon) + bias) + beta * y.
+ * When estimatedMean or estimatedVariance is null the batch statistics of x are used instead
+ * (MIOpen then runs its training kernel, updating and saving nothing).
  * @param handle                    MIOpen handle (input)
  * @param bn_mode                   Batch normalization mode (input)
  * @param alpha                     Floating point scaling factor, allocated on the host (input)
@@ -1434,7 +1445,8 @@ miopenBatchNormalizationForwardInference(miopenHandle_t handle,
 /*! @brief Execute backwards propagation layer for batch normalization
  *
  * dx = alphaDataDiff * dL/dx + betaDataDiff * dx; dscale and dbias likewise with the ParamDiff
- * factors. Uses savedMean and savedInvVariance when both are non-null, else recomputes them.
+ * factors (MIOpen accepts only 1 and 0). Uses savedMean and savedInvVariance (1 / sqrt(var +
+ * epsilon)) when both are non-null, else recomputes them from x with epsilon.
  * @param handle                    MIOpen handle (input)
  * @param bn_mode                   Batch normalization mode (input)
  * @param alphaDataDiff             Floating point scaling factor, allocated on the host (input)
@@ -1454,7 +1466,7 @@ miopenBatchNormalizationForwardInference(miopenHandle_t handle,
  * @param resultBnBiasDiff          Tensor for dbias (output)
  * @param epsilon                   Value to stabilize inverse variance calculation (input)
  * @param savedMean                 Saved mini-batch mean for backwards pass (input)
- * @param savedInvVariance          Saved mini-bathc inverse variance for backwards pass (input)
+ * @param savedInvVariance          Saved mini-batch inverse variance for backwards pass (input)
  */
 MIOPEN_EXPORT miopenStatus_t
 miopenBatchNormalizationBackward(miopenHandle_t handle,
