@@ -14,6 +14,7 @@
 #include "pooling/pooling.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -46,7 +47,6 @@ int64_t Count(int64_t o, int64_t in, int64_t window, int64_t stride, int64_t pad
 
 /// NaN is larger than every number: the max propagates NaN, like PyTorch.
 inline bool Greater(float a, float b) { return a > b || (a != a && b == b); }
-inline bool Same(float a, float b) { return a == b || (a != a && b != b); }
 inline float MaxNan(float m, float v) { return (v > m || v != v) ? v : m; }
 
 inline void Store(float* y, float v, float alpha, float beta)
@@ -83,8 +83,7 @@ struct Fwd
 };
 
 /// The in-bounds input rows of the window of output row (od, oh), in scan order: pointers,
-/// mask row keys kd * window_h + kh and image rows d * H + h. The vertical pass tags each
-/// column's max with the ordinal of its row in this list (which follows scan order).
+/// mask row keys kd * window_h + kh and image rows d * H + h.
 struct WindowRows
 {
     int64_t count = 0;
@@ -112,49 +111,19 @@ void GatherRows(const Fwd& f, int64_t n, int64_t c, int64_t od, int64_t oh, Wind
         }
 }
 
-/// Vertical pass. Max: v = max over rows (NaN wins), vk = ordinal of the first row holding it.
-template <bool kUnit, bool kIndex>
-void VerticalMax(const WindowRows& rows, int64_t W, int64_t xsw, float* v, int32_t* vk)
+/// Vertical pass of the max: v[w] = max over the window's rows (NaN wins).
+template <bool kUnit>
+void VerticalMax(const WindowRows& rows, int64_t W, int64_t xsw, float* v)
 {
     const float* r0 = rows.ptr[0];
-    if constexpr(kUnit)
-    {
-#pragma omp simd
-        for(int64_t w = 0; w < W; ++w)
-            v[w] = r0[w];
-    }
-    else
-    {
-        for(int64_t w = 0; w < W; ++w)
-            v[w] = r0[w * xsw];
-    }
-    if constexpr(kIndex)
-    {
-#pragma omp simd
-        for(int64_t w = 0; w < W; ++w)
-            vk[w] = 0;
-    }
+    for(int64_t w = 0; w < W; ++w)
+        v[w] = kUnit ? r0[w] : r0[w * xsw];
     for(int64_t i = 1; i < rows.count; ++i)
     {
         const float* r = rows.ptr[i];
-        if constexpr(kIndex)
-        {
-            const int32_t k = static_cast<int32_t>(i);
 #pragma omp simd
-            for(int64_t w = 0; w < W; ++w)
-            {
-                const float a = kUnit ? r[w] : r[w * xsw];
-                const bool t  = Greater(a, v[w]);
-                v[w]          = t ? a : v[w];
-                vk[w]         = t ? k : vk[w];
-            }
-        }
-        else
-        {
-#pragma omp simd
-            for(int64_t w = 0; w < W; ++w)
-                v[w] = MaxNan(v[w], kUnit ? r[w] : r[w * xsw]);
-        }
+        for(int64_t w = 0; w < W; ++w)
+            v[w] = MaxNan(v[w], kUnit ? r[w] : r[w * xsw]);
     }
 }
 
@@ -204,32 +173,89 @@ void Horizontal(const float* v, int64_t lo, int64_t hi, int64_t R, int64_t S, in
         HorizontalInterior<0, 0, kMax>(v, lo, hi, R, S, P, out);
 }
 
-/// Horizontal pass with indices for the columns [lo, hi), checked against the row ends: the
-/// best value, its row key and column kw, by (value, then smaller key, then smaller kw).
-template <bool kChecked>
-void HorizontalArg(const float* v, const int32_t* vk, int64_t lo, int64_t hi, int64_t R, int64_t S,
-                   int64_t P, int64_t W, float* out, int32_t* out_key, int32_t* out_kw)
+/// Max with its position for the output columns [lo, hi) of one output row, by scanning the
+/// window in order (row ordinal i of `rows`, then kw) and keeping the first strict maximum, so
+/// ties go to the first position in scan order. The position is kept as its scan ordinal
+/// i * R + kw. kChecked clips kw to the input row. kR / kS are the window width and stride at
+/// compile time (0: R / S): with them, the R loads of a row form one interleaved group that the
+/// compiler vectorises.
+template <bool kUnit, bool kChecked, int kR, int kS>
+void ArgMaxScan(const WindowRows& rows, int64_t lo, int64_t hi, int64_t R, int64_t S, int64_t P,
+                int64_t W, int64_t xsw, float* best, int32_t* bkey)
 {
+    const int64_t r_ = kR ? kR : R, s = kS ? kS : S;
+    const int64_t xs = kUnit ? 1 : xsw;
+    if(lo >= hi)
+        return;
+    if constexpr(kChecked)
+    {
+        for(int64_t ow = lo; ow < hi; ++ow)
+        {
+            const int64_t start = ow * s - P;
+            const int64_t k0 = std::max<int64_t>(0, -start), k1 = std::min(r_, W - start);
+            float b    = rows.ptr[0][(start + k0) * xs];
+            int64_t kb = k0;
+            for(int64_t i = 0; i < rows.count; ++i)
+                for(int64_t kw = k0; kw < k1; ++kw)
+                {
+                    const float a = rows.ptr[i][(start + kw) * xs];
+                    if(Greater(a, b))
+                    {
+                        b  = a;
+                        kb = i * r_ + kw;
+                    }
+                }
+            best[ow] = b;
+            bkey[ow] = static_cast<int32_t>(kb);
+        }
+        return;
+    }
+    // The first position seeds the scan; comparing it with itself changes nothing.
+    const float* r0 = rows.ptr[0] - P * xs;
 #pragma omp simd
     for(int64_t ow = lo; ow < hi; ++ow)
     {
-        const int64_t start = ow * S - P;
-        const int64_t k0    = kChecked ? std::max<int64_t>(0, -start) : 0;
-        const int64_t k1    = kChecked ? std::min(R, W - start) : R;
-        float best          = v[start + k0];
-        int32_t bk = vk[start + k0], bkw = static_cast<int32_t>(k0);
-        for(int64_t kw = k0 + 1; kw < k1; ++kw)
+        best[ow] = r0[ow * s * xs];
+        bkey[ow] = 0;
+    }
+    for(int64_t i = 0; i < rows.count; ++i)
+    {
+        const float* r   = rows.ptr[i] - P * xs;
+        if constexpr(kR != 0)
         {
-            const float a   = v[start + kw];
-            const int32_t k = vk[start + kw];
-            const bool t    = Greater(a, best) || (Same(a, best) && k < bk);
-            best            = t ? a : best;
-            bk              = t ? k : bk;
-            bkw             = t ? static_cast<int32_t>(kw) : bkw;
+            const int32_t k0 = static_cast<int32_t>(i * kR);
+#pragma omp simd
+            for(int64_t ow = lo; ow < hi; ++ow)
+            {
+                float b    = best[ow];
+                int32_t bk = bkey[ow];
+                for(int kw = 0; kw < kR; ++kw)
+                {
+                    const float a = r[(ow * s + kw) * xs];
+                    const bool t  = Greater(a, b);
+                    b             = t ? a : b;
+                    bk            = t ? k0 + kw : bk;
+                }
+                best[ow] = b;
+                bkey[ow] = bk;
+            }
         }
-        out[ow]     = best;
-        out_key[ow] = bk;
-        out_kw[ow]  = bkw;
+        else
+        {
+            for(int64_t kw = 0; kw < r_; ++kw)
+            {
+                const float* rk  = r + kw * xs;
+                const int32_t kk = static_cast<int32_t>(i * r_ + kw);
+#pragma omp simd
+                for(int64_t ow = lo; ow < hi; ++ow)
+                {
+                    const float a = rk[ow * s * xs];
+                    const bool t  = Greater(a, best[ow]);
+                    best[ow]      = t ? a : best[ow];
+                    bkey[ow]      = t ? kk : bkey[ow];
+                }
+            }
+        }
     }
 }
 
@@ -238,7 +264,7 @@ struct FwdScratch
 {
     WindowRows rows;
     std::vector<float> v, out;
-    std::vector<int32_t> vk, key, kw;
+    std::vector<int32_t> key;
     FwdScratch(const PoolShape& s)
     {
         const size_t nrows = static_cast<size_t>(s.window[0] * s.window[1]);
@@ -246,10 +272,8 @@ struct FwdScratch
         rows.key.resize(nrows);
         rows.image_row.resize(nrows);
         v.resize(s.in[2]);
-        vk.resize(s.in[2]);
         out.resize(s.out[2]);
         key.resize(s.out[2]);
-        kw.resize(s.out[2]);
     }
 };
 
@@ -306,7 +330,7 @@ void ForwardMax(const Fwd& f)
     const int64_t W = s.in[2], OW = s.out[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
     ForEachOutputRow(s, [&](FwdScratch& t, int64_t n, int64_t c, int64_t od, int64_t oh, int64_t) {
         GatherRows(f, n, c, od, oh, t.rows);
-        VerticalMax<kUnit, false>(t.rows, W, f.xs[4], t.v.data(), nullptr);
+        VerticalMax<kUnit>(t.rows, W, f.xs[4], t.v.data());
         float* out = t.out.data();
         Horizontal<true>(t.v.data(), f.iw.lo, f.iw.hi, R, S, P, out);
         for(int64_t ow = 0; ow < OW; ++ow)
@@ -326,36 +350,41 @@ void ForwardMax(const Fwd& f)
     });
 }
 
-template <bool kUnit, class T>
+template <bool kUnit, int kR, int kS, class T>
 void ForwardMaxIndex(const Fwd& f, const PoolIndex& index)
 {
     const PoolShape& s = f.s;
     const int64_t W = s.in[2], OW = s.out[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
+    const int64_t xsw = f.xs[4];
     T* idx = static_cast<T*>(index.data);
     ForEachOutputRow(s, [&](FwdScratch& t, int64_t n, int64_t c, int64_t od, int64_t oh,
                             int64_t item) {
         GatherRows(f, n, c, od, oh, t.rows);
-        VerticalMax<kUnit, true>(t.rows, W, f.xs[4], t.v.data(), t.vk.data());
-        const float* v = t.v.data();
-        const int32_t* vk = t.vk.data();
-        HorizontalArg<false>(v, vk, f.iw.lo, f.iw.hi, R, S, P, W, t.out.data(), t.key.data(),
-                             t.kw.data());
-        HorizontalArg<true>(v, vk, 0, f.iw.lo, R, S, P, W, t.out.data(), t.key.data(), t.kw.data());
-        HorizontalArg<true>(v, vk, f.iw.hi, OW, R, S, P, W, t.out.data(), t.key.data(),
-                            t.kw.data());
-        // t.key holds the ordinal of the window row that won; map it to the index encoding.
+        float* out = t.out.data();
+        int32_t* key = t.key.data();
+        ArgMaxScan<kUnit, false, kR, kS>(t.rows, f.iw.lo, f.iw.hi, R, S, P, W, xsw, out, key);
+        ArgMaxScan<kUnit, true, kR, kS>(t.rows, 0, f.iw.lo, R, S, P, W, xsw, out, key);
+        ArgMaxScan<kUnit, true, kR, kS>(t.rows, f.iw.hi, OW, R, S, P, W, xsw, out, key);
+        // The scan ordinal i * R + kw of each maximum, in the index encoding.
+        const int64_t r_ = kR ? kR : R;
         T* ir = idx + item * OW;
         if(index.image)
         {
             for(int64_t ow = 0; ow < OW; ++ow)
-                ir[ow] = static_cast<T>(t.rows.image_row[t.key[ow]] * W + ow * S - P + t.kw[ow]);
+            {
+                const int64_t i = key[ow] / r_, kw = key[ow] % r_;
+                ir[ow] = static_cast<T>(t.rows.image_row[i] * W + ow * S - P + kw);
+            }
         }
         else
         {
             for(int64_t ow = 0; ow < OW; ++ow)
-                ir[ow] = static_cast<T>(static_cast<int64_t>(t.rows.key[t.key[ow]]) * R + t.kw[ow]);
+            {
+                const int64_t i = key[ow] / r_, kw = key[ow] % r_;
+                ir[ow] = static_cast<T>(static_cast<int64_t>(t.rows.key[i]) * r_ + kw);
+            }
         }
-        WriteRow(f, n, c, od, oh, t.out.data(), [](int64_t) { return 1.0f; });
+        WriteRow(f, n, c, od, oh, out, [](int64_t) { return 1.0f; });
     });
 }
 
@@ -416,7 +445,17 @@ void PoolForward(const PoolShape& s, float alpha, const float* x, const Strides5
         return unit ? ForwardMax<true>(f) : ForwardMax<false>(f);
     WithIndexType(index.type, [&](auto tag) {
         using T = decltype(tag);
-        unit ? ForwardMaxIndex<true, T>(f, index) : ForwardMaxIndex<false, T>(f, index);
+        const int64_t R = s.window[2], S = s.stride[2];
+        if(unit && R == 3 && S == 2)
+            ForwardMaxIndex<true, 3, 2, T>(f, index);
+        else if(unit && R == 2 && S == 2)
+            ForwardMaxIndex<true, 2, 2, T>(f, index);
+        else if(unit && R == 3 && S == 1)
+            ForwardMaxIndex<true, 3, 1, T>(f, index);
+        else if(unit)
+            ForwardMaxIndex<true, 0, 0, T>(f, index);
+        else
+            ForwardMaxIndex<false, 0, 0, T>(f, index);
     });
 }
 
@@ -490,52 +529,113 @@ void WriteDx(const PoolShape& s, float alpha, float beta, float* dx, const Strid
     }
 }
 
+/// Max backward. Work item: one band of dx rows [h0, h1) of one (n, c, d) plane, owned by one
+/// thread: every output row whose window reaches the band sends dy to the maximum it recorded
+/// when that maximum lies in the band (a scatter into the thread's band accumulator, in output
+/// order, so the sums do not depend on the banding or the thread count), then the band is
+/// written to dx once. Indices that name no position of the band are skipped, so a garbage
+/// workspace gives wrong gradients but never a write out of bounds.
 template <class T>
 void BackwardMax(const PoolShape& s, float alpha, const float* dy, const Strides5& dys,
                  const PoolIndex& index, float beta, float* dx, const Strides5& dxs)
 {
-    const int64_t W = s.in[2], OW = s.out[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
+    const int64_t D = s.in[0], H = s.in[1], W = s.in[2];
+    const int64_t OW = s.out[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
+    const int64_t Rh = s.window[1];
     const T* idx = static_cast<const T*>(index.data);
-    std::vector<Range> cols(R);
-    for(int64_t kw = 0; kw < R; ++kw)
-        cols[kw] = ColumnsHitting(kw, W, OW, S, P);
-    ForEachInputRow(s, [&](float* acc, float*, int64_t n, int64_t c, int64_t d, int64_t h) {
-        std::fill(acc, acc + W, 0.0f);
-        const Range rd = Covering(d, s.out[0], s.window[0], s.stride[0], s.pad[0]);
-        const Range rh = Covering(h, s.out[1], s.window[1], s.stride[1], s.pad[1]);
-        for(int64_t od = rd.lo; od < rd.hi; ++od)
-            for(int64_t oh = rh.lo; oh < rh.hi; ++oh)
-            {
-                const float* dyr = dy + n * dys[0] + c * dys[1] + od * dys[2] + oh * dys[3];
-                const int64_t dysw = dys[4];
-                const T* ir = idx + (((n * s.c + c) * s.out[0] + od) * s.out[1] + oh) * OW;
-                const int64_t kd = d - (od * s.stride[0] - s.pad[0]);
-                const int64_t kh = h - (oh * s.stride[1] - s.pad[1]);
-                // The index this dx position has inside window ow at column kw:
-                // mask: (kd * Rh + kh) * R + kw; image: (d * H + h) * W + ow * S - P + kw.
-                const uint64_t mask_row  = static_cast<uint64_t>((kd * s.window[1] + kh) * R);
-                const int64_t image_row = (d * s.in[1] + h) * W - P;
-                for(int64_t kw = 0; kw < R; ++kw)
+
+    // Mask mode: window position m -> (kd, kh, kw), tabulated when the window is not huge.
+    const int64_t M = s.window[0] * Rh * R;
+    std::vector<std::array<int32_t, 3>> where;
+    if(!index.image && M <= (int64_t{1} << 22))
+    {
+        where.resize(M);
+        for(int64_t m = 0; m < M; ++m)
+            where[m] = {static_cast<int32_t>(m / (Rh * R)), static_cast<int32_t>(m / R % Rh),
+                        static_cast<int32_t>(m % R)};
+    }
+
+    // Bands: whole planes when there are enough of them for the threads, else thinner, and at
+    // most 64K elements so that the accumulator stays in cache.
+    const int64_t planes  = s.n * s.c * D;
+    const int64_t threads = omp_get_max_threads();
+    int64_t bands         = std::max<int64_t>(1, (4 * threads + planes - 1) / planes);
+    bands                 = std::max(bands, (H * W + 65535) / 65536);
+    bands                 = std::min(bands, H);
+    const int64_t B       = (H + bands - 1) / bands;
+    bands                 = (H + B - 1) / B;
+    const int64_t items   = planes * bands;
+
+#pragma omp parallel if(Parallel(s.n * s.c * D * H * W))
+    {
+        std::vector<float> band(B * W);
+#pragma omp for schedule(static)
+        for(int64_t item = 0; item < items; ++item)
+        {
+            const int64_t b = item % bands;
+            int64_t i       = item / bands;
+            const int64_t d = i % D;
+            i /= D;
+            const int64_t c  = i % s.c;
+            const int64_t n  = i / s.c;
+            const int64_t h0 = b * B, h1 = std::min(H, h0 + B);
+            float* acc       = band.data();
+            std::fill(acc, acc + (h1 - h0) * W, 0.0f);
+            const Range rd = Covering(d, s.out[0], s.window[0], s.stride[0], s.pad[0]);
+            const Range rh{Covering(h0, s.out[1], Rh, s.stride[1], s.pad[1]).lo,
+                           Covering(h1 - 1, s.out[1], Rh, s.stride[1], s.pad[1]).hi};
+            const int64_t dysw = dys[4];
+            for(int64_t od = rd.lo; od < rd.hi; ++od)
+                for(int64_t oh = rh.lo; oh < rh.hi; ++oh)
                 {
-                    float* a = acc - P + kw;
+                    const float* dyr = dy + n * dys[0] + c * dys[1] + od * dys[2] + oh * dys[3];
+                    const T* ir = idx + (((n * s.c + c) * s.out[0] + od) * s.out[1] + oh) * OW;
                     if(index.image)
                     {
-                        for(int64_t ow = cols[kw].lo; ow < cols[kw].hi; ++ow)
-                            if(static_cast<uint64_t>(ir[ow]) ==
-                               static_cast<uint64_t>(image_row + ow * S + kw))
-                                a[ow * S] += dyr[ow * dysw];
+                        // (d * H + h) * W + w, inside the band when h0 <= h < h1 at this d.
+                        const uint64_t base = static_cast<uint64_t>((d * H + h0) * W);
+                        const uint64_t size = static_cast<uint64_t>((h1 - h0) * W);
+                        for(int64_t ow = 0; ow < OW; ++ow)
+                        {
+                            const uint64_t p = static_cast<uint64_t>(ir[ow]) - base;
+                            if(p < size)
+                                acc[p] += dyr[ow * dysw];
+                        }
                     }
                     else
                     {
-                        const uint64_t key = mask_row + static_cast<uint64_t>(kw);
-                        for(int64_t ow = cols[kw].lo; ow < cols[kw].hi; ++ow)
-                            if(static_cast<uint64_t>(ir[ow]) == key)
-                                a[ow * S] += dyr[ow * dysw];
+                        const int64_t ds = od * s.stride[0] - s.pad[0];
+                        const int64_t hs = oh * s.stride[1] - s.pad[1] - h0;
+                        for(int64_t ow = 0; ow < OW; ++ow)
+                        {
+                            const uint64_t m = static_cast<uint64_t>(ir[ow]);
+                            if(m >= static_cast<uint64_t>(M))
+                                continue;
+                            int64_t kd, kh, kw;
+                            if(!where.empty())
+                            {
+                                kd = where[m][0];
+                                kh = where[m][1];
+                                kw = where[m][2];
+                            }
+                            else
+                            {
+                                kd = static_cast<int64_t>(m) / (Rh * R);
+                                kh = static_cast<int64_t>(m) / R % Rh;
+                                kw = static_cast<int64_t>(m) % R;
+                            }
+                            const int64_t h = hs + kh, w = ow * S - P + kw;
+                            if(ds + kd == d && static_cast<uint64_t>(h) <
+                                                   static_cast<uint64_t>(h1 - h0) &&
+                               static_cast<uint64_t>(w) < static_cast<uint64_t>(W))
+                                acc[h * W + w] += dyr[ow * dysw];
+                        }
                     }
                 }
-            }
-        WriteDx(s, alpha, beta, dx, dxs, n, c, d, h, acc);
-    });
+            for(int64_t h = h0; h < h1; ++h)
+                WriteDx(s, alpha, beta, dx, dxs, n, c, d, h, acc + (h - h0) * W);
+        }
+    }
 }
 
 void BackwardAverage(const PoolShape& s, float alpha, const float* dy, const Strides5& dys,
