@@ -1,6 +1,7 @@
 """Pooling forward and backward against PyTorch on the CPU, in one process.
 
-Median of --repeat runs after two warm-up runs, torch's default thread count, fp32. Rows: max and
+Median of --repeat runs after two warm-up runs (ours and torch's alternate), torch's default
+thread count, fp32. Rows: max and
 average (exclusive / inclusive) forward, max forward saving indices (do_backward), and backward
 (max from the saved indices, max recomputing them from x, averages); ratio = torch ms / our ms.
 
@@ -23,15 +24,19 @@ def desc(shape):
     return d
 
 
-def median_ms(fn, repeat):
-    fn()
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
+def median_ms(fns, repeat):
+    """Median ms of each function; the runs alternate between them, so that both see the same
+    load on a shared machine."""
+    for fn in fns:
         fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
+        fn()
+    times = [[] for _ in fns]
+    for _ in range(repeat):
+        for fn, t in zip(fns, times):
+            t0 = time.perf_counter()
+            fn()
+            t.append((time.perf_counter() - t0) * 1e3)
+    return [statistics.median(t) for t in times]
 
 
 def main():
@@ -58,7 +63,7 @@ def main():
     def row(name, ours, theirs):
         if args.filter not in name:
             return
-        a, b = median_ms(ours, args.repeat), median_ms(theirs, args.repeat)
+        a, b = median_ms([ours, theirs], args.repeat)
         print(f"{name:<26} {a:9.3f} {b:9.3f} {b / a:6.2f}x", flush=True)
 
     for mode, name in [(mi.miopenPoolingMax, "max"), (mi.miopenPoolingAverage, "avg"),

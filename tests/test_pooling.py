@@ -380,18 +380,43 @@ def test_strided_tensors_and_alpha_beta(handle, rng, case, mode):
     assert dx.gaps_untouched() and dy.gaps_untouched()
 
 
-def test_channels_last_strides(handle, rng):
-    case = CASES[0]
-    n, c, h, w = case.shape
-    x = np.ascontiguousarray(rng.standard_normal(case.shape).astype(np.float32).transpose(0, 2, 3, 1))
-    xd = mi.TensorDescriptor()
-    mi.setNdTensorDescriptorWithLayout(xd, mi.miopenFloat, mi.miopenTensorNHWC, case.shape, 4)
+@pytest.mark.parametrize("case", [CASES[0], CASES[2], CASES[6], CASES[8]], ids=str)
+def test_channels_last_tensors(handle, rng, case):
+    # NHWC / NDHWC: C is the contiguous dim, the kernels' second fast path.
+    layout = mi.miopenTensorNHWC if case.nsp == 2 else mi.miopenTensorNDHWC
+    perm = (0, *range(2, case.nsp + 2), 1)                   # NCHW -> NHWC
+    back = np.argsort(perm)
+
+    def tensor(shape, value=None):
+        d = mi.TensorDescriptor()
+        mi.setNdTensorDescriptorWithLayout(d, mi.miopenFloat, layout, shape, len(shape))
+        a = np.full([shape[i] for i in perm], np.nan, np.float32) if value is None else \
+            np.ascontiguousarray(value.transpose(perm))
+        return d, a
+
+    x = rng.standard_normal(case.shape).astype(np.float32)
+    dy = rng.standard_normal(case.out_shape).astype(np.float32)
+    xd, xl = tensor(case.shape, x)
+    yd, _ = tensor(case.out_shape)
+    dyd, dyl = tensor(case.out_shape, dy)
+    _, image = torch_pool(case, mi.miopenPoolingMax, torch.from_numpy(x.astype(np.float64)),
+                          return_indices=True)
     for mode in MODES:
-        pd = pool_desc(case, mode)
-        y = poisoned(case.out_shape)
-        mi.poolingForward(handle, pd, 1.0, xd, x, 0.0, desc(case.out_shape), y, False, None, 0)
-        expect = expected_forward(case, mode, np.ascontiguousarray(x.transpose(0, 3, 1, 2)))
-        assert rel_l2(y, expect) <= 1e-6
+        for index_mode in ([mi.miopenPoolingWorkspaceIndexMask, mi.miopenPoolingWorkspaceIndexImage]
+                           if mode == mi.miopenPoolingMax else [None]):
+            pd = pool_desc(case, mode)
+            if index_mode is not None:
+                mi.setPoolingWorkSpaceIndexMode(pd, index_mode)
+                mi.setPoolingIndexType(pd, mi.miopenIndexUint32)
+            _, yl = tensor(case.out_shape)
+            ws = np.zeros(max(mi.poolingGetWorkSpaceSizeV2(pd, yd), 1), np.uint8)
+            mi.poolingForward(handle, pd, 1.0, xd, xl, 0.0, yd, yl, True, ws, ws.nbytes)
+            assert rel_l2(yl.transpose(back), expected_forward(case, mode, x)) <= 1e-6
+            if index_mode == mi.miopenPoolingWorkspaceIndexImage:
+                assert np.array_equal(ws.view(np.uint32).reshape(case.out_shape), image.numpy())
+            _, dxl = tensor(case.shape)
+            mi.poolingBackward(handle, pd, 1.0, yd, yl, dyd, dyl, xd, xl, 0.0, xd, dxl, ws)
+            assert rel_l2(dxl.transpose(back), expected_backward(case, mode, x, dy)) <= 1e-6
 
 
 def test_beta_zero_does_not_read_the_output(handle, rng):

@@ -432,6 +432,109 @@ void ForwardAverage(const Fwd& f)
     });
 }
 
+/// Channels-last forward (C contiguous in x): one item per output row (n, od, oh); each output
+/// reduces its window position by position, every position a contiguous run of C values, so the
+/// inner loop runs along C. The indices still go to the workspace in (N, C, D, H, W) order.
+template <bool kMax, bool kIndex, class T>
+void ForwardChannelsLast(const Fwd& f, const PoolIndex& index)
+{
+    const PoolShape& s = f.s;
+    const int64_t C = s.c, W = s.in[2], OW = s.out[2], R = s.window[2], S = s.stride[2],
+                  P = s.pad[2];
+    const int64_t xsw = f.xs[4], ysc = f.ys[1], ysw = f.ys[4];
+    const bool inclusive = s.mode == miopenPoolingAverageInclusive;
+    const float full = 1.0f / static_cast<float>(s.window[0] * s.window[1] * R);
+    const int64_t rows_total = s.n * s.out[0] * s.out[1];
+    const int64_t work = rows_total * OW * C * s.window[0] * s.window[1] * R;
+    T* idx = static_cast<T*>(index.data);
+#pragma omp parallel if(Parallel(work))
+    {
+        FwdScratch t(s);
+        std::vector<float> acc(C);
+        std::vector<int32_t> key(kIndex ? C : 0);
+#pragma omp for schedule(static)
+        for(int64_t item = 0; item < rows_total; ++item)
+        {
+            const int64_t oh = item % s.out[1];
+            const int64_t od = item / s.out[1] % s.out[0];
+            const int64_t n  = item / (s.out[1] * s.out[0]);
+            GatherRows(f, n, 0, od, oh, t.rows);
+            for(int64_t ow = 0; ow < OW; ++ow)
+            {
+                const int64_t start = ow * S - P;
+                const int64_t k0 = std::max<int64_t>(0, -start), k1 = std::min(R, W - start);
+                float* a = acc.data();
+                const float* p0 = t.rows.ptr[0] + (start + k0) * xsw;
+#pragma omp simd
+                for(int64_t c = 0; c < C; ++c)
+                    a[c] = p0[c];
+                if constexpr(kIndex)
+                    std::fill(key.begin(), key.end(), static_cast<int32_t>(k0));
+                for(int64_t i = 0; i < t.rows.count; ++i)
+                    for(int64_t kw = (i == 0 ? k0 + 1 : k0); kw < k1; ++kw)
+                    {
+                        const float* q = t.rows.ptr[i] + (start + kw) * xsw;
+                        if constexpr(kIndex)
+                        {
+                            const int32_t k = static_cast<int32_t>(i * R + kw);
+                            int32_t* kk     = key.data();
+#pragma omp simd
+                            for(int64_t c = 0; c < C; ++c)
+                            {
+                                const bool g = Greater(q[c], a[c]);
+                                a[c]         = g ? q[c] : a[c];
+                                kk[c]        = g ? k : kk[c];
+                            }
+                        }
+                        else if constexpr(kMax)
+                        {
+#pragma omp simd
+                            for(int64_t c = 0; c < C; ++c)
+                                a[c] = MaxNan(a[c], q[c]);
+                        }
+                        else
+                        {
+#pragma omp simd
+                            for(int64_t c = 0; c < C; ++c)
+                                a[c] += q[c];
+                        }
+                    }
+                const float scale =
+                    kMax ? 1.0f
+                         : inclusive ? full
+                                     : 1.0f / static_cast<float>(t.rows.count * (k1 - k0));
+                if(f.y != nullptr)
+                {
+                    float* yp = f.y + n * f.ys[0] + od * f.ys[2] + oh * f.ys[3] + ow * ysw;
+                    if(ysc == 1 && f.beta == 0.0f)
+                    {
+#pragma omp simd
+                        for(int64_t c = 0; c < C; ++c)
+                            yp[c] = f.alpha * (a[c] * scale);
+                    }
+                    else
+                    {
+                        for(int64_t c = 0; c < C; ++c)
+                            Store(yp + c * ysc, a[c] * scale, f.alpha, f.beta);
+                    }
+                }
+                if constexpr(kIndex)
+                {
+                    const int64_t plane = s.out[0] * s.out[1] * OW;
+                    T* ip = idx + ((n * C * s.out[0] + od) * s.out[1] + oh) * OW + ow;
+                    for(int64_t c = 0; c < C; ++c)
+                    {
+                        const int64_t i = key[c] / R, kw = key[c] % R;
+                        ip[c * plane] = static_cast<T>(
+                            index.image ? t.rows.image_row[i] * W + start + kw
+                                        : static_cast<int64_t>(t.rows.key[i]) * R + kw);
+                    }
+                }
+            }
+        }
+    }
+}
+
 } // namespace
 
 void PoolForward(const PoolShape& s, float alpha, const float* x, const Strides5& xs, float beta,
@@ -439,6 +542,16 @@ void PoolForward(const PoolShape& s, float alpha, const float* x, const Strides5
 {
     const Fwd f{s, x, xs, y, ys, alpha, beta, Interior(s.in[2], s.out[2], s.window[2], s.stride[2], s.pad[2])};
     const bool unit = xs[4] == 1;
+    if(!unit && xs[1] == 1)
+    {
+        if(s.mode != miopenPoolingMax)
+            return ForwardChannelsLast<false, false, uint8_t>(f, index);
+        if(index.data == nullptr)
+            return ForwardChannelsLast<true, false, uint8_t>(f, index);
+        return WithIndexType(index.type, [&](auto tag) {
+            ForwardChannelsLast<true, true, decltype(tag)>(f, index);
+        });
+    }
     if(s.mode != miopenPoolingMax)
         return unit ? ForwardAverage<true>(f) : ForwardAverage<false>(f);
     if(index.data == nullptr)

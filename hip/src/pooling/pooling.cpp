@@ -140,6 +140,13 @@ void PoolingDescriptor::Set(int mode, int nbDims, const int* window, const int* 
                          name(kWindow2d, "windowDimA", i), " = ", window[i],
                          " (a window would lie entirely in the padding)");
     }
+    // The kernels number window positions with 32-bit ints.
+    int64_t positions = 1;
+    for(int i = 0; i < nbDims; ++i)
+        positions *= window[i];
+    if(positions > std::numeric_limits<int32_t>::max())
+        ThrowBadParm("the window has ", positions, " positions; at most ",
+                     std::numeric_limits<int32_t>::max(), " are supported");
     mode_       = static_cast<miopenPoolingMode_t>(mode);
     window_.assign(window, window + nbDims);
     pads_.assign(pads, pads + nbDims);
@@ -324,12 +331,25 @@ void PoolingBackward(Handle& handle,
     KernelTimer timer(handle);
     const auto shape = ShapeOf(pool, xDesc, out);
     cpu::PoolIndex index;
-    std::vector<uint64_t> found; // the argmax found again from x (image indices)
+    std::vector<uint32_t> found32; // the argmax found again from x (image indices)
+    std::vector<uint64_t> found64;
     if(recompute)
     {
-        found.resize(yDesc.ElementSize());
-        index.data  = found.data();
-        index.type  = miopenIndexUint64;
+        size_t image = 1;
+        for(int i = 2; i < xDesc.NumDims(); ++i)
+            image *= xDesc.Lens()[i];
+        if(image < std::numeric_limits<uint32_t>::max())
+        {
+            found32.resize(yDesc.ElementSize());
+            index.data = found32.data();
+            index.type = miopenIndexUint32;
+        }
+        else
+        {
+            found64.resize(yDesc.ElementSize());
+            index.data = found64.data();
+            index.type = miopenIndexUint64;
+        }
         index.image = true;
         cpu::PoolForward(shape, 1.0f, static_cast<const float*>(x), Strides5Of(xDesc), 0.0f,
                          nullptr, Strides5Of(yDesc), index);
