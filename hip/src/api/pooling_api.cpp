@@ -5,6 +5,7 @@
 #include "pooling/pooling.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -20,6 +21,17 @@ void CheckArray(const int* p, const char* name)
 {
     if(p == nullptr)
         miopen::ThrowBadParm(name, " is a null pointer");
+}
+
+/// The int value of an enum argument. A C caller may pass any int; reading it as an int, not as
+/// the enum type, keeps an out-of-range value defined behaviour until the check rejects it.
+template <class E>
+int EnumValue(const E& e)
+{
+    static_assert(sizeof(E) == sizeof(int), "C enums are ints");
+    int v = 0;
+    std::memcpy(&v, &e, sizeof v);
+    return v;
 }
 
 int ToInt(size_t v, const char* what)
@@ -48,7 +60,7 @@ extern "C" miopenStatus_t miopenSetPoolingIndexType(miopenPoolingDescriptor_t po
 {
     MIOPEN_LOG_FUNCTION(poolDesc, index_type);
     return MIOPEN_TRY({
-        DerefPoolingObject(poolDesc, "poolDesc").SetIndexType(static_cast<int>(index_type));
+        DerefPoolingObject(poolDesc, "poolDesc").SetIndexType(EnumValue(index_type));
     });
 }
 
@@ -67,7 +79,7 @@ extern "C" miopenStatus_t miopenSetPoolingWorkSpaceIndexMode(
 {
     MIOPEN_LOG_FUNCTION(poolDesc, workspace_index);
     return MIOPEN_TRY({
-        DerefPoolingObject(poolDesc, "poolDesc").SetIndexMode(static_cast<int>(workspace_index));
+        DerefPoolingObject(poolDesc, "poolDesc").SetIndexMode(EnumValue(workspace_index));
     });
 }
 
@@ -96,7 +108,7 @@ extern "C" miopenStatus_t miopenSet2dPoolingDescriptor(miopenPoolingDescriptor_t
         const int window[2] = {windowHeight, windowWidth};
         const int pads[2]   = {pad_h, pad_w};
         const int strides[2] = {stride_h, stride_w};
-        pool.Set(static_cast<int>(mode), 2, window, pads, strides, true);
+        pool.Set(EnumValue(mode), 2, window, pads, strides, true);
     });
 }
 
@@ -170,7 +182,7 @@ extern "C" miopenStatus_t miopenSetNdPoolingDescriptor(miopenPoolingDescriptor_t
         CheckArray(windowDimA, "windowDimA");
         CheckArray(padA, "padA");
         CheckArray(stridesA, "stridesA");
-        pool.Set(static_cast<int>(mode), nbDims, windowDimA, padA, stridesA, false);
+        pool.Set(EnumValue(mode), nbDims, windowDimA, padA, stridesA, false);
     });
 }
 
