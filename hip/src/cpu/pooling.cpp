@@ -394,9 +394,11 @@ void ForwardAverage(const Fwd& f)
     const PoolShape& s = f.s;
     const int64_t W = s.in[2], OW = s.out[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
     const bool inclusive = s.mode == miopenPoolingAverageInclusive;
-    std::vector<float> cols(OW);
+    // Exclusive divisor of window (od, oh, ow): rows(od, oh) * cols(ow), applied as a product
+    // of reciprocals so that the write loop vectorises.
+    std::vector<float> inv_cols(OW);
     for(int64_t ow = 0; ow < OW; ++ow)
-        cols[ow] = static_cast<float>(Count(ow, W, R, S, P));
+        inv_cols[ow] = 1.0f / static_cast<float>(Count(ow, W, R, S, P));
     const float full = 1.0f / static_cast<float>(s.window[0] * s.window[1] * s.window[2]);
     ForEachOutputRow(s, [&](FwdScratch& t, int64_t n, int64_t c, int64_t od, int64_t oh, int64_t) {
         GatherRows(f, n, c, od, oh, t.rows);
@@ -422,12 +424,9 @@ void ForwardAverage(const Fwd& f)
         }
         else
         {
-            const float rows = static_cast<float>(t.rows.count);
-            const float interior = 1.0f / (rows * static_cast<float>(R));
-            const int64_t lo = f.iw.lo, hi = f.iw.hi;
-            WriteRow(f, n, c, od, oh, out, [&](int64_t ow) {
-                return ow >= lo && ow < hi ? interior : 1.0f / (rows * cols[ow]);
-            });
+            const float inv_rows = 1.0f / static_cast<float>(t.rows.count);
+            const float* ic      = inv_cols.data();
+            WriteRow(f, n, c, od, oh, out, [=](int64_t ow) { return inv_rows * ic[ow]; });
         }
     });
 }
