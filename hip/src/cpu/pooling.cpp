@@ -68,6 +68,15 @@ void WithIndexType(miopenIndexType_t type, F&& f)
 
 bool Parallel(int64_t work) { return work >= 32768; }
 
+/// Items per dynamic chunk: about 32 chunks per thread. Dynamic scheduling keeps the other
+/// threads busy when one is descheduled on a shared machine; every item writes only its own
+/// outputs, so which thread runs it does not change the result.
+int Chunk(int64_t items)
+{
+    const int64_t threads = omp_get_max_threads();
+    return static_cast<int>(std::max<int64_t>(1, items / (32 * threads)));
+}
+
 // ---- forward --------------------------------------------------------------------------------
 
 /// What one forward work item needs besides its row coordinates.
@@ -282,10 +291,11 @@ void ForEachOutputRow(const PoolShape& s, F&& body)
 {
     const int64_t rows  = s.n * s.c * s.out[0] * s.out[1];
     const int64_t work  = rows * s.out[2] * s.window[0] * s.window[1] * s.window[2];
+    const int chunk     = Chunk(rows);
 #pragma omp parallel if(Parallel(work))
     {
         FwdScratch scratch(s);
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, chunk)
         for(int64_t item = 0; item < rows; ++item)
         {
             int64_t i        = item;
@@ -445,13 +455,14 @@ void ForwardChannelsLast(const Fwd& f, const PoolIndex& index)
     const float full = 1.0f / static_cast<float>(s.window[0] * s.window[1] * R);
     const int64_t rows_total = s.n * s.out[0] * s.out[1];
     const int64_t work = rows_total * OW * C * s.window[0] * s.window[1] * R;
+    const int chunk    = Chunk(rows_total);
     T* idx = static_cast<T*>(index.data);
 #pragma omp parallel if(Parallel(work))
     {
         FwdScratch t(s);
         std::vector<float> acc(C);
         std::vector<int32_t> key(kIndex ? C : 0);
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, chunk)
         for(int64_t item = 0; item < rows_total; ++item)
         {
             const int64_t oh = item % s.out[1];
@@ -604,10 +615,11 @@ void ForEachInputRow(const PoolShape& s, F&& body)
 {
     const int64_t rows = s.n * s.c * s.in[0] * s.in[1];
     const int64_t work = rows * s.in[2] * 4;
+    const int chunk    = Chunk(rows);
 #pragma omp parallel if(Parallel(work))
     {
         std::vector<float> acc(s.in[2]), g(s.out[2]);
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, chunk)
         for(int64_t item = 0; item < rows; ++item)
         {
             int64_t i       = item;
@@ -677,11 +689,12 @@ void BackwardMax(const PoolShape& s, float alpha, const float* dy, const Strides
     const int64_t B       = (H + bands - 1) / bands;
     bands                 = (H + B - 1) / B;
     const int64_t items   = planes * bands;
+    const int chunk       = Chunk(items);
 
 #pragma omp parallel if(Parallel(s.n * s.c * D * H * W))
     {
         std::vector<float> band(B * W);
-#pragma omp for schedule(static)
+#pragma omp for schedule(dynamic, chunk)
         for(int64_t item = 0; item < items; ++item)
         {
             const int64_t b = item % bands;
