@@ -6,6 +6,10 @@ average (exclusive / inclusive) forward, max forward saving indices (do_backward
 (max from the saved indices, max recomputing them from x, averages); ratio = torch ms / our ms.
 
     python perf/measure_pooling.py [--repeat N] [--shape n c h w] [--window 3 --stride 2 --pad 1]
+
+On a shared machine, OpenMP's default active wait (idle threads spin at the end of each
+parallel region) fights a descheduled straggler for the busy core and inflates 2-thread times
+3-5x, for PyTorch as for us; OMP_WAIT_POLICY=passive (read by both libgomp copies) removes that.
 """
 import argparse
 import statistics
