@@ -242,7 +242,7 @@ typedef enum
  */
 typedef enum
 {
-    miopenPoolingWorkspaceIndexMask  = 0, /*!< Use mask indices, 2D pooling only */
+    miopenPoolingWorkspaceIndexMask  = 0, /*!< Use mask indices (2-d and 3-d in miopen_cy) */
     miopenPoolingWorkspaceIndexImage = 1, /*!< Use image indices */
 } miopenPoolingWorkspaceIndexMode_t;
 
@@ -1039,6 +1039,11 @@ MIOPEN_EXPORT miopenStatus_t miopenConvolutionBackwardBias(miopenHandle_t handle
 MIOPEN_EXPORT miopenStatus_t miopenCreatePoolingDescriptor(miopenPoolingDescriptor_t* poolDesc);
 
 /*! @brief Set index data type for pooling layer. The default is miopenIndexUint8.
+ *
+ * As in MIOpen, miopenSet2dPoolingDescriptor and miopenSetNdPoolingDescriptor reset it to
+ * miopenIndexUint8: call this after them. The largest value of the type is reserved, so it must
+ * exceed the number of positions the indices count (window positions in mask mode, input image
+ * positions in image mode); max pooling forward with do_backward checks this (BadParm).
  * @param poolDesc     Pointer to a pooling layer descriptor (input/output)
  * @param index_type   Index type (input)
  */
@@ -1053,7 +1058,11 @@ MIOPEN_EXPORT miopenStatus_t miopenGetPoolingIndexType(miopenPoolingDescriptor_t
                                                        miopenIndexType_t* index_type);
 
 /*! @brief Set workspace index mode for pooling layer. The default is
- * miopenPoolingWorkspaceIndexMask.
+ * miopenPoolingWorkspaceIndexMask; as in MIOpen, miopenSet2dPoolingDescriptor resets it to Mask
+ * and miopenSetNdPoolingDescriptor to Mask (2 dims) or Image (3 dims): call this after them.
+ * Mask records the max's position inside its window, ((kd * windowH + kh) * windowW + kw)
+ * counted from the unclipped window start; Image its position in the input image,
+ * (d * H + h) * W + w (PyTorch's return_indices).
  * @param poolDesc         Pointer to a pooling layer descriptor (input/output)
  * @param workspace_index  Workspace index mode (input)
  */
@@ -1068,6 +1077,9 @@ MIOPEN_EXPORT miopenStatus_t miopenGetPoolingWorkSpaceIndexMode(
     miopenPoolingDescriptor_t poolDesc, miopenPoolingWorkspaceIndexMode_t* workspace_index);
 
 /*! @brief Sets a 2-D pooling layer descriptor details.
+ *
+ * Windows and strides must be >= 1, pads >= 0 and smaller than the window (every window then
+ * holds an input element); otherwise BadParm and the descriptor is unchanged.
  * @param poolDesc       Pointer to a pooling layer descriptor (output)
  * @param mode           Pooling mode enum (input)
  * @param windowHeight   Input window height dimension (input)
@@ -1120,6 +1132,8 @@ miopenGetPoolingForwardOutputDim(const miopenPoolingDescriptor_t poolDesc,
                                  int* w);
 
 /*! @brief Set details of an N-D pooling layer descriptor (nbDims spatial dimensions: 2 or 3)
+ *
+ * Same rules as miopenSet2dPoolingDescriptor; arrays in (D,) H, W order.
  * @param poolDesc     Pooling layer descriptor (input/output)
  * @param mode         Pooling mode enum (input)
  * @param nbDims       Number of spatial dimensions (input)
@@ -1135,6 +1149,8 @@ MIOPEN_EXPORT miopenStatus_t miopenSetNdPoolingDescriptor(miopenPoolingDescripto
                                                           const int* stridesA);
 
 /*! @brief Get details of an N-D pooling layer descriptor
+ *
+ * The arrays receive min(nbDimsRequested, nbDims) entries; any output may be null (skipped).
  * @param poolDesc         Pooling layer descriptor (input)
  * @param nbDimsRequested  Size of the output arrays (input)
  * @param mode             Pooling mode enum (output)
@@ -1170,7 +1186,9 @@ miopenGetPoolingNdForwardOutputDim(const miopenPoolingDescriptor_t poolDesc,
 MIOPEN_EXPORT miopenStatus_t miopenPoolingGetWorkSpaceSize(const miopenTensorDescriptor_t yDesc,
                                                            size_t* workSpaceSize);
 
-/*! @brief Workspace size for max pooling with backward: numel(y) * sizeof(index type)
+/*! @brief Workspace size for max pooling with backward: numel(y) * sizeof(index type) in max
+ * mode, 0 in the average modes. The indices are packed in y's logical (N, C, [D,] H, W) order,
+ * whatever y's strides.
  * @param poolDesc       Pooling layer descriptor (input)
  * @param yDesc          Output tensor descriptor (input)
  * @param workSpaceSize  Size in bytes (output)
@@ -1182,7 +1200,11 @@ miopenPoolingGetWorkSpaceSizeV2(const miopenPoolingDescriptor_t poolDesc,
 
 /*! @brief Execute a forward pooling layer: y = alpha * pool(x) + beta * y
  *
- * With do_backward and max mode the indices of the maxima are written to workSpace.
+ * With do_backward and max mode the indices of the maxima are written to workSpace (at least
+ * miopenPoolingGetWorkSpaceSizeV2 bytes). The max takes the first largest value in window scan
+ * order (d, h, w) and propagates NaN, like PyTorch (whose index for a window holding several
+ * NaNs is the last NaN; ours is the first). Average divides by the in-bounds count,
+ * AverageInclusive by the window size.
  * @param handle         MIOpen handle (input)
  * @param poolDesc       Pooling layer descriptor (input)
  * @param alpha          Floating point scaling factor, allocated on the host (input)
@@ -1208,6 +1230,11 @@ MIOPEN_EXPORT miopenStatus_t miopenPoolingForward(miopenHandle_t handle,
                                                   size_t workSpaceSize);
 
 /*! @brief Execute a backward pooling layer: dx = alpha * pool'(dy) + beta * dx
+ *
+ * Max mode sends each dy to the maximum recorded in workSpace by miopenPoolingForward with
+ * do_backward; with workSpace null (a miopen_cy extension) it finds the maxima again from x.
+ * As in MIOpen, y is not read; x is read only in that recomputing case. Either may be null
+ * otherwise.
  * @param handle         MIOpen handle (input)
  * @param poolDesc       Pooling layer descriptor (input)
  * @param alpha          Floating point scaling factor, allocated on the host (input)
