@@ -99,7 +99,8 @@ def createLRNDescriptor():
 
 def setLRNDescriptor(LRNDescriptor lrnDesc, mode, lrnN, lrnAlpha, lrnBeta, lrnK):
     """Sets the mode (cross- or within-channel), window size lrnN >= 1, and the finite alpha, beta
-    and K of y = x * (K + alpha/N * sum x^2)^-beta.  C: miopenSetLRNDescriptor"""
+    and K of y = x * (K + alpha/N * sum x^2)^-beta.
+    C: miopenSetLRNDescriptor"""
     check_status(miopenSetLRNDescriptor(
         c_lrn(lrnDesc, "lrnDesc"), <miopenLRNMode_t>c_int(mode, "mode"), c_uint(lrnN, "lrnN"),
         c_double(lrnAlpha, "lrnAlpha"), c_double(lrnBeta, "lrnBeta"), c_double(lrnK, "lrnK")))

@@ -66,7 +66,8 @@ def softmaxBackward_V2(Handle handle, alpha, TensorDescriptor yDesc, y, TensorDe
                        dy, beta, TensorDescriptor dxDesc, dx, algorithm, mode):
     """dx = alpha * y * (dy - sum(y * dy)) + beta * dx (FAST, ACCURATE) or
     alpha * (dy - exp(y) * sum(dy)) + beta * dx (LOG, y the log-softmax), the sums over the
-    mode's extent.  C: miopenSoftmaxBackward_V2"""
+    mode's extent.
+    C: miopenSoftmaxBackward_V2"""
     api = "miopenSoftmaxBackward_V2"
     cdef miopenHandle_t h = c_handle(handle)
     cdef c_scalar s1, s2
