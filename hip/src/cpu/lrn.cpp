@@ -8,6 +8,7 @@
 //   dx_c = dy_c * s_c^-beta - (2 a beta / N) * x_c * sum_{c' : c in W(c')} dy_c' y_c' / s_c'
 // and c in W(c') exactly when c' is in [c - hi, c + lo]: the same window sum, mirrored.
 #include "lrn/lrn.hpp"
+#include "cpu/vector_math.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -38,7 +39,7 @@ enum class PowKind
     ThreeQuarters, // beta = 0.75 (AlexNet, Caffe's and PyTorch's default): two square roots
     Half,          // beta = 0.5
     One,           // beta = 1
-    General,       // exp(-beta log s)
+    General,       // exp(-beta log s), vectorised
 };
 
 PowKind KindOf(double beta)
@@ -65,7 +66,7 @@ inline float PowNeg(float s, float beta)
     else if constexpr(P == PowKind::One)
         return 1.0f / s;
     else
-        return std::exp(-beta * std::log(s));
+        return vmath::Exp(-beta * vmath::Log(s));
 }
 
 // ---- strided planes ------------------------------------------------------------------------------
