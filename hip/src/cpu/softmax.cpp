@@ -21,8 +21,10 @@ namespace {
 constexpr size_t kRowChunk = 8192;
 // Column engine: about this many floats of scratch per task (C x block of positions).
 constexpr size_t kColTile = 16384;
-// Below this many elements a call runs on one thread: a parallel region costs more than it saves.
-constexpr size_t kMinParallel = 24576;
+// Below this many elements a call runs on one thread: PyTorch's grain (32768 elements per thread).
+// Waking the second thread costs a few microseconds on an idle machine and can cost a scheduler
+// tick when the cores are shared, so small problems are better off on one.
+constexpr size_t kMinParallel = 65536;
 
 using vmath::Exp;
 using vmath::ExpNonPositive;

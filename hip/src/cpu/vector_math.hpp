@@ -51,7 +51,8 @@ inline float ExpNonPositive(float x)
     const float n = t - kRound;
     float r       = std::fma(n, -kLn2Hi, x);
     r             = std::fma(n, -kLn2Lo, r);
-    const float v = ExpReduced(r) * FromBits((ToBits(t) - kRoundBits + 127) << 23);
+    // 2^n is added to the exponent bits of e^r (in [0.7, 1.5)): an integer add, no multiply.
+    const float v = FromBits(ToBits(ExpReduced(r)) + ((ToBits(t) - kRoundBits) << 23));
     return x < -87.33654f ? 0.0f : v;
 }
 
