@@ -2,6 +2,9 @@
 PyTorch's local_response_norm in float64 (cross-channel, odd N) and the float64 reference
 (tests/reference/lrn.py: even N and within-channel), autograd for the gradients."""
 import math
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -284,6 +287,38 @@ def test_alexnet_layer(handle, rng):
     mi.LRNForward(handle, _lrn(CROSS, 5, 1e-4, 0.75, 2.0), 1.0, desc(shape), x, 0.0, desc(shape),
                   y, False, None)
     assert rel_l2(y, _torch_lrn(x, 5, 1e-4, 0.75, 2.0)) <= TOL
+
+
+_SAME_BITS_SCRIPT = """
+import sys, numpy as np, miopen_cy as mi
+h = mi.Handle(device="cpu")
+out = []
+shape = (2, 32, 40, 40)
+d = mi.TensorDescriptor()
+mi.setTensorDescriptor(d, mi.miopenFloat, 4, list(shape), None)
+x = np.random.default_rng(7).standard_normal(shape).astype(np.float32)
+for mode in (0, 1):
+    lrn = mi.LRNDescriptor()
+    mi.setLRNDescriptor(lrn, mode, 5, 2.0, 0.6, 1.0)
+    y, dx = np.empty_like(x), np.empty_like(x)
+    mi.LRNForward(h, lrn, 1.0, d, x, 0.0, d, y, False, None)
+    mi.LRNBackward(h, lrn, 1.0, d, y, d, x, d, x, 0.0, d, dx, None)
+    out += [y, dx]
+np.savez(sys.argv[1], *out)
+"""
+
+
+def test_same_bits_whatever_the_thread_count(tmp_path):
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    results = []
+    for threads in ("1", "2"):
+        path = tmp_path / f"t{threads}.npz"
+        subprocess.run([sys.executable, "-c", _SAME_BITS_SCRIPT, str(path)], check=True,
+                       env=dict(env, OMP_NUM_THREADS=threads), cwd=tmp_path)
+        with np.load(path) as f:
+            results.append([f[k] for k in sorted(f.files)])
+    for a, b in zip(*results):
+        assert np.array_equal(a, b)
 
 
 # ---- bad inputs ------------------------------------------------------------------------------------

@@ -1,5 +1,9 @@
 """Softmax (miopenSoftmaxForward[_V2], miopenSoftmaxBackward[_V2]) against PyTorch's softmax and
 log_softmax in float64, autograd for the gradients."""
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -71,6 +75,20 @@ def test_accurate_survives_large_inputs_fast_does_not(handle, rng):
     mi.softmaxForward_V2(handle, 1.0, desc(shape), x, 0.0, desc(shape), y,
                          mi.MIOPEN_SOFTMAX_FAST, mi.MIOPEN_SOFTMAX_MODE_CHANNEL)
     assert np.all(np.isnan(y))    # exp overflows to inf: inf / inf
+
+
+@pytest.mark.parametrize("shape", [(2, 50, 1, 1), (2, 50, 3, 3)], ids=_shape_id)
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: mi.SoftmaxMode(m).name)
+@pytest.mark.parametrize("algo", [mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_LOG],
+                         ids=["ACCURATE", "LOG"])
+def test_wide_range_inputs_underflow_cleanly(handle, rng, shape, mode, algo):
+    # x - max(x) spans [-120, 0]: exp underflows for part of each softmax.
+    x = rng.uniform(-120.0, 0.0, shape).astype(np.float32)
+    y = poisoned(shape)
+    mi.softmaxForward_V2(handle, 1.0, desc(shape), x, 0.0, desc(shape), y, algo, mode)
+    assert rel_l2(y, ref.forward(x, algo, mode)) <= TOL
+    if algo == mi.MIOPEN_SOFTMAX_ACCURATE:
+        assert np.all(y >= 0.0)
 
 
 @settings(max_examples=40, deadline=None)
@@ -184,6 +202,37 @@ def test_long_rows_are_deterministic(handle, rng):
                              mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_MODE_INSTANCE)
     assert np.array_equal(y1, y2)
     assert abs(float(y1[0].astype(np.float64).sum()) - 1.0) <= 1e-5
+
+
+_SAME_BITS_SCRIPT = """
+import sys, numpy as np, miopen_cy as mi
+h = mi.Handle(device="cpu")
+out = []
+for shape, mode in [((2, 3, 100, 120), 0), ((2, 21, 64, 64), 1), ((400, 300, 1, 1), 1)]:
+    d = mi.TensorDescriptor()
+    mi.setTensorDescriptor(d, mi.miopenFloat, 4, list(shape), None)
+    x = np.random.default_rng(7).standard_normal(shape).astype(np.float32)
+    y, dx = np.empty_like(x), np.empty_like(x)
+    mi.softmaxForward_V2(h, 1.0, d, x, 0.0, d, y, mi.MIOPEN_SOFTMAX_ACCURATE, mode)
+    mi.softmaxBackward_V2(h, 1.0, d, y, d, x, 0.0, d, dx, mi.MIOPEN_SOFTMAX_ACCURATE, mode)
+    out += [y, dx]
+np.savez(sys.argv[1], *out)
+"""
+
+
+def test_same_bits_whatever_the_thread_count(tmp_path):
+    # Large enough to run in parallel; every sum has a fixed order, so one thread gives the same
+    # bits as two.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    results = []
+    for threads in ("1", "2"):
+        path = tmp_path / f"t{threads}.npz"
+        subprocess.run([sys.executable, "-c", _SAME_BITS_SCRIPT, str(path)], check=True,
+                       env=dict(env, OMP_NUM_THREADS=threads), cwd=tmp_path)
+        with np.load(path) as f:
+            results.append([f[k] for k in sorted(f.files)])
+    for a, b in zip(*results):
+        assert np.array_equal(a, b)
 
 
 # ---- bad inputs ------------------------------------------------------------------------------------
