@@ -8,6 +8,7 @@
 //   dx_c = dy_c * s_c^-beta - (2 a beta / N) * x_c * sum_{c' : c in W(c')} dy_c' y_c' / s_c'
 // and c in W(c') exactly when c' is in [c - hi, c + lo]: the same window sum, mirrored.
 #include "lrn/lrn.hpp"
+#include "cpu/strided.hpp"
 #include "cpu/vector_math.hpp"
 
 #include <algorithm>
@@ -22,15 +23,6 @@ namespace {
 constexpr size_t kTile = 8192;
 // Below this many elements a call runs on one thread (PyTorch's grain: 32768 per thread).
 constexpr size_t kMinParallel = 65536;
-
-float* Scratch(int slot, size_t n)
-{
-    thread_local std::vector<float> buffers[6];
-    auto& b = buffers[slot];
-    if(b.size() < n)
-        b.resize(n);
-    return b.data();
-}
 
 // ---- s^-beta ------------------------------------------------------------------------------------
 
@@ -67,74 +59,6 @@ inline float PowNeg(float s, float beta)
         return 1.0f / s;
     else
         return vmath::Exp(-beta * vmath::Log(s));
-}
-
-// ---- strided planes ------------------------------------------------------------------------------
-
-/// One (n, c) plane of a 4-d tensor: base pointer, width and the h / w strides.
-struct Plane
-{
-    size_t w, sh, sw;
-    bool Dense() const { return sw == 1 && sh == w; }
-};
-
-/// Copies positions [q0, q0 + nb) (row-major over h, w) of a plane into dst.
-void Gather(const float* p, const Plane& pl, size_t q0, size_t nb, float* dst)
-{
-    if(pl.Dense())
-    {
-        std::memcpy(dst, p + q0, nb * sizeof(float));
-        return;
-    }
-    size_t h = q0 / pl.w, w = q0 % pl.w;
-    for(size_t i = 0; i < nb; ++h, w = 0)
-    {
-        const size_t run = std::min(pl.w - w, nb - i);
-        const float* src = p + h * pl.sh + w * pl.sw;
-        for(size_t j = 0; j < run; ++j)
-            dst[i + j] = src[j * pl.sw];
-        i += run;
-    }
-}
-
-/// out = alpha * v + beta * out over positions [q0, q0 + nb) of a plane; out unread if beta == 0.
-void Scatter(float* p, const Plane& pl, size_t q0, size_t nb, const float* v, float alpha,
-             float beta)
-{
-    auto run_blend = [&](float* out, size_t stride, const float* src, size_t n) {
-        if(stride == 1 && beta == 0.0f)
-        {
-#pragma omp simd
-            for(size_t j = 0; j < n; ++j)
-                out[j] = alpha * src[j];
-        }
-        else if(stride == 1)
-        {
-#pragma omp simd
-            for(size_t j = 0; j < n; ++j)
-                out[j] = alpha * src[j] + beta * out[j];
-        }
-        else
-        {
-            for(size_t j = 0; j < n; ++j)
-            {
-                float& o = out[j * stride];
-                o        = beta == 0.0f ? alpha * src[j] : alpha * src[j] + beta * o;
-            }
-        }
-    };
-    if(pl.Dense())
-    {
-        run_blend(p + q0, 1, v, nb);
-        return;
-    }
-    size_t h = q0 / pl.w, w = q0 % pl.w;
-    for(size_t i = 0; i < nb; ++h, w = 0)
-    {
-        const size_t run = std::min(pl.w - w, nb - i);
-        run_blend(p + h * pl.sh + w * pl.sw, pl.sw, v + i, run);
-        i += run;
-    }
 }
 
 // ---- window sums -----------------------------------------------------------------------------------
@@ -323,59 +247,60 @@ struct Layout
     }
 };
 
-Plane PlaneOf(const TensorDescriptor& d)
+/// The workspace: the scale, packed in N, C, H, W order.
+TensorDescriptor PackedLike(const TensorDescriptor& d)
 {
-    return Plane{d.Lens()[3], d.Strides()[2], d.Strides()[3]};
+    TensorDescriptor packed;
+    packed.Set(miopenFloat, d.Lens(), {});
+    return packed;
 }
 
-/// Gathers operand `d` of task `t` into the tile (rows of ld floats).
-void LoadTask(const Layout& L, size_t t, const TensorDescriptor& d, const float* data, float* tile)
+/// One operand: its descriptor and its collapsed (h, w) loop.
+struct Operand
 {
-    const Plane pl = PlaneOf(d);
-    const auto& s  = d.Strides();
-    if(L.planar)
+    const TensorDescriptor& desc;
+    Loop<1> spatial;
+    explicit Operand(const TensorDescriptor& d)
+        : desc(d), spatial(MakeLoop<1>(2, d.Lens().data() + 2, {d.Strides().data() + 2}))
     {
-        const size_t n = t / L.C, c = t % L.C;
-        Gather(data + n * s[0] + c * s[1], pl, 0, L.HW, tile);
-        return;
     }
-    const size_t n = t / L.blocks, q0 = t % L.blocks * L.block;
-    const size_t nb = std::min(L.block, L.HW - q0);
-    for(size_t c = 0; c < L.C; ++c)
-        Gather(data + n * s[0] + c * s[1], pl, q0, nb, tile + c * L.ld);
-}
-
-void StoreTask(const Layout& L, size_t t, const TensorDescriptor& d, float* data,
-               const float* tile, float alpha, float beta)
-{
-    const Plane pl = PlaneOf(d);
-    const auto& s  = d.Strides();
-    if(L.planar)
+    size_t Plane(size_t n, size_t c) const
     {
-        const size_t n = t / L.C, c = t % L.C;
-        Scatter(data + n * s[0] + c * s[1], pl, 0, L.HW, tile, alpha, beta);
-        return;
+        return n * desc.Strides()[0] + c * desc.Strides()[1];
     }
-    const size_t n = t / L.blocks, q0 = t % L.blocks * L.block;
-    const size_t nb = std::min(L.block, L.HW - q0);
-    for(size_t c = 0; c < L.C; ++c)
-        Scatter(data + n * s[0] + c * s[1], pl, q0, nb, tile + c * L.ld, alpha, beta);
-}
+};
 
-/// Calls f(workspace offset, tile offset, count) for each run of task t's scale in the packed
-/// (N, C, H, W) workspace.
+/// Calls f(plane offset in op, first position, count, tile offset) for each row of task t.
 template <class F>
-void ForWorkspaceRuns(const Layout& L, size_t t, F&& f)
+void ForTaskRows(const Layout& L, size_t t, const Operand& op, F&& f)
 {
     if(L.planar)
     {
-        f(t * L.HW, 0, L.HW);
+        f(op.Plane(t / L.C, t % L.C), 0, L.HW, 0);
         return;
     }
     const size_t n = t / L.blocks, q0 = t % L.blocks * L.block;
     const size_t nb = std::min(L.block, L.HW - q0);
     for(size_t c = 0; c < L.C; ++c)
-        f((n * L.C + c) * L.HW + q0, c * L.ld, nb);
+        f(op.Plane(n, c), q0, nb, c * L.ld);
+}
+
+/// Gathers operand `op` of task t into the tile (rows of ld floats).
+void LoadTask(const Layout& L, size_t t, const Operand& op, const float* data, float* tile)
+{
+    ForTaskRows(L, t, op, [&](size_t plane, size_t q0, size_t nb, size_t o) {
+        LoadInto(data + plane, op.spatial, 0, q0, nb, tile + o);
+    });
+}
+
+/// out = alpha * tile + beta * out for task t's elements of operand `op`.
+void StoreTask(const Layout& L, size_t t, const Operand& op, float* data, const float* tile,
+               float alpha, float beta)
+{
+    ForTaskRows(L, t, op, [&](size_t plane, size_t q0, size_t nb, size_t o) {
+        const float* v = tile + o;
+        Store(data + plane, op.spatial, 0, q0, nb, beta, [&](size_t i) { return alpha * v[i]; });
+    });
 }
 
 /// Positions per row of task t (the tile's n).
@@ -393,6 +318,8 @@ void Forward(const LRNDescriptor& lrn, float alpha, const TensorDescriptor& xDes
 {
     const Layout L(xDesc, lrn.Mode() == miopenLRNWithinChannel);
     const Params p        = MakeParams(lrn);
+    const TensorDescriptor wsDesc = PackedLike(yDesc);
+    const Operand xo(xDesc), yo(yDesc), wso(wsDesc);
     const size_t tile     = L.rows * L.ld;
     const long long tasks = static_cast<long long>(L.tasks);
 #pragma omp parallel for schedule(static) if(xDesc.ElementSize() >= kMinParallel)
@@ -403,13 +330,11 @@ void Forward(const LRNDescriptor& lrn, float alpha, const TensorDescriptor& xDes
         float* yt  = Scratch(2, tile);
         float* sq  = Scratch(3, tile);
         float* tmp = Scratch(4, tile);
-        LoadTask(L, t, xDesc, x, xt);
+        LoadTask(L, t, xo, x, xt);
         ForwardTile<P>(xt, st, yt, sq, tmp, L.rows, L.ld, TaskWidth(L, t), p, L.planar);
-        StoreTask(L, t, yDesc, y, yt, alpha, beta);
+        StoreTask(L, t, yo, y, yt, alpha, beta);
         if(scale != nullptr)
-            ForWorkspaceRuns(L, t, [&](size_t w, size_t o, size_t n) {
-                std::memcpy(scale + w, st + o, n * sizeof(float));
-            });
+            StoreTask(L, t, wso, scale, st, 1.0f, 0.0f);
     }
 }
 
@@ -421,6 +346,8 @@ void Backward(const LRNDescriptor& lrn, float alpha, const TensorDescriptor& yDe
 {
     const Layout L(yDesc, lrn.Mode() == miopenLRNWithinChannel);
     const Params p        = MakeParams(lrn);
+    const TensorDescriptor wsDesc = PackedLike(yDesc);
+    const Operand xo(xDesc), yo(yDesc), dyo(dyDesc), dxo(dxDesc), wso(wsDesc);
     const size_t tile     = L.rows * L.ld;
     const long long tasks = static_cast<long long>(L.tasks);
 #pragma omp parallel for schedule(static) if(yDesc.ElementSize() >= kMinParallel)
@@ -433,17 +360,15 @@ void Backward(const LRNDescriptor& lrn, float alpha, const TensorDescriptor& yDe
         float* dxt    = Scratch(4, tile);
         float* tmp    = Scratch(5, tile);
         const size_t n = TaskWidth(L, t);
-        LoadTask(L, t, xDesc, x, xt);
-        LoadTask(L, t, yDesc, y, yt);
-        LoadTask(L, t, dyDesc, dy, dyt);
+        LoadTask(L, t, xo, x, xt);
+        LoadTask(L, t, yo, y, yt);
+        LoadTask(L, t, dyo, dy, dyt);
         if(scale != nullptr)
-            ForWorkspaceRuns(L, t, [&](size_t w, size_t o, size_t count) {
-                std::memcpy(st + o, scale + w, count * sizeof(float));
-            });
+            LoadTask(L, t, wso, scale, st);
         else
             Scale(xt, dxt, tmp, st, L.rows, L.ld, n, p, L.planar);
         BackwardTile<P>(xt, yt, dyt, st, dxt, tmp, L.rows, L.ld, n, p, L.planar);
-        StoreTask(L, t, dxDesc, dx, dxt, alpha, beta);
+        StoreTask(L, t, dxo, dx, dxt, alpha, beta);
     }
 }
 

@@ -4,7 +4,7 @@
 // layouts, a block of spatial positions at once, vectorised across positions. Unit-stride operands
 // are read in place; strided ones are gathered into thread-local scratch, and outputs are written
 // through their strides. Every sum runs in a fixed order that does not depend on the thread count.
-#include "cpu/elementwise.hpp"
+#include "cpu/strided.hpp"
 #include "cpu/vector_math.hpp"
 #include "softmax/softmax.hpp"
 
@@ -30,16 +30,6 @@ using vmath::Exp;
 using vmath::ExpNonPositive;
 
 bool UseParallel(size_t elements) { return elements >= kMinParallel; }
-
-/// Thread-local scratch: slot `slot` holds at least n floats; reused across calls.
-float* Scratch(int slot, size_t n)
-{
-    thread_local std::vector<float> buffers[4];
-    auto& b = buffers[slot];
-    if(b.size() < n)
-        b.resize(n);
-    return b.data();
-}
 
 // ---- unit-stride reductions ------------------------------------------------------------------------
 
@@ -77,96 +67,6 @@ inline float BackwardSum(const float* y, const float* dy, size_t n)
     for(size_t i = 0; i < n; ++i)
         s += Log ? dy[i] : y[i] * dy[i];
     return s;
-}
-
-// ---- strided index spaces -------------------------------------------------------------------------
-
-/// Calls f(offsets, n, pos) for each innermost run of elements [begin, begin + count) of the
-/// collapsed loop `l`: offsets[k] is operand k's offset of the run's first element, pos the
-/// run's position within [begin, begin + count).
-template <int K, class F>
-void ForRuns(const Loop<K>& l, size_t begin, size_t count, F&& f)
-{
-    const int inner = l.ndim - 1;
-    std::array<size_t, kMaxTensorDims> idx{};
-    size_t rest = begin;
-    for(int d = inner; d >= 0; --d)
-    {
-        idx[d] = rest % l.lens[d];
-        rest /= l.lens[d];
-    }
-    size_t pos = 0;
-    while(pos < count)
-    {
-        std::array<size_t, K> off{};
-        for(int d = 0; d <= inner; ++d)
-            for(int k = 0; k < K; ++k)
-                off[k] += idx[d] * l.strides[k][d];
-        const size_t n = std::min(l.lens[inner] - idx[inner], count - pos);
-        f(off, n, pos);
-        pos += n;
-        idx[inner] += n;
-        for(int d = inner; d > 0 && idx[d] == l.lens[d]; --d)
-        {
-            idx[d] = 0;
-            ++idx[d - 1];
-        }
-    }
-}
-
-/// Whether the collapsed loop is one unit-stride run for operand k.
-template <int K>
-bool IsUnit(const Loop<K>& l, int k)
-{
-    return l.ndim == 1 && l.strides[k][0] == 1;
-}
-
-/// Elements [begin, begin + n) of operand k (base = the first element of its row): a pointer into
-/// the tensor when unit-stride, else gathered into buf.
-template <int K>
-const float* Load(const float* base, const Loop<K>& l, int k, size_t begin, size_t n, float* buf)
-{
-    if(IsUnit(l, k))
-        return base + begin;
-    ForRuns(l, begin, n, [&](const auto& off, size_t len, size_t pos) {
-        const float* src = base + off[k];
-        const size_t s   = l.strides[k][l.ndim - 1];
-        float* dst       = buf + pos;
-        for(size_t i = 0; i < len; ++i)
-            dst[i] = src[i * s];
-    });
-    return buf;
-}
-
-/// Elements [begin, begin + n) of output operand k: out = value(i) + beta * out, i counting from 0
-/// at begin. out is not read when beta == 0, so NaN in an unwritten output cannot leak.
-template <int K, class V>
-void Store(float* base, const Loop<K>& l, int k, size_t begin, size_t n, float beta, V&& value)
-{
-    ForRuns(l, begin, n, [&](const auto& off, size_t len, size_t pos) {
-        float* out      = base + off[k];
-        const size_t st = l.strides[k][l.ndim - 1];
-        if(st == 1 && beta == 0.0f)
-        {
-#pragma omp simd
-            for(size_t j = 0; j < len; ++j)
-                out[j] = value(pos + j);
-        }
-        else if(st == 1)
-        {
-#pragma omp simd
-            for(size_t j = 0; j < len; ++j)
-                out[j] = value(pos + j) + beta * out[j];
-        }
-        else
-        {
-            for(size_t j = 0; j < len; ++j)
-            {
-                float& o = out[j * st];
-                o        = beta == 0.0f ? value(pos + j) : value(pos + j) + beta * o;
-            }
-        }
-    });
 }
 
 // ---- row engine ---------------------------------------------------------------------------------
