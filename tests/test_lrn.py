@@ -280,6 +280,21 @@ def test_alpha_beta_blend(handle, rng, mode):
     assert rel_l2(dx, -1.5 * ref.backward(x, dy, mode, 3, ALPHA, 0.75, K) + 0.25 * dx0) <= TOL
 
 
+@pytest.mark.parametrize("mode", [CROSS, WITHIN], ids=["cross", "within"])
+def test_in_place(handle, rng, mode):
+    shape = (2, 6, 5, 7)
+    x = rng.standard_normal(shape).astype(np.float32)
+    dy = rng.standard_normal(shape).astype(np.float32)
+    lrn, d = _lrn(mode, 3), desc(shape)
+    y_ref, _ = ref.forward(x, mode, 3, ALPHA, 0.75, K)
+    buf = x.copy()
+    mi.LRNForward(handle, lrn, 1.0, d, buf, 0.0, d, buf, False, None)
+    assert rel_l2(buf, y_ref) <= TOL
+    g = dy.copy()
+    mi.LRNBackward(handle, lrn, 1.0, d, y_ref.astype(np.float32), d, g, d, x, 0.0, d, g, None)
+    assert rel_l2(g, ref.backward(x, dy, mode, 3, ALPHA, 0.75, K)) <= TOL
+
+
 def test_alexnet_layer(handle, rng):
     shape = (4, 96, 55, 55)
     x = rng.standard_normal(shape).astype(np.float32)
