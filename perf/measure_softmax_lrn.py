@@ -7,6 +7,7 @@ library (handle profiling: miopenGetKernelTime, validation excluded), `torch` Py
     PYTHONPATH=<site> python perf/measure_softmax_lrn.py [--rounds 15]
 """
 import argparse
+import os
 import statistics
 import time
 
@@ -104,7 +105,7 @@ def main():
     handle = mi.Handle(device="cpu")
     rng = np.random.default_rng(0)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; medians of "
-          f"{args.rounds} interleaved rounds, ms")
+          f"{args.rounds} interleaved rounds, ms; load average {os.getloadavg()[0]:.2f}")
     print(f"{'op':12} {'shape':18} {'case':17} {'ours':>9} {'C':>9} {'peer':>10} {'peer ms':>9}"
           f" {'ratio':>6}")
     for gen in (softmax_cases, lrn_cases):
@@ -113,6 +114,7 @@ def main():
             for name, t in t_peers.items():
                 print(f"{op:12} {str(shape):18} {case:17} {t_ours:9.4f} {t_c:9.4f} {name:>10} "
                       f"{t:9.4f} {t / t_ours:6.2f}")
+    print(f"load average at the end {os.getloadavg()[0]:.2f}")
 
 
 if __name__ == "__main__":
