@@ -128,12 +128,13 @@ def test_strided_tensors_each_with_own_strides(handle, rng, shape, mode, algo):
     assert dx.gaps_untouched() and dy.gaps_untouched() and yb.gaps_untouched()
 
 
+@pytest.mark.parametrize("shape", [(2, 6, 5, 7), (2, 40, 3, 5)], ids=_shape_id)
 @pytest.mark.parametrize("mode", MODES, ids=lambda m: mi.SoftmaxMode(m).name)
 @pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
-def test_nhwc_input_nchw_output(handle, rng, mode, algo):
-    # C is the unit-stride dim of x (the row engine) but not of y.
-    shape = (2, 6, 5, 7)
-    x_nhwc = _x(rng, (2, 5, 7, 6))
+def test_nhwc_input_nchw_output(handle, rng, shape, mode, algo):
+    # C is the unit-stride dim of x but not of y; with 40 channels CHANNEL mode runs on rows.
+    n, c, h, w = shape
+    x_nhwc = _x(rng, (n, h, w, c))
     x = x_nhwc.transpose(0, 3, 1, 2)
     xd = mi.TensorDescriptor()
     mi.setNdTensorDescriptorWithLayout(xd, mi.miopenFloat, mi.miopenTensorNHWC, shape, 4)
@@ -143,7 +144,7 @@ def test_nhwc_input_nchw_output(handle, rng, mode, algo):
     y_ref, dx_ref = ref.backward(x, dy, algo, mode)
     assert rel_l2(y, y_ref) <= TOL
     dy_nhwc = np.ascontiguousarray(dy.transpose(0, 2, 3, 1)).astype(np.float32)
-    dx_nhwc = poisoned((2, 5, 7, 6))
+    dx_nhwc = poisoned((n, h, w, c))
     mi.softmaxBackward_V2(handle, 1.0, desc(shape), y_ref.astype(np.float32), xd, dy_nhwc, 0.0,
                           xd, dx_nhwc, algo, mode)
     assert rel_l2(dx_nhwc.transpose(0, 3, 1, 2), dx_ref) <= TOL

@@ -452,11 +452,13 @@ void ColumnsBackward(const Columns<3>& col, const float* y, const float* dy, flo
 
 // ---- dispatch ---------------------------------------------------------------------------------
 
-/// CHANNEL mode runs on rows when there is nothing to vectorise across (H = W = 1) or when C is
-/// the unit-stride dim of the input read first (NHWC and the like).
+/// CHANNEL mode runs on rows when there is nothing to vectorise across (H = W = 1), or when C is
+/// the unit-stride dim of the input read first (NHWC and the like) and long enough to vectorise
+/// along: below about 32 channels the per-row overhead costs more than gathering the columns
+/// (NHWC 1x3x256x256: 4.3 ms on rows, 0.22 ms on columns; 1x64x64x64: 0.35 ms vs 0.51 ms).
 bool ChannelOnRows(const TensorDescriptor& in)
 {
-    return in.Lens()[2] * in.Lens()[3] == 1 || (in.Strides()[1] == 1 && in.Lens()[1] > 1);
+    return in.Lens()[2] * in.Lens()[3] == 1 || (in.Strides()[1] == 1 && in.Lens()[1] >= 32);
 }
 
 template <miopenSoftmaxAlgorithm_t Algo>
