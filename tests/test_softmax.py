@@ -14,9 +14,11 @@ from reference import softmax as ref
 
 ALGOS = [mi.MIOPEN_SOFTMAX_FAST, mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_LOG]
 MODES = [mi.MIOPEN_SOFTMAX_MODE_INSTANCE, mi.MIOPEN_SOFTMAX_MODE_CHANNEL]
-# Shapes that reach every path: columns (NCHW, H*W > 1), rows (H = W = 1), long rows split in
-# chunks (INSTANCE with C*H*W > 8192), a spatial extent larger than one column block.
-SHAPES = [(2, 5, 3, 4), (4, 37, 1, 1), (1, 1, 1, 1), (3, 1, 4, 4), (2, 3, 64, 70), (1, 21, 40, 40)]
+# Shapes that reach every path: columns over positions (NCHW, H*W > 1) and over the batch (H = W = 1,
+# few classes), rows (H = W = 1, C >= 32), long rows split in chunks (INSTANCE with C*H*W > 8192),
+# a spatial extent larger than one column block.
+SHAPES = [(2, 5, 3, 4), (4, 37, 1, 1), (50, 7, 1, 1), (1, 1, 1, 1), (3, 1, 4, 4), (2, 3, 64, 70),
+          (1, 21, 40, 40)]
 TOL = 1e-5
 
 

@@ -310,22 +310,25 @@ struct Columns
     }
 };
 
+/// Positions are the spatial dims (h, w) of each image; when H = W = 1 they are the batch instead
+/// (an N x C matrix of few classes), as one image.
 template <int K>
 Columns<K> MakeColumns(const std::array<const TensorDescriptor*, K>& descs)
 {
     Columns<K> col;
-    const auto& lens = descs[0]->Lens();
-    col.n            = lens[0];
-    col.c            = lens[1];
-    col.hw           = lens[2] * lens[3];
+    const auto& lens      = descs[0]->Lens();
+    const bool batch_cols = lens[2] * lens[3] == 1;
+    col.n                 = batch_cols ? 1 : lens[0];
+    col.c                 = lens[1];
+    col.hw                = batch_cols ? lens[0] : lens[2] * lens[3];
     std::array<const size_t*, K> sp;
     for(int k = 0; k < K; ++k)
     {
-        col.n_stride[k] = descs[k]->Strides()[0];
+        col.n_stride[k] = batch_cols ? 0 : descs[k]->Strides()[0];
         col.c_stride[k] = descs[k]->Strides()[1];
-        sp[k]           = descs[k]->Strides().data() + 2;
+        sp[k]           = descs[k]->Strides().data() + (batch_cols ? 0 : 2);
     }
-    col.spatial = MakeLoop<K>(2, lens.data() + 2, sp);
+    col.spatial = batch_cols ? MakeLoop<K>(1, lens.data(), sp) : MakeLoop<K>(2, lens.data() + 2, sp);
     // A C x block tile stays in L1/L2; blocks are multiples of 16 floats.
     size_t block = std::clamp<size_t>(kColTile / col.c / 16 * 16, 16, 1024);
     col.block    = std::min(block, (col.hw + 15) / 16 * 16);
@@ -452,13 +455,14 @@ void ColumnsBackward(const Columns<3>& col, const float* y, const float* dy, flo
 
 // ---- dispatch ---------------------------------------------------------------------------------
 
-/// CHANNEL mode runs on rows when there is nothing to vectorise across (H = W = 1), or when C is
-/// the unit-stride dim of the input read first (NHWC and the like) and long enough to vectorise
-/// along: below about 32 channels the per-row overhead costs more than gathering the columns
-/// (NHWC 1x3x256x256: 4.3 ms on rows, 0.22 ms on columns; 1x64x64x64: 0.35 ms vs 0.51 ms).
+/// CHANNEL mode runs on rows when C is the unit-stride dim of the input read first (packed N x C
+/// with H = W = 1, NHWC and the like) and long enough to vectorise along; else on columns. Below
+/// about 32 channels the per-row overhead costs more than gathering columns (NHWC 1x3x256x256:
+/// 4.3 ms on rows, 0.22 ms on columns; 1x64x64x64: 0.35 ms vs 0.51 ms).
 bool ChannelOnRows(const TensorDescriptor& in)
 {
-    return in.Lens()[2] * in.Lens()[3] == 1 || (in.Strides()[1] == 1 && in.Lens()[1] >= 32);
+    const size_t c = in.Lens()[1];
+    return c >= 32 && (in.Strides()[1] == 1 || in.Lens()[2] * in.Lens()[3] == 1);
 }
 
 template <miopenSoftmaxAlgorithm_t Algo>
