@@ -1315,6 +1315,11 @@ MIOPEN_EXPORT miopenStatus_t miopenLRNGetWorkSpaceSize(const miopenTensorDescrip
                                                        size_t* workSpaceSize);
 
 /*! @brief Execute a LRN forward layer: y = alpha * lrn(x) + beta * y
+ *
+ * Cross-channel: y = x * (K + lrnAlpha/N * sum x^2)^-lrnBeta over channels
+ * [c - (N-1)/2, c + N-1-(N-1)/2] clipped to [0, C); within-channel: the same over an N x N
+ * spatial window centred the same way, zero padded, with lrnAlpha/(N*N). 4-d tensors; K must be
+ * non-zero (as in MIOpen). The saved scale is packed in N, C, H, W order whatever y's strides.
  * @param handle         MIOpen handle (input)
  * @param lrnDesc        LRN layer descriptor (input)
  * @param alpha          Floating point scaling factor, allocated on the host (input)
@@ -1350,7 +1355,8 @@ MIOPEN_EXPORT miopenStatus_t miopenLRNForward(miopenHandle_t handle,
  * @param beta           Floating point shift factor, allocated on the host (input)
  * @param dxDesc         Tensor descriptor for output data tensor dx (input)
  * @param dx             Output delta tensor dx (output)
- * @param workSpace      Workspace written by the forward with do_backward (input)
+ * @param workSpace      Workspace written by the forward with do_backward, or NULL to recompute
+ *                       the scale from x (input)
  */
 MIOPEN_EXPORT miopenStatus_t miopenLRNBackward(miopenHandle_t handle,
                                                const miopenLRNDescriptor_t lrnDesc,
@@ -1669,6 +1675,10 @@ MIOPEN_EXPORT miopenStatus_t miopenSoftmaxBackward(miopenHandle_t handle,
                                                    void* dx);
 
 /*! @brief Execute a softmax forward layer with expanded modes and algorithms
+ *
+ * y = alpha * softmax(x) + beta * y (log-softmax for MIOPEN_SOFTMAX_LOG; FAST skips the max
+ * subtraction), over C*H*W per n (INSTANCE) or over C per (n, h, w) (CHANNEL). 4-d N, C, H, W
+ * tensors, as in MIOpen; x, y, dy and dx each have their own strides.
  * @param handle         MIOpen handle (input)
  * @param alpha          Floating point scaling factor, allocated on the host (input)
  * @param xDesc          Tensor descriptor for data input tensor x (input)
