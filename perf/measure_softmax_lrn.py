@@ -5,6 +5,13 @@ library (handle profiling: miopenGetKernelTime, validation excluded), `torch` Py
 (default threads). Medians over interleaved rounds after warm-up, in ms; ratio = torch / ours.
 
     PYTHONPATH=<site> python perf/measure_softmax_lrn.py [--rounds 15]
+
+On a machine whose cores are shared with other work, wall-clock times of two-thread runs swing
+by orders of magnitude (a thread waits for a core at every parallel region). `--one-thread`
+runs both libraries on one thread (OMP_NUM_THREADS=1, torch.set_num_threads(1)) and times the
+loops in process CPU time, which such sharing barely moves:
+
+    OMP_NUM_THREADS=1 PYTHONPATH=<site> python perf/measure_softmax_lrn.py --one-thread
 """
 import argparse
 import os
@@ -23,11 +30,14 @@ def desc(shape):
     return d
 
 
+CLOCK = time.perf_counter
+
+
 def loop_ms(f, n):
-    t0 = time.perf_counter()
+    t0 = CLOCK()
     for _ in range(n):
         f()
-    return (time.perf_counter() - t0) / n * 1e3
+    return (CLOCK() - t0) / n * 1e3
 
 
 def kernel_ms(handle, f, n):
@@ -101,11 +111,20 @@ def lrn_cases(handle, rng):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--one-thread", action="store_true",
+                    help="one thread each, loops timed in process CPU time")
     args = ap.parse_args()
+    if args.one_thread:
+        global CLOCK
+        if os.environ.get("OMP_NUM_THREADS") != "1":
+            ap.error("--one-thread needs OMP_NUM_THREADS=1 in the environment (read at load)")
+        torch.set_num_threads(1)
+        CLOCK = time.process_time
     handle = mi.Handle(device="cpu")
     rng = np.random.default_rng(0)
     print(f"torch {torch.__version__}, {torch.get_num_threads()} threads; medians of "
-          f"{args.rounds} interleaved rounds, ms; load average {os.getloadavg()[0]:.2f}")
+          f"{args.rounds} interleaved rounds, ms ({'process CPU time' if args.one_thread else 'wall'});"
+          f" load average {os.getloadavg()[0]:.2f}")
     print(f"{'op':12} {'shape':18} {'case':17} {'ours':>9} {'C':>9} {'peer':>10} {'peer ms':>9}"
           f" {'ratio':>6}")
     for gen in (softmax_cases, lrn_cases):
