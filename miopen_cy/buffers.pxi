@@ -117,6 +117,34 @@ cdef int c_array_region(object iface, str name, str api, size_t need, int dtype,
     return 0
 
 
+# Fast path: a C-contiguous buffer (NumPy arrays and the like) whose format, size and
+# writability already fit is used through the buffer protocol, which costs a fraction of building
+# __array_interface__. Anything else takes the general path, which also words the errors.
+from cpython.buffer cimport PyObject_CheckBuffer, PyObject_GetBuffer, PyBuffer_Release
+from cpython.buffer cimport PyBuffer_IsContiguous, PyBUF_RECORDS_RO
+
+_FORMAT_OF = {miopenHalf: b"e", miopenFloat: b"f", miopenDouble: b"d", miopenInt32: b"i",
+              miopenInt8: b"b"}
+
+
+cdef bint c_buffer_fits(object obj, size_t need, int dtype, bint writable, uintptr_t* ptr):
+    cdef Py_buffer view
+    try:
+        PyObject_GetBuffer(obj, &view, PyBUF_RECORDS_RO)
+    except BufferError:
+        return False
+    try:
+        if (writable and view.readonly) or <size_t>view.len < need or \
+                not PyBuffer_IsContiguous(&view, b"C"):
+            return False
+        if dtype >= 0 and (view.format is NULL or view.format != _FORMAT_OF.get(dtype)):
+            return False
+        ptr[0] = <uintptr_t>view.buf
+        return True
+    finally:
+        PyBuffer_Release(&view)
+
+
 cdef void* c_pointer(object obj, str name, str api, Handle handle, size_t need, int dtype,
                      bint writable) except? NULL:
     """The device pointer behind a data argument; checks size, dtype, writability and device."""
@@ -136,6 +164,8 @@ cdef void* c_pointer(object obj, str name, str api, Handle handle, size_t need, 
         if obj < 0:
             c_raise(miopenStatusBadParm, api, f"{name} = {obj} is not an address")
         return <void*><uintptr_t>obj
+    if PyObject_CheckBuffer(obj) and c_buffer_fits(obj, need, dtype, writable, &ptr):
+        return <void*>ptr
     if hasattr(obj, "__cuda_array_interface__"):
         c_raise(miopenStatusBadParm, api,
                 f"{name} is a GPU array but the handle is on {handle.device}")

@@ -242,7 +242,7 @@ typedef enum
  */
 typedef enum
 {
-    miopenPoolingWorkspaceIndexMask  = 0, /*!< Use mask indices, 2D pooling only */
+    miopenPoolingWorkspaceIndexMask  = 0, /*!< Use mask indices (2-d and 3-d in miopen_cy) */
     miopenPoolingWorkspaceIndexImage = 1, /*!< Use image indices */
 } miopenPoolingWorkspaceIndexMode_t;
 
@@ -275,7 +275,7 @@ typedef enum
     miopenActivationRELU        = 3, /*!< max(0, x) */
     miopenActivationSOFTRELU    = 4, /*!< log(1 + e^x) */
     miopenActivationABS         = 5, /*!< abs(x) */
-    miopenActivationPOWER       = 6, /*!< (alpha + beta * x)^gamma */
+    miopenActivationPOWER       = 6, /*!< (alpha + beta * x)^gamma; 0 where alpha + beta * x == 0 */
     miopenActivationCLIPPEDRELU = 7, /*!< min(alpha, max(0, x)) */
     miopenActivationLEAKYRELU   = 8, /*!< alpha * x for x <= 0; x for x > 0 */
     miopenActivationELU         = 9, /*!< alpha * (e^x - 1) for x <= 0; x for x > 0 */
@@ -989,7 +989,11 @@ miopenConvolutionBackwardWeights(miopenHandle_t handle,
 /* Bias (convolution group)                                                                   */
 /* ------------------------------------------------------------------------------------------ */
 
-/*! @brief Adds a per-channel bias: y = alpha * b + beta * y, b of shape 1xCx1x1 (or 1xCx1x1x1).
+/*! @brief Adds a per-channel bias in place: y = alpha * y + alpha * b + beta * y, b of shape
+ * 1xCx1x1 (1xCx1x1x1 for 5-d y).
+ *
+ * This is MIOpen's definition (miopenOpTensor Add with y as both A and C), so y is always read;
+ * with alpha = 1, beta = 0 it is y = y + b.
  * @param handle     MIOpen handle (input)
  * @param alpha      Floating point scaling factor, allocated on the host (input)
  * @param bDesc      Tensor descriptor for bias tensor b (input)
@@ -1006,13 +1010,15 @@ MIOPEN_EXPORT miopenStatus_t miopenConvolutionForwardBias(miopenHandle_t handle,
                                                           const miopenTensorDescriptor_t yDesc,
                                                           void* y);
 
-/*! @brief Calculates the gradient with respect to the bias: db = alpha * sum_{n,h,w} dy + beta * db
+/*! @brief Calculates the gradient with respect to the bias:
+ * db = alpha * sum_{n,[d,]h,w} dy + beta * db (MIOpen accepts only alpha = 1, beta = 0; this
+ * library blends for any values, never reading db when beta = 0).
  * @param handle     MIOpen handle (input)
  * @param alpha      Floating point scaling factor, allocated on the host (input)
  * @param dyDesc     Tensor descriptor for the input gradient dy (input)
  * @param dy         Input gradient tensor dy (input)
  * @param beta       Floating point scaling factor, allocated on the host (input)
- * @param dbDesc     Tensor descriptor for the bias gradient db, 1xCx1x1 (input)
+ * @param dbDesc     Tensor descriptor for the bias gradient db, 1xCx1x1 or 1xCx1x1x1 (input)
  * @param db         Bias gradient (output)
  */
 MIOPEN_EXPORT miopenStatus_t miopenConvolutionBackwardBias(miopenHandle_t handle,
@@ -1033,6 +1039,11 @@ MIOPEN_EXPORT miopenStatus_t miopenConvolutionBackwardBias(miopenHandle_t handle
 MIOPEN_EXPORT miopenStatus_t miopenCreatePoolingDescriptor(miopenPoolingDescriptor_t* poolDesc);
 
 /*! @brief Set index data type for pooling layer. The default is miopenIndexUint8.
+ *
+ * As in MIOpen, miopenSet2dPoolingDescriptor and miopenSetNdPoolingDescriptor reset it to
+ * miopenIndexUint8: call this after them. The largest value of the type is reserved, so it must
+ * exceed the number of positions the indices count (window positions in mask mode, input image
+ * positions in image mode); max pooling forward with do_backward checks this (BadParm).
  * @param poolDesc     Pointer to a pooling layer descriptor (input/output)
  * @param index_type   Index type (input)
  */
@@ -1047,7 +1058,11 @@ MIOPEN_EXPORT miopenStatus_t miopenGetPoolingIndexType(miopenPoolingDescriptor_t
                                                        miopenIndexType_t* index_type);
 
 /*! @brief Set workspace index mode for pooling layer. The default is
- * miopenPoolingWorkspaceIndexMask.
+ * miopenPoolingWorkspaceIndexMask; as in MIOpen, miopenSet2dPoolingDescriptor resets it to Mask
+ * and miopenSetNdPoolingDescriptor to Mask (2 dims) or Image (3 dims): call this after them.
+ * Mask records the max's position inside its window, ((kd * windowH + kh) * windowW + kw)
+ * counted from the unclipped window start; Image its position in the input image,
+ * (d * H + h) * W + w (PyTorch's return_indices).
  * @param poolDesc         Pointer to a pooling layer descriptor (input/output)
  * @param workspace_index  Workspace index mode (input)
  */
@@ -1062,6 +1077,9 @@ MIOPEN_EXPORT miopenStatus_t miopenGetPoolingWorkSpaceIndexMode(
     miopenPoolingDescriptor_t poolDesc, miopenPoolingWorkspaceIndexMode_t* workspace_index);
 
 /*! @brief Sets a 2-D pooling layer descriptor details.
+ *
+ * Windows and strides must be >= 1, pads >= 0 and smaller than the window (every window then
+ * holds an input element); otherwise BadParm and the descriptor is unchanged.
  * @param poolDesc       Pointer to a pooling layer descriptor (output)
  * @param mode           Pooling mode enum (input)
  * @param windowHeight   Input window height dimension (input)
@@ -1114,6 +1132,8 @@ miopenGetPoolingForwardOutputDim(const miopenPoolingDescriptor_t poolDesc,
                                  int* w);
 
 /*! @brief Set details of an N-D pooling layer descriptor (nbDims spatial dimensions: 2 or 3)
+ *
+ * Same rules as miopenSet2dPoolingDescriptor; arrays in (D,) H, W order.
  * @param poolDesc     Pooling layer descriptor (input/output)
  * @param mode         Pooling mode enum (input)
  * @param nbDims       Number of spatial dimensions (input)
@@ -1129,6 +1149,8 @@ MIOPEN_EXPORT miopenStatus_t miopenSetNdPoolingDescriptor(miopenPoolingDescripto
                                                           const int* stridesA);
 
 /*! @brief Get details of an N-D pooling layer descriptor
+ *
+ * The arrays receive min(nbDimsRequested, nbDims) entries; any output may be null (skipped).
  * @param poolDesc         Pooling layer descriptor (input)
  * @param nbDimsRequested  Size of the output arrays (input)
  * @param mode             Pooling mode enum (output)
@@ -1164,7 +1186,9 @@ miopenGetPoolingNdForwardOutputDim(const miopenPoolingDescriptor_t poolDesc,
 MIOPEN_EXPORT miopenStatus_t miopenPoolingGetWorkSpaceSize(const miopenTensorDescriptor_t yDesc,
                                                            size_t* workSpaceSize);
 
-/*! @brief Workspace size for max pooling with backward: numel(y) * sizeof(index type)
+/*! @brief Workspace size for max pooling with backward: numel(y) * sizeof(index type) in max
+ * mode, 0 in the average modes. The indices are packed in y's logical (N, C, [D,] H, W) order,
+ * whatever y's strides.
  * @param poolDesc       Pooling layer descriptor (input)
  * @param yDesc          Output tensor descriptor (input)
  * @param workSpaceSize  Size in bytes (output)
@@ -1176,7 +1200,11 @@ miopenPoolingGetWorkSpaceSizeV2(const miopenPoolingDescriptor_t poolDesc,
 
 /*! @brief Execute a forward pooling layer: y = alpha * pool(x) + beta * y
  *
- * With do_backward and max mode the indices of the maxima are written to workSpace.
+ * With do_backward and max mode the indices of the maxima are written to workSpace (at least
+ * miopenPoolingGetWorkSpaceSizeV2 bytes). The max takes the first largest value in window scan
+ * order (d, h, w) and propagates NaN, like PyTorch (whose index for a window holding several
+ * NaNs is the last NaN; ours is the first). Average divides by the in-bounds count,
+ * AverageInclusive by the window size.
  * @param handle         MIOpen handle (input)
  * @param poolDesc       Pooling layer descriptor (input)
  * @param alpha          Floating point scaling factor, allocated on the host (input)
@@ -1202,6 +1230,11 @@ MIOPEN_EXPORT miopenStatus_t miopenPoolingForward(miopenHandle_t handle,
                                                   size_t workSpaceSize);
 
 /*! @brief Execute a backward pooling layer: dx = alpha * pool'(dy) + beta * dx
+ *
+ * Max mode sends each dy to the maximum recorded in workSpace by miopenPoolingForward with
+ * do_backward; with workSpace null (a miopen_cy extension) it finds the maxima again from x.
+ * As in MIOpen, y is not read; x is read only in that recomputing case. Either may be null
+ * otherwise.
  * @param handle         MIOpen handle (input)
  * @param poolDesc       Pooling layer descriptor (input)
  * @param alpha          Floating point scaling factor, allocated on the host (input)
@@ -1282,6 +1315,11 @@ MIOPEN_EXPORT miopenStatus_t miopenLRNGetWorkSpaceSize(const miopenTensorDescrip
                                                        size_t* workSpaceSize);
 
 /*! @brief Execute a LRN forward layer: y = alpha * lrn(x) + beta * y
+ *
+ * Cross-channel: y = x * (K + lrnAlpha/N * sum x^2)^-lrnBeta over channels
+ * [c - (N-1)/2, c + N-1-(N-1)/2] clipped to [0, C); within-channel: the same over an N x N
+ * spatial window centred the same way, zero padded, with lrnAlpha/(N*N). 4-d tensors; K must be
+ * non-zero (as in MIOpen). The saved scale is packed in N, C, H, W order whatever y's strides.
  * @param handle         MIOpen handle (input)
  * @param lrnDesc        LRN layer descriptor (input)
  * @param alpha          Floating point scaling factor, allocated on the host (input)
@@ -1317,7 +1355,8 @@ MIOPEN_EXPORT miopenStatus_t miopenLRNForward(miopenHandle_t handle,
  * @param beta           Floating point shift factor, allocated on the host (input)
  * @param dxDesc         Tensor descriptor for output data tensor dx (input)
  * @param dx             Output delta tensor dx (output)
- * @param workSpace      Workspace written by the forward with do_backward (input)
+ * @param workSpace      Workspace written by the forward with do_backward, or NULL to recompute
+ *                       the scale from x (input)
  */
 MIOPEN_EXPORT miopenStatus_t miopenLRNBackward(miopenHandle_t handle,
                                                const miopenLRNDescriptor_t lrnDesc,
@@ -1344,8 +1383,9 @@ MIOPEN_EXPORT miopenStatus_t miopenDestroyLRNDescriptor(miopenLRNDescriptor_t lr
 
 /*! @brief Derive tensor for gamma and beta from input tensor descriptor
  *
- * Spatial: 1xCx1x1 (1xCx1x1x1 for 5-d); per-activation: 1xCxHxW (1xCxDxHxW).
- * @param derivedBnDesc   Output derived tensor descriptor (output)
+ * Spatial: 1xCx1x1 (1xCx1x1x1 for 5-d); per-activation: 1xCxHxW (1xCxDxHxW). The derived
+ * descriptor is packed miopenFloat whatever x's type, as in MIOpen.
+ * @param derivedBnDesc   A created descriptor, set to the derived shape (input/output)
  * @param xDesc           Input tensor descriptor (input)
  * @param bn_mode         Batch Normalization mode (input)
  */
@@ -1355,9 +1395,12 @@ MIOPEN_EXPORT miopenStatus_t miopenDeriveBNTensorDescriptor(miopenTensorDescript
 
 /*! @brief Execute forward training layer for batch normalization
  *
- * y = alpha * (scale * (x - mean) / sqrt(var + epsilon) + bias) + beta * y. Running mean and
- * variance (unbiased) are updated with expAvgFactor when both pointers are non-null; the saved
- * mean and inverse variance are written when both pointers are non-null.
+ * y = alpha * (scale * (x - mean) / sqrt(var + epsilon) + bias) + beta * y with the batch mean
+ * and biased variance. When both running pointers are non-null:
+ * running = (1 - expAvgFactor) * running + expAvgFactor * batch statistic, the variance unbiased
+ * (times M / (M - 1), M elements per statistic; left biased when M = 1, as MIOpen does). When
+ * both saved pointers are non-null they receive the mean and 1 / sqrt(var + epsilon). A
+ * half-given pair is ignored. expAvgFactor must be in [0, 1], epsilon finite and >= 0.
  * @param handle                    MIOpen handle (input)
  * @param bn_mode                   Batch normalization mode (input)
  * @param alpha                     Floating point scaling factor, allocated on the host (input)
@@ -1398,8 +1441,9 @@ miopenBatchNormalizationForwardTraining(miopenHandle_t handle,
 
 /*! @brief Execute forward inference layer for batch normalization
  *
- * Uses estimatedMean and estimatedVariance; when both are null the batch statistics are
- * computed from x (as MIOpen does).
+ * y = alpha * (scale * (x - estimatedMean) / sqrt(estimatedVariance + epsilon) + bias) + beta * y.
+ * When estimatedMean or estimatedVariance is null the batch statistics of x are used instead
+ * (MIOpen then runs its training kernel, updating and saving nothing).
  * @param handle                    MIOpen handle (input)
  * @param bn_mode                   Batch normalization mode (input)
  * @param alpha                     Floating point scaling factor, allocated on the host (input)
@@ -1434,7 +1478,8 @@ miopenBatchNormalizationForwardInference(miopenHandle_t handle,
 /*! @brief Execute backwards propagation layer for batch normalization
  *
  * dx = alphaDataDiff * dL/dx + betaDataDiff * dx; dscale and dbias likewise with the ParamDiff
- * factors. Uses savedMean and savedInvVariance when both are non-null, else recomputes them.
+ * factors (MIOpen accepts only 1 and 0). Uses savedMean and savedInvVariance (1 / sqrt(var +
+ * epsilon)) when both are non-null, else recomputes them from x with epsilon.
  * @param handle                    MIOpen handle (input)
  * @param bn_mode                   Batch normalization mode (input)
  * @param alphaDataDiff             Floating point scaling factor, allocated on the host (input)
@@ -1454,7 +1499,7 @@ miopenBatchNormalizationForwardInference(miopenHandle_t handle,
  * @param resultBnBiasDiff          Tensor for dbias (output)
  * @param epsilon                   Value to stabilize inverse variance calculation (input)
  * @param savedMean                 Saved mini-batch mean for backwards pass (input)
- * @param savedInvVariance          Saved mini-bathc inverse variance for backwards pass (input)
+ * @param savedInvVariance          Saved mini-batch inverse variance for backwards pass (input)
  */
 MIOPEN_EXPORT miopenStatus_t
 miopenBatchNormalizationBackward(miopenHandle_t handle,
@@ -1488,6 +1533,11 @@ MIOPEN_EXPORT miopenStatus_t
 miopenCreateActivationDescriptor(miopenActivationDescriptor_t* activDesc);
 
 /*! @brief Sets the activation layer descriptor details
+ *
+ * TANH uses alpha and beta (beta * tanh(alpha * x)), POWER all three ((alpha + beta * x)^gamma),
+ * CLIPPEDRELU, LEAKYRELU and ELU alpha; the other modes ignore them. miopen_cy checks what
+ * MIOpen stores blindly: an invalid mode or a NaN/infinite parameter is miopenStatusBadParm and
+ * leaves the descriptor unchanged.
  * @param activDesc   Pointer to an activation tensor descriptor type (output)
  * @param mode        Activation mode enum (input)
  * @param activAlpha  Alpha value for some activation modes (input)
@@ -1501,7 +1551,7 @@ miopenSetActivationDescriptor(const miopenActivationDescriptor_t activDesc,
                               double activBeta,
                               double activGamma);
 
-/*! @brief Gets the activation layer descriptor details
+/*! @brief Gets the activation layer descriptor details (miopenStatusBadParm if never set)
  * @param activDesc   Activation descriptor (input)
  * @param mode        Activation mode enum (output)
  * @param activAlpha  Alpha value (output)
@@ -1516,6 +1566,12 @@ miopenGetActivationDescriptor(const miopenActivationDescriptor_t activDesc,
                               double* activGamma);
 
 /*! @brief Execute an activation forward layer: y = alpha * f(x) + beta * y
+ *
+ * x and y have the same lengths and data type, each with its own strides; y is not read when
+ * beta == 0. In place (x == y) works when both descriptors have the same strides.
+ * SOFTRELU is computed without overflow for large x and keeps its relative accuracy for very
+ * negative x. POWER with a base alpha + beta * x of 0 gives 0 (as MIOpen's kernel); a negative
+ * base gives pow(): signed for an integer gamma, NaN otherwise.
  * @param handle         MIOpen handle (input)
  * @param activDesc      Activation descriptor (input)
  * @param alpha          Floating point scaling factor, allocated on the host (input)
@@ -1535,6 +1591,15 @@ MIOPEN_EXPORT miopenStatus_t miopenActivationForward(miopenHandle_t handle,
                                                      void* y);
 
 /*! @brief Execute an activation backwards layer: dx = alpha * f'(x) * dy + beta * dx
+ *
+ * f' is the true derivative of the forward function, computed from x, multiplied by dy for
+ * every mode. MIOpen's own POWER backward forgets dy (it returns f'(x) alone); miopen_cy does
+ * not copy that bug. y is validated (same lengths and type as the others) but not read, so a
+ * y produced with alpha/beta blending does not skew the result. dx is not read when
+ * beta == 0; dx may be the same buffer as dy or x when the descriptors have the same strides.
+ * At the kinks miopen_cy follows MIOpen's kernels: RELU'(0) = 0, LEAKYRELU'(0) = alpha,
+ * CLIPPEDRELU' = 1 only for 0 < x < alpha, ABS'(0) = 1, ELU'(0) = 1; POWER' at a zero base is
+ * beta for gamma == 1 and 0 otherwise.
  * @param handle         MIOpen handle (input)
  * @param activDesc      Activation descriptor (input)
  * @param alpha          Floating point scaling factor, allocated on the host (input)
@@ -1610,6 +1675,10 @@ MIOPEN_EXPORT miopenStatus_t miopenSoftmaxBackward(miopenHandle_t handle,
                                                    void* dx);
 
 /*! @brief Execute a softmax forward layer with expanded modes and algorithms
+ *
+ * y = alpha * softmax(x) + beta * y (log-softmax for MIOPEN_SOFTMAX_LOG; FAST skips the max
+ * subtraction), over C*H*W per n (INSTANCE) or over C per (n, h, w) (CHANNEL). 4-d N, C, H, W
+ * tensors, as in MIOpen; x, y, dy and dx each have their own strides.
  * @param handle         MIOpen handle (input)
  * @param alpha          Floating point scaling factor, allocated on the host (input)
  * @param xDesc          Tensor descriptor for data input tensor x (input)

@@ -1,0 +1,159 @@
+// ActivationDescriptor and the activation front door: every check runs before anything is
+// written, then the CPU kernels (cpu/activation.cpp) run.
+#include "activation/activation.hpp"
+#include "core/api.hpp"
+
+#include <cmath>
+#include <sstream>
+
+namespace miopen {
+
+const char* ActivationModeName(miopenActivationMode_t mode)
+{
+    switch(mode)
+    {
+    case miopenActivationPASTHRU: return "miopenActivationPASTHRU";
+    case miopenActivationLOGISTIC: return "miopenActivationLOGISTIC";
+    case miopenActivationTANH: return "miopenActivationTANH";
+    case miopenActivationRELU: return "miopenActivationRELU";
+    case miopenActivationSOFTRELU: return "miopenActivationSOFTRELU";
+    case miopenActivationABS: return "miopenActivationABS";
+    case miopenActivationPOWER: return "miopenActivationPOWER";
+    case miopenActivationCLIPPEDRELU: return "miopenActivationCLIPPEDRELU";
+    case miopenActivationLEAKYRELU: return "miopenActivationLEAKYRELU";
+    case miopenActivationELU: return "miopenActivationELU";
+    }
+    return "unknown";
+}
+
+void ActivationDescriptor::Set(miopenActivationMode_t mode, double alpha, double beta, double gamma)
+{
+    const int m = static_cast<int>(mode);
+    if(m < miopenActivationPASTHRU || m > miopenActivationELU)
+        ThrowBadParm("mode = ", m, " is not a miopenActivationMode_t value");
+    // MIOpen stores anything; a NaN or infinite parameter only ever produces NaN outputs, so it
+    // is refused here, where the mistake is made.
+    const double values[3] = {alpha, beta, gamma};
+    const char* names[3]   = {"activAlpha", "activBeta", "activGamma"};
+    for(int i = 0; i < 3; ++i)
+        if(!std::isfinite(values[i]))
+            ThrowBadParm(names[i], " = ", values[i], "; activation parameters must be finite");
+    mode_  = mode;
+    alpha_ = alpha;
+    beta_  = beta;
+    gamma_ = gamma;
+    set_   = true;
+}
+
+std::string ActivationDescriptor::ToString() const
+{
+    if(!set_)
+        return "unset";
+    std::ostringstream out;
+    out.precision(17);
+    out << ActivationModeName(mode_) << ", activAlpha=" << alpha_ << ", activBeta=" << beta_
+        << ", activGamma=" << gamma_;
+    return out.str();
+}
+
+ActivationDescriptor& DerefActivation(miopenActivationDescriptor_t desc, const char* name)
+{
+    return Deref<ActivationDescriptor>(desc, name);
+}
+
+const ActivationDescriptor& DerefSetActivation(miopenActivationDescriptor_t desc, const char* name)
+{
+    const ActivationDescriptor& d = DerefActivation(desc, name);
+    if(!d.IsSet())
+        ThrowBadParm(name, " has not been set (call miopenSetActivationDescriptor first)");
+    return d;
+}
+
+namespace {
+
+cpu::ActivationParams ParamsOf(const ActivationDescriptor& d)
+{
+    return {d.Mode(), static_cast<float>(d.Alpha()), static_cast<float>(d.Beta()),
+            static_cast<float>(d.Gamma())};
+}
+
+/// An output that is the same buffer as an input is fine element by element, but only when both
+/// walk it the same way.
+void CheckInPlace(const void* in, const TensorDescriptor& in_desc, const char* in_name,
+                  const char* in_desc_name, const void* out, const TensorDescriptor& out_desc,
+                  const char* out_name, const char* out_desc_name)
+{
+    if(in == out && in_desc.Strides() != out_desc.Strides())
+        ThrowBadParm(in_name, " and ", out_name, " are the same buffer but ", in_desc_name, " and ",
+                     out_desc_name, " have different strides: ", in_desc.ToString(), " vs ",
+                     out_desc.ToString(), "; in-place needs the same layout");
+}
+
+} // namespace
+
+void ActivationForward(Handle& handle,
+                       const ActivationDescriptor& activDesc,
+                       const void* alpha,
+                       const TensorDescriptor& xDesc,
+                       const void* x,
+                       const void* beta,
+                       const TensorDescriptor& yDesc,
+                       void* y)
+{
+    CheckSameType(xDesc, "xDesc", yDesc, "yDesc");
+    CheckComputeType(yDesc, "yDesc");
+    CheckSameLens(xDesc, "xDesc", yDesc, "yDesc");
+    CheckData(x, "x");
+    CheckData(y, "y");
+    CheckInPlace(x, xDesc, "x", "xDesc", y, yDesc, "y", "yDesc");
+    const float a = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
+    const float b = static_cast<float>(ReadScalar(beta, yDesc.Type(), "beta"));
+    KernelTimer timer(handle);
+    cpu::ActivationForward(ParamsOf(activDesc), a, xDesc, static_cast<const float*>(x), b, yDesc,
+                           static_cast<float*>(y));
+}
+
+void ActivationBackward(Handle& handle,
+                        const ActivationDescriptor& activDesc,
+                        const void* alpha,
+                        const TensorDescriptor& yDesc,
+                        const void* y,
+                        const TensorDescriptor& dyDesc,
+                        const void* dy,
+                        const TensorDescriptor& xDesc,
+                        const void* x,
+                        const void* beta,
+                        const TensorDescriptor& dxDesc,
+                        void* dx)
+{
+    CheckSameType(yDesc, "yDesc", dxDesc, "dxDesc");
+    CheckSameType(dyDesc, "dyDesc", dxDesc, "dxDesc");
+    CheckSameType(xDesc, "xDesc", dxDesc, "dxDesc");
+    CheckComputeType(dxDesc, "dxDesc");
+    CheckSameLens(yDesc, "yDesc", dxDesc, "dxDesc");
+    CheckSameLens(dyDesc, "dyDesc", dxDesc, "dxDesc");
+    CheckSameLens(xDesc, "xDesc", dxDesc, "dxDesc");
+    CheckData(y, "y");
+    CheckData(dy, "dy");
+    CheckData(x, "x");
+    CheckData(dx, "dx");
+    CheckInPlace(dy, dyDesc, "dy", "dyDesc", dx, dxDesc, "dx", "dxDesc");
+    CheckInPlace(x, xDesc, "x", "xDesc", dx, dxDesc, "dx", "dxDesc");
+    const float a = static_cast<float>(ReadScalar(alpha, dxDesc.Type(), "alpha"));
+    const float b = static_cast<float>(ReadScalar(beta, dxDesc.Type(), "beta"));
+    KernelTimer timer(handle);
+    cpu::ActivationBackward(ParamsOf(activDesc), a, dyDesc, static_cast<const float*>(dy), xDesc,
+                            static_cast<const float*>(x), b, dxDesc, static_cast<float*>(dx));
+}
+
+namespace log {
+void Print(std::ostream& out, miopenActivationDescriptor_t desc)
+{
+    const void* p = desc;
+    out << p;
+    if(const auto* kind = registry::Find(p); kind != nullptr && *kind == typeid(ActivationDescriptor))
+        out << " {" << static_cast<const ActivationDescriptor*>(desc)->ToString() << "}";
+}
+} // namespace log
+
+} // namespace miopen

@@ -1,0 +1,346 @@
+"""Softmax (miopenSoftmaxForward[_V2], miopenSoftmaxBackward[_V2]) against PyTorch's softmax and
+log_softmax in float64, autograd for the gradients."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import miopen_cy as mi
+from helpers import Strided, desc, poisoned, rel_l2
+from reference import softmax as ref
+
+ALGOS = [mi.MIOPEN_SOFTMAX_FAST, mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_LOG]
+MODES = [mi.MIOPEN_SOFTMAX_MODE_INSTANCE, mi.MIOPEN_SOFTMAX_MODE_CHANNEL]
+# Shapes that reach every path: columns over positions (NCHW, H*W > 1) and over the batch (H = W = 1,
+# few classes), rows (H = W = 1, C >= 32), long rows split in chunks (INSTANCE with C*H*W > 8192),
+# a spatial extent larger than one column block.
+SHAPES = [(2, 5, 3, 4), (4, 37, 1, 1), (50, 7, 1, 1), (1, 1, 1, 1), (3, 1, 4, 4), (2, 3, 64, 70),
+          (1, 21, 40, 40)]
+TOL = 1e-5
+
+
+def _x(rng, shape, scale=3.0):
+    return (scale * rng.standard_normal(shape)).astype(np.float32)
+
+
+def _shape_id(shape):
+    return "n{}-c{}-h{}-w{}".format(*shape)
+
+
+# ---- forward / backward against PyTorch ---------------------------------------------------------
+
+@pytest.mark.parametrize("shape", SHAPES, ids=_shape_id)
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: mi.SoftmaxMode(m).name)
+@pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
+def test_forward_v2_matches_torch(handle, rng, shape, mode, algo):
+    x = _x(rng, shape)
+    y = poisoned(shape)
+    mi.softmaxForward_V2(handle, 1.0, desc(shape), x, 0.0, desc(shape), y, algo, mode)
+    assert rel_l2(y, ref.forward(x, algo, mode)) <= TOL
+
+
+@pytest.mark.parametrize("shape", SHAPES, ids=_shape_id)
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: mi.SoftmaxMode(m).name)
+@pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
+def test_backward_v2_matches_torch_autograd(handle, rng, shape, mode, algo):
+    x, dy = _x(rng, shape), rng.standard_normal(shape).astype(np.float32)
+    y_ref, dx_ref = ref.backward(x, dy, algo, mode)
+    y = y_ref.astype(np.float32)
+    dx = poisoned(shape)
+    mi.softmaxBackward_V2(handle, 1.0, desc(shape), y, desc(shape), dy, 0.0, desc(shape), dx,
+                          algo, mode)
+    assert rel_l2(dx, dx_ref) <= TOL
+
+
+def test_v1_is_accurate_channel(handle, rng):
+    shape = (2, 6, 5, 3)
+    x, dy = _x(rng, shape), rng.standard_normal(shape).astype(np.float32)
+    y_ref, dx_ref = ref.backward(x, dy, ref.ACCURATE, ref.CHANNEL)
+    y, dx = poisoned(shape), poisoned(shape)
+    mi.softmaxForward(handle, 1.0, desc(shape), x, 0.0, desc(shape), y)
+    assert rel_l2(y, y_ref) <= TOL
+    mi.softmaxBackward(handle, 1.0, desc(shape), y, desc(shape), dy, 0.0, desc(shape), dx)
+    assert rel_l2(dx, dx_ref) <= TOL
+
+
+def test_accurate_survives_large_inputs_fast_does_not(handle, rng):
+    # ACCURATE subtracts the max; FAST is exp(x) / sum exp(x) as MIOpen computes it.
+    shape = (2, 4, 1, 1)
+    x = (rng.standard_normal(shape) + 100.0).astype(np.float32)
+    y = poisoned(shape)
+    mi.softmaxForward_V2(handle, 1.0, desc(shape), x, 0.0, desc(shape), y,
+                         mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_MODE_CHANNEL)
+    assert rel_l2(y, ref.forward(x, ref.ACCURATE, ref.CHANNEL)) <= TOL
+    mi.softmaxForward_V2(handle, 1.0, desc(shape), x, 0.0, desc(shape), y,
+                         mi.MIOPEN_SOFTMAX_FAST, mi.MIOPEN_SOFTMAX_MODE_CHANNEL)
+    assert np.all(np.isnan(y))    # exp overflows to inf: inf / inf
+
+
+@pytest.mark.parametrize("shape", [(2, 50, 1, 1), (2, 50, 3, 3)], ids=_shape_id)
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: mi.SoftmaxMode(m).name)
+@pytest.mark.parametrize("algo", [mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_LOG],
+                         ids=["ACCURATE", "LOG"])
+def test_wide_range_inputs_underflow_cleanly(handle, rng, shape, mode, algo):
+    # x - max(x) spans [-120, 0]: exp underflows for part of each softmax.
+    x = rng.uniform(-120.0, 0.0, shape).astype(np.float32)
+    y = poisoned(shape)
+    mi.softmaxForward_V2(handle, 1.0, desc(shape), x, 0.0, desc(shape), y, algo, mode)
+    assert rel_l2(y, ref.forward(x, algo, mode)) <= TOL
+    if algo == mi.MIOPEN_SOFTMAX_ACCURATE:
+        assert np.all(y >= 0.0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(shape=st.tuples(st.integers(1, 4), st.integers(1, 40), st.integers(1, 7), st.integers(1, 7)),
+       algo=st.sampled_from(ALGOS), mode=st.sampled_from(MODES), seed=st.integers(0, 2**16))
+def test_hypothesis_shapes_forward_and_backward(shape, algo, mode, seed):
+    handle = mi.Handle(device="cpu")
+    rng = np.random.default_rng(seed)
+    x, dy = _x(rng, shape), rng.standard_normal(shape).astype(np.float32)
+    y_ref, dx_ref = ref.backward(x, dy, algo, mode)
+    y, dx = poisoned(shape), poisoned(shape)
+    mi.softmaxForward_V2(handle, 1.0, desc(shape), x, 0.0, desc(shape), y, algo, mode)
+    assert rel_l2(y, y_ref) <= TOL
+    mi.softmaxBackward_V2(handle, 1.0, desc(shape), y, desc(shape), dy, 0.0, desc(shape), dx,
+                          algo, mode)
+    assert rel_l2(dx, dx_ref) <= TOL
+
+
+# ---- strides, layouts, blending, in place ----------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(2, 5, 3, 4), (3, 7, 1, 1), (1, 3, 40, 90)], ids=_shape_id)
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: mi.SoftmaxMode(m).name)
+@pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
+def test_strided_tensors_each_with_own_strides(handle, rng, shape, mode, algo):
+    x = Strided(shape, rng, pad=(0, 1, 0, 3))
+    y = Strided(shape, pad=(1, 0, 2, 1))
+    mi.softmaxForward_V2(handle, 1.0, x.desc(), x.buf, 0.0, y.desc(), y.buf, algo, mode)
+    dy = Strided(shape, rng, pad=(0, 2, 0, 1))
+    y_ref, dx_ref = ref.backward(x.view, dy.view, algo, mode)
+    assert rel_l2(y.view, y_ref) <= TOL
+    assert y.gaps_untouched() and x.gaps_untouched()
+    yb = Strided(shape, pad=(0, 0, 1, 0), fill=y_ref.astype(np.float32))
+    dx = Strided(shape, pad=(1, 1, 1, 1))
+    mi.softmaxBackward_V2(handle, 1.0, yb.desc(), yb.buf, dy.desc(), dy.buf, 0.0, dx.desc(),
+                          dx.buf, algo, mode)
+    assert rel_l2(dx.view, dx_ref) <= TOL
+    assert dx.gaps_untouched() and dy.gaps_untouched() and yb.gaps_untouched()
+
+
+@pytest.mark.parametrize("shape", [(2, 6, 5, 7), (2, 40, 3, 5)], ids=_shape_id)
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: mi.SoftmaxMode(m).name)
+@pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
+def test_nhwc_input_nchw_output(handle, rng, shape, mode, algo):
+    # C is the unit-stride dim of x but not of y; with 40 channels CHANNEL mode runs on rows.
+    n, c, h, w = shape
+    x_nhwc = _x(rng, (n, h, w, c))
+    x = x_nhwc.transpose(0, 3, 1, 2)
+    xd = mi.TensorDescriptor()
+    mi.setNdTensorDescriptorWithLayout(xd, mi.miopenFloat, mi.miopenTensorNHWC, shape, 4)
+    y = poisoned(shape)
+    mi.softmaxForward_V2(handle, 1.0, xd, x_nhwc, 0.0, desc(shape), y, algo, mode)
+    dy = rng.standard_normal(shape)
+    y_ref, dx_ref = ref.backward(x, dy, algo, mode)
+    assert rel_l2(y, y_ref) <= TOL
+    dy_nhwc = np.ascontiguousarray(dy.transpose(0, 2, 3, 1)).astype(np.float32)
+    dx_nhwc = poisoned((n, h, w, c))
+    mi.softmaxBackward_V2(handle, 1.0, desc(shape), y_ref.astype(np.float32), xd, dy_nhwc, 0.0,
+                          xd, dx_nhwc, algo, mode)
+    assert rel_l2(dx_nhwc.transpose(0, 3, 1, 2), dx_ref) <= TOL
+
+
+@pytest.mark.parametrize("shape", [(2, 5, 3, 4), (3, 9, 1, 1), (1, 2, 70, 70)], ids=_shape_id)
+@pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: mi.SoftmaxMode(m).name)
+def test_alpha_beta_blend(handle, rng, shape, algo, mode):
+    x, dy = _x(rng, shape), rng.standard_normal(shape).astype(np.float32)
+    y_ref, dx_ref = ref.backward(x, dy, algo, mode)
+    y0 = rng.standard_normal(shape).astype(np.float32)
+    y = y0.copy()
+    mi.softmaxForward_V2(handle, 2.0, desc(shape), x, 0.5, desc(shape), y, algo, mode)
+    assert rel_l2(y, 2.0 * y_ref + 0.5 * y0) <= TOL
+    dx0 = rng.standard_normal(shape).astype(np.float32)
+    dx = dx0.copy()
+    mi.softmaxBackward_V2(handle, -1.5, desc(shape), y_ref.astype(np.float32), desc(shape), dy,
+                          0.25, desc(shape), dx, algo, mode)
+    assert rel_l2(dx, -1.5 * dx_ref + 0.25 * dx0) <= TOL
+
+
+def test_strided_blend_reads_only_the_tensor(handle, rng):
+    shape = (2, 4, 6, 5)
+    x = _x(rng, shape)
+    y = Strided(shape, rng, pad=(0, 1, 1, 2))
+    y0 = y.view.astype(np.float64)
+    mi.softmaxForward_V2(handle, 1.0, desc(shape), x, -1.0, y.desc(), y.buf,
+                         mi.MIOPEN_SOFTMAX_LOG, mi.MIOPEN_SOFTMAX_MODE_INSTANCE)
+    assert rel_l2(y.view, ref.forward(x, ref.LOG, ref.INSTANCE) - y0) <= TOL
+    assert y.gaps_untouched()
+
+
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: mi.SoftmaxMode(m).name)
+@pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
+def test_in_place(handle, rng, mode, algo):
+    shape = (2, 5, 9, 3)
+    x, dy = _x(rng, shape), rng.standard_normal(shape).astype(np.float32)
+    y_ref, dx_ref = ref.backward(x, dy, algo, mode)
+    buf = x.copy()
+    mi.softmaxForward_V2(handle, 1.0, desc(shape), buf, 0.0, desc(shape), buf, algo, mode)
+    assert rel_l2(buf, y_ref) <= TOL
+    g = dy.copy()
+    mi.softmaxBackward_V2(handle, 1.0, desc(shape), y_ref.astype(np.float32), desc(shape), g, 0.0,
+                          desc(shape), g, algo, mode)
+    assert rel_l2(g, dx_ref) <= TOL
+
+
+def test_long_rows_are_deterministic(handle, rng):
+    # INSTANCE mode over 3 * 64 * 70 = 13440 elements per row runs chunk by chunk.
+    shape = (2, 3, 64, 70)
+    x = _x(rng, shape)
+    y1, y2 = poisoned(shape), poisoned(shape)
+    for y in (y1, y2):
+        mi.softmaxForward_V2(handle, 1.0, desc(shape), x, 0.0, desc(shape), y,
+                             mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_MODE_INSTANCE)
+    assert np.array_equal(y1, y2)
+    assert abs(float(y1[0].astype(np.float64).sum()) - 1.0) <= 1e-5
+
+
+_SAME_BITS_SCRIPT = """
+import sys, numpy as np, miopen_cy as mi
+h = mi.Handle(device="cpu")
+out = []
+for shape, mode in [((2, 3, 100, 120), 0), ((2, 21, 64, 64), 1), ((400, 300, 1, 1), 1)]:
+    d = mi.TensorDescriptor()
+    mi.setTensorDescriptor(d, mi.miopenFloat, 4, list(shape), None)
+    x = np.random.default_rng(7).standard_normal(shape).astype(np.float32)
+    y, dx = np.empty_like(x), np.empty_like(x)
+    mi.softmaxForward_V2(h, 1.0, d, x, 0.0, d, y, mi.MIOPEN_SOFTMAX_ACCURATE, mode)
+    mi.softmaxBackward_V2(h, 1.0, d, y, d, x, 0.0, d, dx, mi.MIOPEN_SOFTMAX_ACCURATE, mode)
+    out += [y, dx]
+np.savez(sys.argv[1], *out)
+"""
+
+
+def test_same_bits_whatever_the_thread_count(tmp_path):
+    # Large enough to run in parallel; every sum has a fixed order, so one thread gives the same
+    # bits as two.
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path))
+    results = []
+    for threads in ("1", "2"):
+        path = tmp_path / f"t{threads}.npz"
+        subprocess.run([sys.executable, "-c", _SAME_BITS_SCRIPT, str(path)], check=True,
+                       env=dict(env, OMP_NUM_THREADS=threads), cwd=tmp_path)
+        with np.load(path) as f:
+            results.append([f[k] for k in sorted(f.files)])
+    for a, b in zip(*results):
+        assert np.array_equal(a, b)
+
+
+# ---- bad inputs ------------------------------------------------------------------------------------
+
+def _fwd(handle, xd, x, yd, y, algo=mi.MIOPEN_SOFTMAX_ACCURATE, mode=mi.MIOPEN_SOFTMAX_MODE_CHANNEL,
+         alpha=1.0, beta=0.0):
+    mi.softmaxForward_V2(handle, alpha, xd, x, beta, yd, y, algo, mode)
+
+
+def _bwd(handle, yd, y, dyd, dy, dxd, dx, algo=mi.MIOPEN_SOFTMAX_ACCURATE,
+         mode=mi.MIOPEN_SOFTMAX_MODE_CHANNEL):
+    mi.softmaxBackward_V2(handle, 1.0, yd, y, dyd, dy, 0.0, dxd, dx, algo, mode)
+
+
+def test_forward_bad_inputs_raise_and_leave_y_untouched(handle, rng):
+    shape = (2, 3, 4, 5)
+    x = _x(rng, shape)
+    y = poisoned(shape)
+    unset = mi.TensorDescriptor()
+    cases = [
+        (lambda: _fwd(handle, desc(shape), x, desc(shape), y, algo=3), mi.BadParmError,
+         "algorithm = 3 is not a miopenSoftmaxAlgorithm_t"),
+        (lambda: _fwd(handle, desc(shape), x, desc(shape), y, mode=-1), mi.BadParmError,
+         "mode = -1 is not a miopenSoftmaxMode_t"),
+        (lambda: _fwd(handle, None, x, desc(shape), y), mi.BadParmError, "xDesc is null"),
+        (lambda: _fwd(handle, desc(shape), x, None, y), mi.BadParmError, "yDesc is null"),
+        (lambda: _fwd(handle, unset, x, desc(shape), y), mi.BadParmError, "xDesc has not been set"),
+        (lambda: _fwd(handle, desc((2, 3, 4, 4)), x, desc(shape), y), mi.BadParmError,
+         "xDesc and yDesc have different lengths"),
+        (lambda: _fwd(handle, desc((6, 20)), x, desc((6, 20)), y), mi.BadParmError,
+         "xDesc has 2 dims; expected 4"),
+        (lambda: _fwd(handle, desc((1, 2, 3, 4, 5)), x, desc((1, 2, 3, 4, 5)), y),
+         mi.BadParmError, "xDesc has 5 dims; expected 4"),
+        (lambda: _fwd(handle, desc(shape, dtype=mi.miopenHalf), x.astype(np.float16), desc(shape),
+                      y), mi.BadParmError, "xDesc is miopenHalf but yDesc is miopenFloat"),
+        (lambda: _fwd(handle, desc(shape), None, desc(shape), y), mi.BadParmError,
+         "x is a null pointer"),
+        (lambda: _fwd(handle, desc(shape), x[:1], desc(shape), y), mi.BadParmError,
+         "x: the buffer has 240 bytes; its descriptor needs 480"),
+        (lambda: _fwd(handle, desc(shape), x.astype(np.float64), desc(shape), y), mi.BadParmError,
+         "x: array dtype 'f8'"),
+        (lambda: _fwd(handle, desc(shape), x, desc(shape), y, alpha="a"), TypeError,
+         "alpha must be a float"),
+    ]
+    for call, exc, words in cases:
+        with pytest.raises(exc, match=words):
+            call()
+        assert np.all(np.isnan(y)), words
+    yd = np.full(shape, np.nan)
+    with pytest.raises(mi.MIOpenNotImplementedError, match="miopenDouble"):
+        _fwd(handle, desc(shape, dtype=mi.miopenDouble), x.astype(np.float64),
+             desc(shape, dtype=mi.miopenDouble), yd)
+    assert np.all(np.isnan(yd))
+    with pytest.raises(mi.BadParmError, match="y: the array is read-only"):
+        ro = np.zeros(shape, np.float32)
+        ro.flags.writeable = False
+        _fwd(handle, desc(shape), x, desc(shape), ro)
+
+
+def test_backward_bad_inputs_raise_and_leave_dx_untouched(handle, rng):
+    shape = (2, 3, 4, 5)
+    y, dy = _x(rng, shape), _x(rng, shape)
+    dx = poisoned(shape)
+    d = desc(shape)
+    cases = [
+        (lambda: _bwd(handle, d, y, d, dy, d, dx, algo=9), "algorithm = 9"),
+        (lambda: _bwd(handle, d, y, d, dy, d, dx, mode=2), "mode = 2"),
+        (lambda: _bwd(handle, None, y, d, dy, d, dx), "yDesc is null"),
+        (lambda: _bwd(handle, d, y, None, dy, d, dx), "dyDesc is null"),
+        (lambda: _bwd(handle, d, y, d, dy, None, dx), "dxDesc is null"),
+        (lambda: _bwd(handle, desc((2, 3, 4, 1)), y, d, dy, d, dx),
+         "yDesc and dyDesc have different lengths"),
+        (lambda: _bwd(handle, d, y, d, dy, desc((2, 3, 5, 4)), dx),
+         "dyDesc and dxDesc have different lengths"),
+        (lambda: _bwd(handle, d, y, desc(shape, dtype=mi.miopenHalf), dy.astype(np.float16), d,
+                      dx), "yDesc is miopenFloat but dyDesc is miopenHalf"),
+        (lambda: _bwd(handle, d, None, d, dy, d, dx), "y is a null pointer"),
+        (lambda: _bwd(handle, d, y, d, None, d, dx), "dy is a null pointer"),
+        (lambda: _bwd(handle, d, y, d, dy[:1], d, dx), "dy: the buffer has"),
+    ]
+    for call, words in cases:
+        with pytest.raises(mi.BadParmError, match=words):
+            call()
+        assert np.all(np.isnan(dx)), words
+    with pytest.raises(mi.BadParmError, match="dx is a null pointer"):
+        _bwd(handle, d, y, d, dy, d, None)
+
+
+def test_destroyed_descriptor_and_handle_raise(handle, rng):
+    shape = (1, 2, 2, 2)
+    x, y = _x(rng, shape), poisoned(shape)
+    d = desc(shape)
+    mi.destroyTensorDescriptor(d)
+    with pytest.raises(ValueError, match="xDesc has been destroyed"):
+        _fwd(handle, d, x, desc(shape), y)
+    with pytest.raises(ValueError, match="dyDesc has been destroyed"):
+        _bwd(handle, desc(shape), x, d, x, desc(shape), y)
+    h = mi.Handle(device="cpu")
+    mi.destroy(h)
+    with pytest.raises(ValueError, match="handle has been destroyed"):
+        mi.softmaxForward(h, 1.0, desc(shape), x, 0.0, desc(shape), y)
+    assert np.all(np.isnan(y))
+
+
+def test_docstrings_name_the_c_function():
+    for name in ("softmaxForward", "softmaxBackward", "softmaxForward_V2", "softmaxBackward_V2"):
+        doc = getattr(mi, name).__doc__.strip().splitlines()
+        assert doc[-1].strip().endswith("C: miopen" + name[0].upper() + name[1:])
