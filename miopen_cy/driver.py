@@ -91,7 +91,7 @@ CONV_FLAGS = [
     F("dump_output", "o", 0, "int", "Dumps the output buffers (Default=0)"),
     F("in_data", "d", "", "str", "Input data filename (Default=)"),
     F("weights", "e", "", "str", "Input weights filename (Default=)"),
-    F("bias", "b", 0, "int", "Use Bias (Default=0)"),
+    F("bias", "b", 0, "int", "Use Bias: add it after forward, its gradient after backward (Default=0)"),
     F("mode", "m", "conv", "str", "Convolution Mode (conv, trans) (Default=conv)"),
     F("pad_mode", "z", "default", "str", "Padding Mode (same, valid, default) (Default=default)"),
     F("tensor_vect", "Z", 0, "int", "tensor vectorization type (only 0 is supported)"),
@@ -1153,8 +1153,6 @@ def cmd_conv(args, report):
         raise UsageError("-Z/-L (vectorized tensors) are not supported: only -Z 0 -L 1")
     if o["pad_val"] != 0:
         raise UsageError(f"-r {o['pad_val']}: only zero padding (-r 0) is supported")
-    if o["bias"]:
-        raise UsageError("-b 1 (convolution bias) is not supported by this driver yet")
     if o["iter"] < 1:
         raise UsageError(f"-i {o['iter']}: the number of iterations must be > 0")
     pm = o["pad_mode"]
@@ -1195,6 +1193,7 @@ def cmd_conv(args, report):
     runner = ConvRunner(device, case, search=bool(o["search"]),
                         files={"in_data": o["in_data"], "weights": o["weights"], "dout_data": o["dout_data"]})
     report.record["problem"]["y"] = list(runner.ylens)
+    bias = _ConvBias(device, runner, o["in_bias"]) if o["bias"] else None
     for bit, dname, vlabel, tlabel, _ in directions:
         res = runner.run(dname, o["iter"], corrupt=_corrupt_hook)
         out = res.pop("output")
@@ -1210,13 +1209,65 @@ def cmd_conv(args, report):
             report.say(f"{'GPU' if device.gpu else 'CPU'} Kernel Time {tlabel} Elapsed: {res['time_ms']:f} ms (average)")
             for line in stats_lines(case, runner.ylens, dname, res):
                 report.say(line)
+        if bias is not None and dname == "fwd":
+            out = bias.forward(report, o, out)
         if o["verify"]:
             ref = runner.reference(dname)
+            if bias is not None and dname == "fwd":
+                ref = ref + bias.data
             report.verdict(vlabel, rms_range(ref, out), runner.tolerance(dname, res["algorithm"]), res)
         else:
             res["verified"] = None
         report.results.append(res)
+    if bias is not None and forw != 1:
+        bias.backward(report, o)
     return EXIT_VERIFY_FAILED if report.failed else EXIT_OK
+
+
+class _ConvBias:
+    """-b 1: MIOpenDriver adds a per-channel bias after the forward convolution
+    (miopenConvolutionForwardBias) and computes its gradient after the backward ones
+    (miopenConvolutionBackwardBias). Bias values: channel % 8 + U(0, 1), as MIOpenDriver's."""
+
+    def __init__(self, device, runner, path):
+        self.device, self.runner = device, runner
+        k = runner.ylens[1]
+        self.lens = (1, k) + (1,) * (len(runner.ylens) - 2)
+        rng = _rng(1)
+        self.data = _load_or(path, self.lens, lambda s: (np.arange(k) % 8).reshape(s) + rng.random(s))
+        self.t = HostTensor(self.lens)
+        self.t.set(self.data)
+        self.desc = self.t.desc()
+
+    def forward(self, report, o, out):
+        """Adds the bias to the forward output; returns the output to verify."""
+        dev, h = self.device, self.device.handle
+        y = HostTensor(self.runner.ylens, strides=self.runner.y.strides)
+        y.set(out)
+        by, bb = dev.put(y), dev.put(self.t)
+        times, wall = timed_calls(dev, lambda: mi.convolutionForwardBias(h, 1.0, self.desc, bb, 0.0,
+                                                                         self.runner.yd, by), 1)
+        if o["time"]:
+            report.say(f"{'GPU' if dev.gpu else 'CPU'} Kernel Time Forward Conv. Bias Elapsed: {times[0]:f} ms")
+        return dev.get(y, by)
+
+    def backward(self, report, o):
+        dev, h = self.device, self.device.handle
+        dy = HostTensor(self.runner.ylens, strides=self.runner.y.strides)
+        dy.set(self.runner.dy_data)
+        db = HostTensor(self.lens)
+        bdy, bdb = dev.put(dy), dev.put(db)
+        times, wall = timed_calls(dev, lambda: mi.convolutionBackwardBias(h, 1.0, self.runner.yd, bdy, 0.0,
+                                                                          self.desc, bdb), 1)
+        if o["time"]:
+            report.say(f"{'GPU' if dev.gpu else 'CPU'} Kernel Time Backward Bias Conv. Elapsed: {times[0]:f} ms")
+        out = _apply_corrupt("bias", dev.get(db, bdb))
+        res = _result("bias", times, wall, int(np.prod(self.runner.ylens)) * 4, int(np.prod(self.lens)) * 4)
+        if o["verify"]:
+            axes = (0,) + tuple(range(2, len(self.runner.ylens)))
+            ref = np.asarray(self.runner.dy_data, np.float64).sum(axis=axes, keepdims=True)
+            report.verdict("Backward Convolution Bias", rms_range(ref, out), CONV_TOL, res)
+        report.results.append(res)
 
 
 def _conv_problem(case):
@@ -2101,7 +2152,7 @@ def main(argv=None):
     report = Report(as_json)
     report.record.update(command=" ".join([PROG] + [shlex.quote(a) for a in argv]))
     try:
-        report.say(" ".join([PROG] + [shlex.quote(a) for a in argv]))      # MIOpenDriver echoes its command
+        report.say(" ".join([PROG] + argv))      # MIOpenDriver echoes its command
         code = COMMANDS[cmd](args, report)
     except HelpRequested as h:
         print(h.text())

@@ -101,6 +101,23 @@ def test_conv_forw_bitmask_selects_directions(capsys, forw, expect):
     assert [b for b, label in CONV_LABELS.items() if f"{label} Verifies OK" in out] == expect
 
 
+@pytest.mark.parametrize("flags", ["-F 0", "-F 1", "-F 4", "-m trans -u 2 -v 2 -F 0"])
+def test_conv_bias(capsys, monkeypatch, flags):
+    """-b 1: the bias is added after the forward convolution and its gradient computed after the
+    backward ones, each verified; a wrong bias gradient fails."""
+    argv = ["conv", "-n", 2, "-c", 4, "-H", 7, "-W", 6, "-k", 6, "-b", 1, "-i", 1, "-t", 1] + flags.split()
+    code, out, err = run_main(capsys, *argv)
+    assert code == 0, out + err
+    forw = int(flags.split("-F ")[1])
+    assert ("Forward Convolution Verifies OK" in out) == (forw in (0, 1))
+    assert ("Backward Convolution Bias Verifies OK" in out) == (forw != 1)
+    assert ("Forward Conv. Bias Elapsed" in out) == (forw in (0, 1))
+    if forw != 1:
+        monkeypatch.setattr(driver, "_corrupt_hook", lambda d, arr: arr * 1.01 if d == "bias" else arr)
+        code, out, _ = run_main(capsys, *argv)
+        assert code == 1 and "Backward Convolution Bias FAILED" in out and "Weights Verifies OK" in out
+
+
 def test_conv_time_0_prints_no_timing_but_verifies(capsys):
     code, out, _ = run_main(capsys, "conv", "-n", 1, "-c", 3, "-H", 8, "-W", 8, "-k", 4, "-F", 1)
     assert code == 0 and "stats:" not in out and "Elapsed" not in out
@@ -208,7 +225,7 @@ def test_a_wrong_result_fails_every_subcommand(capsys, monkeypatch, api, cmd, fl
     "-n 2 -c 3 -H 10 -W 9 -y 3 -x 2 -p 1 -q 1 -v 2 -u 3 -m max",
     "-n 2 -c 3 -H 10 -W 9 -y 3 -x 3 -p 1 -q 1 -v 2 -u 2 -m avg",
     "-n 2 -c 3 -H 10 -W 9 -y 2 -x 3 -p 1 -q 0 -v 1 -u 2 -m avg_in -M 1",
-    "-M 0 --input 1x4x6x7x8 -Z 3 -y 2 -x 3 -s 2 -v 1 -u 2 -o 1 -p 0 -q 1 -m max",
+    "-M 0 --input 1x4x6x7x8 -Z 3 -y 2 -x 3 -s 2 -v 1 -u 2 -o 1 -p 0 -q 1 -m max -I miopenIndexUint32",
     "-W 2x3x11x12,NCHW -y 3 -x 3 -v 2 -u 2 -m avg -I miopenIndexUint16",
     "-n 1 -c 2 -H 8 -W 8 -k 2 -y 2 -x 2 -v 2 -u 2 -z valid",
 ], ids=["max", "avg", "avg_in-image-index", "3d-input-tensor", "W-tensor", "old-k-flag"])
