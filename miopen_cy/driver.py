@@ -11,12 +11,14 @@ The lines that MIOPEN_ENABLE_LOGGING_CMD=1 prints run here unchanged. Exit statu
 verification passed, 1 when one failed, 2 for a usage error (unknown or contradictory flags),
 3 when the library refused the problem.
 """
+import contextlib
 import fnmatch
 import json
 import math
 import os
 import shlex
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -102,7 +104,7 @@ CONV_FLAGS = [
     F("in_bias", "a", "", "str", "Input bias filename (Default=)"),
     F("group_count", "g", 1, "int", "Number of Groups (Default=1)"),
     F("dout_data", "D", "", "str", "dy data filename for backward weight computation (Default=)"),
-    F("solution", "S", "-1", "str", "Immediate mode solution (not available yet: Find is used)"),
+    F("solution", "S", "-1", "str", "Solver name or id: Find runs that solver alone (immediate mode is not available yet); <0 or 0: Find (Default=-1)"),
 ]
 
 POOL_FLAGS = [
@@ -1177,9 +1179,9 @@ def cmd_conv(args, report):
         if lay not in LAYOUTS[dims + 2]:
             raise UsageError(f"--{flag} {o[flag]}: expected one of {', '.join(LAYOUTS[dims + 2])}")
         layouts.append(lay)
-    if o["solution"] not in ("-1", "") and not o["solution"].startswith("-"):
-        print(f"{PROG}: note: -S {o['solution']} (immediate mode) is not available yet; using Find",
-              file=sys.stderr)
+    solution = o["solution"].strip()
+    if solution in ("", "0") or solution.lstrip("-").isdigit() and int(solution) < 0:
+        solution = None            # Find (-S 0, "the fastest solution", is what Find picks)
     if o["wall"] and not o["time"]:
         report.say(f"Info: '--wall {o['wall']}' is ignored because '--time' is not set")
     case = ConvCase(o["batchsize"], o["in_channels"], o["out_channels"], spatial, filt, pads, strides,
@@ -1194,6 +1196,40 @@ def cmd_conv(args, report):
                         files={"in_data": o["in_data"], "weights": o["weights"], "dout_data": o["dout_data"]})
     report.record["problem"]["y"] = list(runner.ylens)
     bias = _ConvBias(device, runner, o["in_bias"]) if o["bias"] else None
+    if solution is not None:
+        report.say(f"Note: -S {solution}: immediate mode is not available yet; Find runs that solver alone "
+                   "(MIOPEN_DEBUG_FIND_ONLY_SOLVER) with a find-db of its own")
+        report.record["solution"] = solution
+    with _only_solver(solution):
+        _conv_directions(report, o, case, runner, device, directions, bias)
+    if bias is not None and forw != 1:
+        bias.backward(report, o)
+    return EXIT_VERIFY_FAILED if report.failed else EXIT_OK
+
+
+@contextlib.contextmanager
+def _only_solver(solution):
+    """-S name|id: Find restricted to that solver, in a temporary find-db so the user's records
+    keep every solver."""
+    if solution is None:
+        yield
+        return
+    names = ("MIOPEN_DEBUG_FIND_ONLY_SOLVER", "MIOPEN_USER_DB_PATH")
+    saved = {n: os.environ.get(n) for n in names}
+    with tempfile.TemporaryDirectory(prefix="miopen-driver-") as db:
+        os.environ["MIOPEN_DEBUG_FIND_ONLY_SOLVER"] = solution
+        os.environ["MIOPEN_USER_DB_PATH"] = db
+        try:
+            yield
+        finally:
+            for n, v in saved.items():
+                if v is None:
+                    os.environ.pop(n, None)
+                else:
+                    os.environ[n] = v
+
+
+def _conv_directions(report, o, case, runner, device, directions, bias):
     for bit, dname, vlabel, tlabel, _ in directions:
         res = runner.run(dname, o["iter"], corrupt=_corrupt_hook)
         out = res.pop("output")
@@ -1219,9 +1255,6 @@ def cmd_conv(args, report):
         else:
             res["verified"] = None
         report.results.append(res)
-    if bias is not None and forw != 1:
-        bias.backward(report, o)
-    return EXIT_VERIFY_FAILED if report.failed else EXIT_OK
 
 
 class _ConvBias:

@@ -118,6 +118,16 @@ def test_conv_bias(capsys, monkeypatch, flags):
         assert code == 1 and "Backward Convolution Bias FAILED" in out and "Weights Verifies OK" in out
 
 
+@pytest.mark.parametrize("solution,solver", [("ConvDirectNaiveConvFwd", "ConvDirectNaiveConvFwd"), ("91", "GemmFwdRest")])
+def test_conv_solution_flag_runs_that_solver(capsys, solution, solver):
+    code, out, err = run_main(capsys, "conv", "-n", 1, "-c", 4, "-H", 8, "-W", 8, "-k", 4, "-F", 1, "-t", 1,
+                              "-i", 1, "-S", solution)
+    assert code == 0, out + err
+    assert f"Solution: {solver}" in out
+    verified(out, ["Forward Convolution"])
+    assert "MIOPEN_DEBUG_FIND_ONLY_SOLVER" not in os.environ        # restored
+
+
 def test_conv_time_0_prints_no_timing_but_verifies(capsys):
     code, out, _ = run_main(capsys, "conv", "-n", 1, "-c", 3, "-H", 8, "-W", 8, "-k", 4, "-F", 1)
     assert code == 0 and "stats:" not in out and "Elapsed" not in out
