@@ -554,6 +554,16 @@ def _pad(x, pads, value=0.0, extra=None):
     return np.pad(x, [(0, 0), (0, 0)] + [(p, p + e) for p, e in zip(pads, extra)], constant_values=value)
 
 
+REF_CHUNK_BYTES = 256 << 20      # bound on the float64 column matrix of one batch chunk
+
+
+def _batch_chunks(n, per_item):
+    """Batch slices whose column matrices stay under REF_CHUNK_BYTES (a big layer would
+    otherwise need gigabytes of float64 columns)."""
+    step = max(1, int(REF_CHUNK_BYTES // max(per_item * 8, 1)))
+    return [slice(i, min(i + step, n)) for i in range(0, n, step)]
+
+
 def ref_conv_fwd(x, w, pads, strides, dils, groups):
     """y = conv(x, w): x (N, C, in...), w (K, C/groups, filt...), float64."""
     x = np.asarray(x, np.float64)
@@ -562,11 +572,14 @@ def ref_conv_fwd(x, w, pads, strides, dils, groups):
     k, filt = w.shape[0], w.shape[2:]
     out = [(i + 2 * p - d * (f - 1) - 1) // s + 1
            for i, p, d, f, s in zip(x.shape[2:], pads, dils, filt, strides)]
-    cols = _im2col(_pad(x, pads), filt, out, strides, dils)          # (N, C, F, O)
     g = groups
-    cols = cols.reshape(n, g, (c // g) * cols.shape[2], -1)
-    y = np.matmul(w.reshape(g, k // g, -1)[None], cols)              # (N, G, K/G, O)
-    return y.reshape((n, k) + tuple(out))
+    wm = w.reshape(g, k // g, -1)[None]
+    y = np.empty((n, k) + tuple(out))
+    for b in _batch_chunks(n, c * int(np.prod(filt)) * int(np.prod(out))):
+        cols = _im2col(_pad(x[b], pads), filt, out, strides, dils)           # (n, C, F, O)
+        cols = cols.reshape(cols.shape[0], g, (c // g) * cols.shape[2], -1)
+        y[b] = np.matmul(wm, cols).reshape((cols.shape[0], k) + tuple(out))   # (n, G, K/G, O)
+    return y
 
 
 def ref_conv_bwd_data(dy, w, in_spatial, pads, strides, dils, groups):
@@ -578,13 +591,17 @@ def ref_conv_bwd_data(dy, w, in_spatial, pads, strides, dils, groups):
     cg, filt = w.shape[1], w.shape[2:]
     g = groups
     nf = int(np.prod(filt))
-    cols = np.matmul(w.reshape(g, k // g, cg * nf).transpose(0, 2, 1)[None],
-                     dy.reshape(n, g, k // g, -1))                    # (N, G, Cg*F, O)
-    cols = cols.reshape((n, g * cg, nf) + tuple(out))
-    dxp = np.zeros((n, g * cg) + tuple(i + 2 * p for i, p in zip(in_spatial, pads)))
-    for fi, offs in enumerate(np.ndindex(*filt)):
-        dxp[(slice(None), slice(None)) + _window_slices(offs, dils, out, strides)] += cols[:, :, fi]
-    return dxp[(slice(None), slice(None)) + tuple(slice(p, p + i) for p, i in zip(pads, in_spatial))]
+    wt = w.reshape(g, k // g, cg * nf).transpose(0, 2, 1)[None]
+    dx = np.empty((n, g * cg) + tuple(in_spatial))
+    for b in _batch_chunks(n, g * cg * nf * int(np.prod(out))):
+        m = dy[b].shape[0]
+        cols = np.matmul(wt, dy[b].reshape(m, g, k // g, -1))                # (n, G, Cg*F, O)
+        cols = cols.reshape((m, g * cg, nf) + tuple(out))
+        dxp = np.zeros((m, g * cg) + tuple(i + 2 * p for i, p in zip(in_spatial, pads)))
+        for fi, offs in enumerate(np.ndindex(*filt)):
+            dxp[(slice(None), slice(None)) + _window_slices(offs, dils, out, strides)] += cols[:, :, fi]
+        dx[b] = dxp[(slice(None), slice(None)) + tuple(slice(p, p + i) for p, i in zip(pads, in_spatial))]
+    return dx
 
 
 def ref_conv_bwd_weights(x, dy, filt, pads, strides, dils, groups):
@@ -594,9 +611,12 @@ def ref_conv_bwd_weights(x, dy, filt, pads, strides, dils, groups):
     n, c = x.shape[:2]
     k, out = dy.shape[1], dy.shape[2:]
     g = groups
-    cols = _im2col(_pad(x, pads), filt, out, strides, dils)
-    cols = cols.reshape(n, g, (c // g) * cols.shape[2], -1)          # (N, G, Cg*F, O)
-    dw = np.matmul(dy.reshape(n, g, k // g, -1), cols.transpose(0, 1, 3, 2)).sum(axis=0)
+    dw = np.zeros((g, k // g, (c // g) * int(np.prod(filt))))
+    for b in _batch_chunks(n, c * int(np.prod(filt)) * int(np.prod(out))):
+        cols = _im2col(_pad(x[b], pads), filt, out, strides, dils)
+        m = cols.shape[0]
+        cols = cols.reshape(m, g, (c // g) * cols.shape[2], -1)              # (n, G, Cg*F, O)
+        dw += np.matmul(dy[b].reshape(m, g, k // g, -1), cols.transpose(0, 1, 3, 2)).sum(axis=0)
     return dw.reshape((k, c // g) + tuple(filt))
 
 
@@ -612,6 +632,12 @@ def _pool_windows(x, win, pads, strides, out, fill):
 def ref_pool_fwd(x, mode, win, pads, strides, out):
     """mode 0 max (padding excluded), 1 average excluding padding, 2 average over the full window."""
     x = np.asarray(x, np.float64)
+    per_item = x.shape[1] * int(np.prod(win)) * int(np.prod(out))
+    return np.concatenate([_pool_fwd(x[b], mode, win, pads, strides, out)
+                           for b in _batch_chunks(x.shape[0], per_item)])
+
+
+def _pool_fwd(x, mode, win, pads, strides, out):
     n, c = x.shape[:2]
     if mode == 0:
         cols, _ = _pool_windows(x, win, pads, strides, out, -np.inf)
@@ -630,6 +656,12 @@ def ref_pool_bwd(x, dy, mode, win, pads, strides):
     """dx: max sends dy to the first largest element of each window; averages spread it."""
     x = np.asarray(x, np.float64)
     dy = np.asarray(dy, np.float64)
+    per_item = x.shape[1] * int(np.prod(win)) * int(np.prod(dy.shape[2:]))
+    return np.concatenate([_pool_bwd(x[b], dy[b], mode, win, pads, strides)
+                           for b in _batch_chunks(x.shape[0], per_item)])
+
+
+def _pool_bwd(x, dy, mode, win, pads, strides):
     n, c = x.shape[:2]
     out = dy.shape[2:]
     fill = -np.inf if mode == 0 else 0.0
