@@ -373,6 +373,20 @@ def test_help_lists_the_flags(capsys):
     assert "-F, --forw" in out and "-_, --spatial_dim" in out and "--device" in out
 
 
+def _has_gpu():
+    try:
+        mi.Handle(device="gpu")
+        return True
+    except mi.MIOpenError:
+        return False
+
+
+@pytest.mark.skipif(_has_gpu(), reason="a GPU is present: --device gpu runs")
+def test_device_gpu_without_a_gpu_says_so(capsys):
+    code, _, err = run_main(capsys, "conv", "-n", 1, "-c", 1, "-H", 4, "-W", 4, "-k", 1, "--device", "gpu")
+    assert code == 3 and "device" in err and "error:" in err
+
+
 def test_library_errors_exit_3(capsys):
     code, _, err = run_main(capsys, "conv", "-n", 1, "-c", 1, "-H", 3, "-W", 3, "-k", 1, "-y", 5, "-x", 5)
     assert code == 3 and "miopenStatusBadParm" in err
