@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -122,8 +123,14 @@ void LogCommand(const ConvolutionDescriptor& conv, const ConvCall& call)
     {
         on = false;
     }
+    // MIOpen's shape, "MIOpen(HIP): Command [LogCmdConvolution] <command>": everything after "] "
+    // is the command line, runnable unchanged.
     if(on)
-        log::Write(log::Level::Default, "LogCmdConvolution", DriverCommand(conv, call));
+    {
+        const std::string line = "MIOpen(CY): Command [LogCmdConvolution] " + DriverCommand(conv, call) + "\n";
+        std::fputs(line.c_str(), stderr);
+        std::fflush(stderr);
+    }
 }
 
 double MeasureMs(const ConvInvoker& run, const ConvArgs& args, const Handle& handle)
@@ -318,38 +325,50 @@ void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& 
 std::string DriverCommand(const ConvolutionDescriptor& conv, const ConvCall& call)
 {
     // The user's view: x-side is the input of the user's forward, as MIOpenDriver describes it.
+    // MIOpenDriver has 2-d and 3-d (--spatial_dim 3) convolutions; a 1-d one is miopen_cy's
+    // --spatial_dim 1, which takes the length, filter, pad, stride, dilation and output padding
+    // from the width flags (-W -x -q -v -j -X).
     const auto& x = call.a;
     const auto& w = call.w;
     const int dims = conv.SpatialDims();
-    std::ostringstream o;
-    o << "miopen-driver conv";
-    if(dims == 3)
-        o << " --spatial_dim 3";
-    o << " -n " << x.Lens()[0] << " -c " << x.Lens()[1];
-    if(dims == 3)
-        o << " -! " << x.Lens()[2];
-    o << " -H " << x.Lens()[dims == 3 ? 3 : 2] << " -W " << x.Lens()[dims == 3 ? 4 : (dims == 2 ? 3 : 2)];
-    const size_t k = conv.IsTranspose() ? w.Lens()[1] * conv.GroupCount() : w.Lens()[0];
-    o << " -k " << k;
-    if(dims == 3)
-        o << " -@ " << w.Lens()[2];
-    o << " -y " << w.Lens()[dims == 3 ? 3 : 2] << " -x " << w.Lens()[dims == 3 ? 4 : (dims == 2 ? 3 : 2)];
     const auto& pd = conv.Pads();
     const auto& st = conv.Strides();
     const auto& dl = conv.Dilations();
-    const int hi = dims == 3 ? 1 : 0;                 // index of the h dim
-    const int wi = dims == 1 ? 0 : hi + 1;            // index of the w dim
-    if(dims == 3)
-        o << " -$ " << pd[0] << " -# " << st[0] << " -^ " << dl[0];
-    o << " -p " << pd[hi] << " -q " << pd[wi] << " -u " << st[hi] << " -v " << st[wi] << " -l " << dl[hi]
-      << " -j " << dl[wi];
+    const size_t k = conv.IsTranspose() ? w.Lens()[1] * conv.GroupCount() : w.Lens()[0];
+    std::ostringstream o;
+    o << "miopen-driver conv";
+    if(dims != 2)
+        o << " --spatial_dim " << dims;
+    o << " -n " << x.Lens()[0] << " -c " << x.Lens()[1];
+    if(dims == 1)
+    {
+        o << " -W " << x.Lens()[2] << " -k " << k << " -x " << w.Lens()[2] << " -q " << pd[0] << " -v "
+          << st[0] << " -j " << dl[0];
+    }
+    else
+    {
+        const int hi = dims == 3 ? 1 : 0;   // index of the h dim among the spatial dims
+        const int wi = hi + 1;
+        if(dims == 3)
+            o << " -! " << x.Lens()[2];
+        o << " -H " << x.Lens()[2 + hi] << " -W " << x.Lens()[2 + wi] << " -k " << k;
+        if(dims == 3)
+            o << " -@ " << w.Lens()[2];
+        o << " -y " << w.Lens()[2 + hi] << " -x " << w.Lens()[2 + wi];
+        if(dims == 3)
+            o << " -$ " << pd[0] << " -# " << st[0] << " -^ " << dl[0];
+        o << " -p " << pd[hi] << " -q " << pd[wi] << " -u " << st[hi] << " -v " << st[wi] << " -l "
+          << dl[hi] << " -j " << dl[wi];
+    }
     o << " -m " << (conv.IsTranspose() ? "trans" : "conv") << " -g " << conv.GroupCount();
     if(conv.IsTranspose())
     {
         const auto& adj = conv.TransposeOutputPadding();
         if(dims == 3)
             o << " -% " << adj[0];
-        o << " -Y " << adj[hi] << " -X " << adj[wi];
+        if(dims >= 2)
+            o << " -Y " << adj[dims == 3 ? 1 : 0];
+        o << " -X " << adj[dims - 1];
     }
     const int f = call.direction == UserDirection::Forward ? 1
                   : call.direction == UserDirection::BackwardData ? 2 : 4;
