@@ -1,6 +1,6 @@
 """Activation forward/backward on the CPU: miopen_cy against PyTorch, side by side in one process.
 
-Times are medians of --runs runs after --warmup runs (time.perf_counter around one call; ours
+Times are medians (and, for a shared machine, minima) of --runs runs after --warmup runs (time.perf_counter around one call; ours
 through the Python mirror, so the per-call Python overhead is included); the contenders of a row
 take turns run by run. PyTorch runs with its
 default thread count. For PyTorch two figures where they differ: the call a user writes (a new
@@ -8,10 +8,17 @@ output tensor every call) and the same op into a preallocated output (out=), whi
 miopen_cy does.
 
     PYTHONPATH=/tmp/site-activation python perf/measure_activation.py [--runs 15] [--shape 8 64 112 112]
+        [--threads 1]   (pin with taskset -c 1 for a figure that a busy shared machine disturbs less)
 """
 import argparse
+import os
 import statistics
+import sys
 import time
+
+# --threads N must reach OpenMP before the library loads.
+if "--threads" in sys.argv:
+    os.environ["OMP_NUM_THREADS"] = sys.argv[sys.argv.index("--threads") + 1]
 
 import numpy as np
 import torch
@@ -32,7 +39,7 @@ def median_ms(fns, runs, warmup):
             t0 = time.perf_counter()
             fn()
             t.append((time.perf_counter() - t0) * 1e3)
-    return [statistics.median(t) for t in times]
+    return [(statistics.median(t), min(t)) for t in times]
 
 
 def main():
@@ -40,7 +47,12 @@ def main():
     p.add_argument("--shape", type=int, nargs="+", default=[8, 64, 112, 112])
     p.add_argument("--runs", type=int, default=15)
     p.add_argument("--warmup", type=int, default=3)
+    p.add_argument("--threads", type=int, default=None,
+                   help="threads for both (default: each library's default)")
+    p.add_argument("--ops", nargs="+", default=None, help="only these rows (e.g. relu_fwd relu_bwd)")
     args = p.parse_args()
+    if args.threads:
+        torch.set_num_threads(args.threads)
     shape = tuple(args.shape)
 
     h = mi.Handle(device="cpu")
@@ -98,11 +110,15 @@ def main():
     ]
     print(f"shape {shape} fp32, torch {torch.__version__} threads={torch.get_num_threads()}, "
           f"median of {args.runs} after {args.warmup} warm-up")
-    print(f"{'op':<14}{'ours ms':>10}{'torch ms':>10}{'ratio':>8}{'torch out= ms':>15}{'ratio':>8}")
+    print(f"{'op':<14}{'ours ms':>9}{'torch ms':>10}{'ratio':>7}{'out= ms':>9}{'ratio':>7}"
+          f"   | min: {'ours':>6}{'torch':>7}{'out=':>7}")
     for name, ours, theirs, theirs_out in rows:
-        t_ours, t_torch, t_out = median_ms([ours, theirs, theirs_out], args.runs, args.warmup)
-        print(f"{name:<14}{t_ours:>10.3f}{t_torch:>10.3f}{t_torch / t_ours:>7.2f}x"
-              f"{t_out:>15.3f}{t_out / t_ours:>7.2f}x")
+        if args.ops and name not in args.ops:
+            continue
+        (m_o, n_o), (m_t, n_t), (m_u, n_u) = median_ms([ours, theirs, theirs_out], args.runs,
+                                                       args.warmup)
+        print(f"{name:<14}{m_o:>9.3f}{m_t:>10.3f}{m_t / m_o:>6.2f}x{m_u:>9.3f}{m_u / m_o:>6.2f}x"
+              f"   | {n_o:>10.3f}{n_t:>7.3f}{n_u:>7.3f}")
 
 
 if __name__ == "__main__":

@@ -26,11 +26,10 @@ const char* ActivationModeName(miopenActivationMode_t mode)
     return "unknown";
 }
 
-void ActivationDescriptor::Set(miopenActivationMode_t mode, double alpha, double beta, double gamma)
+void ActivationDescriptor::Set(int mode, double alpha, double beta, double gamma)
 {
-    const int m = static_cast<int>(mode);
-    if(m < miopenActivationPASTHRU || m > miopenActivationELU)
-        ThrowBadParm("mode = ", m, " is not a miopenActivationMode_t value");
+    if(mode < miopenActivationPASTHRU || mode > miopenActivationELU)
+        ThrowBadParm("mode = ", mode, " is not a miopenActivationMode_t value");
     // MIOpen stores anything; a NaN or infinite parameter only ever produces NaN outputs, so it
     // is refused here, where the mistake is made.
     const double values[3] = {alpha, beta, gamma};
@@ -38,7 +37,7 @@ void ActivationDescriptor::Set(miopenActivationMode_t mode, double alpha, double
     for(int i = 0; i < 3; ++i)
         if(!std::isfinite(values[i]))
             ThrowBadParm(names[i], " = ", values[i], "; activation parameters must be finite");
-    mode_  = mode;
+    mode_  = static_cast<miopenActivationMode_t>(mode);
     alpha_ = alpha;
     beta_  = beta;
     gamma_ = gamma;

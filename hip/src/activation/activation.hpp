@@ -31,7 +31,7 @@ public:
 
     /// Validates and sets: mode must be a miopenActivationMode_t value and the parameters finite.
     /// On error the descriptor is left unchanged.
-    void Set(miopenActivationMode_t mode, double alpha, double beta, double gamma);
+    void Set(int mode, double alpha, double beta, double gamma);
 
     bool IsSet() const { return set_; }
     miopenActivationMode_t Mode() const { return mode_; }

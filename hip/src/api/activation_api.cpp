@@ -4,6 +4,8 @@
 #include "core/handle.hpp"
 #include "core/tensor.hpp"
 
+#include <cstring>
+
 using miopen::ActivationDescriptor;
 using miopen::DerefTensor;
 using miopen::Out;
@@ -15,11 +17,16 @@ extern "C" miopenStatus_t miopenCreateActivationDescriptor(miopenActivationDescr
 }
 
 extern "C" miopenStatus_t miopenSetActivationDescriptor(const miopenActivationDescriptor_t activDesc,
-                                                        miopenActivationMode_t mode,
+                                                        miopenActivationMode_t mode_arg,
                                                         double activAlpha,
                                                         double activBeta,
                                                         double activGamma)
 {
+    // A C caller may pass any int; reading it as the enum would be undefined in C++ when it is
+    // out of the enum's range, so the bits are read as an int and validated as such.
+    int mode = 0;
+    static_assert(sizeof(mode) == sizeof(mode_arg), "miopenActivationMode_t is int-sized");
+    std::memcpy(&mode, &mode_arg, sizeof(mode));
     MIOPEN_LOG_FUNCTION(activDesc, mode, activAlpha, activBeta, activGamma);
     return MIOPEN_TRY({
         miopen::DerefActivation(activDesc, "activDesc").Set(mode, activAlpha, activBeta, activGamma);
