@@ -279,6 +279,8 @@ cdef int c_int(object value, str name) except? -1:
 
 
 cdef double c_double(object value, str name) except? -1.0:
+    if isinstance(value, (str, bytes)):
+        raise TypeError(f"{name} must be a float, not {type(value).__name__}")
     try:
         return float(value)
     except (TypeError, ValueError):
