@@ -1,0 +1,55 @@
+// Winograd convolution F(m x m, 3 x 3) on the CPU for 2-d, stride-1, dilation-1, packed NCHW
+// problems (m = 2 or 4): tiles of the padded input are transformed (B^T d B) into a workspace
+// V[tile element][tile][channel], one GEMM per tile element and group multiplies V_e by the
+// transformed filters (G g G^T, made per block of output channels next to its GEMMs, so the
+// transformed filters never go through memory) into M[tile element][tile][out channel], and the
+// output transform (A^T M A) writes y. The batch is processed in chunks of tile rows so the
+// workspace is bounded.
+// Backward data is the same forward convolution of dy with the flipped, transposed filters and
+// pad' = 2 - pad (which may be negative: a crop), so both directions share this core.
+#pragma once
+
+#include "conv/conv_geometry.hpp"
+
+#include <cstddef>
+
+namespace miopen::cpu {
+
+/// One Winograd convolution in the core's terms: `in` (n, ic, h, w) -> `out` (n, oc, oh, ow),
+/// 3x3 filters, stride 1, pads pad_h/pad_w (any sign).
+struct WinogradShape
+{
+    long n, ic, oc, groups, icpg, ocpg;
+    long h, w, oh, ow;
+    long pad_h, pad_w;
+    bool backward_data;   // filters are the user's w[ic][oc/g][3][3], transposed and flipped
+
+    static WinogradShape Forward(const ConvGeometry& g);
+    /// dx = the forward convolution of dy with the flipped, transposed filters, pad' = 2 - pad.
+    static WinogradShape BackwardData(const ConvGeometry& g);
+};
+
+/// What one call needs: tile counts, the chunk of tile rows processed at once, workspace parts.
+struct WinogradPlan
+{
+    int m;                 // output tile (2 or 4); input tile alpha = m + 2
+    int alpha;
+    long tiles_h, tiles_w; // tiles per image
+    long rows;             // tile rows in the batch: n * tiles_h
+    long rows_per_chunk;
+    long v_floats, m_floats;   // one chunk's transformed inputs and products
+    long w_floats;             // backward data: the filters transposed and flipped
+
+    size_t WorkspaceBytes() const { return sizeof(float) * static_cast<size_t>(v_floats + m_floats + w_floats); }
+};
+
+/// The plan of shape `s` with output tile m; the chunk is the largest number of tile rows whose
+/// transformed inputs and products take about chunk_bytes (at least one tile row).
+WinogradPlan MakeWinogradPlan(const WinogradShape& s, int m, size_t chunk_bytes);
+
+/// Runs the convolution. `workspace` holds at least plan.WorkspaceBytes(). Deterministic run to
+/// run for a given thread count.
+void ConvWinograd(const WinogradShape& s, const WinogradPlan& plan, const float* in, const float* w,
+                  float* out, void* workspace);
+
+} // namespace miopen::cpu
