@@ -22,5 +22,8 @@ const ConvSolver& GemmWrwUniversal();
 const ConvSolver& ConvCpuImplicitGemmFwd();
 const ConvSolver& ConvCpuImplicitGemmBwd();
 const ConvSolver& ConvCpuImplicitGemmWrw();
+// Winograd F(m x m, 3x3), forward and backward data (packed NCHW, 3x3, stride 1).
+const ConvSolver& ConvMPBidirectWinograd4x3();
+const ConvSolver& ConvMPBidirectWinograd2x3();
 
 } // namespace miopen::solvers
