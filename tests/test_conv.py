@@ -134,9 +134,9 @@ def test_find_best_matches_torch(handle, rng, case, direction):
 
 SOLVERS = {
     FWD: ["ConvDirectNaiveConvFwd", "GemmFwd1x1_0_1", "GemmFwd1x1_0_2", "GemmFwdRest",
-          "ConvCpuImplicitGemmFwd"],
+          "ConvCpuImplicitGemmFwd", "ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>"],
     BWD: ["ConvDirectNaiveConvBwd", "GemmBwd1x1_stride1", "GemmBwd1x1_stride2", "GemmBwdRest",
-          "ConvCpuImplicitGemmBwd"],
+          "ConvCpuImplicitGemmBwd", "ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>"],
     WRW: ["ConvDirectNaiveConvWrw", "GemmWrw1x1_stride1", "GemmWrwUniversal", "ConvCpuImplicitGemmWrw"],
 }
 
@@ -146,6 +146,8 @@ def _algo(solver):
         return int(mi.miopenConvolutionAlgoDirect)
     if solver.startswith("ConvCpuImplicitGemm"):
         return int(mi.miopenConvolutionAlgoImplicitGEMM)
+    if solver.startswith("ConvMPBidirectWinograd"):
+        return int(mi.miopenConvolutionAlgoWinograd)
     return int(mi.miopenConvolutionAlgoGEMM)
 
 
