@@ -42,6 +42,8 @@ const std::vector<const ConvSolver*>& ConvSolvers()
         &solvers::ConvCpuImplicitGemmWrw(),
         &solvers::ConvMPBidirectWinograd4x3(),
         &solvers::ConvMPBidirectWinograd2x3(),
+        &solvers::ConvCpuWinogradWrw4x3(),
+        &solvers::ConvCpuWinogradWrw2x3(),
         &solvers::GemmFwd1x1_0_1(),
         &solvers::GemmFwd1x1_0_2(),
         &solvers::GemmFwdRest(),

@@ -48,6 +48,22 @@ struct Tile<2>
         o[0]  = m0 + m1 + m2;
         o[os] = m1 - m2 - m3;
     }
+    // Backward weights: Dy = A dy (m -> alpha), Wt = G^T m (alpha -> 3).
+    static inline void Dy(const float* d, long ds, float* o, long os)
+    {
+        const float d0 = d[0], d1 = d[ds];
+        o[0]      = d0;
+        o[os]     = d0 + d1;
+        o[2 * os] = d0 - d1;
+        o[3 * os] = -d1;
+    }
+    static inline void Wt(const float* m, long ms, float* o, long os)
+    {
+        const float m0 = m[0], m1 = m[ms], m2 = m[2 * ms], m3 = m[3 * ms];
+        o[0]      = m0 + 0.5f * (m1 + m2);
+        o[os]     = 0.5f * (m1 - m2);
+        o[2 * os] = 0.5f * (m1 + m2) + m3;
+    }
 };
 
 template <>
@@ -88,6 +104,27 @@ struct Tile<4>
         o[os]     = b + 2.0f * d;
         o[2 * os] = a + 4.0f * c;
         o[3 * os] = b + 8.0f * d + m5;
+    }
+    static inline void Dy(const float* d, long ds, float* o, long os)
+    {
+        const float d0 = d[0], d1 = d[ds], d2 = d[2 * ds], d3 = d[3 * ds];
+        const float a = d0 + d2, b = d1 + d3;            // even and odd parts at +-1
+        const float c = d0 + 4.0f * d2, e = 2.0f * d1 + 8.0f * d3;   // and at +-2
+        o[0]      = d0;
+        o[os]     = a + b;
+        o[2 * os] = a - b;
+        o[3 * os] = c + e;
+        o[4 * os] = c - e;
+        o[5 * os] = d3;
+    }
+    static inline void Wt(const float* m, long ms, float* o, long os)
+    {
+        constexpr float k6 = 1.0f / 6.0f, k12 = 1.0f / 12.0f, k24 = 1.0f / 24.0f;
+        const float m0 = m[0], m1 = m[ms], m2 = m[2 * ms], m3 = m[3 * ms], m4 = m[4 * ms], m5 = m[5 * ms];
+        const float a = m1 + m2, b = m3 + m4;
+        o[0]      = 0.25f * m0 - k6 * a + k24 * b;
+        o[os]     = k6 * (m2 - m1) + k12 * (m3 - m4);
+        o[2 * os] = k6 * (b - a) + m5;
     }
 };
 
@@ -288,7 +325,7 @@ void Run(const WinogradShape& s, const WinogradPlan& pl, const float* in, const 
     constexpr long a2 = A * A;
     float* v = ws;
     float* mb = v + pl.v_floats;
-    if(s.backward_data)
+    if(s.dir == WinogradDirection::BackwardData)
     {   // The core's filters (oc, icpg, 3, 3) are the user's (ic, oc / groups, 3, 3) transposed
         // per group and flipped; made once into the workspace so every later read is contiguous.
         float* wt = mb + pl.m_floats;
@@ -360,17 +397,155 @@ void Run(const WinogradShape& s, const WinogradPlan& pl, const float* in, const 
     }
 }
 
+/// Backward weights: D[e][p0 + t][k] = (A dy A^T)[e] for the tiles of tile row `row`, output
+/// channels [k0, k1); dy beyond the output is zero.
+template <int M>
+void DyTransformRow(const WinogradShape& s, const WinogradPlan& pl, const float* dy, long row, long k0, long k1,
+                    float* d, long tiles, long p0, float* scratch)
+{
+    constexpr int A = M + 2;
+    const long tw = pl.tiles_w, wq = M * tw, kb = k1 - k0;
+    const long n = row / pl.tiles_h, ti = row % pl.tiles_h;
+    float* st = scratch;             // [M rows][wq columns][kb]
+    float* tmp = st + M * wq * kb;   // [M][A][kb]: the row transforms of one tile
+    const long plane_out = s.oh * s.ow;
+    for(int i = 0; i < M; ++i)
+    {
+        float* sr = st + i * wq * kb;
+        const long oh = ti * M + i;
+        if(oh >= s.oh)
+        {
+            std::fill(sr, sr + wq * kb, 0.0f);
+            continue;
+        }
+        std::fill(sr + s.ow * kb, sr + wq * kb, 0.0f);
+        const float* src = dy + ((n * s.oc + k0) * s.oh + oh) * s.ow;
+        for(long q = 0; q < s.ow; ++q)
+#pragma omp simd
+            for(long k = 0; k < kb; ++k)
+                sr[q * kb + k] = src[k * plane_out + q];
+    }
+    const long plane = tiles * s.oc;
+    for(long t = 0; t < tw; ++t)
+    {
+        for(int i = 0; i < M; ++i)
+        {
+            const float* base = st + (i * wq + t * M) * kb;
+#pragma omp simd
+            for(long k = 0; k < kb; ++k)
+                Tile<M>::Dy(base + k, kb, tmp + i * A * kb + k, kb);
+        }
+        float* dt = d + (p0 + t) * s.oc + k0;
+        for(int j = 0; j < A; ++j)
+#pragma omp simd
+            for(long k = 0; k < kb; ++k)
+                Tile<M>::Dy(tmp + j * kb + k, A * kb, dt + j * plane + k, A * plane);
+    }
+}
+
+/// dw[oc][ic][3][3] = G^T S G for the summed products S[e][oc][ic] of output channel oc.
+template <int M>
+void WeightTransform(const WinogradShape& s, const float* sum, long oc, float* dw, float* scratch)
+{
+    constexpr int A = M + 2;
+    const long icpg = s.icpg, ld = FilterLd(icpg), plane = s.oc * icpg;
+    float* t1 = scratch;        // [3][A][ld]: G^T S
+    float* t2 = t1 + 3 * A * ld;   // [9 taps][ld]
+    const float* so = sum + oc * icpg;
+    for(int j = 0; j < A; ++j)
+#pragma omp simd
+        for(long ic = 0; ic < icpg; ++ic)
+            Tile<M>::Wt(so + j * plane + ic, A * plane, t1 + j * ld + ic, A * ld);
+    for(int a = 0; a < 3; ++a)
+#pragma omp simd
+        for(long ic = 0; ic < icpg; ++ic)
+            Tile<M>::Wt(t1 + a * A * ld + ic, ld, t2 + a * 3 * ld + ic, ld);
+    float* dst = dw + oc * icpg * 9;
+    for(int tap = 0; tap < 9; ++tap)
+#pragma omp simd
+        for(long ic = 0; ic < icpg; ++ic)
+            dst[ic * 9 + tap] = t2[tap * ld + ic];
+}
+
+template <int M>
+void RunBackwardWeights(const WinogradShape& s, const WinogradPlan& pl, const float* x, const float* dy, float* dw,
+                        float* ws)
+{
+    constexpr int A = M + 2;
+    constexpr long a2 = A * A;
+    float* v = ws;
+    float* d = v + pl.v_floats;
+    float* sum = d + pl.m_floats;
+    const long tw = pl.tiles_w;
+    const long chunks = (pl.rows + pl.rows_per_chunk - 1) / pl.rows_per_chunk;
+    const int threads = omp_get_max_threads();
+    const long cblocks = (s.ic + kChanBlock - 1) / kChanBlock;
+    const long kblocks = (s.oc + kChanBlock - 1) / kChanBlock;
+    const long tscratch = std::max(TransformScratchFloats<M>(pl), M * M * tw * kChanBlock + M * A * kChanBlock);
+    // GEMM items: (tile element, group, block of output channels), enough of them for the threads.
+    const long want = (4L * threads + a2 * s.groups - 1) / (a2 * s.groups);
+    const long gblocks = std::clamp<long>(want, 1, std::max<long>(1, s.ocpg / 16));
+    const long kb = (s.ocpg + gblocks - 1) / gblocks;
+#pragma omp parallel num_threads(threads)
+    {
+        std::vector<float> tbuf(static_cast<size_t>(std::max(tscratch, 3 * A * FilterLd(s.icpg) + 9 * FilterLd(s.icpg))));
+        for(long ch = 0; ch < chunks; ++ch)
+        {
+            const long r0 = ch * pl.rows_per_chunk, r1 = std::min(pl.rows, r0 + pl.rows_per_chunk);
+            const long nr = r1 - r0, tiles = nr * tw;
+#pragma omp for schedule(static) nowait
+            for(long item = 0; item < nr * cblocks; ++item)
+            {
+                const long r = item / cblocks, cblk = item % cblocks;
+                const long c0 = cblk * kChanBlock, c1 = std::min(s.ic, c0 + kChanBlock);
+                InputTransformRow<M>(s, pl, x, r0 + r, c0, c1, v, tiles, r * tw, tbuf.data());
+            }
+#pragma omp for schedule(static)
+            for(long item = 0; item < nr * kblocks; ++item)
+            {
+                const long r = item / kblocks, kblk = item % kblocks;
+                const long k0 = kblk * kChanBlock, k1 = std::min(s.oc, k0 + kChanBlock);
+                DyTransformRow<M>(s, pl, dy, r0 + r, k0, k1, d, tiles, r * tw, tbuf.data());
+            }
+            // S_e (ocpg x icpg) += D_e^T (ocpg x tiles) * V_e (tiles x icpg), chunk after chunk.
+#pragma omp for schedule(static)
+            for(long item = 0; item < a2 * s.groups * gblocks; ++item)
+            {
+                const long e = item / (s.groups * gblocks), grp = item / gblocks % s.groups, blk = item % gblocks;
+                const long k0 = blk * kb, k1 = std::min(s.ocpg, k0 + kb);
+                if(k0 >= k1)
+                    continue;
+                Sgemm(true, false, static_cast<int>(k1 - k0), static_cast<int>(s.icpg), static_cast<int>(tiles), 1.0f,
+                      d + e * tiles * s.oc + grp * s.ocpg + k0, static_cast<int>(s.oc),
+                      v + e * tiles * s.ic + grp * s.icpg, static_cast<int>(s.ic), ch == 0 ? 0.0f : 1.0f,
+                      sum + (e * s.oc + grp * s.ocpg + k0) * s.icpg, static_cast<int>(s.icpg));
+            }
+        }
+#pragma omp for schedule(static)
+        for(long oc = 0; oc < s.oc; ++oc)
+            WeightTransform<M>(s, sum, oc, dw, tbuf.data());
+    }
+}
+
 } // namespace
 
 WinogradShape WinogradShape::Forward(const ConvGeometry& g)
 {
-    return {g.n, g.c, g.k, g.g, g.cpg, g.kpg, g.in[1], g.in[2], g.out[1], g.out[2], g.pad[1], g.pad[2], false};
+    return {g.n, g.c, g.k, g.g, g.cpg, g.kpg, g.in[1], g.in[2], g.out[1], g.out[2], g.pad[1], g.pad[2],
+            WinogradDirection::Forward};
+}
+
+WinogradShape WinogradShape::BackwardWeights(const ConvGeometry& g)
+{
+    WinogradShape s = Forward(g);
+    s.dir = WinogradDirection::BackwardWeights;
+    return s;
 }
 
 WinogradShape WinogradShape::BackwardData(const ConvGeometry& g)
 {
     return {g.n, g.k, g.c, g.g, g.kpg, g.cpg, g.out[1], g.out[2], g.in[1], g.in[2], 2 - g.pad[1], 2 - g.pad[2],
-            true};
+            WinogradDirection::BackwardData};
 }
 
 WinogradPlan MakeWinogradPlan(const WinogradShape& s, int m, size_t chunk_bytes)
@@ -386,8 +561,19 @@ WinogradPlan MakeWinogradPlan(const WinogradShape& s, int m, size_t chunk_bytes)
     pl.rows_per_chunk = std::clamp<long>(static_cast<long>(chunk_bytes) / std::max<long>(row_bytes, 1), 1, pl.rows);
     pl.v_floats = a2 * s.ic * pl.rows_per_chunk * pl.tiles_w;
     pl.m_floats = a2 * s.oc * pl.rows_per_chunk * pl.tiles_w;
-    pl.w_floats = s.backward_data ? s.oc * s.icpg * 9 : 0;
+    pl.w_floats = s.dir == WinogradDirection::BackwardData      ? s.oc * s.icpg * 9
+                  : s.dir == WinogradDirection::BackwardWeights ? a2 * s.oc * s.icpg
+                                                                : 0;
     return pl;
+}
+
+void ConvWinogradBackwardWeights(const WinogradShape& s, const WinogradPlan& plan, const float* x,
+                                 const float* dy, float* dw, void* workspace)
+{
+    if(plan.m == 4)
+        RunBackwardWeights<4>(s, plan, x, dy, dw, static_cast<float*>(workspace));
+    else
+        RunBackwardWeights<2>(s, plan, x, dy, dw, static_cast<float*>(workspace));
 }
 
 void ConvWinograd(const WinogradShape& s, const WinogradPlan& plan, const float* in, const float* w,

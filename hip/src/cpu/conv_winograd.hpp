@@ -15,18 +15,27 @@
 
 namespace miopen::cpu {
 
+enum class WinogradDirection
+{
+    Forward,           // out = conv(in, w)
+    BackwardData,      // the same, with the user's filters w[ic][oc/g][3][3] transposed and flipped
+    BackwardWeights,   // dw = sum over tiles of G^T [(A dy A^T) . (B^T x B)] G
+};
+
 /// One Winograd convolution in the core's terms: `in` (n, ic, h, w) -> `out` (n, oc, oh, ow),
-/// 3x3 filters, stride 1, pads pad_h/pad_w (any sign).
+/// 3x3 filters (oc, ic / groups, 3, 3), stride 1, pads pad_h/pad_w (any sign).
 struct WinogradShape
 {
     long n, ic, oc, groups, icpg, ocpg;
     long h, w, oh, ow;
     long pad_h, pad_w;
-    bool backward_data;   // filters are the user's w[ic][oc/g][3][3], transposed and flipped
+    WinogradDirection dir;
 
     static WinogradShape Forward(const ConvGeometry& g);
     /// dx = the forward convolution of dy with the flipped, transposed filters, pad' = 2 - pad.
     static WinogradShape BackwardData(const ConvGeometry& g);
+    /// The forward shape; `in` is x and `out` is dy.
+    static WinogradShape BackwardWeights(const ConvGeometry& g);
 };
 
 /// What one call needs: tile counts, the chunk of tile rows processed at once, workspace parts.
@@ -37,8 +46,10 @@ struct WinogradPlan
     long tiles_h, tiles_w; // tiles per image
     long rows;             // tile rows in the batch: n * tiles_h
     long rows_per_chunk;
-    long v_floats, m_floats;   // one chunk's transformed inputs and products
-    long w_floats;             // backward data: the filters transposed and flipped
+    long v_floats, m_floats;   // one chunk's transformed inputs and products (backward weights:
+                               // transformed x and dy)
+    long w_floats;             // backward data: the filters transposed and flipped; backward
+                               // weights: the products summed over tiles, [tile element][oc][icpg]
 
     size_t WorkspaceBytes() const { return sizeof(float) * static_cast<size_t>(v_floats + m_floats + w_floats); }
 };
@@ -47,9 +58,13 @@ struct WinogradPlan
 /// transformed inputs and products take about chunk_bytes (at least one tile row).
 WinogradPlan MakeWinogradPlan(const WinogradShape& s, int m, size_t chunk_bytes);
 
-/// Runs the convolution. `workspace` holds at least plan.WorkspaceBytes(). Deterministic run to
-/// run for a given thread count.
+/// Runs the convolution (forward or backward data). `workspace` holds at least
+/// plan.WorkspaceBytes(). Deterministic run to run for a given thread count.
 void ConvWinograd(const WinogradShape& s, const WinogradPlan& plan, const float* in, const float* w,
                   float* out, void* workspace);
+
+/// Backward weights: dw (oc, icpg, 3, 3) from x = `in` and dy = `out` of the forward shape.
+void ConvWinogradBackwardWeights(const WinogradShape& s, const WinogradPlan& plan, const float* x,
+                                 const float* dy, float* dw, void* workspace);
 
 } // namespace miopen::cpu

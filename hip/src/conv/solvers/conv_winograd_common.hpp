@@ -1,6 +1,7 @@
-// What the Winograd solvers ConvMPBidirectWinograd<m-3> share: applicability (CPU, forward or
-// backward data, 2-d, 3x3, stride 1, dilation 1, packed NCHW, not depthwise), the workspace of
-// the plan, the time estimate and the invoker over cpu/conv_winograd.cpp.
+// What the Winograd solvers share (ConvMPBidirectWinograd<m-3> for forward and backward data,
+// ConvCpuWinogradWrw<m-3> for backward weights): applicability (CPU, 2-d, 3x3, stride 1,
+// dilation 1, packed NCHW, not depthwise), the workspace of the plan, the time estimate and the
+// invoker over cpu/conv_winograd.cpp.
 #pragma once
 
 #include "conv/conv_geometry.hpp"
@@ -21,14 +22,19 @@ constexpr size_t kChunkBytes = 8u << 20;
 inline cpu::WinogradShape ShapeOf(const ConvProblem& p)
 {
     const ConvGeometry g(p);
-    return p.IsForward() ? cpu::WinogradShape::Forward(g) : cpu::WinogradShape::BackwardData(g);
+    return p.IsForward()        ? cpu::WinogradShape::Forward(g)
+           : p.IsBackwardData() ? cpu::WinogradShape::BackwardData(g)
+                                : cpu::WinogradShape::BackwardWeights(g);
 }
 
-inline Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p)
+/// `weights`: the backward-weights solvers; else the bidirectional (forward, backward data) ones.
+inline Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p, bool weights)
 {
     if(!ctx.handle.IsCpu())
         return OtherDomain("CPU solver");
-    if(!p.IsForward() && !p.IsBackwardData())
+    if(weights && !p.IsBackwardWeights())
+        return OtherDomain("backward weights only");
+    if(!weights && p.IsBackwardWeights())
         return OtherDomain("forward and backward data only");
     if(p.dims != 2)
         return NotApplicable("needs 2 spatial dims");
@@ -59,7 +65,7 @@ inline size_t WorkspaceSize(const ConvProblem& p, int m) { return PlanOf(p, m).W
 
 /// In the units of the GEMM solvers' estimates (gemm_common.hpp): the per-element GEMMs at
 /// ~60 GFLOP/s, the transformed data (written once, read once) at ~8 GB/s, and the filter
-/// transform (~10 ns a filter, redone per chunk of tiles).
+/// transform (~10 ns a filter, redone per chunk of tiles; once for backward weights).
 inline double EstimateMs(const ConvProblem& p, int m)
 {
     const cpu::WinogradShape s = ShapeOf(p);
@@ -69,7 +75,7 @@ inline double EstimateMs(const ConvProblem& p, int m)
     const double chunks = std::ceil(static_cast<double>(pl.rows) / pl.rows_per_chunk);
     const double gemm = 2.0 * a2 * s.oc * s.icpg * tiles / 60e9;
     const double traffic = 2.0 * sizeof(float) * a2 * (s.ic + s.oc) * tiles / 8e9;
-    const double filters = chunks * s.oc * s.icpg * 10e-9;
+    const double filters = (p.IsBackwardWeights() ? 1.0 : chunks) * s.oc * s.icpg * 10e-9;
     return (gemm + traffic + filters) * 1e3;
 }
 
@@ -77,12 +83,14 @@ inline ConvInvoker MakeInvoker(const ConvProblem& p, int m)
 {
     const cpu::WinogradShape s = ShapeOf(p);
     const cpu::WinogradPlan pl = PlanOf(p, m);
-    const bool forward = p.IsForward();
-    return [s, pl, forward](const ConvArgs& a) {
+    return [s, pl](const ConvArgs& a) {
         if(a.workspace == nullptr || a.workspace_size < pl.WorkspaceBytes())
             ThrowBadParm("Winograd F(", pl.m, "x", pl.m, ",3x3) needs ", pl.WorkspaceBytes(),
                          " bytes of workspace; ", a.workspace == nullptr ? 0 : a.workspace_size, " given");
-        if(forward)
+        if(s.dir == cpu::WinogradDirection::BackwardWeights)
+            cpu::ConvWinogradBackwardWeights(s, pl, static_cast<const float*>(a.x), static_cast<const float*>(a.y),
+                                             static_cast<float*>(a.w), a.workspace);
+        else if(s.dir == cpu::WinogradDirection::Forward)
             cpu::ConvWinograd(s, pl, static_cast<const float*>(a.x), static_cast<const float*>(a.w),
                               static_cast<float*>(a.y), a.workspace);
         else

@@ -27,7 +27,7 @@ struct ConvMPBidirectWinograd4x3Solver final : ConvSolver
     }
     Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        return winograd::IsApplicable(ctx, p);
+        return winograd::IsApplicable(ctx, p, false);
     }
     size_t WorkspaceSize(const ConvContext&, const ConvProblem& p) const override
     {
