@@ -6,7 +6,7 @@ miopenConvolutionForward / BackwardData with its algorithm. Rounds interleave th
 hits them alike; the median over rounds is reported. "best other" is the fastest of the
 non-Winograd solvers; "wino/best" > 1 means Winograd is faster.
 
-    python perf/measure_winograd.py [--batch 4] [--rounds 7] [--directions FB] [--layers all|N,..]
+    python perf/measure_winograd.py [--batch 4] [--rounds 7] [--directions FBW] [--layers all|N,..]
 """
 import argparse
 import os
@@ -22,7 +22,8 @@ import miopen_cy as mi
 
 # ResNet-50's 3x3 stride-1 layers: (c, h, w, k)
 LAYERS = [(64, 56, 56, 64), (128, 28, 28, 128), (256, 14, 14, 256), (512, 7, 7, 512)]
-WINOGRAD = ["ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>"]
+WINOGRAD = ["ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>",
+            "ConvCpuWinogradWrw<4-3>", "ConvCpuWinogradWrw<2-3>"]
 OTHERS = {
     "F": ["ConvCpuImplicitGemmFwd", "GemmFwdRest"],
     "B": ["ConvCpuImplicitGemmBwd", "GemmBwdRest"],
@@ -127,7 +128,8 @@ def main(argv=None):
             wino = [s for s in med if s not in others and s != "torch"]
             best_wino = min(wino, key=med.get) if wino else None
             c, hh, ww, k = layer
-            cells = "  ".join(f"{name.replace('ConvMPBidirectWinograd', 'Wino')}={t:.2f}" for name, t in med.items())
+            short = lambda name: name.replace("ConvMPBidirectWinograd", "Wino").replace("ConvCpuWinogradWrw", "WinoWrw")
+            cells = "  ".join(f"{short(name)}={t:.2f}" for name, t in med.items())
             summary = (f"wino/best={med[best_other] / med[best_wino]:.2f} wino/torch={med['torch'] / med[best_wino]:.2f}"
                        if best_wino else "no winograd")
             print(f"{d} n{args.batch} c{c} {hh}x{ww} k{k}: {cells}  | best other {best_other}  {summary}",

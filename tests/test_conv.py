@@ -137,7 +137,8 @@ SOLVERS = {
           "ConvCpuImplicitGemmFwd", "ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>"],
     BWD: ["ConvDirectNaiveConvBwd", "GemmBwd1x1_stride1", "GemmBwd1x1_stride2", "GemmBwdRest",
           "ConvCpuImplicitGemmBwd", "ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>"],
-    WRW: ["ConvDirectNaiveConvWrw", "GemmWrw1x1_stride1", "GemmWrwUniversal", "ConvCpuImplicitGemmWrw"],
+    WRW: ["ConvDirectNaiveConvWrw", "GemmWrw1x1_stride1", "GemmWrwUniversal", "ConvCpuImplicitGemmWrw",
+          "ConvCpuWinogradWrw<4-3>", "ConvCpuWinogradWrw<2-3>"],
 }
 
 
@@ -146,7 +147,7 @@ def _algo(solver):
         return int(mi.miopenConvolutionAlgoDirect)
     if solver.startswith("ConvCpuImplicitGemm"):
         return int(mi.miopenConvolutionAlgoImplicitGEMM)
-    if solver.startswith("ConvMPBidirectWinograd"):
+    if solver.startswith(("ConvMPBidirectWinograd", "ConvCpuWinograd")):
         return int(mi.miopenConvolutionAlgoWinograd)
     return int(mi.miopenConvolutionAlgoGEMM)
 
