@@ -34,6 +34,8 @@ ACCURACY = [
     c3(2, 256, (14, 14), 256, (1, 1)),              # large channel counts (ResNet-50's 14x14)
     c3(1, 256, (9, 11), 64, (0, 0)),
     c3(4, 64, (30, 29), 32, (1, 1)),                # several chunks of tile rows
+    c3(4, 32, (56, 56), 32, (1, 1)),                # few channels, large images: the pipelined
+                                                    # schedule (up to 9 threads)
     c3(2, 6, (7, 6), 4, (1, 1), transpose=True),    # transposed: canonical backward data is forward
 ]
 

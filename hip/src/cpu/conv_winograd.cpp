@@ -276,14 +276,14 @@ GemmSplit ChooseGemmSplit(const WinogradShape& s, long a2, long tiles, int threa
 /// to the same cache sets (icpg = 1024 floats is exactly 4 KiB).
 inline long FilterLd(long icpg) { return (icpg + 15) / 16 * 16 + 16; }
 
-/// U[e - e0][oc - oc0][ic] = (G g G^T)[e] for output channels [oc0, oc1) (one group) and tile
-/// elements [e0, e1), vectorised across the input channels; w is (oc, icpg, 3, 3).
+/// U[(e - e0) * rows + oc - oc0][ic] = (G g G^T)[e] for output channels [oc0, oc1) (one group)
+/// and tile elements [e0, e1), vectorised across the input channels; w is (oc, icpg, 3, 3).
 template <int M>
 void FilterTransformBlock(const WinogradShape& s, const float* w, long oc0, long oc1, long e0, long e1, float* u,
-                          float* scratch)
+                          long rows, float* scratch)
 {
     constexpr int A = M + 2;
-    const long icpg = s.icpg, kb = oc1 - oc0, ld = FilterLd(icpg);
+    const long icpg = s.icpg, ld = FilterLd(icpg);
     float* gt = scratch;           // [9 taps][ld]
     float* t1 = gt + 9 * ld;       // [A][3][ld]: G g
     float* t2 = t1 + A * 3 * ld;   // [A][ld]: one row of G g G^T
@@ -310,13 +310,91 @@ void FilterTransformBlock(const WinogradShape& s, const float* w, long oc0, long
                 const long e = i * A + j;
                 if(e < e0 || e >= e1)
                     continue;
-                float* dst = u + ((e - e0) * kb + (oc - oc0)) * icpg;
+                float* dst = u + ((e - e0) * rows + (oc - oc0)) * icpg;
                 std::memcpy(dst, t2 + j * ld, sizeof(float) * icpg);
             }
         }
     }
 }
 
+/// Backward data: the core's filters (oc, icpg, 3, 3) are the user's (ic, oc / groups, 3, 3)
+/// transposed per group and flipped; made once into the workspace so every later read is
+/// contiguous.
+const float* TransposedFilters(const WinogradShape& s, const float* w, float* wt)
+{
+#pragma omp parallel for schedule(static)
+    for(long oc = 0; oc < s.oc; ++oc)
+    {
+        const long grp = oc / s.ocpg, ocl = oc % s.ocpg;
+        for(long ic = 0; ic < s.icpg; ++ic)
+        {
+            const float* src = w + ((grp * s.icpg + ic) * s.ocpg + ocl) * 9;
+            float* dst = wt + (oc * s.icpg + ic) * 9;
+            for(int tap = 0; tap < 9; ++tap)
+                dst[tap] = src[8 - tap];
+        }
+    }
+    return wt;
+}
+
+/// The pipelined schedule (see WinogradPlan).
+template <int M>
+void RunPipelined(const WinogradShape& s, const WinogradPlan& pl, const float* in, const float* w, float* out,
+                  float* ws)
+{
+    constexpr int A = M + 2;
+    constexpr long a2 = A * A;
+    float* u = ws;
+    float* chunk_bufs = u + pl.u_floats;
+    if(s.dir == WinogradDirection::BackwardData)
+        w = TransposedFilters(s, w, chunk_bufs + (pl.v_floats + pl.m_floats) * pl.threads);
+    const long tw = pl.tiles_w;
+    const long chunks = (pl.rows + pl.rows_per_chunk - 1) / pl.rows_per_chunk;
+    const int threads = std::min(omp_get_max_threads(), pl.threads);
+    const long cblocks = (s.ic + kChanBlock - 1) / kChanBlock;
+    const long kblocks = (s.oc + kChanBlock - 1) / kChanBlock;
+    constexpr long kFilterBlock = 16;
+    const long fblocks = (s.oc + kFilterBlock - 1) / kFilterBlock;
+#pragma omp parallel num_threads(threads)
+    {
+        {
+            std::vector<float> fbuf(static_cast<size_t>((9 + 4 * A) * FilterLd(s.icpg)));
+#pragma omp for schedule(static)
+            for(long b = 0; b < fblocks; ++b)
+            {
+                const long oc0 = b * kFilterBlock, oc1 = std::min(s.oc, oc0 + kFilterBlock);
+                FilterTransformBlock<M>(s, w, oc0, oc1, 0, a2, u + oc0 * s.icpg, s.oc, fbuf.data());
+            }
+        }
+        std::vector<float> tbuf(static_cast<size_t>(TransformScratchFloats<M>(pl)));
+        float* v = chunk_bufs + (pl.v_floats + pl.m_floats) * omp_get_thread_num();
+        float* mb = v + pl.v_floats;
+        // Each chunk is done by one thread alone, the same way whichever thread it is: the result
+        // does not depend on the thread count.
+#pragma omp for schedule(static)
+        for(long ch = 0; ch < chunks; ++ch)
+        {
+            const long r0 = ch * pl.rows_per_chunk, r1 = std::min(pl.rows, r0 + pl.rows_per_chunk);
+            const long nr = r1 - r0, tiles = nr * tw;
+            for(long r = 0; r < nr; ++r)
+                for(long cblk = 0; cblk < cblocks; ++cblk)
+                    InputTransformRow<M>(s, pl, in, r0 + r, cblk * kChanBlock,
+                                         std::min(s.ic, (cblk + 1) * kChanBlock), v, tiles, r * tw, tbuf.data());
+            for(long e = 0; e < a2; ++e)
+                for(long grp = 0; grp < s.groups; ++grp)
+                    Sgemm(false, true, static_cast<int>(tiles), static_cast<int>(s.ocpg), static_cast<int>(s.icpg),
+                          1.0f, v + e * tiles * s.ic + grp * s.icpg, static_cast<int>(s.ic),
+                          u + (e * s.oc + grp * s.ocpg) * s.icpg, static_cast<int>(s.icpg), 0.0f,
+                          mb + e * tiles * s.oc + grp * s.ocpg, static_cast<int>(s.oc));
+            for(long r = 0; r < nr; ++r)
+                for(long kblk = 0; kblk < kblocks; ++kblk)
+                    OutputTransformRow<M>(s, pl, mb, r0 + r, kblk * kChanBlock,
+                                          std::min(s.oc, (kblk + 1) * kChanBlock), out, tiles, r * tw, tbuf.data());
+        }
+    }
+}
+
+/// The phased schedule (see WinogradPlan).
 template <int M>
 void Run(const WinogradShape& s, const WinogradPlan& pl, const float* in, const float* w, float* out,
          float* ws)
@@ -326,23 +404,7 @@ void Run(const WinogradShape& s, const WinogradPlan& pl, const float* in, const 
     float* v = ws;
     float* mb = v + pl.v_floats;
     if(s.dir == WinogradDirection::BackwardData)
-    {   // The core's filters (oc, icpg, 3, 3) are the user's (ic, oc / groups, 3, 3) transposed
-        // per group and flipped; made once into the workspace so every later read is contiguous.
-        float* wt = mb + pl.m_floats;
-#pragma omp parallel for schedule(static)
-        for(long oc = 0; oc < s.oc; ++oc)
-        {
-            const long grp = oc / s.ocpg, ocl = oc % s.ocpg;
-            for(long ic = 0; ic < s.icpg; ++ic)
-            {
-                const float* src = w + ((grp * s.icpg + ic) * s.ocpg + ocl) * 9;
-                float* dst = wt + (oc * s.icpg + ic) * 9;
-                for(int tap = 0; tap < 9; ++tap)
-                    dst[tap] = src[8 - tap];
-            }
-        }
-        w = wt;
-    }
+        w = TransposedFilters(s, w, mb + pl.m_floats);
     const long tw = pl.tiles_w;
     const long chunks = (pl.rows + pl.rows_per_chunk - 1) / pl.rows_per_chunk;
     const int threads = omp_get_max_threads();
@@ -378,7 +440,7 @@ void Run(const WinogradShape& s, const WinogradPlan& pl, const float* in, const 
                 const long blk = item / split.esplit % gblocks, er = item % split.esplit;
                 const long k0 = blk * split.kb, k1 = std::min(s.ocpg, k0 + split.kb), kb = k1 - k0;
                 const long e0 = er * ne, e1 = e0 + ne;
-                FilterTransformBlock<M>(s, w, grp * s.ocpg + k0, grp * s.ocpg + k1, e0, e1, ublk.data(),
+                FilterTransformBlock<M>(s, w, grp * s.ocpg + k0, grp * s.ocpg + k1, e0, e1, ublk.data(), kb,
                                         fbuf.data());
                 for(long e = e0; e < e1; ++e)
                     Sgemm(false, true, static_cast<int>(tiles), static_cast<int>(kb), static_cast<int>(s.icpg), 1.0f,
@@ -548,7 +610,7 @@ WinogradShape WinogradShape::BackwardData(const ConvGeometry& g)
             WinogradDirection::BackwardData};
 }
 
-WinogradPlan MakeWinogradPlan(const WinogradShape& s, int m, size_t chunk_bytes)
+WinogradPlan MakeWinogradPlan(const WinogradShape& s, int m, size_t chunk_bytes, size_t cache_bytes)
 {
     WinogradPlan pl{};
     pl.m = m;
@@ -558,7 +620,17 @@ WinogradPlan MakeWinogradPlan(const WinogradShape& s, int m, size_t chunk_bytes)
     pl.rows = s.n * pl.tiles_h;
     const long a2 = static_cast<long>(pl.alpha) * pl.alpha;
     const long row_bytes = a2 * (s.ic + s.oc) * pl.tiles_w * static_cast<long>(sizeof(float));
-    pl.rows_per_chunk = std::clamp<long>(static_cast<long>(chunk_bytes) / std::max<long>(row_bytes, 1), 1, pl.rows);
+    const long filter_bytes = a2 * s.oc * s.icpg * static_cast<long>(sizeof(float));
+    pl.threads = omp_get_max_threads();
+    // Pipelined where the transformed filters fit in the cache alongside a chunk and there are
+    // chunks enough for every thread.
+    const long cache_rows = std::max<long>(1, static_cast<long>(cache_bytes) / std::max<long>(row_bytes, 1));
+    pl.pipelined = s.dir != WinogradDirection::BackwardWeights && filter_bytes <= static_cast<long>(cache_bytes) &&
+                   pl.rows >= 2L * pl.threads * cache_rows;
+    pl.rows_per_chunk = pl.pipelined ? cache_rows
+                                     : std::clamp<long>(static_cast<long>(chunk_bytes) / std::max<long>(row_bytes, 1),
+                                                        1, pl.rows);
+    pl.u_floats = pl.pipelined ? a2 * s.oc * s.icpg : 0;
     pl.v_floats = a2 * s.ic * pl.rows_per_chunk * pl.tiles_w;
     pl.m_floats = a2 * s.oc * pl.rows_per_chunk * pl.tiles_w;
     pl.w_floats = s.dir == WinogradDirection::BackwardData      ? s.oc * s.icpg * 9
@@ -579,10 +651,11 @@ void ConvWinogradBackwardWeights(const WinogradShape& s, const WinogradPlan& pla
 void ConvWinograd(const WinogradShape& s, const WinogradPlan& plan, const float* in, const float* w,
                   float* out, void* workspace)
 {
-    if(plan.m == 4)
-        Run<4>(s, plan, in, w, out, static_cast<float*>(workspace));
+    float* ws = static_cast<float*>(workspace);
+    if(plan.pipelined)
+        plan.m == 4 ? RunPipelined<4>(s, plan, in, w, out, ws) : RunPipelined<2>(s, plan, in, w, out, ws);
     else
-        Run<2>(s, plan, in, w, out, static_cast<float*>(workspace));
+        plan.m == 4 ? Run<4>(s, plan, in, w, out, ws) : Run<2>(s, plan, in, w, out, ws);
 }
 
 } // namespace miopen::cpu

@@ -39,6 +39,14 @@ struct WinogradShape
 };
 
 /// What one call needs: tile counts, the chunk of tile rows processed at once, workspace parts.
+///
+/// Two schedules. Phased (the default): all threads transform a chunk's inputs, then run its
+/// GEMMs, then its output transform; each GEMM item makes the transformed filters of its block of
+/// output channels next to its GEMMs, so large filter sets never go through memory. Pipelined
+/// (forward and backward data when the transformed filters are small, i.e. few channels and
+/// large images): the filters are transformed once into the workspace, and each thread takes
+/// whole chunks of ~L2 size through input transform, GEMMs and output transform, so the
+/// transformed data stays in its cache; each thread has its own chunk buffers.
 struct WinogradPlan
 {
     int m;                 // output tile (2 or 4); input tile alpha = m + 2
@@ -46,17 +54,26 @@ struct WinogradPlan
     long tiles_h, tiles_w; // tiles per image
     long rows;             // tile rows in the batch: n * tiles_h
     long rows_per_chunk;
+    bool pipelined;
+    int threads;           // pipelined: the threads the workspace has chunk buffers for
+    long u_floats;         // pipelined: the transformed filters, [tile element][oc][icpg]
     long v_floats, m_floats;   // one chunk's transformed inputs and products (backward weights:
-                               // transformed x and dy)
+                               // transformed x and dy); pipelined: per thread
     long w_floats;             // backward data: the filters transposed and flipped; backward
                                // weights: the products summed over tiles, [tile element][oc][icpg]
 
-    size_t WorkspaceBytes() const { return sizeof(float) * static_cast<size_t>(v_floats + m_floats + w_floats); }
+    size_t WorkspaceBytes() const
+    {
+        const long chunk = (v_floats + m_floats) * (pipelined ? threads : 1);
+        return sizeof(float) * static_cast<size_t>(u_floats + chunk + w_floats);
+    }
 };
 
-/// The plan of shape `s` with output tile m; the chunk is the largest number of tile rows whose
-/// transformed inputs and products take about chunk_bytes (at least one tile row).
-WinogradPlan MakeWinogradPlan(const WinogradShape& s, int m, size_t chunk_bytes);
+/// The plan of shape `s` with output tile m. Phased chunks are the largest number of tile rows
+/// whose transformed inputs and products take about chunk_bytes; pipelined ones about
+/// cache_bytes per thread (at least one tile row either way). Pipelined plans are made for
+/// omp_get_max_threads() threads; a run with fewer uses fewer.
+WinogradPlan MakeWinogradPlan(const WinogradShape& s, int m, size_t chunk_bytes, size_t cache_bytes);
 
 /// Runs the convolution (forward or backward data). `workspace` holds at least
 /// plan.WorkspaceBytes(). Deterministic run to run for a given thread count.

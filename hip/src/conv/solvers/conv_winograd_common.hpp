@@ -18,6 +18,9 @@ namespace miopen::solvers::winograd {
 /// Transformed inputs and products of one chunk of tile rows take about this much: it bounds the
 /// workspace and keeps a chunk within the last-level cache.
 constexpr size_t kChunkBytes = 8u << 20;
+/// The pipelined schedule (cpu/conv_winograd.hpp) keeps a thread's chunk, and the transformed
+/// filters, within about this much (half an L2 of these machines).
+constexpr size_t kCacheBytes = 512u << 10;
 
 inline cpu::WinogradShape ShapeOf(const ConvProblem& p)
 {
@@ -58,14 +61,14 @@ inline Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p, 
 
 inline cpu::WinogradPlan PlanOf(const ConvProblem& p, int m)
 {
-    return cpu::MakeWinogradPlan(ShapeOf(p), m, kChunkBytes);
+    return cpu::MakeWinogradPlan(ShapeOf(p), m, kChunkBytes, kCacheBytes);
 }
 
 inline size_t WorkspaceSize(const ConvProblem& p, int m) { return PlanOf(p, m).WorkspaceBytes(); }
 
 /// In the units of the GEMM solvers' estimates (gemm_common.hpp): the per-element GEMMs at
 /// ~60 GFLOP/s, the transformed data (written once, read once) at ~8 GB/s, and the filter
-/// transform (~10 ns a filter, redone per chunk of tiles; once for backward weights).
+/// transform (~10 ns a filter, redone per chunk of tiles when phased, else once).
 inline double EstimateMs(const ConvProblem& p, int m)
 {
     const cpu::WinogradShape s = ShapeOf(p);
@@ -75,7 +78,7 @@ inline double EstimateMs(const ConvProblem& p, int m)
     const double chunks = std::ceil(static_cast<double>(pl.rows) / pl.rows_per_chunk);
     const double gemm = 2.0 * a2 * s.oc * s.icpg * tiles / 60e9;
     const double traffic = 2.0 * sizeof(float) * a2 * (s.ic + s.oc) * tiles / 8e9;
-    const double filters = (p.IsBackwardWeights() ? 1.0 : chunks) * s.oc * s.icpg * 10e-9;
+    const double filters = (p.IsBackwardWeights() || pl.pipelined ? 1.0 : chunks) * s.oc * s.icpg * 10e-9;
     return (gemm + traffic + filters) * 1e3;
 }
 

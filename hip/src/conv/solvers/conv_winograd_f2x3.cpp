@@ -4,8 +4,9 @@
 // than direct (16 per 2x2 output tile instead of 36), smaller transform coefficients.
 // Applies to 2-d 3x3 filters, stride 1, dilation 1, any pads, groups (not depthwise), packed NCHW.
 // Kernel: cpu/conv_winograd.cpp (GEMMs on OpenBLAS). Workspace: one chunk of transformed inputs
-// and products (about 8 MiB), plus the filters transposed for backward data; the transformed
-// filters are made per block of output channels next to their GEMMs, in per-thread buffers.
+// and products (about 8 MiB; the transformed filters are made per block of output channels next
+// to their GEMMs, in per-thread buffers), or, for few channels and large images, the transformed
+// filters and one ~L2-sized chunk per thread; plus the filters transposed for backward data.
 // Accuracy: relative L2 error <= 1e-4 against a float64 reference (DESIGN.md's Winograd bound;
 // tests/test_conv_winograd.py). Deterministic: yes (bit for bit run to run, same thread count).
 #include "conv/solvers/conv_winograd_common.hpp"
