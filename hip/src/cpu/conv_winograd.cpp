@@ -167,11 +167,11 @@ void InputTransformRow(const WinogradShape& s, const WinogradPlan& pl, const flo
         std::fill(sr + q1 * cb, sr + wq * cb, 0.0f);
         // Transposed to channels innermost: a gather across the channel planes per column.
         const long plane_in = s.h * s.w;
-        const float* src = in + ((n * s.ic + c0) * s.h + ih) * s.w - s.pad_w;
+        const float* src = in + ((n * s.ic + c0) * s.h + ih) * s.w;
         for(long q = q0; q < q1; ++q)
 #pragma omp simd
             for(long c = 0; c < cb; ++c)
-                sr[q * cb + c] = src[c * plane_in + q];
+                sr[q * cb + c] = src[c * plane_in + q - s.pad_w];
     }
     for(long t = 0; t < tw; ++t)
     {
