@@ -16,16 +16,15 @@ namespace miopen::cpu {
 namespace {
 
 // The 1-d transforms of one tile, on strided memory so that a loop over channels around them
-// vectorises: In = B^T d (alpha -> alpha), Fil = G g (3 -> alpha), Out = A^T m (alpha -> m).
-// Written out so that zero coefficients cost nothing (without -ffast-math the compiler may not
-// drop 0 * x).
+// vectorises: In = B^T d (alpha -> alpha), Fil = G g (3 -> alpha), Out = A^T m (alpha -> m);
+// for backward weights Dy = A dy (m -> alpha) and Wt = G^T s (alpha -> 3). Written out so that
+// zero coefficients cost nothing (without -ffast-math the compiler may not drop 0 * x).
 template <int M>
 struct Tile;
 
 template <>
 struct Tile<2>
 {
-    static constexpr int kAlpha = 4;
     static inline void In(const float* d, long ds, float* o, long os)
     {
         const float d0 = d[0], d1 = d[ds], d2 = d[2 * ds], d3 = d[3 * ds];
@@ -69,7 +68,6 @@ struct Tile<2>
 template <>
 struct Tile<4>
 {
-    static constexpr int kAlpha = 6;
     static inline void In(const float* d, long ds, float* o, long os)
     {
         const float d0 = d[0], d1 = d[ds], d2 = d[2 * ds], d3 = d[3 * ds], d4 = d[4 * ds], d5 = d[5 * ds];
