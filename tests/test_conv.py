@@ -134,10 +134,11 @@ def test_find_best_matches_torch(handle, rng, case, direction):
 
 SOLVERS = {
     FWD: ["ConvDirectNaiveConvFwd", "GemmFwd1x1_0_1", "GemmFwd1x1_0_2", "GemmFwdRest",
-          "ConvCpuImplicitGemmFwd"],
+          "ConvCpuImplicitGemmFwd", "ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>"],
     BWD: ["ConvDirectNaiveConvBwd", "GemmBwd1x1_stride1", "GemmBwd1x1_stride2", "GemmBwdRest",
-          "ConvCpuImplicitGemmBwd"],
-    WRW: ["ConvDirectNaiveConvWrw", "GemmWrw1x1_stride1", "GemmWrwUniversal", "ConvCpuImplicitGemmWrw"],
+          "ConvCpuImplicitGemmBwd", "ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>"],
+    WRW: ["ConvDirectNaiveConvWrw", "GemmWrw1x1_stride1", "GemmWrwUniversal", "ConvCpuImplicitGemmWrw",
+          "ConvCpuWinogradWrw<4-3>", "ConvCpuWinogradWrw<2-3>"],
 }
 
 
@@ -146,6 +147,8 @@ def _algo(solver):
         return int(mi.miopenConvolutionAlgoDirect)
     if solver.startswith("ConvCpuImplicitGemm"):
         return int(mi.miopenConvolutionAlgoImplicitGEMM)
+    if solver.startswith(("ConvMPBidirectWinograd", "ConvCpuWinograd")):
+        return int(mi.miopenConvolutionAlgoWinograd)
     return int(mi.miopenConvolutionAlgoGEMM)
 
 

@@ -42,7 +42,7 @@ def test_find_returns_best_per_algorithm_sorted_and_writes_y(handle, rng):
     y = poisoned(y_ref.shape)
     perf = find_fwd(handle, LAYER, x, w, y)
     algos = [int(p.fwd_algo) for p in perf]
-    assert len(algos) == len(set(algos)) and set(algos) == {0, 1, 5}
+    assert len(algos) == len(set(algos)) and set(algos) == {0, 1, 3, 5}
     assert [p.time for p in perf] == sorted(p.time for p in perf)
     assert all(p.time > 0 for p in perf)
     assert rel_l2(y, y_ref) <= 1e-5
@@ -64,11 +64,14 @@ def test_find_without_workspace_never_fails_and_skips_workspace_solvers(handle, 
     assert all(p.memory == 0 for p in perf)
 
 
-def test_workspace_size_is_the_largest_of_the_applicable_solvers(handle):
+def test_workspace_size_is_the_largest_of_the_applicable_solvers(handle, monkeypatch):
     case = LAYER
     cd, xd, wd = case.conv_desc(), desc(case.xshape), desc(case.wshape)
     yd = desc(mi.getConvolutionNdForwardOutputDim(cd, xd, wd))
+    # Winograd F(2x2,3x3): 16 tile elements x (8 + 6 channels) x 2 x 5 x 5 tiles floats
+    assert mi.convolutionForwardGetWorkSpaceSize(handle, wd, xd, cd, yd) == 16 * 14 * 50 * 4
     # im2col of one image and group: C*R*S x Ho*Wo floats
+    monkeypatch.setenv("MIOPEN_DEBUG_CONV_WINOGRAD", "0")
     assert mi.convolutionForwardGetWorkSpaceSize(handle, wd, xd, cd, yd) == 8 * 9 * 10 * 9 * 4
 
 
@@ -78,10 +81,11 @@ def test_disabled_algorithm_never_appears(handle, rng, monkeypatch):
     x, w, dy, y_ref, *_ = reference(LAYER, rng)
     monkeypatch.setenv("MIOPEN_DEBUG_CONV_GEMM", "0")
     perf = find_fwd(handle, LAYER, x, w, poisoned(y_ref.shape))
-    assert sorted(int(p.fwd_algo) for p in perf) == [1, 5]
+    assert sorted(int(p.fwd_algo) for p in perf) == [1, 3, 5]
     monkeypatch.setenv("MIOPEN_DEBUG_CONV_GEMM", "1")
     monkeypatch.setenv("MIOPEN_DEBUG_CONV_DIRECT", "disabled")
     monkeypatch.setenv("MIOPEN_DEBUG_CONV_IMPLICIT_GEMM", "no")
+    monkeypatch.setenv("MIOPEN_DEBUG_CONV_WINOGRAD", "off")
     perf = find_fwd(handle, LAYER, x, w, poisoned(y_ref.shape))
     assert [int(p.fwd_algo) for p in perf] == [0]
 
@@ -91,11 +95,13 @@ def test_all_solvers_disabled_names_the_switches(handle, rng, monkeypatch):
     monkeypatch.setenv("MIOPEN_DEBUG_CONV_GEMM", "off")
     monkeypatch.setenv("MIOPEN_DEBUG_CONV_DIRECT", "FALSE")
     monkeypatch.setenv("MIOPEN_DEBUG_CONV_IMPLICIT_GEMM", "0")
+    monkeypatch.setenv("MIOPEN_DEBUG_CONV_WINOGRAD", "0")
     y = poisoned(y_ref.shape)
     with pytest.raises(mi.BadParmError) as info:
         find_fwd(handle, LAYER, x, w, y)
     msg = str(info.value)
     assert "MIOPEN_DEBUG_CONV_GEMM=off" in msg and "MIOPEN_DEBUG_CONV_DIRECT=FALSE" in msg
+    assert "ConvMPBidirectWinograd<4-3> disabled by MIOPEN_DEBUG_CONV_WINOGRAD=0" in msg
     assert "GemmFwdRest" in msg and "ConvDirectNaiveConvFwd" in msg
     assert np.all(np.isnan(y))
 
@@ -142,7 +148,7 @@ def test_find_writes_a_record_that_later_finds_reuse(handle, rng, monkeypatch):
     assert len(lines) == 1
     key, record = lines[0].split("=")
     assert key == "8-10-9-3x3-6-10-9-2-1x1-1x1-1x1-1-NCHW-FP32-F"
-    assert re.fullmatch(r"(\w+:[0-9.e+-]+,\d+,\d;)*\w+:[0-9.e+-]+,\d+,\d", record)
+    assert re.fullmatch(r"([\w<>-]+:[0-9.e+-]+,\d+,\d;)*[\w<>-]+:[0-9.e+-]+,\d+,\d", record)   # MIOpen's names: ConvMPBidirectWinograd<4-3>
     # DYNAMIC_HYBRID (the default) answers from the db: nothing runs, y stays untouched.
     y = poisoned(y_ref.shape)
     again = find_fwd(handle, LAYER, x, w, y)

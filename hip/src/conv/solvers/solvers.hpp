@@ -22,5 +22,10 @@ const ConvSolver& GemmWrwUniversal();
 const ConvSolver& ConvCpuImplicitGemmFwd();
 const ConvSolver& ConvCpuImplicitGemmBwd();
 const ConvSolver& ConvCpuImplicitGemmWrw();
+// Winograd F(m x m, 3x3) (packed NCHW, 3x3, stride 1): forward and backward data, backward weights.
+const ConvSolver& ConvMPBidirectWinograd4x3();
+const ConvSolver& ConvMPBidirectWinograd2x3();
+const ConvSolver& ConvCpuWinogradWrw4x3();
+const ConvSolver& ConvCpuWinogradWrw2x3();
 
 } // namespace miopen::solvers
