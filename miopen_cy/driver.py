@@ -15,6 +15,7 @@ import contextlib
 import fnmatch
 import json
 import math
+import glob
 import os
 import shlex
 import sys
@@ -984,7 +985,11 @@ def find_db_solver(device, key, algo):
     if os.environ.get("MIOPEN_DEBUG_DISABLE_FIND_DB", "").lower() not in ("", "0", "no", "off", "false", "disable", "disabled"):
         return None
     folder = os.environ.get("MIOPEN_USER_DB_PATH") or os.path.join(os.path.expanduser("~"), ".cache", "miopen_cy")
-    path = os.path.join(folder, f"{device.arch}.ufdb.txt")
+    # <arch>-<solver-set fingerprint>.ufdb.txt: the file Find just wrote is the newest one.
+    paths = glob.glob(os.path.join(folder, f"{device.arch}-*.ufdb.txt"))
+    if not paths:
+        return None
+    path = max(paths, key=os.path.getmtime)
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:

@@ -1,5 +1,6 @@
 """Find and its find-db, the MIOPEN_DEBUG_* / MIOPEN_FIND_* switches, and the logged driver
 command: the convolution machinery around the solvers."""
+import glob
 import os
 import re
 import signal
@@ -27,7 +28,22 @@ def find_fwd(handle, case, x, w, y, ws=True):
 
 
 def db_file():
-    return os.path.join(os.environ["MIOPEN_USER_DB_PATH"], "cpu.ufdb.txt")
+    """The CPU find-db: cpu-<solver-set fingerprint>.ufdb.txt (the fingerprint changes with the solvers)."""
+    folder = os.environ["MIOPEN_USER_DB_PATH"]
+    names = glob.glob(os.path.join(folder, "cpu-*.ufdb.txt")) if os.path.isdir(folder) else []
+    assert len(names) <= 1, names
+    return names[0] if names else os.path.join(folder, "cpu-00000000.ufdb.txt")
+
+
+def create_db_file(handle):
+    """Makes the find-db file exist (a tiny benchmarked Find) and returns its path, so a test can
+    then write records of its own into the right file."""
+    case = Case(1, 1, (3, 3), 1, (1, 1), (0, 0), (1, 1), (1, 1))
+    x = np.ones(case.xshape, np.float32)
+    w = np.ones(case.wshape, np.float32)
+    find_fwd(handle, case, x, w, poisoned((1, 1, 3, 3)))
+    assert os.path.exists(db_file())
+    return db_file()
 
 
 def db_lines():
@@ -195,8 +211,7 @@ def test_run_uses_the_recorded_solver(handle, rng, monkeypatch):
     """A find-db record decides which solver of an algorithm runs."""
     x, w, dy, y_ref, *_ = reference(LAYER, rng)
     key = "8-10-9-3x3-6-10-9-2-1x1-1x1-1x1-1-NCHW-FP32-F"
-    os.makedirs(os.environ["MIOPEN_USER_DB_PATH"], exist_ok=True)
-    with open(db_file(), "w") as f:
+    with open(create_db_file(handle), "w") as f:
         f.write(f"{key}=GemmFwdRest:0.5,4000,0;ConvDirectNaiveConvFwd:1.0,0,1\n")
     monkeypatch.setenv("MIOPEN_ENABLE_LOGGING_CMD", "0")
     assert rel_l2(run(handle, LAYER, FWD, x, w, dy, algo=0), y_ref) <= 1e-5
@@ -204,8 +219,7 @@ def test_run_uses_the_recorded_solver(handle, rng, monkeypatch):
 
 def test_damaged_db_lines_are_skipped_and_dropped_at_next_write(handle, rng, capfd):
     x, w, dy, y_ref, *_ = reference(LAYER, rng)
-    os.makedirs(os.environ["MIOPEN_USER_DB_PATH"], exist_ok=True)
-    with open(db_file(), "w") as f:
+    with open(create_db_file(handle), "w") as f:
         f.write("garbage without equals\nKEY=Solver:notanumber,1,0\n\x00\x01binary=\n"
                 "8-1-1-1x1-1-1-1-1-0x0-1x1-1x1-1-NCHW-FP32-F=ConvDirectNaiveConvFwd:0.1,0,1\ntrunc=Gemm")
     y = poisoned(y_ref.shape)

@@ -498,7 +498,7 @@ def test_net_resnet50_table_and_total(capsys, monkeypatch):
     assert code == 0, out
     rows = [l for l in out.splitlines() if re.match(r"(layer\S+)\s+\d+->\d+", l)]
     assert len(rows) == 3 * 3
-    assert all(re.search(r"\s(fwd|bwd|wrw)\s+\w+ / \w+\s+[0-9.]+\s+[0-9.]+\s+OK", r) for r in rows), out
+    assert all(re.search(r"\s(fwd|bwd|wrw)\s+\w+ / [\w<>-]+\s+[0-9.]+\s+[0-9.]+\s+OK", r) for r in rows), out
     assert re.search(r"^total: [0-9.]+ ms, [0-9.]+ TFLOP/s; verification: 9/9 OK$", out, re.M)
     assert "miopen-driver conv -n 1 -c 2048 -H 7 -W 7 -k 512" in out
     assert "\r[" in tty.getvalue() and "Find" in tty.getvalue()      # the progress line

@@ -7,6 +7,7 @@
 #include "tensor/tensor_ops.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -154,6 +155,25 @@ double MeasureMs(const ConvInvoker& run, const ConvArgs& args, const Handle& han
 
 std::string DeviceArch(const Handle& handle) { return handle.IsCpu() ? "cpu" : "gpu"; }
 
+std::string FindDbName(const Handle& handle)
+{
+    // The device architecture plus a fingerprint of the solver set (FNV-1a over names and ids):
+    // when a release adds or changes solvers, records measured without them are not reused.
+    static const std::string tag = [] {
+        uint32_t h = 2166136261u;
+        for(const ConvSolver* s : ConvSolvers())
+        {
+            const std::string item = std::string(s->Name()) + "#" + std::to_string(s->Id()) + ";";
+            for(unsigned char ch : item)
+                h = (h ^ ch) * 16777619u;
+        }
+        char hex[9];
+        std::snprintf(hex, sizeof(hex), "%08x", h);
+        return std::string(hex);
+    }();
+    return DeviceArch(handle) + "-" + tag;
+}
+
 size_t ConvWorkspaceSize(const Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call)
 {
     const ConvProblem p = ProblemOf(conv, call);
@@ -186,7 +206,7 @@ std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv
 
     const FindMode mode = GetFindMode();
     const FindEnforce enforce = GetFindEnforce();
-    const std::string arch = DeviceArch(handle);
+    const std::string arch = FindDbName(handle);
     const std::string key = p.Key();
     if(enforce == FindEnforce::DbClean)
         find_db::Remove(arch, key);
@@ -291,7 +311,7 @@ void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& 
     }
     // The fastest recorded solver of this algorithm, else the best estimate.
     const SolverStatus* chosen = nullptr;
-    for(const auto& e : find_db::Load(DeviceArch(handle), p.Key()))
+    for(const auto& e : find_db::Load(FindDbName(handle), p.Key()))
     {
         for(const auto* st : usable)
             if(st->solver->Name() == e.solver)

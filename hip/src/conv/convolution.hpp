@@ -41,8 +41,10 @@ std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv
 void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call, int algo,
              const void* alpha, const void* beta, void* workspace, size_t workspace_size);
 
-/// The device architecture name used for the find-db file ("cpu", "sm_90", ...).
+/// The device architecture name ("cpu", "sm_90", ...).
 std::string DeviceArch(const Handle& handle);
+/// The find-db file's name stem: the architecture and a fingerprint of the solver set.
+std::string FindDbName(const Handle& handle);
 
 /// MIOPEN_ENABLE_LOGGING_CMD: the equivalent miopen-driver command line of a call.
 std::string DriverCommand(const ConvolutionDescriptor& conv, const ConvCall& call);
