@@ -14,7 +14,8 @@ extern "C" miopenStatus_t miopenDeriveBNTensorDescriptor(miopenTensorDescriptor_
     MIOPEN_LOG_FUNCTION(derivedBnDesc, xDesc, bn_mode);
     return MIOPEN_TRY({
         auto& derived = miopen::Deref<miopen::TensorDescriptor>(derivedBnDesc, "derivedBnDesc");
-        miopen::DeriveBNTensorDescriptor(derived, DerefTensor(xDesc, "xDesc"), bn_mode);
+        miopen::DeriveBNTensorDescriptor(derived, DerefTensor(xDesc, "xDesc"),
+                                         miopen::CheckedEnum(bn_mode, "bn_mode", "miopenBatchNormMode_t", {0, 1}));
     });
 }
 
@@ -42,7 +43,7 @@ miopenBatchNormalizationForwardTraining(miopenHandle_t handle,
                         epsilon, resultSaveMean, resultSaveInvVariance);
     return MIOPEN_TRY({
         miopen::BatchNormForwardTraining(miopen::DerefHandle(handle),
-                                         bn_mode,
+                                         miopen::CheckedEnum(bn_mode, "bn_mode", "miopenBatchNormMode_t", {0, 1}),
                                          alpha,
                                          beta,
                                          DerefTensor(xDesc, "xDesc"),
@@ -82,7 +83,7 @@ miopenBatchNormalizationForwardInference(miopenHandle_t handle,
                         bnScale, bnBias, estimatedMean, estimatedVariance, epsilon);
     return MIOPEN_TRY({
         miopen::BatchNormForwardInference(miopen::DerefHandle(handle),
-                                          bn_mode,
+                                          miopen::CheckedEnum(bn_mode, "bn_mode", "miopenBatchNormMode_t", {0, 1}),
                                           alpha,
                                           beta,
                                           DerefTensor(xDesc, "xDesc"),
@@ -126,7 +127,7 @@ miopenBatchNormalizationBackward(miopenHandle_t handle,
                         savedInvVariance);
     return MIOPEN_TRY({
         miopen::BatchNormBackward(miopen::DerefHandle(handle),
-                                  bn_mode,
+                                  miopen::CheckedEnum(bn_mode, "bn_mode", "miopenBatchNormMode_t", {0, 1}),
                                   alphaDataDiff,
                                   betaDataDiff,
                                   alphaParamDiff,

@@ -75,7 +75,7 @@ extern "C" miopenStatus_t miopenInitConvolutionDescriptor(miopenConvolutionDescr
         if(dilation_h < 1 || dilation_w < 1)
             miopen::ThrowBadParm("dilation_h = ", dilation_h, ", dilation_w = ", dilation_w,
                                  "; dilations must be >= 1");
-        d.Init(c_mode, {pad_h, pad_w}, {stride_h, stride_w}, {dilation_h, dilation_w});
+        d.Init(miopen::CheckedEnum(c_mode, "c_mode", "miopenConvolutionMode_t", {0, 1, 2, 3}), {pad_h, pad_w}, {stride_h, stride_w}, {dilation_h, dilation_w});
     });
 }
 
@@ -90,7 +90,7 @@ extern "C" miopenStatus_t miopenInitConvolutionNdDescriptor(miopenConvolutionDes
     return MIOPEN_TRY({
         auto& d = DerefConv(convDesc);
         CheckSpatialDim(spatialDim, "spatialDim");
-        d.Init(c_mode, ReadInts(padA, spatialDim, "padA"), ReadInts(strideA, spatialDim, "strideA"),
+        d.Init(miopen::CheckedEnum(c_mode, "c_mode", "miopenConvolutionMode_t", {0, 1, 2, 3}), ReadInts(padA, spatialDim, "padA"), ReadInts(strideA, spatialDim, "strideA"),
                ReadInts(dilationA, spatialDim, "dilationA"));
     });
 }
@@ -254,7 +254,7 @@ extern "C" miopenStatus_t miopenSetConvolutionAttribute(miopenConvolutionDescrip
                                                         int value)
 {
     MIOPEN_LOG_FUNCTION(convDesc, attr, value);
-    return MIOPEN_TRY({ DerefConv(convDesc).SetAttribute(attr, value); });
+    return MIOPEN_TRY({ DerefConv(convDesc).SetAttribute(miopen::EnumValue(attr), value); });
 }
 
 extern "C" miopenStatus_t miopenGetConvolutionAttribute(miopenConvolutionDescriptor_t convDesc,
@@ -262,7 +262,7 @@ extern "C" miopenStatus_t miopenGetConvolutionAttribute(miopenConvolutionDescrip
                                                         int* value)
 {
     MIOPEN_LOG_FUNCTION(convDesc, attr, value);
-    return MIOPEN_TRY({ Out(value, "value") = DerefConv(convDesc).GetAttribute(attr); });
+    return MIOPEN_TRY({ Out(value, "value") = DerefConv(convDesc).GetAttribute(miopen::EnumValue(attr)); });
 }
 
 // ---- workspace queries ------------------------------------------------------------------------
@@ -436,8 +436,9 @@ extern "C" miopenStatus_t miopenConvolutionForward(miopenHandle_t handle,
                                     DerefTensor(xDesc, "xDesc"), "xDesc", x,
                                     DerefTensor(wDesc, "wDesc"), "wDesc", w,
                                     DerefTensor(yDesc, "yDesc"), "yDesc", y};
-        miopen::ConvRun(miopen::DerefHandle(handle), DerefConv(convDesc), call, algo, alpha, beta,
-                        workSpace, workSpaceSize);
+        miopen::ConvRun(miopen::DerefHandle(handle), DerefConv(convDesc), call,
+                        miopen::CheckedEnum(algo, "algo", "miopenConvFwdAlgorithm_t", {0, 1, 2, 3, 5}),
+                        alpha, beta, workSpace, workSpaceSize);
     });
 }
 
@@ -462,7 +463,9 @@ extern "C" miopenStatus_t miopenConvolutionBackwardData(miopenHandle_t handle,
                                     DerefTensor(dxDesc, "dxDesc"), "dxDesc", dx,
                                     DerefTensor(wDesc, "wDesc"), "wDesc", w,
                                     DerefTensor(dyDesc, "dyDesc"), "dyDesc", dy};
-        const int a = algo == miopenTransposeBwdDataAlgoGEMM ? 0 : static_cast<int>(algo);
+        const int a0 = miopen::EnumValue(
+            miopen::CheckedEnum(algo, "algo", "miopenConvBwdDataAlgorithm_t", {0, 1, 2, 3, 4, 5}));
+        const int a = a0 == miopenTransposeBwdDataAlgoGEMM ? 0 : a0;
         miopen::ConvRun(miopen::DerefHandle(handle), DerefConv(convDesc), call, a, alpha, beta,
                         workSpace, workSpaceSize);
     });
@@ -489,9 +492,10 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeights(miopenHandle_t handle
                                     DerefTensor(xDesc, "xDesc"), "xDesc", x,
                                     DerefTensor(dwDesc, "dwDesc"), "dwDesc", dw,
                                     DerefTensor(dyDesc, "dyDesc"), "dyDesc", dy};
-        if(algo == 2)
-            miopen::ThrowBadParm("algo = 2 is not a miopenConvBwdWeightsAlgorithm_t value");
-        miopen::ConvRun(miopen::DerefHandle(handle), DerefConv(convDesc), call, algo, alpha, beta,
+        miopen::ConvRun(miopen::DerefHandle(handle), DerefConv(convDesc), call,
+                        miopen::EnumValue(miopen::CheckedEnum(algo, "algo", "miopenConvBwdWeightsAlgorithm_t",
+                                                              {0, 1, 3, 5})),
+                        alpha, beta,
                         workSpace, workSpaceSize);
     });
 }

@@ -23,7 +23,7 @@ extern "C" miopenStatus_t miopenSetLRNDescriptor(const miopenLRNDescriptor_t lrn
 {
     MIOPEN_LOG_FUNCTION(lrnDesc, mode, lrnN, lrnAlpha, lrnBeta, lrnK);
     return MIOPEN_TRY({
-        miopen::Deref<LRNDescriptor>(lrnDesc, "lrnDesc").Set(mode, lrnN, lrnAlpha, lrnBeta, lrnK);
+        miopen::Deref<LRNDescriptor>(lrnDesc, "lrnDesc").Set(miopen::CheckedEnum(mode, "mode", "miopenLRNMode_t", {0, 1}), lrnN, lrnAlpha, lrnBeta, lrnK);
     });
 }
 

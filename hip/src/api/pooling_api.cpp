@@ -12,6 +12,7 @@
 using miopen::DerefPooling;
 using miopen::DerefPoolingObject;
 using miopen::DerefTensor;
+using miopen::EnumValue;
 using miopen::Out;
 using miopen::PoolingDescriptor;
 
@@ -21,17 +22,6 @@ void CheckArray(const int* p, const char* name)
 {
     if(p == nullptr)
         miopen::ThrowBadParm(name, " is a null pointer");
-}
-
-/// The int value of an enum argument. A C caller may pass any int; reading it as an int, not as
-/// the enum type, keeps an out-of-range value defined behaviour until the check rejects it.
-template <class E>
-int EnumValue(const E& e)
-{
-    static_assert(sizeof(E) == sizeof(int), "C enums are ints");
-    int v = 0;
-    std::memcpy(&v, &e, sizeof v);
-    return v;
 }
 
 int ToInt(size_t v, const char* what)

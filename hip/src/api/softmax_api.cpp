@@ -51,10 +51,14 @@ extern "C" miopenStatus_t miopenSoftmaxForward_V2(miopenHandle_t handle,
                                                   miopenSoftmaxAlgorithm_t algorithm,
                                                   miopenSoftmaxMode_t mode)
 {
-    MIOPEN_LOG_FUNCTION(handle, alpha, xDesc, x, beta, yDesc, y, algorithm, mode);
+    MIOPEN_LOG_FUNCTION(handle, alpha, xDesc, x, beta, yDesc, y,
+                               miopen::CheckedEnum(algorithm, "algorithm", "miopenSoftmaxAlgorithm_t", {0, 1, 2}),
+                               miopen::CheckedEnum(mode, "mode", "miopenSoftmaxMode_t", {0, 1}));
     return MIOPEN_TRY({
         miopen::SoftmaxForward(miopen::DerefHandle(handle), alpha, DerefTensor(xDesc, "xDesc"), x,
-                               beta, DerefTensor(yDesc, "yDesc"), y, algorithm, mode);
+                               beta, DerefTensor(yDesc, "yDesc"), y,
+                               miopen::CheckedEnum(algorithm, "algorithm", "miopenSoftmaxAlgorithm_t", {0, 1, 2}),
+                               miopen::CheckedEnum(mode, "mode", "miopenSoftmaxMode_t", {0, 1}));
     });
 }
 
@@ -70,10 +74,14 @@ extern "C" miopenStatus_t miopenSoftmaxBackward_V2(miopenHandle_t handle,
                                                    miopenSoftmaxAlgorithm_t algorithm,
                                                    miopenSoftmaxMode_t mode)
 {
-    MIOPEN_LOG_FUNCTION(handle, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx, algorithm, mode);
+    MIOPEN_LOG_FUNCTION(handle, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx,
+                                miopen::CheckedEnum(algorithm, "algorithm", "miopenSoftmaxAlgorithm_t", {0, 1, 2}),
+                                miopen::CheckedEnum(mode, "mode", "miopenSoftmaxMode_t", {0, 1}));
     return MIOPEN_TRY({
         miopen::SoftmaxBackward(miopen::DerefHandle(handle), alpha, DerefTensor(yDesc, "yDesc"),
                                 y, DerefTensor(dyDesc, "dyDesc"), dy, beta,
-                                DerefTensor(dxDesc, "dxDesc"), dx, algorithm, mode);
+                                DerefTensor(dxDesc, "dxDesc"), dx,
+                                miopen::CheckedEnum(algorithm, "algorithm", "miopenSoftmaxAlgorithm_t", {0, 1, 2}),
+                                miopen::CheckedEnum(mode, "mode", "miopenSoftmaxMode_t", {0, 1}));
     });
 }

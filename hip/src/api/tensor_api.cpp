@@ -70,7 +70,7 @@ extern "C" miopenStatus_t miopenSet4dTensorDescriptor(
         for(int i = 0; i < 4; ++i)
             if(v[i] <= 0)
                 miopen::ThrowBadParm(nm[i], " = ", v[i], "; tensor lengths must be positive");
-        d.Set(dataType, ReadDims(v, 4, "lens"), {});
+        d.Set(miopen::CheckedEnum(dataType, "dataType", "miopenDataType_t", {0, 1, 2, 3, 5, 6}), ReadDims(v, 4, "lens"), {});
     });
 }
 
@@ -93,7 +93,8 @@ extern "C" miopenStatus_t miopenSet4dTensorDescriptorEx(miopenTensorDescriptor_t
         for(int i = 0; i < 8; ++i)
             if(v[i] <= 0)
                 miopen::ThrowBadParm(nm[i], " = ", v[i], "; lengths and strides must be positive");
-        d.Set(dataType, ReadDims(v, 4, "lens"), ReadDims(v + 4, 4, "strides"));
+        d.Set(miopen::CheckedEnum(dataType, "dataType", "miopenDataType_t", {0, 1, 2, 3, 5, 6}), ReadDims(v, 4, "lens"),
+              ReadDims(v + 4, 4, "strides"));
     });
 }
 
@@ -110,7 +111,7 @@ extern "C" miopenStatus_t miopenSetTensorDescriptor(miopenTensorDescriptor_t ten
         const auto lens    = ReadDims(dimsA, nbDims, "dimsA");
         const auto strides = stridesA == nullptr ? std::vector<size_t>()
                                                  : ReadDims(stridesA, nbDims, "stridesA");
-        d.Set(dataType, lens, strides);
+        d.Set(miopen::CheckedEnum(dataType, "dataType", "miopenDataType_t", {0, 1, 2, 3, 5, 6}), lens, strides);
     });
 }
 
@@ -127,7 +128,9 @@ extern "C" miopenStatus_t miopenSetNdTensorDescriptorWithLayout(miopenTensorDesc
         const auto l = ReadDims(lens, num_lens, "lens");
         // Memory order of the logical dims N, C, [D,] H, W for each layout.
         std::vector<int> order;
-        switch(tensorLayout)
+        const auto layout = miopen::CheckedEnum(tensorLayout, "tensorLayout", "miopenTensorLayout_t",
+                                                {0, 1, 2, 3, 4, 5, 6, 7, 8});
+        switch(layout)
         {
         case miopenTensorNCHW: order = {0, 1, 2, 3}; break;
         case miopenTensorNHWC: order = {0, 2, 3, 1}; break;
@@ -146,7 +149,7 @@ extern "C" miopenStatus_t miopenSetNdTensorDescriptorWithLayout(miopenTensorDesc
         }
         if(static_cast<int>(order.size()) != num_lens)
             miopen::ThrowBadParm("num_lens = ", num_lens, " but tensorLayout ",
-                                 static_cast<int>(tensorLayout), " has ", order.size(), " dims");
+                                 static_cast<int>(layout), " has ", order.size(), " dims");
         std::vector<size_t> strides(num_lens);
         size_t s = 1;
         for(int i = num_lens; i-- > 0;)
@@ -154,7 +157,7 @@ extern "C" miopenStatus_t miopenSetNdTensorDescriptorWithLayout(miopenTensorDesc
             strides[order[i]] = s;
             s *= l[order[i]];
         }
-        d.Set(dataType, l, strides, tensorLayout);
+        d.Set(miopen::CheckedEnum(dataType, "dataType", "miopenDataType_t", {0, 1, 2, 3, 5, 6}), l, strides, layout);
     });
 }
 
@@ -249,7 +252,7 @@ extern "C" miopenStatus_t miopenOpTensor(miopenHandle_t handle,
     MIOPEN_LOG_FUNCTION(handle, tensorOp, alpha1, aDesc, A, alpha2, bDesc, B, beta, cDesc, C);
     return MIOPEN_TRY({
         miopen::OpTensor(miopen::DerefHandle(handle),
-                         tensorOp,
+                         miopen::CheckedEnum(tensorOp, "tensorOp", "miopenTensorOp_t", {0, 1, 2, 3}),
                          alpha1,
                          DerefTensor(aDesc, "aDesc"),
                          A,

@@ -6,6 +6,8 @@
 #include "core/logging.hpp"
 #include "core/object.hpp"
 
+#include <cstring>
+#include <initializer_list>
 #include <new>
 
 namespace miopen {
@@ -59,6 +61,28 @@ inline void CheckData(const void* p, const char* name)
 {
     if(p == nullptr)
         ThrowBadParm(name, " is a null pointer");
+}
+
+/// The int value of an enum argument. A C caller may pass any int; reading it as an int, not as
+/// the enum type, keeps an out-of-range value defined behaviour until it is checked.
+template <class E>
+int EnumValue(const E& e)
+{
+    static_assert(sizeof(E) == sizeof(int), "C enums are ints");
+    int v = 0;
+    std::memcpy(&v, &e, sizeof v);
+    return v;
+}
+
+/// An enum argument checked against its valid values: BadParm naming the parameter otherwise.
+template <class E>
+E CheckedEnum(const E& e, const char* name, const char* type, std::initializer_list<int> valid)
+{
+    const int v = EnumValue(e);
+    for(int ok : valid)
+        if(v == ok)
+            return static_cast<E>(v);
+    ThrowBadParm(name, " = ", v, " is not a ", type, " value");
 }
 
 } // namespace miopen

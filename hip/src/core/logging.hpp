@@ -5,6 +5,7 @@
 
 #include <miopen/miopen.h>
 
+#include <cstring>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -41,7 +42,11 @@ void Print(std::ostream& out, const T& v)
     if constexpr(std::is_pointer_v<T>)
         out << static_cast<const void*>(v);
     else if constexpr(std::is_enum_v<T>)
-        out << static_cast<long long>(v);
+    {
+        int raw = 0;   // as an int: a C caller may pass a value outside the enum
+        std::memcpy(&raw, &v, sizeof raw < sizeof v ? sizeof raw : sizeof v);
+        out << raw;
+    }
     else
         out << v;
 }
