@@ -13,6 +13,8 @@
 #include <hip/hip_runtime_api.h>
 #endif
 #define MIOPEN_CY_GPU_RUNTIME_NAME "HIP"
+/// Prefix of the runtime's function names, for error messages: "hip" "Malloc".
+#define MIOPEN_CY_RT "hip"
 #if defined(HIP_VERSION_MAJOR) && HIP_VERSION_MAJOR >= 6
 #define MIOPEN_CY_HIP_POINTER_TYPE(attr) ((attr).type)
 #else
@@ -23,6 +25,7 @@
 
 #include <cuda_runtime.h>
 #define MIOPEN_CY_GPU_RUNTIME_NAME "CUDA"
+#define MIOPEN_CY_RT "cuda"
 
 using hipError_t             = cudaError_t;
 using hipStream_t            = cudaStream_t;

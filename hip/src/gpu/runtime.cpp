@@ -122,7 +122,7 @@ int DeviceCount(std::string* why)
     {
         // No driver (cudaErrorInsufficientDriver), no device (cudaErrorNoDevice), ...
         if(why != nullptr)
-            *why = Describe("hipGetDeviceCount", err);
+            *why = Describe(MIOPEN_CY_RT "GetDeviceCount", err);
         (void)hipGetLastError();
         return 0;
     }
@@ -141,10 +141,10 @@ int MultiprocessorCount(int ordinal)
 int SwitchDevice(int ordinal)
 {
     int current = -1;
-    Check(hipGetDevice(&current), "hipGetDevice");
+    Check(hipGetDevice(&current), MIOPEN_CY_RT "GetDevice");
     if(current == ordinal)
         return -1;
-    Check(hipSetDevice(ordinal), "hipSetDevice");
+    Check(hipSetDevice(ordinal), MIOPEN_CY_RT "SetDevice");
     return current;
 }
 
@@ -168,7 +168,7 @@ void* Malloc(size_t bytes, const char* what)
     {
         (void)hipGetLastError();
         Throw(err == hipErrorMemoryAllocation ? miopenStatusAllocFailed : miopenStatusInternalError,
-              what, ": ", Describe("hipMalloc", err), " allocating ", bytes, " bytes");
+              what, ": ", Describe(MIOPEN_CY_RT "Malloc", err), " allocating ", bytes, " bytes");
     }
     return p;
 }
@@ -183,7 +183,7 @@ void CopyAsync(void* dst, const void* src, size_t bytes, Stream stream)
 {
     if(bytes == 0)
         return;
-    Check(hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, AsStream(stream)), "hipMemcpyAsync");
+    Check(hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, AsStream(stream)), MIOPEN_CY_RT "MemcpyAsync");
 }
 
 void Copy(void* dst, const void* src, size_t bytes, Stream stream)
@@ -196,12 +196,12 @@ void MemsetAsync(void* p, int value, size_t bytes, Stream stream)
 {
     if(bytes == 0)
         return;
-    Check(hipMemsetAsync(p, value, bytes, AsStream(stream)), "hipMemsetAsync");
+    Check(hipMemsetAsync(p, value, bytes, AsStream(stream)), MIOPEN_CY_RT "MemsetAsync");
 }
 
 void StreamSynchronize(Stream stream)
 {
-    Check(hipStreamSynchronize(AsStream(stream)), "hipStreamSynchronize");
+    Check(hipStreamSynchronize(AsStream(stream)), MIOPEN_CY_RT "StreamSynchronize");
 }
 
 void StreamWait(Stream waiter, Stream producer)
@@ -209,18 +209,18 @@ void StreamWait(Stream waiter, Stream producer)
     if(waiter == producer)
         return;
     hipEvent_t e = nullptr;
-    Check(hipEventCreateWithFlags(&e, hipEventDisableTiming), "hipEventCreateWithFlags");
+    Check(hipEventCreateWithFlags(&e, hipEventDisableTiming), MIOPEN_CY_RT "EventCreateWithFlags");
     hipError_t err = hipEventRecord(e, AsStream(producer));
     if(err == hipSuccess)
         err = hipStreamWaitEvent(AsStream(waiter), e, 0);
     (void)hipEventDestroy(e); // released once the wait is satisfied
-    Check(err, "hipStreamWaitEvent");
+    Check(err, MIOPEN_CY_RT "StreamWaitEvent");
 }
 
 Event EventCreate()
 {
     hipEvent_t e = nullptr;
-    Check(hipEventCreateWithFlags(&e, hipEventDefault), "hipEventCreateWithFlags");
+    Check(hipEventCreateWithFlags(&e, hipEventDefault), MIOPEN_CY_RT "EventCreateWithFlags");
     return e;
 }
 
@@ -232,14 +232,14 @@ void EventDestroy(Event e) noexcept
 
 void EventRecord(Event e, Stream stream)
 {
-    Check(hipEventRecord(AsEvent(e), AsStream(stream)), "hipEventRecord");
+    Check(hipEventRecord(AsEvent(e), AsStream(stream)), MIOPEN_CY_RT "EventRecord");
 }
 
 float EventElapsedMs(Event start, Event stop)
 {
-    Check(hipEventSynchronize(AsEvent(stop)), "hipEventSynchronize");
+    Check(hipEventSynchronize(AsEvent(stop)), MIOPEN_CY_RT "EventSynchronize");
     float ms = 0.0f;
-    Check(hipEventElapsedTime(&ms, AsEvent(start), AsEvent(stop)), "hipEventElapsedTime");
+    Check(hipEventElapsedTime(&ms, AsEvent(start), AsEvent(stop)), MIOPEN_CY_RT "EventElapsedTime");
     return ms;
 }
 
