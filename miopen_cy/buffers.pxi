@@ -1,6 +1,11 @@
 # Data arguments: the one place that turns a Python object into a device pointer and checks it.
 # Accepted: None (a null pointer), a DeviceBuffer, an int address, an object with
-# __cuda_array_interface__ (GPU handles), __array_interface__ (NumPy and friends) or __dlpack__.
+# __cuda_array_interface__ or a CUDA/ROCm __dlpack__ (GPU handles, used in place), or a host
+# array: __array_interface__ / the buffer protocol / a CPU __dlpack__ (NumPy and friends). On a
+# CPU handle a host array is used in place; on a GPU handle it is staged: copied to the device
+# before the call and back after it when the call writes it (check_status in status.pxi finishes
+# the staging), with a one-time PerformanceWarning.
+import threading as _threading
 import warnings as _warnings
 
 
@@ -18,26 +23,60 @@ _TYPESTR_OF = {
 }
 
 
-cdef class DeviceBuffer:
-    """Memory on a handle's device (host memory on a CPU handle).
+cdef int c_ok(miopenStatus_t status) except -1:
+    """check_status for the calls staging itself makes: raises, never finishes the staging."""
+    if status != miopenStatusSuccess:
+        c_raise_last(status)
+    return 0
 
-    The one place that allocates device memory for Python users; it exposes
-    __array_interface__ on the CPU so NumPy can view it."""
+
+cdef class DeviceBuffer:
+    """Memory on a handle's device: GPU memory on a GPU handle, host memory on a CPU handle.
+
+    The one place that allocates device memory for Python users. On a GPU it exposes
+    __cuda_array_interface__ (so CuPy and PyTorch can view it: torch.as_tensor(buf,
+    device="cuda")), on the CPU __array_interface__ (so NumPy can)."""
     cdef readonly Handle handle
     cdef readonly size_t nbytes
     cdef object _host            # the NumPy bytes that back a CPU buffer
     cdef uintptr_t _ptr
+    cdef bint _gpu
 
     def __cinit__(self, Handle handle not None, nbytes):
-        import numpy as np
+        cdef void* p = NULL
+        cdef size_t n
+        cdef miopenStatus_t status
         handle.c_check()
-        n = _operator.index(nbytes)
-        if n < 0:
-            raise ValueError(f"nbytes = {n} must be non-negative")
+        i = _operator.index(nbytes)
+        if i < 0:
+            raise ValueError(f"nbytes = {i} must be non-negative")
+        n = i
         self.handle = handle
         self.nbytes = n
-        self._host = np.empty(max(n, 1), dtype=np.uint8)
-        self._ptr = self._host.__array_interface__["data"][0]
+        self._gpu = handle.c_gpu
+        if self._gpu:
+            with nogil:
+                status = miopenCyDeviceAlloc(handle.c_handle, &p, n)
+            c_ok(status)
+            self._ptr = <uintptr_t>p
+        else:
+            import numpy as np
+            self._host = np.empty(max(n, 1), dtype=np.uint8)
+            self._ptr = self._host.__array_interface__["data"][0]
+
+    def __dealloc__(self):
+        cdef miopenHandle_t tmp = NULL
+        if not self._gpu or self._ptr == 0:
+            return
+        if self.handle is not None and self.handle.c_handle is not NULL:
+            miopenCyDeviceFree(self.handle.c_handle, <void*>self._ptr)
+        elif self.handle is not None:
+            # The handle was destroyed first: free through a handle on the same device.
+            name = self.handle.device.encode()
+            if miopenCyCreateOnDevice(&tmp, name) == miopenStatusSuccess:
+                miopenCyDeviceFree(tmp, <void*>self._ptr)
+                miopenDestroy(tmp)
+        self._ptr = 0
 
     @property
     def ptr(self):
@@ -54,39 +93,90 @@ cdef class DeviceBuffer:
         return buf
 
     def copy_from(self, a):
-        """Copies the bytes of array `a` (at most nbytes) into the buffer."""
-        import numpy as np
-        src = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
-        if src.nbytes > self.nbytes:
-            raise ValueError(f"array has {src.nbytes} bytes; the buffer holds {self.nbytes}")
-        self._host[:src.nbytes] = src
+        """Copies the bytes of array `a` (at most nbytes) into the buffer: a host array (NumPy),
+        or on a GPU an object with __cuda_array_interface__ (a device-to-device copy)."""
+        cdef uintptr_t src = 0
+        cdef size_t n = 0
+        if self._gpu and hasattr(a, "__cuda_array_interface__"):
+            c_device_region(a.__cuda_array_interface__, "a", "DeviceBuffer.copy_from",
+                            self.handle, 0, -1, False, &src, &n)
+        else:
+            import numpy as np
+            host = np.ascontiguousarray(a).reshape(-1).view(np.uint8)
+            n = host.nbytes
+            if not self._gpu:
+                if n > self.nbytes:
+                    raise ValueError(f"array has {n} bytes; the buffer holds {self.nbytes}")
+                self._host[:n] = host
+                return
+            src = host.__array_interface__["data"][0]
+            self._copy(<void*>self._ptr, <const void*>src, n, host)
+            return
+        self._copy(<void*>self._ptr, <const void*>src, n, a)
+
+    cdef _copy(self, void* dst, const void* src, size_t n, object keep):
+        cdef miopenStatus_t status
+        if n > self.nbytes:
+            raise ValueError(f"array has {n} bytes; the buffer holds {self.nbytes}")
+        self.handle.c_check()
+        with nogil:
+            status = miopenCyMemcpy(self.handle.c_handle, dst, src, n)
+        c_ok(status)
 
     def to_numpy(self, shape, dtype):
         """A NumPy copy of the buffer's first prod(shape) elements of `dtype`."""
         import numpy as np
         dt = np.dtype(dtype)
         count = int(np.prod(shape, dtype=np.int64))
-        if count * dt.itemsize > self.nbytes:
-            raise ValueError(f"shape {tuple(shape)} of {dt} needs {count * dt.itemsize} bytes; "
+        need = count * dt.itemsize
+        if need > self.nbytes:
+            raise ValueError(f"shape {tuple(shape)} of {dt} needs {need} bytes; "
                              f"the buffer holds {self.nbytes}")
-        return self._host[:count * dt.itemsize].view(dt).reshape(shape).copy()
+        if not self._gpu:
+            return self._host[:need].view(dt).reshape(shape).copy()
+        out = np.empty(shape, dtype=dt)
+        if need:
+            self._copy_out(out, need)
+        return out
+
+    cdef _copy_out(self, object out, size_t need):
+        cdef uintptr_t dst = out.__array_interface__["data"][0]
+        cdef miopenStatus_t status
+        self.handle.c_check()
+        with nogil:
+            status = miopenCyMemcpy(self.handle.c_handle, <void*>dst, <const void*>self._ptr, need)
+        c_ok(status)
 
     @property
     def __array_interface__(self):
+        if self._gpu:
+            raise AttributeError("a GPU DeviceBuffer has no __array_interface__; use to_numpy() "
+                                 "or its __cuda_array_interface__")
         return {"shape": (self.nbytes,), "typestr": "|u1", "data": (self._ptr, False), "version": 3}
+
+    @property
+    def __cuda_array_interface__(self):
+        if not self._gpu:
+            raise AttributeError("a CPU DeviceBuffer has no __cuda_array_interface__")
+        stream = self.handle.c_stream_int() if self.handle.c_handle is not NULL else 0
+        return {"shape": (self.nbytes,), "typestr": "|u1", "data": (self._ptr, False),
+                "version": 3, "strides": None, "stream": stream if stream else None}
 
     def __repr__(self):
         return f"DeviceBuffer({self.handle.device}, nbytes={self.nbytes}, ptr=0x{self._ptr:x})"
 
 
 cdef int c_array_region(object iface, str name, str api, size_t need, int dtype, bint writable,
-                        uintptr_t* ptr) except -1:
-    """Checks an __array_interface__-style dict against what the call needs."""
+                        uintptr_t* ptr, size_t* nbytes=NULL) except -1:
+    """Checks an __array_interface__-style dict (__cuda_array_interface__ too) against what the
+    call needs; gives the data pointer and, when asked, the array's size in bytes."""
     data = iface.get("data")
     if data is None or not isinstance(data, tuple):
         c_raise(miopenStatusBadParm, api, f"{name}: the array exposes no data pointer")
     if writable and data[1]:
         c_raise(miopenStatusBadParm, api, f"{name}: the array is read-only but {name} is written")
+    if iface.get("mask") is not None:
+        c_raise(miopenStatusBadParm, api, f"{name}: masked arrays are not supported")
     typestr = iface["typestr"]
     shape = tuple(iface["shape"])
     itemsize = int(typestr[2:])
@@ -114,7 +204,199 @@ cdef int c_array_region(object iface, str name, str api, size_t need, int dtype,
         c_raise(miopenStatusBadParm, api,
                 f"{name}: the buffer has {have} bytes; its descriptor needs {need}")
     ptr[0] = <uintptr_t>data[0]
+    if nbytes is not NULL:
+        nbytes[0] = have
     return 0
+
+
+cdef int c_device_region(object iface, str name, str api, Handle handle, size_t need, int dtype,
+                         bint writable, uintptr_t* ptr, size_t* nbytes) except -1:
+    """A __cuda_array_interface__ on a GPU handle: the checks of a host array, plus that the
+    memory is on the handle's GPU and that the handle's stream waits for the producer's."""
+    cdef int dev = -1
+    c_array_region(iface, name, api, need, dtype, writable, ptr, nbytes)
+    if ptr[0] == 0:
+        return 0
+    c_ok(miopenCyGetPointerDevice(<const void*>ptr[0], &dev))
+    if dev != handle.c_ordinal:
+        where = "host memory" if dev < 0 else f"gpu:{dev}"
+        c_raise(miopenStatusBadParm, api,
+                f"{name} lives on {where}, the handle on {handle.device}")
+    stream = iface.get("stream")
+    if stream is not None:
+        handle.c_wait_for(stream)
+    return 0
+
+
+# ---- DLPack (a device array without __cuda_array_interface__) ---------------------------------
+
+cdef extern from *:
+    """
+    typedef struct { int device_type; int device_id; } miopen_cy_DLDevice;
+    typedef struct { uint8_t code; uint8_t bits; uint16_t lanes; } miopen_cy_DLDataType;
+    typedef struct {
+        void* data; miopen_cy_DLDevice device; int ndim; miopen_cy_DLDataType dtype;
+        int64_t* shape; int64_t* strides; uint64_t byte_offset;
+    } miopen_cy_DLTensor;
+    typedef struct { miopen_cy_DLTensor dl_tensor; } miopen_cy_DLManagedTensor;
+    """
+    ctypedef struct miopen_cy_DLDevice:
+        int device_type
+        int device_id
+    ctypedef struct miopen_cy_DLDataType:
+        unsigned char code
+        unsigned char bits
+        unsigned short lanes
+    ctypedef struct miopen_cy_DLTensor:
+        void* data
+        miopen_cy_DLDevice device
+        int ndim
+        miopen_cy_DLDataType dtype
+        long long* shape
+        long long* strides
+        unsigned long long byte_offset
+    ctypedef struct miopen_cy_DLManagedTensor:
+        miopen_cy_DLTensor dl_tensor
+
+from cpython.pycapsule cimport PyCapsule_IsValid, PyCapsule_GetPointer
+
+_DL_CPU, _DL_CUDA, _DL_ROCM = 1, 2, 10
+_DL_TYPECHAR = {0: "i", 1: "u", 2: "f", 4: "b"}
+
+
+cdef dict c_dlpack_iface(object capsule, str name, str api):
+    """__cuda_array_interface__-style dict of a DLPack capsule (which stays unconsumed: its
+    destructor frees the tensor once the caller drops it)."""
+    if not PyCapsule_IsValid(capsule, b"dltensor"):
+        c_raise(miopenStatusBadParm, api, f"{name}: __dlpack__ did not return a DLPack capsule")
+    cdef miopen_cy_DLManagedTensor* m = <miopen_cy_DLManagedTensor*>PyCapsule_GetPointer(
+        capsule, b"dltensor")
+    cdef miopen_cy_DLTensor* t = &m.dl_tensor
+    if t.dtype.lanes != 1 or t.dtype.code not in _DL_TYPECHAR:
+        c_raise(miopenStatusBadParm, api, f"{name}: unsupported DLPack dtype "
+                f"(code {t.dtype.code}, bits {t.dtype.bits}, lanes {t.dtype.lanes})")
+    itemsize = t.dtype.bits // 8
+    shape = tuple(t.shape[i] for i in range(t.ndim))
+    strides = None
+    if t.strides is not NULL:
+        strides = tuple(t.strides[i] * itemsize for i in range(t.ndim))
+    typechar = _DL_TYPECHAR[t.dtype.code]
+    if typechar == "b":
+        typechar = "V"          # bfloat16, as _TYPESTR_OF spells it
+    return {"data": (<uintptr_t>t.data + <uintptr_t>t.byte_offset, False), "shape": shape,
+            "strides": strides, "typestr": f"<{typechar}{itemsize}", "version": 3}
+
+
+# ---- staging of host arrays on GPU handles -----------------------------------------------------
+
+cdef object _staging = _threading.local()   # .records: [[handle, dev, host, nbytes, writable]]
+_staging_warned = False
+
+
+def _reset_performance_warning():
+    """Lets the next staged call warn again (for tests)."""
+    global _staging_warned
+    _staging_warned = False
+
+
+cdef list c_staged_records():
+    records = getattr(_staging, "records", None)
+    if records is None:
+        records = []
+        _staging.records = records
+        _staging.keep = []
+    return records
+
+
+cdef int c_unstage(bint copy_back) except -1:
+    """Finishes this thread's staged arrays: waits for the call's stream, copies the written
+    ones back (copy_back), frees the device copies and drops the DLPack capsules held for the
+    call. Every record is released even when a copy fails; the first error is raised after."""
+    cdef Handle handle
+    cdef uintptr_t dev, host
+    cdef size_t n
+    cdef miopenStatus_t status
+    records = c_staged_records()
+    error = None
+    done = set()
+    for rec in records:
+        handle = <Handle>rec[0]
+        dev, host, n = rec[1], rec[2], rec[3]
+        if handle.c_handle is NULL:
+            continue
+        if handle not in done:
+            done.add(handle)
+            if miopenCyStreamSynchronize(handle.c_handle) != miopenStatusSuccess and error is None:
+                error = RuntimeError(miopenCyGetLastErrorMessage().decode("utf-8", "replace"))
+        if copy_back and rec[4] and error is None:
+            with nogil:
+                status = miopenCyMemcpy(handle.c_handle, <void*>host, <const void*>dev, n)
+            if status != miopenStatusSuccess:
+                error = _make_error(status, "miopenCyMemcpy",
+                                    miopenCyGetLastErrorMessage().decode("utf-8", "replace"))
+        miopenCyDeviceFree(handle.c_handle, <void*>dev)
+    records.clear()
+    _staging.keep.clear()
+    global miopen_cy_staged_pending
+    miopen_cy_staged_pending = 0
+    if error is not None:
+        raise error
+    return 0
+
+
+cdef int c_raise_staged(miopenStatus_t status) except -1:
+    """A failed call: its error, after the staged copies are dropped (nothing was written)."""
+    if not miopen_cy_staged_pending:
+        return c_raise_last(status)
+    try:
+        c_raise_last(status)      # reads the call's message before the frees below reset it
+    finally:
+        try:
+            c_unstage(False)
+        except Exception:
+            pass                  # the call's own error is the one to report
+    return 0
+
+
+cdef int c_drop_stale_staging() except -1:
+    """Called as each call starts (c_handle): copies staged by an earlier call that never
+    reached C (an argument failed its checks) are dropped without copying back."""
+    if miopen_cy_staged_pending:
+        c_unstage(False)
+    return 0
+
+
+cdef void* c_stage(object holder, uintptr_t host, size_t nbytes, str name, str api, Handle handle,
+                   bint writable) except? NULL:
+    """A device copy of host bytes [host, host + nbytes) for this call; the same host range
+    staged twice in one call (an in-place argument) shares one copy."""
+    global _staging_warned, miopen_cy_staged_pending
+    cdef void* dev = NULL
+    cdef miopenStatus_t status
+    records = c_staged_records()
+    for rec in records:
+        if rec[2] == host and rec[3] == nbytes and rec[0] is handle:
+            rec[4] = rec[4] or writable
+            return <void*><uintptr_t>rec[1]
+    if not _staging_warned:
+        _staging_warned = True
+        _warnings.warn(
+            f"{api}: {name} is a host (NumPy) array but the handle is on {handle.device}: it is "
+            f"copied to the device for the call (and back when written). Pass a DeviceBuffer, a "
+            f"CuPy array or a PyTorch CUDA tensor to avoid the copies. (Warned once.)",
+            PerformanceWarning, stacklevel=3)
+    if nbytes == 0:
+        return NULL
+    with nogil:
+        status = miopenCyDeviceAlloc(handle.c_handle, &dev, nbytes)
+    c_ok(status)
+    records.append([handle, <uintptr_t>dev, host, nbytes, writable])
+    _staging.keep.append(holder)
+    miopen_cy_staged_pending = 1
+    with nogil:
+        status = miopenCyMemcpy(handle.c_handle, dev, <const void*>host, nbytes)
+    c_ok(status)
+    return dev
 
 
 # Fast path: a C-contiguous buffer (NumPy arrays and the like) whose format, size and
@@ -127,7 +409,8 @@ _FORMAT_OF = {miopenHalf: b"e", miopenFloat: b"f", miopenDouble: b"d", miopenInt
               miopenInt8: b"b"}
 
 
-cdef bint c_buffer_fits(object obj, size_t need, int dtype, bint writable, uintptr_t* ptr):
+cdef bint c_buffer_fits(object obj, size_t need, int dtype, bint writable, uintptr_t* ptr,
+                        size_t* nbytes):
     cdef Py_buffer view
     try:
         PyObject_GetBuffer(obj, &view, PyBUF_RECORDS_RO)
@@ -140,6 +423,7 @@ cdef bint c_buffer_fits(object obj, size_t need, int dtype, bint writable, uintp
         if dtype >= 0 and (view.format is NULL or view.format != _FORMAT_OF.get(dtype)):
             return False
         ptr[0] = <uintptr_t>view.buf
+        nbytes[0] = <size_t>view.len
         return True
     finally:
         PyBuffer_Release(&view)
@@ -148,7 +432,9 @@ cdef bint c_buffer_fits(object obj, size_t need, int dtype, bint writable, uintp
 cdef void* c_pointer(object obj, str name, str api, Handle handle, size_t need, int dtype,
                      bint writable) except? NULL:
     """The device pointer behind a data argument; checks size, dtype, writability and device."""
+    global miopen_cy_staged_pending
     cdef uintptr_t ptr = 0
+    cdef size_t nbytes = 0
     if obj is None:
         return NULL
     if isinstance(obj, DeviceBuffer):
@@ -164,23 +450,44 @@ cdef void* c_pointer(object obj, str name, str api, Handle handle, size_t need, 
         if obj < 0:
             c_raise(miopenStatusBadParm, api, f"{name} = {obj} is not an address")
         return <void*><uintptr_t>obj
-    if PyObject_CheckBuffer(obj) and c_buffer_fits(obj, need, dtype, writable, &ptr):
+    if PyObject_CheckBuffer(obj) and c_buffer_fits(obj, need, dtype, writable, &ptr, &nbytes):
+        if handle.c_gpu:
+            return c_stage(obj, ptr, nbytes, name, api, handle, writable)
         return <void*>ptr
-    if hasattr(obj, "__cuda_array_interface__"):
-        c_raise(miopenStatusBadParm, api,
-                f"{name} is a GPU array but the handle is on {handle.device}")
-    iface = getattr(obj, "__array_interface__", None)
-    if iface is None and hasattr(obj, "__dlpack__"):
-        import numpy as np
-        dev = obj.__dlpack_device__() if hasattr(obj, "__dlpack_device__") else (1, 0)
-        if dev[0] != 1:   # kDLCPU
+    cai = getattr(obj, "__cuda_array_interface__", None)
+    if cai is not None:
+        if not handle.c_gpu:
             c_raise(miopenStatusBadParm, api,
-                    f"{name} lives on DLPack device {dev}, the handle on {handle.device}")
-        iface = np.from_dlpack(obj).__array_interface__
+                    f"{name} is a GPU array but the handle is on {handle.device}")
+        c_device_region(cai, name, api, handle, need, dtype, writable, &ptr, &nbytes)
+        return <void*>ptr
+    iface = getattr(obj, "__array_interface__", None)
+    holder = obj
+    if iface is None and hasattr(obj, "__dlpack__"):
+        dev = obj.__dlpack_device__() if hasattr(obj, "__dlpack_device__") else (_DL_CPU, 0)
+        if dev[0] in (_DL_CUDA, _DL_ROCM):
+            if not handle.c_gpu:
+                c_raise(miopenStatusBadParm, api,
+                        f"{name} lives on DLPack device {tuple(dev)}, the handle on {handle.device}")
+            capsule = obj.__dlpack__(stream=handle.c_stream_int() or 1)
+            c_device_region(c_dlpack_iface(capsule, name, api), name, api, handle, need, dtype,
+                            writable, &ptr, &nbytes)
+            c_staged_records()
+            _staging.keep.append(capsule)          # the tensor lives until the call has run
+            miopen_cy_staged_pending = 1
+            return <void*>ptr
+        if dev[0] != _DL_CPU:
+            c_raise(miopenStatusBadParm, api,
+                    f"{name} lives on DLPack device {tuple(dev)}, the handle on {handle.device}")
+        import numpy as np
+        holder = np.from_dlpack(obj)
+        iface = holder.__array_interface__
     if iface is None:
         raise TypeError(f"{name} must be a DeviceBuffer, an int address, None or an array "
                         f"(NumPy, DLPack, __array_interface__), not {type(obj).__name__}")
-    c_array_region(iface, name, api, need, dtype, writable, &ptr)
+    c_array_region(iface, name, api, need, dtype, writable, &ptr, &nbytes)
+    if handle.c_gpu:
+        return c_stage(holder, ptr, nbytes, name, api, handle, writable)
     return <void*>ptr
 
 

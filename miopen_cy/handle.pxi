@@ -8,6 +8,8 @@ cdef class Handle:
     MIOPEN_CY_DEVICE or Handle(device="cpu"|"gpu"|"gpu:N") choose."""
     cdef miopenHandle_t c_handle
     cdef readonly str device
+    cdef bint c_gpu
+    cdef int c_ordinal
 
     def __cinit__(self, device=None):
         cdef int kind = 0, ordinal = 0
@@ -23,6 +25,8 @@ cdef class Handle:
             check_status(miopenCyCreateOnDevice(&self.c_handle, name))
         check_status(miopenCyGetHandleDevice(self.c_handle, &kind, &ordinal))
         self.device = "cpu" if kind == 0 else f"gpu:{ordinal}"
+        self.c_gpu = kind != 0
+        self.c_ordinal = ordinal if kind != 0 else -1
 
     def __dealloc__(self):
         if self.c_handle is not NULL:
@@ -31,6 +35,28 @@ cdef class Handle:
     cdef int c_check(self) except -1:
         if self.c_handle is NULL:
             raise ValueError("the handle has been destroyed")
+        return 0
+
+    cdef object c_stream_int(self):
+        """The handle's platform stream as an int (0: the default stream)."""
+        cdef miopenAcceleratorQueue_t s = NULL
+        c_ok(miopenGetStream(self.c_handle, &s))
+        return <uintptr_t>s
+
+    cdef int c_wait_for(self, object stream) except -1:
+        """Makes the handle's stream wait for `stream`, the stream an array was produced on
+        (__cuda_array_interface__'s convention: 1 is the legacy default stream, 2 the per-thread
+        default stream)."""
+        cdef uintptr_t producer
+        try:
+            producer = _operator.index(stream)
+        except TypeError:
+            raise TypeError(f"__cuda_array_interface__ stream must be an int or None, "
+                            f"not {type(stream).__name__}") from None
+        mine = self.c_stream_int()
+        if producer == mine or (producer == 1 and mine == 0):
+            return 0
+        c_ok(miopenCyStreamWait(self.c_handle, <miopenAcceleratorQueue_t>producer))
         return 0
 
     def __repr__(self):
@@ -42,6 +68,7 @@ cdef miopenHandle_t c_handle(Handle handle) except NULL:
     if handle is None:
         raise TypeError("handle must be a Handle, not None")
     handle.c_check()
+    c_drop_stale_staging()
     return handle.c_handle
 
 
@@ -110,3 +137,63 @@ def getKernelTime(Handle handle):
 def enableProfiling(Handle handle, enable):
     """Turns kernel timing on or off.  C: miopenEnableProfiling"""
     check_status(miopenEnableProfiling(c_handle(handle), <cbool>(True if enable else False)))
+
+
+# ---- miopen_cy extensions: devices, device memory and streams -----------------------------------
+
+def cyGetDeviceCount():
+    """Number of GPUs this build can use (0 without a GPU backend, driver or GPU).
+    C: miopenCyGetDeviceCount"""
+    cdef int count = 0
+    check_status(miopenCyGetDeviceCount(&count))
+    return count
+
+
+def cyDeviceAlloc(Handle handle, sizeBytes):
+    """Allocates sizeBytes on the handle's device; returns the address as an int (free it with
+    cyDeviceFree; DeviceBuffer does both for you).  C: miopenCyDeviceAlloc"""
+    cdef void* p = NULL
+    cdef size_t n = _operator.index(sizeBytes)
+    cdef miopenHandle_t h = c_handle(handle)
+    with nogil:
+        check_status(miopenCyDeviceAlloc(h, &p, n))
+    return <uintptr_t>p
+
+
+def cyDeviceFree(Handle handle, ptr):
+    """Frees memory from cyDeviceAlloc.  C: miopenCyDeviceFree"""
+    cdef uintptr_t p = _operator.index(ptr or 0)
+    check_status(miopenCyDeviceFree(c_handle(handle), <void*>p))
+
+
+def cyMemcpy(Handle handle, dst, src, sizeBytes):
+    """Copies sizeBytes from address src to address dst (host or device memory, the direction
+    inferred) on the handle's stream, and waits for it.  C: miopenCyMemcpy"""
+    cdef uintptr_t d = _operator.index(dst)
+    cdef uintptr_t s = _operator.index(src)
+    cdef size_t n = _operator.index(sizeBytes)
+    cdef miopenHandle_t h = c_handle(handle)
+    with nogil:
+        check_status(miopenCyMemcpy(h, <void*>d, <const void*>s, n))
+
+
+def cyStreamSynchronize(Handle handle):
+    """Waits for the work queued on the handle's stream.  C: miopenCyStreamSynchronize"""
+    cdef miopenHandle_t h = c_handle(handle)
+    with nogil:
+        check_status(miopenCyStreamSynchronize(h))
+
+
+def cyStreamWait(Handle handle, stream):
+    """Makes later work on the handle's stream wait for the work queued on `stream` (an int
+    cudaStream_t / hipStream_t) so far.  C: miopenCyStreamWait"""
+    cdef uintptr_t s = 0 if stream is None else _operator.index(stream)
+    check_status(miopenCyStreamWait(c_handle(handle), <miopenAcceleratorQueue_t>s))
+
+
+def cyGetPointerDevice(ptr):
+    """The GPU ordinal of a device address, or -1 for host memory.  C: miopenCyGetPointerDevice"""
+    cdef uintptr_t p = _operator.index(ptr)
+    cdef int ordinal = -1
+    check_status(miopenCyGetPointerDevice(<const void*>p, &ordinal))
+    return ordinal

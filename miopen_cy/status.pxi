@@ -258,11 +258,24 @@ cdef int c_raise_last(miopenStatus_t status) except -1:
     raise _make_error(status, api, message)
 
 
+# NumPy arrays staged to a GPU handle for the call in progress on this thread (buffers.pxi): the
+# C call's check copies outputs back and frees the copies, so every op needs nothing more.
+cdef extern from *:
+    """
+    static thread_local int miopen_cy_staged_pending = 0;
+    """
+    int miopen_cy_staged_pending
+
+
 cdef inline int check_status(miopenStatus_t status) except -1 nogil:
-    """Raises the MIOpenError of a failed call; takes the GIL only on failure."""
+    """Raises the MIOpenError of a failed call; takes the GIL only on failure (or to finish the
+    NumPy arrays staged for a GPU call: copied back on success, dropped on failure)."""
     if status != miopenStatusSuccess:
         with gil:
-            c_raise_last(status)
+            c_raise_staged(status)
+    if miopen_cy_staged_pending:
+        with gil:
+            c_unstage(True)
     return 0
 
 

@@ -135,6 +135,7 @@ def test_handle_device_choice(monkeypatch):
 def test_stream_round_trip_and_profiling(handle):
     mi.setStream(handle, 0x1234)
     assert mi.getStream(handle) == 0x1234
+    mi.setStream(handle, 0)          # a made-up stream must not reach a GPU launch
     h2 = mi.createWithStream(0x42)
     assert mi.getStream(h2) == 0x42
     mi.enableProfiling(handle, True)

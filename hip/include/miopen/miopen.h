@@ -6,7 +6,9 @@
  * "miopen_cy extensions" at the end.
  *
  * Device memory: on a CPU handle (the default where no GPU is present) every "device" pointer is
- * host memory and calls are synchronous.
+ * host memory and calls are synchronous. On a GPU handle (built with a CUDA or HIP backend, on a
+ * machine with a GPU) device pointers are GPU memory of the handle's device, and calls queue
+ * their kernels on the handle's stream and return without waiting for them.
  */
 #ifndef MIOPEN_GUARD_MIOPEN_H_
 #define MIOPEN_GUARD_MIOPEN_H_
@@ -1746,6 +1748,57 @@ MIOPEN_EXPORT miopenStatus_t miopenCyCreateOnDevice(miopenHandle_t* handle, cons
  * @param ordinal    GPU ordinal, 0 on the CPU (output)
  */
 MIOPEN_EXPORT miopenStatus_t miopenCyGetHandleDevice(miopenHandle_t handle, int* kind, int* ordinal);
+
+/*! @brief Number of GPUs this library can use: 0 when it was built without a GPU backend, or
+ * when no driver or GPU is present (never an error).
+ * @param count      Number of GPUs (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyGetDeviceCount(int* count);
+
+/*! @brief Allocates device memory on the handle's device (hipMalloc / cudaMalloc on a GPU
+ * handle, 64-byte aligned host memory on a CPU handle). Zero bytes gives NULL.
+ * @param handle     MIOpen handle (input)
+ * @param ptr        The new allocation (output)
+ * @param sizeBytes  Bytes to allocate (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyDeviceAlloc(miopenHandle_t handle, void** ptr, size_t sizeBytes);
+
+/*! @brief Frees memory from miopenCyDeviceAlloc on the same handle's device (NULL is fine).
+ * @param handle     MIOpen handle (input)
+ * @param ptr        The allocation (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyDeviceFree(miopenHandle_t handle, void* ptr);
+
+/*! @brief Copies sizeBytes from src to dst, each host or device memory (the direction is
+ * inferred), on the handle's stream; returns when the copy is complete.
+ * @param handle     MIOpen handle (input)
+ * @param dst        Destination (input)
+ * @param src        Source (input)
+ * @param sizeBytes  Bytes to copy (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyMemcpy(miopenHandle_t handle, void* dst, const void* src,
+                                            size_t sizeBytes);
+
+/*! @brief Waits until all work queued on the handle's stream has completed (nothing on a CPU
+ * handle, whose calls are synchronous).
+ * @param handle     MIOpen handle (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyStreamSynchronize(miopenHandle_t handle);
+
+/*! @brief Makes work queued on the handle's stream from now on wait for everything queued on
+ * `stream` so far (an event recorded there); for data produced on another stream. Nothing on a
+ * CPU handle.
+ * @param handle     MIOpen handle (input)
+ * @param stream     The producer's platform stream (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyStreamWait(miopenHandle_t handle, miopenAcceleratorQueue_t stream);
+
+/*! @brief The GPU ordinal that a device pointer belongs to, or -1 for host memory (and for any
+ * pointer when no GPU backend is built).
+ * @param ptr        Any pointer (input)
+ * @param ordinal    GPU ordinal or -1 (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyGetPointerDevice(const void* ptr, int* ordinal);
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,9 @@
 // ActivationDescriptor and the activation front door: every check runs before anything is
-// written, then the CPU kernels (cpu/activation.cpp) run.
+// written, then the kernels of the handle's device run
+// (cpu/activation.cpp, or kernels/activation/activation.hip on a GPU).
 #include "activation/activation.hpp"
 #include "core/api.hpp"
+#include "gpu/runtime.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -108,6 +110,12 @@ void ActivationForward(Handle& handle,
     const float a = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
     const float b = static_cast<float>(ReadScalar(beta, yDesc.Type(), "beta"));
     KernelTimer timer(handle);
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+        return gpu::ActivationForward(handle, ParamsOf(activDesc), a, xDesc,
+                                      static_cast<const float*>(x), b, yDesc,
+                                      static_cast<float*>(y));
+#endif
     cpu::ActivationForward(ParamsOf(activDesc), a, xDesc, static_cast<const float*>(x), b, yDesc,
                            static_cast<float*>(y));
 }
@@ -141,6 +149,13 @@ void ActivationBackward(Handle& handle,
     const float a = static_cast<float>(ReadScalar(alpha, dxDesc.Type(), "alpha"));
     const float b = static_cast<float>(ReadScalar(beta, dxDesc.Type(), "beta"));
     KernelTimer timer(handle);
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+        return gpu::ActivationBackward(handle, ParamsOf(activDesc), a, dyDesc,
+                                       static_cast<const float*>(dy), xDesc,
+                                       static_cast<const float*>(x), b, dxDesc,
+                                       static_cast<float*>(dx));
+#endif
     cpu::ActivationBackward(ParamsOf(activDesc), a, dyDesc, static_cast<const float*>(dy), xDesc,
                             static_cast<const float*>(x), b, dxDesc, static_cast<float*>(dx));
 }

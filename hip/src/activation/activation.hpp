@@ -95,4 +95,15 @@ void ActivationBackward(const ActivationParams& p, float alpha, const TensorDesc
                         const TensorDescriptor& dxDesc, float* dx);
 } // namespace cpu
 
+namespace gpu {
+/// The same on the handle's GPU (kernels/activation/activation.hip), queued on its stream.
+void ActivationForward(const Handle& h, const cpu::ActivationParams& p, float alpha,
+                       const TensorDescriptor& xDesc, const float* x, float beta,
+                       const TensorDescriptor& yDesc, float* y);
+void ActivationBackward(const Handle& h, const cpu::ActivationParams& p, float alpha,
+                        const TensorDescriptor& dyDesc, const float* dy,
+                        const TensorDescriptor& xDesc, const float* x, float beta,
+                        const TensorDescriptor& dxDesc, float* dx);
+} // namespace gpu
+
 } // namespace miopen

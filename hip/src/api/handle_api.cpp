@@ -1,7 +1,10 @@
 // extern "C" shims for status strings, version and the handle.
 #include "core/api.hpp"
 #include "core/handle.hpp"
+#include "gpu/runtime.hpp"
 
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -118,4 +121,102 @@ extern "C" miopenStatus_t miopenCyGetHandleDevice(miopenHandle_t handle, int* ki
         miopen::Out(kind, "kind")       = static_cast<int>(h.Kind());
         miopen::Out(ordinal, "ordinal") = h.Ordinal();
     });
+}
+
+// ---- device memory and streams (miopen_cy extensions) -----------------------------------------
+
+extern "C" miopenStatus_t miopenCyGetDeviceCount(int* count)
+{
+    return MIOPEN_TRY({ miopen::Out(count, "count") = miopen::gpu::DeviceCount(); });
+}
+
+extern "C" miopenStatus_t miopenCyDeviceAlloc(miopenHandle_t handle, void** ptr, size_t sizeBytes)
+{
+    MIOPEN_LOG_FUNCTION(handle, ptr, sizeBytes);
+    return MIOPEN_TRY({
+        auto& h   = miopen::DerefHandle(handle);
+        auto& out = miopen::Out(ptr, "ptr");
+        out       = nullptr;
+        if(sizeBytes == 0)
+            return;
+        if(h.IsGpu())
+        {
+            miopen::gpu::DeviceScope scope(h.Ordinal());
+            out = miopen::gpu::Malloc(sizeBytes, "miopenCyDeviceAlloc");
+            return;
+        }
+        void* p = std::aligned_alloc(64, (sizeBytes + 63) / 64 * 64);
+        if(p == nullptr)
+            miopen::Throw(miopenStatusAllocFailed, "out of host memory allocating ", sizeBytes,
+                          " bytes");
+        out = p;
+    });
+}
+
+extern "C" miopenStatus_t miopenCyDeviceFree(miopenHandle_t handle, void* ptr)
+{
+    MIOPEN_LOG_FUNCTION(handle, ptr);
+    return MIOPEN_TRY({
+        auto& h = miopen::DerefHandle(handle);
+        if(ptr == nullptr)
+            return;
+        if(h.IsGpu())
+        {
+            miopen::gpu::DeviceScope scope(h.Ordinal());
+            miopen::gpu::Free(ptr);
+        }
+        else
+            std::free(ptr);
+    });
+}
+
+extern "C" miopenStatus_t miopenCyMemcpy(miopenHandle_t handle, void* dst, const void* src,
+                                         size_t sizeBytes)
+{
+    MIOPEN_LOG_FUNCTION(handle, dst, src, sizeBytes);
+    return MIOPEN_TRY({
+        auto& h = miopen::DerefHandle(handle);
+        if(sizeBytes == 0)
+            return;
+        miopen::CheckData(dst, "dst");
+        miopen::CheckData(src, "src");
+        if(h.IsGpu())
+        {
+            miopen::gpu::DeviceScope scope(h.Ordinal());
+            miopen::gpu::Copy(dst, src, sizeBytes, h.Stream());
+        }
+        else
+            std::memmove(dst, src, sizeBytes);
+    });
+}
+
+extern "C" miopenStatus_t miopenCyStreamSynchronize(miopenHandle_t handle)
+{
+    MIOPEN_LOG_FUNCTION(handle);
+    return MIOPEN_TRY({
+        auto& h = miopen::DerefHandle(handle);
+        if(h.IsGpu())
+        {
+            miopen::gpu::DeviceScope scope(h.Ordinal());
+            miopen::gpu::StreamSynchronize(h.Stream());
+        }
+    });
+}
+
+extern "C" miopenStatus_t miopenCyStreamWait(miopenHandle_t handle, miopenAcceleratorQueue_t stream)
+{
+    MIOPEN_LOG_FUNCTION(handle, stream);
+    return MIOPEN_TRY({
+        auto& h = miopen::DerefHandle(handle);
+        if(h.IsGpu())
+        {
+            miopen::gpu::DeviceScope scope(h.Ordinal());
+            miopen::gpu::StreamWait(h.Stream(), stream);
+        }
+    });
+}
+
+extern "C" miopenStatus_t miopenCyGetPointerDevice(const void* ptr, int* ordinal)
+{
+    return MIOPEN_TRY({ miopen::Out(ordinal, "ordinal") = miopen::gpu::PointerDevice(ptr); });
 }

@@ -145,6 +145,8 @@ void BatchNormForwardTraining(Handle& handle,
         a.save_mean    = static_cast<float*>(resultSaveMean);
         a.save_inv_std = static_cast<float*>(resultSaveInvVariance);
     }
+    if(handle.IsGpu())
+        ThrowNotImplemented("miopenBatchNormalizationForwardTraining on the GPU is not implemented yet");
     KernelTimer timer(handle);
     cpu::BatchNormForwardTraining(a);
 }
@@ -185,6 +187,8 @@ void BatchNormForwardInference(Handle& handle,
     a.scale   = static_cast<const float*>(bnScale);
     a.bias    = static_cast<const float*>(bnBias);
     a.epsilon = epsilon;
+    if(handle.IsGpu())
+        ThrowNotImplemented("miopenBatchNormalizationForwardInference on the GPU is not implemented yet");
     KernelTimer timer(handle);
     if(estimatedMean != nullptr && estimatedVariance != nullptr)
     {
@@ -253,6 +257,8 @@ void BatchNormBackward(Handle& handle,
         a.saved_mean    = static_cast<const float*>(savedMean);
         a.saved_inv_std = static_cast<const float*>(savedInvVariance);
     }
+    if(handle.IsGpu())
+        ThrowNotImplemented("miopenBatchNormalizationBackward on the GPU is not implemented yet");
     KernelTimer timer(handle);
     cpu::BatchNormBackward(a);
 }

@@ -48,6 +48,8 @@ void ConvolutionForwardBias(Handle& handle,
     const float bt = static_cast<float>(ReadScalar(beta, yDesc.Type(), "beta"));
     std::vector<size_t> b_strides(yDesc.NumDims(), 0);
     b_strides[1] = bDesc.Strides()[1];
+    if(handle.IsGpu())
+        ThrowNotImplemented("miopenConvolutionForwardBias on the GPU is not implemented yet");
     KernelTimer timer(handle);
     cpu::OpTensor(miopenTensorOpAdd, a, yDesc, static_cast<const float*>(y), a, b_strides.data(),
                   static_cast<const float*>(b), bt, yDesc, static_cast<float*>(y));
@@ -66,6 +68,8 @@ void ConvolutionBackwardBias(Handle& handle,
     CheckData(db, "db");
     const float a  = static_cast<float>(ReadScalar(alpha, dyDesc.Type(), "alpha"));
     const float bt = static_cast<float>(ReadScalar(beta, dyDesc.Type(), "beta"));
+    if(handle.IsGpu())
+        ThrowNotImplemented("miopenConvolutionBackwardBias on the GPU is not implemented yet");
     KernelTimer timer(handle);
     cpu::ConvolutionBackwardBias(a, dyDesc, static_cast<const float*>(dy), bt, dbDesc,
                                  static_cast<float*>(db));

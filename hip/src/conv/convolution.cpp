@@ -151,6 +151,14 @@ double MeasureMs(const ConvInvoker& run, const ConvArgs& args, const Handle& han
     return best;
 }
 
+/// Convolution has no GPU solvers yet (a later issue): a GPU handle gets a clear error, never the
+/// CPU solvers on device pointers.
+void RequireCpu(const Handle& handle)
+{
+    if(handle.IsGpu())
+        ThrowNotImplemented("convolution on the GPU is not implemented yet");
+}
+
 } // namespace
 
 std::string DeviceArch(const Handle& handle) { return handle.IsCpu() ? "cpu" : "gpu"; }
@@ -176,6 +184,7 @@ std::string FindDbName(const Handle& handle)
 
 size_t ConvWorkspaceSize(const Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call)
 {
+    RequireCpu(handle);
     const ConvProblem p = ProblemOf(conv, call);
     const ConvContext ctx{handle};
     size_t best = 0;
@@ -188,6 +197,7 @@ size_t ConvWorkspaceSize(const Handle& handle, const ConvolutionDescriptor& conv
 std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
                                int request, void* workspace, size_t workspace_size, bool exhaustive)
 {
+    RequireCpu(handle);
     if(request < 1)
         ThrowBadParm("requestAlgoCount = ", request, "; must be >= 1");
     const ConvProblem p = ProblemOf(conv, call);
@@ -275,6 +285,7 @@ std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv
 void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call, int algo,
              const void* alpha, const void* beta, void* workspace, size_t workspace_size)
 {
+    RequireCpu(handle);
     if(algo != 0 && algo != 1 && algo != 2 && algo != 3 && algo != 5)
         ThrowBadParm("algo = ", algo, " is not an algorithm of this direction (GEMM 0, Direct 1, "
                      "FFT 2, Winograd 3, ImplicitGEMM 5)");

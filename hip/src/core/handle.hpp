@@ -1,10 +1,13 @@
 // Handle: the device a set of calls runs on (the CPU, or a GPU with its stream), profiling state
-// and the last kernel time. On the CPU "device memory" is host memory and calls are synchronous.
+// and the last kernel time. On the CPU "device memory" is host memory and calls are synchronous;
+// on a GPU every kernel is queued on the handle's stream (null: the device's default stream), and
+// the handle owns the events that time it and a scratch buffer some ops need between kernels.
 #pragma once
 
 #include <miopen/miopen.h>
 
 #include <chrono>
+#include <cstddef>
 #include <string>
 
 namespace miopen {
@@ -19,18 +22,33 @@ class Handle : public miopenHandle
 {
 public:
     Handle() = default;
-    /// Binds to `device` ("cpu", "gpu", "gpu:N"; empty = MIOPEN_CY_DEVICE, then the default).
+    ~Handle();
+    Handle(const Handle&) = delete;
+    Handle& operator=(const Handle&) = delete;
+
+    /// Binds to `device` ("cpu", "gpu", "gpu:N"; empty = MIOPEN_CY_DEVICE, then the default:
+    /// GPU 0 when a GPU backend is built and a GPU is present, else the CPU).
     void Bind(const std::string& device);
 
     DeviceKind Kind() const { return kind_; }
     int Ordinal() const { return ordinal_; }
     bool IsCpu() const { return kind_ == DeviceKind::Cpu; }
+    bool IsGpu() const { return kind_ == DeviceKind::Gpu; }
     miopenAcceleratorQueue_t Stream() const { return stream_; }
-    void SetStream(miopenAcceleratorQueue_t s) { stream_ = s; }
+    /// A GPU handle first waits for the work it queued on its old stream, so that its scratch
+    /// buffer is never in use on two streams at once.
+    void SetStream(miopenAcceleratorQueue_t s);
     void EnableProfiling(bool on) { profiling_ = on; }
     bool IsProfiling() const { return profiling_; }
     float KernelTime() const { return kernel_time_ms_; }
     void SetKernelTime(float ms) { kernel_time_ms_ = ms; }
+
+    /// GPU: device memory of at least `bytes` owned by the handle, valid until the next call
+    /// that asks for scratch. Kernels on the handle's stream use it in stream order.
+    void* Scratch(size_t bytes);
+    /// GPU: the pair of events that times an op (created on first use).
+    void* StartEvent();
+    void* StopEvent();
 
 private:
     DeviceKind kind_ = DeviceKind::Cpu;
@@ -38,29 +56,31 @@ private:
     miopenAcceleratorQueue_t stream_ = nullptr;
     bool profiling_ = false;
     float kernel_time_ms_ = 0.0f;
+    void* scratch_ = nullptr;
+    size_t scratch_bytes_ = 0;
+    void* start_event_ = nullptr;
+    void* stop_event_ = nullptr;
 };
 
 Handle& DerefHandle(miopenHandle_t handle, const char* name = "handle");
 
-/// Times one op on the handle when profiling is on (wall clock on the CPU) and records it as
-/// the handle's kernel time when it goes out of scope.
+/// Runs one op on the handle. On a GPU it makes the handle's device current for the op's scope
+/// and, when profiling is on, times the op with events on the handle's stream (waiting for it);
+/// on the CPU it times it by wall clock. The time becomes the handle's kernel time
+/// (miopenGetKernelTime) when the timer goes out of scope.
 class KernelTimer
 {
 public:
-    explicit KernelTimer(Handle& h) : handle_(h), start_(std::chrono::steady_clock::now()) {}
-    ~KernelTimer()
-    {
-        if(handle_.IsProfiling())
-            handle_.SetKernelTime(std::chrono::duration<float, std::milli>(
-                                      std::chrono::steady_clock::now() - start_)
-                                      .count());
-    }
+    explicit KernelTimer(Handle& h);
+    ~KernelTimer();
     KernelTimer(const KernelTimer&) = delete;
     KernelTimer& operator=(const KernelTimer&) = delete;
 
 private:
     Handle& handle_;
     std::chrono::steady_clock::time_point start_;
+    int previous_device_ = -1; // GPU: the device current before the op, restored after
+    bool timing_ = false;      // GPU: the start event was recorded
 };
 
 } // namespace miopen

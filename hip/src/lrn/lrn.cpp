@@ -83,6 +83,8 @@ void LRNForward(Handle& handle,
                      LRNWorkSpaceSize(yDesc), " bytes: miopenLRNGetWorkSpaceSize)");
     const float a = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
     const float b = static_cast<float>(ReadScalar(beta, yDesc.Type(), "beta"));
+    if(handle.IsGpu())
+        ThrowNotImplemented("miopenLRNForward on the GPU is not implemented yet");
     KernelTimer timer(handle);
     cpu::LRNForward(lrn, a, xDesc, static_cast<const float*>(x), b, yDesc, static_cast<float*>(y),
                     do_backward ? static_cast<float*>(workSpace) : nullptr);
@@ -117,6 +119,8 @@ void LRNBackward(Handle& handle,
     CheckData(dx, "dx");
     const float a = static_cast<float>(ReadScalar(alpha, dxDesc.Type(), "alpha"));
     const float b = static_cast<float>(ReadScalar(beta, dxDesc.Type(), "beta"));
+    if(handle.IsGpu())
+        ThrowNotImplemented("miopenLRNBackward on the GPU is not implemented yet");
     KernelTimer timer(handle);
     cpu::LRNBackward(lrn, a, yDesc, static_cast<const float*>(y), dyDesc,
                      static_cast<const float*>(dy), xDesc, static_cast<const float*>(x), b,

@@ -293,6 +293,8 @@ void PoolingForward(Handle& handle,
         index.type  = pool.IndexType();
         index.image = pool.IndexMode() == miopenPoolingWorkspaceIndexImage;
     }
+    if(handle.IsGpu())
+        ThrowNotImplemented("miopenPoolingForward on the GPU is not implemented yet");
     KernelTimer timer(handle);
     cpu::PoolForward(ShapeOf(pool, xDesc, out), a, static_cast<const float*>(x), Strides5Of(xDesc),
                      b, static_cast<float*>(y), Strides5Of(yDesc), index);
@@ -328,6 +330,8 @@ void PoolingBackward(Handle& handle,
     const float a = static_cast<float>(ReadScalar(alpha, dxDesc.Type(), "alpha"));
     const float b = static_cast<float>(ReadScalar(beta, dxDesc.Type(), "beta"));
 
+    if(handle.IsGpu())
+        ThrowNotImplemented("miopenPoolingBackward on the GPU is not implemented yet");
     KernelTimer timer(handle);
     const auto shape = ShapeOf(pool, xDesc, out);
     cpu::PoolIndex index;

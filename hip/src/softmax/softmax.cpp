@@ -35,6 +35,8 @@ void SoftmaxForward(Handle& handle,
     CheckData(y, "y");
     const float a = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
     const float b = static_cast<float>(ReadScalar(beta, yDesc.Type(), "beta"));
+    if(handle.IsGpu())
+        ThrowNotImplemented("miopenSoftmaxForward on the GPU is not implemented yet");
     KernelTimer timer(handle);
     cpu::SoftmaxForward(algorithm, mode, a, xDesc, static_cast<const float*>(x), b, yDesc,
                         static_cast<float*>(y));
@@ -64,6 +66,8 @@ void SoftmaxBackward(Handle& handle,
     CheckData(dx, "dx");
     const float a = static_cast<float>(ReadScalar(alpha, dxDesc.Type(), "alpha"));
     const float b = static_cast<float>(ReadScalar(beta, dxDesc.Type(), "beta"));
+    if(handle.IsGpu())
+        ThrowNotImplemented("miopenSoftmaxBackward on the GPU is not implemented yet");
     KernelTimer timer(handle);
     cpu::SoftmaxBackward(algorithm, mode, a, yDesc, static_cast<const float*>(y), dyDesc,
                          static_cast<const float*>(dy), b, dxDesc, static_cast<float*>(dx));

@@ -1,5 +1,6 @@
 #include "tensor/tensor_ops.hpp"
 #include "core/api.hpp"
+#include "gpu/runtime.hpp"
 
 #include <vector>
 
@@ -41,6 +42,12 @@ void OpTensor(Handle& handle,
     const float a2 = static_cast<float>(ReadScalar(alpha2, cDesc.Type(), "alpha2"));
     const float b  = static_cast<float>(ReadScalar(beta, cDesc.Type(), "beta"));
     KernelTimer timer(handle);
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+        return gpu::OpTensor(handle, op, a1, aDesc, static_cast<const float*>(A), a2,
+                             b_strides.data(), static_cast<const float*>(B), b, cDesc,
+                             static_cast<float*>(C));
+#endif
     cpu::OpTensor(op, a1, aDesc, static_cast<const float*>(A), a2, b_strides.data(),
                   static_cast<const float*>(B), b, cDesc, static_cast<float*>(C));
 }
@@ -51,6 +58,10 @@ void SetTensor(Handle& handle, const TensorDescriptor& yDesc, void* y, const voi
     CheckData(y, "y");
     const float value = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
     KernelTimer timer(handle);
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+        return gpu::Fill(handle, yDesc, static_cast<float*>(y), value);
+#endif
     cpu::Fill(yDesc, static_cast<float*>(y), value);
 }
 
@@ -60,6 +71,11 @@ void ScaleTensor(Handle& handle, const TensorDescriptor& yDesc, void* y, const v
     CheckData(y, "y");
     const float a = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
     KernelTimer timer(handle);
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+        return gpu::Axpby(handle, a, yDesc, static_cast<const float*>(y), 0.0f, yDesc,
+                          static_cast<float*>(y), "miopenScaleTensor");
+#endif
     cpu::Axpby(a, yDesc, static_cast<const float*>(y), 0.0f, yDesc, static_cast<float*>(y));
 }
 
@@ -79,6 +95,11 @@ void TransformTensor(Handle& handle,
     const float a = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
     const float b = static_cast<float>(ReadScalar(beta, yDesc.Type(), "beta"));
     KernelTimer timer(handle);
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+        return gpu::Axpby(handle, a, xDesc, static_cast<const float*>(x), b, yDesc,
+                          static_cast<float*>(y), "miopenTransformTensor");
+#endif
     cpu::Axpby(a, xDesc, static_cast<const float*>(x), b, yDesc, static_cast<float*>(y));
 }
 

@@ -39,4 +39,15 @@ void Axpby(float alpha, const TensorDescriptor& xDesc, const float* x, float bet
 void Fill(const TensorDescriptor& yDesc, float* y, float value);
 } // namespace cpu
 
+namespace gpu {
+/// The same on the handle's GPU (kernels/tensor/tensor_op.hip), queued on its stream.
+void OpTensor(const Handle& h, miopenTensorOp_t op, float alpha1, const TensorDescriptor& aDesc,
+              const float* A, float alpha2, const size_t* bStrides, const float* B, float beta,
+              const TensorDescriptor& cDesc, float* C);
+/// `api` names the call in a launch error.
+void Axpby(const Handle& h, float alpha, const TensorDescriptor& xDesc, const float* x, float beta,
+           const TensorDescriptor& yDesc, float* y, const char* api);
+void Fill(const Handle& h, const TensorDescriptor& yDesc, float* y, float value);
+} // namespace gpu
+
 } // namespace miopen

@@ -1,0 +1,47 @@
+// Launchers of activation forward and backward: the operands' strided space, the element-wise
+// plan, the launch on the handle's stream and its check.
+#include "activation/activation.hpp"
+#include "activation/activation_kernels.hpp"
+#include "common/launch_common.hpp"
+
+namespace miopen::gpu {
+namespace {
+
+ActivationMode ModeOf(const cpu::ActivationParams& p)
+{
+    return {static_cast<int>(p.mode), p.alpha, p.beta, p.gamma};
+}
+
+} // namespace
+
+void ActivationForward(const Handle& h, const cpu::ActivationParams& p, float alpha,
+                       const TensorDescriptor& xDesc, const float* x, float beta,
+                       const TensorDescriptor& yDesc, float* y)
+{
+    const auto s = Collapse<2>(yDesc.NumDims(), yDesc.Lens().data(),
+                               {StridesOf(xDesc), StridesOf(yDesc)});
+    Launch l;
+    auto a  = PlanMap<1>(h, s, beta, l);
+    a.in[0] = x;
+    a.out   = y;
+    LaunchActivationFwd(a, l, ModeOf(p), alpha, beta != 0.0f);
+    CheckLaunch("miopenActivationForward");
+}
+
+void ActivationBackward(const Handle& h, const cpu::ActivationParams& p, float alpha,
+                        const TensorDescriptor& dyDesc, const float* dy,
+                        const TensorDescriptor& xDesc, const float* x, float beta,
+                        const TensorDescriptor& dxDesc, float* dx)
+{
+    const auto s = Collapse<3>(dxDesc.NumDims(), dxDesc.Lens().data(),
+                               {StridesOf(dyDesc), StridesOf(xDesc), StridesOf(dxDesc)});
+    Launch l;
+    auto a  = PlanMap<2>(h, s, beta, l);
+    a.in[0] = dy;
+    a.in[1] = x;
+    a.out   = dx;
+    LaunchActivationBwd(a, l, ModeOf(p), alpha, beta != 0.0f);
+    CheckLaunch("miopenActivationBackward");
+}
+
+} // namespace miopen::gpu

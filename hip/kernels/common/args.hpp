@@ -1,0 +1,62 @@
+// Plain argument structs shared by the host launchers (*_launch.cpp, plain C++) and the kernels
+// (*.hip): built on the host, passed to kernels by value. No device code and no vendor headers.
+#pragma once
+
+#include <cstdint>
+
+namespace miopen::gpu {
+
+/// Dims a strided space holds: a tensor's 8, collapsed.
+constexpr int kMaxDims = 8;
+
+/// N operands over one index space, dims outer to inner, lengths shared, strides (in elements)
+/// per operand; a stride of 0 broadcasts. Built by Collapse (launch_common.hpp): dims of length 1
+/// are gone and dims contiguous in every operand are merged, so a packed tensor is one dim.
+template <int N>
+struct StridedSpace
+{
+    int ndim      = 1;
+    int64_t numel = 1;
+    int64_t lens[kMaxDims]       = {};
+    int64_t strides[N][kMaxDims] = {};
+};
+
+/// A grid or block shape without the vendor's dim3.
+struct Dim3
+{
+    unsigned x = 1, y = 1, z = 1;
+};
+
+/// How a launcher runs a kernel: grid, block and the platform stream.
+struct Launch
+{
+    Dim3 grid;
+    Dim3 block;
+    void* stream = nullptr;
+};
+
+} // namespace miopen::gpu
+
+namespace miopen::gpu {
+
+/// Threads of an element-wise block, float4s each thread keeps in flight, and the elements of a
+/// row one block owns (elementwise.hpp).
+constexpr int kMapThreads   = 256;
+constexpr int kMapUnroll    = 4;
+constexpr int64_t kMapChunk = 4096;
+
+/// An element-wise op over NIn inputs and one output sharing an index space (elementwise.hpp):
+/// operand k < NIn is in[k], operand NIn the output. The rows kernel gives each block `chunk`
+/// elements of one innermost row; the strided kernel one element per thread.
+template <int NIn>
+struct MapArgs
+{
+    StridedSpace<NIn + 1> s;
+    const float* in[NIn > 0 ? NIn : 1] = {};
+    float* out = nullptr;
+    float beta = 0.0f;             // out = f(in) + beta * out; out is not read when beta == 0
+    int64_t chunk          = 0;    // rows kernel: elements of a row per block
+    int64_t chunks_per_row = 0;
+};
+
+} // namespace miopen::gpu

@@ -1,0 +1,111 @@
+// Host helpers of the launchers: strided spaces from tensor descriptors, grid sizes, and the
+// launch check. Plain C++ (no vendor headers).
+#pragma once
+
+#include "common/args.hpp"
+#include "core/errors.hpp"
+#include "core/handle.hpp"
+#include "core/tensor.hpp"
+#include "gpu/runtime.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+namespace miopen::gpu {
+
+/// The space of `ndim` lengths and N operands' strides (strides[k] points at operand k's ndim
+/// strides): dims of length 1 dropped, dims contiguous in every operand merged (innermost last).
+template <int N>
+StridedSpace<N> Collapse(int ndim, const size_t* lens, const std::array<const size_t*, N>& strides)
+{
+    StridedSpace<N> s;
+    s.ndim  = 0;
+    s.numel = 1;
+    for(int d = 0; d < ndim; ++d)
+    {
+        const auto len = static_cast<int64_t>(lens[d]);
+        s.numel *= len;
+        if(len == 1)
+            continue;
+        bool merge = s.ndim > 0;
+        for(int k = 0; k < N && merge; ++k)
+            merge = static_cast<int64_t>(strides[k][d]) * len == s.strides[k][s.ndim - 1];
+        if(merge)
+        {
+            s.lens[s.ndim - 1] *= len;
+            for(int k = 0; k < N; ++k)
+                s.strides[k][s.ndim - 1] = static_cast<int64_t>(strides[k][d]);
+            continue;
+        }
+        s.lens[s.ndim] = len;
+        for(int k = 0; k < N; ++k)
+            s.strides[k][s.ndim] = static_cast<int64_t>(strides[k][d]);
+        ++s.ndim;
+    }
+    if(s.ndim == 0)
+    {
+        s.ndim    = 1;
+        s.lens[0] = 1;
+        for(int k = 0; k < N; ++k)
+            s.strides[k][0] = 1;
+    }
+    return s;
+}
+
+/// Strides of a descriptor whose lengths are the index space's.
+inline const size_t* StridesOf(const TensorDescriptor& d) { return d.Strides().data(); }
+
+inline unsigned CeilDiv(int64_t a, int64_t b) { return static_cast<unsigned>((a + b - 1) / b); }
+
+/// Blocks for a grid-stride loop over `work` items of `threads` threads each: enough to fill the
+/// GPU several times over (8 blocks of 256 threads per multiprocessor keep 32 KB of loads in
+/// flight per SM), no more than the work needs.
+inline unsigned GridStrideBlocks(const Handle& h, int64_t work, unsigned threads)
+{
+    const int64_t need = (work + threads - 1) / threads;
+    const int64_t full = static_cast<int64_t>(MultiprocessorCount(h.Ordinal())) * 8 * 256 / threads;
+    return static_cast<unsigned>(std::max<int64_t>(1, std::min(need, std::max<int64_t>(full, 1))));
+}
+
+/// The launch of a kernel on the handle's stream.
+inline Launch On(const Handle& h, Dim3 grid, Dim3 block)
+{
+    Launch l;
+    l.grid   = grid;
+    l.block  = block;
+    l.stream = h.Stream();
+    return l;
+}
+
+inline Dim3 D1(unsigned x) { Dim3 d; d.x = x; return d; }
+inline Dim3 D2(unsigned x, unsigned y) { Dim3 d; d.x = x; d.y = y; return d; }
+
+/// The launch of an element-wise op over `s` (inputs first, the output last): the rows kernel
+/// when rows are long enough to give a block real work, else one thread per element.
+template <int NIn>
+MapArgs<NIn> PlanMap(const Handle& h, const StridedSpace<NIn + 1>& s, float beta, Launch& l)
+{
+    MapArgs<NIn> a;
+    a.s               = s;
+    a.beta            = beta;
+    const int64_t len = s.lens[s.ndim - 1];
+    const int64_t rows = s.numel / (len > 0 ? len : 1);
+    const int64_t cpr  = (len + kMapChunk - 1) / kMapChunk;
+    if(len >= 256 && rows * cpr <= INT32_MAX)
+    {
+        a.chunk          = kMapChunk;
+        a.chunks_per_row = cpr;
+        l                = On(h, D1(static_cast<unsigned>(rows * cpr)), D1(kMapThreads));
+    }
+    else
+    {
+        a.chunk          = 0;
+        a.chunks_per_row = 0;
+        l = On(h, D1(GridStrideBlocks(h, s.numel, kMapThreads)), D1(kMapThreads));
+    }
+    return a;
+}
+
+} // namespace miopen::gpu

@@ -1,0 +1,272 @@
+// The GPU runtime wrapper (see runtime.hpp), written with HIP's names: on NVIDIA compat.hpp maps
+// them onto the CUDA runtime. Built without a backend, it reports no device.
+#include "gpu/runtime.hpp"
+#include "core/errors.hpp"
+
+#include <mutex>
+#include <vector>
+
+#if MIOPEN_CY_HAVE_GPU
+#include "gpu/compat.hpp"
+#endif
+
+namespace miopen::gpu {
+
+#if !MIOPEN_CY_HAVE_GPU
+
+namespace {
+[[noreturn]] void NoBackend(const char* what)
+{
+    ThrowNotImplemented(what, ": this build of miopen_cy has no GPU backend");
+}
+} // namespace
+
+const char* BackendName() { return "none"; }
+int DeviceCount(std::string* why)
+{
+    if(why != nullptr)
+        *why = "this build of miopen_cy has no GPU backend";
+    return 0;
+}
+std::string DeviceName(int) { NoBackend("DeviceName"); }
+int MultiprocessorCount(int) { NoBackend("MultiprocessorCount"); }
+int SwitchDevice(int) { NoBackend("SwitchDevice"); }
+void RestoreDevice(int) noexcept {}
+DeviceScope::DeviceScope(int) { NoBackend("DeviceScope"); }
+DeviceScope::~DeviceScope() = default;
+void* Malloc(size_t, const char* what) { NoBackend(what); }
+void Free(void*) noexcept {}
+void Copy(void*, const void*, size_t, Stream) { NoBackend("Copy"); }
+void CopyAsync(void*, const void*, size_t, Stream) { NoBackend("CopyAsync"); }
+void MemsetAsync(void*, int, size_t, Stream) { NoBackend("MemsetAsync"); }
+void StreamSynchronize(Stream) { NoBackend("StreamSynchronize"); }
+void StreamWait(Stream, Stream) { NoBackend("StreamWait"); }
+Event EventCreate() { NoBackend("EventCreate"); }
+void EventDestroy(Event) noexcept {}
+void EventRecord(Event, Stream) { NoBackend("EventRecord"); }
+float EventElapsedMs(Event, Event) { NoBackend("EventElapsedMs"); }
+int PointerDevice(const void*) noexcept { return -1; }
+void CheckLaunch(const char* what) { NoBackend(what); }
+
+#else
+
+namespace {
+
+hipStream_t AsStream(Stream s) { return static_cast<hipStream_t>(s); }
+hipEvent_t AsEvent(Event e) { return static_cast<hipEvent_t>(e); }
+
+/// "cudaMalloc: out of memory (cudaErrorMemoryAllocation)"
+std::string Describe(const char* call, hipError_t err)
+{
+    return Concat(call, ": ", hipGetErrorString(err), " (", hipGetErrorName(err), ")");
+}
+
+void Check(hipError_t err, const char* call)
+{
+    if(err == hipSuccess)
+        return;
+    // Clear the error where it is not sticky, so that it does not surface again at the next
+    // launch check (a sticky one, an illegal address say, comes back from every later call).
+    (void)hipGetLastError();
+    Throw(err == hipErrorMemoryAllocation ? miopenStatusAllocFailed : miopenStatusInternalError,
+          Describe(call, err));
+}
+
+struct DeviceInfo
+{
+    std::string name;
+    int multiprocessors = 0;
+};
+
+/// Properties of every device, read once.
+const std::vector<DeviceInfo>& Devices()
+{
+    static std::vector<DeviceInfo> devices;
+    static std::once_flag once;
+    std::call_once(once, [] {
+        const int n = DeviceCount();
+        for(int i = 0; i < n; ++i)
+        {
+            hipDeviceProp_t prop{};
+            DeviceInfo info;
+            if(hipGetDeviceProperties(&prop, i) == hipSuccess)
+            {
+                info.name            = prop.name;
+                info.multiprocessors = prop.multiProcessorCount;
+            }
+            else
+                (void)hipGetLastError();
+            devices.push_back(info);
+        }
+    });
+    return devices;
+}
+
+const DeviceInfo& Info(int ordinal)
+{
+    const auto& d = Devices();
+    if(ordinal < 0 || ordinal >= static_cast<int>(d.size()))
+        ThrowBadParm("GPU ordinal ", ordinal, " is out of range: ", d.size(), " GPU(s) present");
+    return d[ordinal];
+}
+
+} // namespace
+
+const char* BackendName() { return MIOPEN_CY_GPU_RUNTIME_NAME; }
+
+int DeviceCount(std::string* why)
+{
+    int n               = 0;
+    const hipError_t err = hipGetDeviceCount(&n);
+    if(err != hipSuccess)
+    {
+        // No driver (cudaErrorInsufficientDriver), no device (cudaErrorNoDevice), ...
+        if(why != nullptr)
+            *why = Describe(MIOPEN_CY_RT "GetDeviceCount", err);
+        (void)hipGetLastError();
+        return 0;
+    }
+    if(n == 0 && why != nullptr)
+        *why = "the runtime reports 0 devices";
+    return n;
+}
+
+std::string DeviceName(int ordinal) { return Info(ordinal).name; }
+int MultiprocessorCount(int ordinal)
+{
+    const int n = Info(ordinal).multiprocessors;
+    return n > 0 ? n : 1;
+}
+
+int SwitchDevice(int ordinal)
+{
+    int current = -1;
+    Check(hipGetDevice(&current), MIOPEN_CY_RT "GetDevice");
+    if(current == ordinal)
+        return -1;
+    Check(hipSetDevice(ordinal), MIOPEN_CY_RT "SetDevice");
+    return current;
+}
+
+void RestoreDevice(int previous) noexcept
+{
+    if(previous >= 0 && hipSetDevice(previous) != hipSuccess)
+        (void)hipGetLastError();
+}
+
+DeviceScope::DeviceScope(int ordinal) : previous_(SwitchDevice(ordinal)) {}
+
+DeviceScope::~DeviceScope() { RestoreDevice(previous_); }
+
+void* Malloc(size_t bytes, const char* what)
+{
+    void* p = nullptr;
+    if(bytes == 0)
+        return nullptr;
+    const hipError_t err = hipMalloc(&p, bytes);
+    if(err != hipSuccess)
+    {
+        (void)hipGetLastError();
+        Throw(err == hipErrorMemoryAllocation ? miopenStatusAllocFailed : miopenStatusInternalError,
+              what, ": ", Describe(MIOPEN_CY_RT "Malloc", err), " allocating ", bytes, " bytes");
+    }
+    return p;
+}
+
+void Free(void* p) noexcept
+{
+    if(p != nullptr && hipFree(p) != hipSuccess)
+        (void)hipGetLastError();
+}
+
+void CopyAsync(void* dst, const void* src, size_t bytes, Stream stream)
+{
+    if(bytes == 0)
+        return;
+    Check(hipMemcpyAsync(dst, src, bytes, hipMemcpyDefault, AsStream(stream)), MIOPEN_CY_RT "MemcpyAsync");
+}
+
+void Copy(void* dst, const void* src, size_t bytes, Stream stream)
+{
+    CopyAsync(dst, src, bytes, stream);
+    StreamSynchronize(stream);
+}
+
+void MemsetAsync(void* p, int value, size_t bytes, Stream stream)
+{
+    if(bytes == 0)
+        return;
+    Check(hipMemsetAsync(p, value, bytes, AsStream(stream)), MIOPEN_CY_RT "MemsetAsync");
+}
+
+void StreamSynchronize(Stream stream)
+{
+    Check(hipStreamSynchronize(AsStream(stream)), MIOPEN_CY_RT "StreamSynchronize");
+}
+
+void StreamWait(Stream waiter, Stream producer)
+{
+    if(waiter == producer)
+        return;
+    hipEvent_t e = nullptr;
+    Check(hipEventCreateWithFlags(&e, hipEventDisableTiming), MIOPEN_CY_RT "EventCreateWithFlags");
+    hipError_t err = hipEventRecord(e, AsStream(producer));
+    if(err == hipSuccess)
+        err = hipStreamWaitEvent(AsStream(waiter), e, 0);
+    (void)hipEventDestroy(e); // released once the wait is satisfied
+    Check(err, MIOPEN_CY_RT "StreamWaitEvent");
+}
+
+Event EventCreate()
+{
+    hipEvent_t e = nullptr;
+    Check(hipEventCreateWithFlags(&e, hipEventDefault), MIOPEN_CY_RT "EventCreateWithFlags");
+    return e;
+}
+
+void EventDestroy(Event e) noexcept
+{
+    if(e != nullptr && hipEventDestroy(AsEvent(e)) != hipSuccess)
+        (void)hipGetLastError();
+}
+
+void EventRecord(Event e, Stream stream)
+{
+    Check(hipEventRecord(AsEvent(e), AsStream(stream)), MIOPEN_CY_RT "EventRecord");
+}
+
+float EventElapsedMs(Event start, Event stop)
+{
+    Check(hipEventSynchronize(AsEvent(stop)), MIOPEN_CY_RT "EventSynchronize");
+    float ms = 0.0f;
+    Check(hipEventElapsedTime(&ms, AsEvent(start), AsEvent(stop)), MIOPEN_CY_RT "EventElapsedTime");
+    return ms;
+}
+
+int PointerDevice(const void* p) noexcept
+{
+    if(p == nullptr)
+        return -1;
+    hipPointerAttribute_t attr{};
+    if(hipPointerGetAttributes(&attr, p) != hipSuccess)
+    {
+        (void)hipGetLastError(); // plain host memory on older runtimes
+        return -1;
+    }
+    const auto type = MIOPEN_CY_HIP_POINTER_TYPE(attr);
+    if(type == hipMemoryTypeDevice || type == hipMemoryTypeManaged)
+        return attr.device;
+    return -1;
+}
+
+void CheckLaunch(const char* what)
+{
+    const hipError_t err = hipGetLastError();
+    if(err != hipSuccess)
+        Throw(miopenStatusInternalError, what, ": kernel launch failed: ", hipGetErrorString(err),
+              " (", hipGetErrorName(err), ")");
+}
+
+#endif
+
+} // namespace miopen::gpu
