@@ -60,3 +60,36 @@ struct MapArgs
 };
 
 } // namespace miopen::gpu
+
+namespace miopen::gpu {
+
+/// Per-group reductions (batch norm statistics and gradients, the bias gradient): x's dims split
+/// into group dims (C; or C, [D,] H, W per activation) and reduction dims (the rest). Groups are
+/// numbered row-major over the group dims sorted outer to inner by x's stride; g has the group
+/// dims for the K data operands and the parameter tensor (operand K), r the reduction dims for
+/// the data operands. A block of gx x ry threads owns gx neighbouring groups and `chunk`
+/// reduction elements of each (blockIdx.y picks the chunk); a thread walks its group's elements
+/// ty, ty + ry, ... of the chunk. Row mode (gx = 1) when x's innermost dim is a reduction dim
+/// (spatial NCHW), vec mode (gx > 1) when it is a group dim (per activation, NHWC).
+template <int K>
+struct GroupArgs
+{
+    StridedSpace<K + 1> g;
+    StridedSpace<K> r;
+    int64_t groups = 1;
+    int64_t m      = 1;     // elements per group
+    int64_t chunk  = 1;     // reduction elements per block
+    int chunks     = 1;     // blocks along the reduction (grid.y)
+    int gx = 1, ry = 256;   // block shape
+};
+
+/// Two double sums per (group, chunk), chunk-major within a group: partial[g * chunks + p].
+struct Partial2
+{
+    double s1, s2;
+};
+
+/// Block shapes of the group reductions (gx * ry threads).
+constexpr int kGroupThreads = 256;
+
+} // namespace miopen::gpu

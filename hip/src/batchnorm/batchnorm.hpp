@@ -139,4 +139,12 @@ void BatchNormBackward(const BnBackwardArgs& args);
 
 } // namespace cpu
 
+namespace gpu {
+/// The same on the handle's GPU (kernels/batchnorm/), queued on its stream; partial sums and
+/// per-group coefficients live in the handle's scratch.
+void BatchNormForwardTraining(Handle& h, const cpu::BnForwardArgs& args);
+void BatchNormForwardInference(Handle& h, const cpu::BnForwardArgs& args);
+void BatchNormBackward(Handle& h, const cpu::BnBackwardArgs& args);
+} // namespace gpu
+
 } // namespace miopen

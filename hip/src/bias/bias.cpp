@@ -3,6 +3,7 @@
 // MIOpen accepts only alpha = 1, beta = 0 for the backward pass; we blend for any values.
 #include "bias/bias.hpp"
 #include "core/api.hpp"
+#include "gpu/runtime.hpp"
 #include "tensor/tensor_ops.hpp"
 
 #include <sstream>
@@ -48,9 +49,12 @@ void ConvolutionForwardBias(Handle& handle,
     const float bt = static_cast<float>(ReadScalar(beta, yDesc.Type(), "beta"));
     std::vector<size_t> b_strides(yDesc.NumDims(), 0);
     b_strides[1] = bDesc.Strides()[1];
-    if(handle.IsGpu())
-        ThrowNotImplemented("miopenConvolutionForwardBias on the GPU is not implemented yet");
     KernelTimer timer(handle);
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+        return gpu::ConvolutionForwardBias(handle, a, bDesc, static_cast<const float*>(b), bt,
+                                           yDesc, static_cast<float*>(y));
+#endif
     cpu::OpTensor(miopenTensorOpAdd, a, yDesc, static_cast<const float*>(y), a, b_strides.data(),
                   static_cast<const float*>(b), bt, yDesc, static_cast<float*>(y));
 }
@@ -68,9 +72,12 @@ void ConvolutionBackwardBias(Handle& handle,
     CheckData(db, "db");
     const float a  = static_cast<float>(ReadScalar(alpha, dyDesc.Type(), "alpha"));
     const float bt = static_cast<float>(ReadScalar(beta, dyDesc.Type(), "beta"));
-    if(handle.IsGpu())
-        ThrowNotImplemented("miopenConvolutionBackwardBias on the GPU is not implemented yet");
     KernelTimer timer(handle);
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+        return gpu::ConvolutionBackwardBias(handle, a, dyDesc, static_cast<const float*>(dy), bt,
+                                            dbDesc, static_cast<float*>(db));
+#endif
     cpu::ConvolutionBackwardBias(a, dyDesc, static_cast<const float*>(dy), bt, dbDesc,
                                  static_cast<float*>(db));
 }

@@ -31,4 +31,14 @@ void ConvolutionBackwardBias(float alpha, const TensorDescriptor& dyDesc, const 
                              float beta, const TensorDescriptor& dbDesc, float* db);
 } // namespace cpu
 
+namespace gpu {
+/// The same on the handle's GPU (kernels/bias/): forward through OpTensor, backward a
+/// deterministic per-channel reduction (its partial sums in the handle's scratch).
+void ConvolutionForwardBias(Handle& h, float alpha, const TensorDescriptor& bDesc, const float* b,
+                            float beta, const TensorDescriptor& yDesc, float* y);
+void ConvolutionBackwardBias(Handle& h, float alpha, const TensorDescriptor& dyDesc,
+                             const float* dy, float beta, const TensorDescriptor& dbDesc,
+                             float* db);
+} // namespace gpu
+
 } // namespace miopen

@@ -1,5 +1,6 @@
 #include "lrn/lrn.hpp"
 #include "core/api.hpp"
+#include "gpu/runtime.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -83,9 +84,13 @@ void LRNForward(Handle& handle,
                      LRNWorkSpaceSize(yDesc), " bytes: miopenLRNGetWorkSpaceSize)");
     const float a = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
     const float b = static_cast<float>(ReadScalar(beta, yDesc.Type(), "beta"));
-    if(handle.IsGpu())
-        ThrowNotImplemented("miopenLRNForward on the GPU is not implemented yet");
     KernelTimer timer(handle);
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+        return gpu::LRNForward(handle, lrn, a, xDesc, static_cast<const float*>(x), b, yDesc,
+                               static_cast<float*>(y),
+                               do_backward ? static_cast<float*>(workSpace) : nullptr);
+#endif
     cpu::LRNForward(lrn, a, xDesc, static_cast<const float*>(x), b, yDesc, static_cast<float*>(y),
                     do_backward ? static_cast<float*>(workSpace) : nullptr);
 }
@@ -119,9 +124,14 @@ void LRNBackward(Handle& handle,
     CheckData(dx, "dx");
     const float a = static_cast<float>(ReadScalar(alpha, dxDesc.Type(), "alpha"));
     const float b = static_cast<float>(ReadScalar(beta, dxDesc.Type(), "beta"));
-    if(handle.IsGpu())
-        ThrowNotImplemented("miopenLRNBackward on the GPU is not implemented yet");
     KernelTimer timer(handle);
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+        return gpu::LRNBackward(handle, lrn, a, yDesc, static_cast<const float*>(y), dyDesc,
+                                static_cast<const float*>(dy), xDesc, static_cast<const float*>(x),
+                                b, dxDesc, static_cast<float*>(dx),
+                                static_cast<const float*>(workSpace));
+#endif
     cpu::LRNBackward(lrn, a, yDesc, static_cast<const float*>(y), dyDesc,
                      static_cast<const float*>(dy), xDesc, static_cast<const float*>(x), b,
                      dxDesc, static_cast<float*>(dx), static_cast<const float*>(workSpace));

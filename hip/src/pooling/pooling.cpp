@@ -2,6 +2,7 @@
 // written, so a bad call changes nothing; then the CPU kernels run on one 3-d problem.
 #include "pooling/pooling.hpp"
 #include "core/api.hpp"
+#include "gpu/runtime.hpp"
 
 #include <limits>
 #include <sstream>
@@ -293,9 +294,13 @@ void PoolingForward(Handle& handle,
         index.type  = pool.IndexType();
         index.image = pool.IndexMode() == miopenPoolingWorkspaceIndexImage;
     }
-    if(handle.IsGpu())
-        ThrowNotImplemented("miopenPoolingForward on the GPU is not implemented yet");
     KernelTimer timer(handle);
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+        return gpu::PoolForward(handle, ShapeOf(pool, xDesc, out), a, static_cast<const float*>(x),
+                                Strides5Of(xDesc), b, static_cast<float*>(y), Strides5Of(yDesc),
+                                index);
+#endif
     cpu::PoolForward(ShapeOf(pool, xDesc, out), a, static_cast<const float*>(x), Strides5Of(xDesc),
                      b, static_cast<float*>(y), Strides5Of(yDesc), index);
 }
@@ -330,10 +335,25 @@ void PoolingBackward(Handle& handle,
     const float a = static_cast<float>(ReadScalar(alpha, dxDesc.Type(), "alpha"));
     const float b = static_cast<float>(ReadScalar(beta, dxDesc.Type(), "beta"));
 
-    if(handle.IsGpu())
-        ThrowNotImplemented("miopenPoolingBackward on the GPU is not implemented yet");
     KernelTimer timer(handle);
     const auto shape = ShapeOf(pool, xDesc, out);
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+    {
+        // The argmax comes from the workspace, or is found again from x by the kernel itself.
+        cpu::PoolIndex gindex;
+        if(pool.Mode() == miopenPoolingMax && !recompute)
+        {
+            gindex.data  = const_cast<void*>(workSpace);
+            gindex.type  = pool.IndexType();
+            gindex.image = pool.IndexMode() == miopenPoolingWorkspaceIndexImage;
+        }
+        return gpu::PoolBackward(handle, shape, a, static_cast<const float*>(dy),
+                                 Strides5Of(dyDesc), gindex, static_cast<const float*>(x),
+                                 Strides5Of(xDesc), b, static_cast<float*>(dx),
+                                 Strides5Of(dxDesc));
+    }
+#endif
     cpu::PoolIndex index;
     std::vector<uint32_t> found32; // the argmax found again from x (image indices)
     std::vector<uint64_t> found64;

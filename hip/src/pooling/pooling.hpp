@@ -129,4 +129,15 @@ void PoolBackward(const PoolShape& s, float alpha, const float* dy, const Stride
 
 } // namespace cpu
 
+namespace gpu {
+/// The same on the handle's GPU (kernels/pooling/pooling.hip), queued on its stream.
+void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const float* x,
+                 const cpu::Strides5& xs, float beta, float* y, const cpu::Strides5& ys,
+                 const cpu::PoolIndex& index);
+/// Max mode with index.data null finds the argmax again from x (strides xs).
+void PoolBackward(const Handle& h, const cpu::PoolShape& s, float alpha, const float* dy,
+                  const cpu::Strides5& dys, const cpu::PoolIndex& index, const float* x,
+                  const cpu::Strides5& xs, float beta, float* dx, const cpu::Strides5& dxs);
+} // namespace gpu
+
 } // namespace miopen

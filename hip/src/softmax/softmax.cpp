@@ -1,5 +1,6 @@
 #include "softmax/softmax.hpp"
 #include "core/api.hpp"
+#include "gpu/runtime.hpp"
 
 namespace miopen {
 namespace {
@@ -35,9 +36,12 @@ void SoftmaxForward(Handle& handle,
     CheckData(y, "y");
     const float a = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
     const float b = static_cast<float>(ReadScalar(beta, yDesc.Type(), "beta"));
-    if(handle.IsGpu())
-        ThrowNotImplemented("miopenSoftmaxForward on the GPU is not implemented yet");
     KernelTimer timer(handle);
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+        return gpu::SoftmaxForward(handle, algorithm, mode, a, xDesc, static_cast<const float*>(x),
+                                   b, yDesc, static_cast<float*>(y));
+#endif
     cpu::SoftmaxForward(algorithm, mode, a, xDesc, static_cast<const float*>(x), b, yDesc,
                         static_cast<float*>(y));
 }
@@ -66,9 +70,13 @@ void SoftmaxBackward(Handle& handle,
     CheckData(dx, "dx");
     const float a = static_cast<float>(ReadScalar(alpha, dxDesc.Type(), "alpha"));
     const float b = static_cast<float>(ReadScalar(beta, dxDesc.Type(), "beta"));
-    if(handle.IsGpu())
-        ThrowNotImplemented("miopenSoftmaxBackward on the GPU is not implemented yet");
     KernelTimer timer(handle);
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+        return gpu::SoftmaxBackward(handle, algorithm, mode, a, yDesc, static_cast<const float*>(y),
+                                    dyDesc, static_cast<const float*>(dy), b, dxDesc,
+                                    static_cast<float*>(dx));
+#endif
     cpu::SoftmaxBackward(algorithm, mode, a, yDesc, static_cast<const float*>(y), dyDesc,
                          static_cast<const float*>(dy), b, dxDesc, static_cast<float*>(dx));
 }

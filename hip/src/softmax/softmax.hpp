@@ -44,4 +44,15 @@ void SoftmaxBackward(miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mod
                      const TensorDescriptor& dxDesc, float* dx);
 } // namespace cpu
 
+namespace gpu {
+/// The same on the handle's GPU (kernels/softmax/softmax.hip), queued on its stream.
+void SoftmaxForward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode,
+                    float alpha, const TensorDescriptor& xDesc, const float* x, float beta,
+                    const TensorDescriptor& yDesc, float* y);
+void SoftmaxBackward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode,
+                     float alpha, const TensorDescriptor& yDesc, const float* y,
+                     const TensorDescriptor& dyDesc, const float* dy, float beta,
+                     const TensorDescriptor& dxDesc, float* dx);
+} // namespace gpu
+
 } // namespace miopen

@@ -1,0 +1,69 @@
+// Launchers of LRN: the descriptor's parameters as the CPU kernels derive them (window bounds,
+// alpha over the area, the gradient coefficient in double), one thread per element.
+#include "common/launch_common.hpp"
+#include "lrn/lrn.hpp"
+#include "lrn/lrn_kernels.hpp"
+
+namespace miopen::gpu {
+namespace {
+
+LrnArgs ArgsOf(const LRNDescriptor& lrn, const TensorDescriptor& d, float alpha, float beta)
+{
+    LrnArgs a;
+    const auto& l = d.Lens();
+    a.n           = static_cast<int64_t>(l[0]);
+    a.c           = static_cast<int64_t>(l[1]);
+    a.h           = static_cast<int64_t>(l[2]);
+    a.w           = static_cast<int64_t>(l[3]);
+    a.within      = lrn.Mode() == miopenLRNWithinChannel;
+    const double b = lrn.Beta();
+    a.pow_kind    = b == 0.75 ? 0 : b == 0.5 ? 1 : b == 1.0 ? 2 : 3;
+    a.lo          = static_cast<int64_t>((lrn.N() - 1) / 2);
+    a.hi          = static_cast<int64_t>(lrn.N() - 1) - a.lo;
+    const double area = a.within ? static_cast<double>(lrn.N()) * static_cast<double>(lrn.N())
+                                 : static_cast<double>(lrn.N());
+    a.k         = static_cast<float>(lrn.K());
+    a.ratio     = static_cast<float>(lrn.Alpha() / area);
+    a.lrn_beta  = static_cast<float>(lrn.Beta());
+    a.grad_coef = static_cast<float>(2.0 * lrn.Alpha() * lrn.Beta() / area);
+    a.alpha     = alpha;
+    a.beta      = beta;
+    return a;
+}
+
+void Copy4(int64_t (&dst)[4], const TensorDescriptor& d)
+{
+    for(int i = 0; i < 4; ++i)
+        dst[i] = static_cast<int64_t>(d.Strides()[i]);
+}
+
+} // namespace
+
+void LRNForward(const Handle& h, const LRNDescriptor& lrn, float alpha,
+                const TensorDescriptor& xDesc, const float* x, float beta,
+                const TensorDescriptor& yDesc, float* y, float* scale)
+{
+    LrnArgs a = ArgsOf(lrn, xDesc, alpha, beta);
+    Copy4(a.xs, xDesc);
+    Copy4(a.ys, yDesc);
+    const int64_t total = static_cast<int64_t>(xDesc.ElementSize());
+    LaunchLrnFwd(a, On(h, D1(GridStrideBlocks(h, total, 256)), D1(256)), x, y, scale);
+    CheckLaunch("miopenLRNForward");
+}
+
+void LRNBackward(const Handle& h, const LRNDescriptor& lrn, float alpha,
+                 const TensorDescriptor& yDesc, const float* y, const TensorDescriptor& dyDesc,
+                 const float* dy, const TensorDescriptor& xDesc, const float* x, float beta,
+                 const TensorDescriptor& dxDesc, float* dx, const float* scale)
+{
+    LrnArgs a = ArgsOf(lrn, yDesc, alpha, beta);
+    Copy4(a.xs, xDesc);
+    Copy4(a.ys, yDesc);
+    Copy4(a.dys, dyDesc);
+    Copy4(a.dxs, dxDesc);
+    const int64_t total = static_cast<int64_t>(yDesc.ElementSize());
+    LaunchLrnBwd(a, On(h, D1(GridStrideBlocks(h, total, 256)), D1(256)), x, y, dy, scale, dx);
+    CheckLaunch("miopenLRNBackward");
+}
+
+} // namespace miopen::gpu

@@ -1,0 +1,66 @@
+// Launchers of pooling: the 3-d problem of the front door as PoolArgs, one thread per output
+// (forward) or per dx element (backward), the launch check.
+#include "common/launch_common.hpp"
+#include "pooling/pooling.hpp"
+#include "pooling/pooling_kernels.hpp"
+
+namespace miopen::gpu {
+namespace {
+
+PoolArgs ArgsOf(const cpu::PoolShape& s, float alpha, float beta)
+{
+    PoolArgs a;
+    a.mode  = static_cast<int>(s.mode);
+    a.n     = s.n;
+    a.c     = s.c;
+    a.alpha = alpha;
+    a.beta  = beta;
+    for(int j = 0; j < 3; ++j)
+    {
+        a.in[j]     = s.in[j];
+        a.out[j]    = s.out[j];
+        a.window[j] = s.window[j];
+        a.pad[j]    = s.pad[j];
+        a.stride[j] = s.stride[j];
+    }
+    return a;
+}
+
+void Copy5(int64_t (&dst)[5], const cpu::Strides5& src)
+{
+    for(int i = 0; i < 5; ++i)
+        dst[i] = src[i];
+}
+
+} // namespace
+
+void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const float* x,
+                 const cpu::Strides5& xs, float beta, float* y, const cpu::Strides5& ys,
+                 const cpu::PoolIndex& index)
+{
+    PoolArgs a = ArgsOf(s, alpha, beta);
+    Copy5(a.xs, xs);
+    Copy5(a.ys, ys);
+    a.image      = index.image;
+    a.index_type = static_cast<int>(index.type);
+    const int64_t total = s.n * s.c * s.out[0] * s.out[1] * s.out[2];
+    LaunchPoolFwd(a, On(h, D1(GridStrideBlocks(h, total, 256)), D1(256)), x, y, index.data);
+    CheckLaunch("miopenPoolingForward");
+}
+
+void PoolBackward(const Handle& h, const cpu::PoolShape& s, float alpha, const float* dy,
+                  const cpu::Strides5& dys, const cpu::PoolIndex& index, const float* x,
+                  const cpu::Strides5& xs, float beta, float* dx, const cpu::Strides5& dxs)
+{
+    PoolArgs a = ArgsOf(s, alpha, beta);
+    Copy5(a.xs, dxs);
+    Copy5(a.ys, dys);
+    Copy5(a.x2s, xs);
+    a.image      = index.image;
+    a.index_type = static_cast<int>(index.type);
+    const int64_t total = s.n * s.c * s.in[0] * s.in[1] * s.in[2];
+    LaunchPoolBwd(a, On(h, D1(GridStrideBlocks(h, total, 256)), D1(256)), dy, index.data, x, dx);
+    CheckLaunch("miopenPoolingBackward");
+}
+
+} // namespace miopen::gpu

@@ -1,0 +1,313 @@
+// softmax_fwd / softmax_bwd: every algorithm (FAST: no max subtraction, ACCURATE, LOG) and mode
+// (INSTANCE over C*H*W, CHANNEL over C), any strides, the formulas of the CPU kernels
+// (cpu/softmax.cpp):
+//   forward   y = alpha / sum * exp(x - m) (+ beta y)        LOG: y = alpha * (x - m - log sum)
+//   backward  dx = alpha * y * (dy - sum y dy) (+ beta dx)    LOG: dx = alpha * (dy - exp(y) sum dy)
+// Two engines. Rows: one block per softmax; each thread walks elements tid, tid + blockDim, ...
+// and the block folds max and sums by a fixed tree (deterministic). Columns (CHANNEL mode with C
+// not the unit-stride dim, NCHW): one thread per (image, position), looping over the channels,
+// so a warp reads 32 neighbouring positions of a channel at once; up to kRegC channels are kept
+// in registers (x read once), more are read again per pass.
+#include "common/device.hpp"
+#include "softmax/softmax_kernels.hpp"
+
+#include <miopen/miopen.h>
+
+namespace miopen::gpu {
+namespace {
+
+constexpr int kRegC = 32;
+
+template <int K>
+__device__ inline int64_t InnerOffset(const StridedSpace<K>& s, int64_t i, int k)
+{
+    if(s.ndim == 1)
+        return i * s.strides[k][0];
+    int64_t off[K];
+    Offsets(s, i, off);
+    return off[k];
+}
+
+// ---- rows -----------------------------------------------------------------------------------
+
+template <int Algo, bool ReadY>
+__global__ void SoftmaxRowsFwd(SoftmaxArgs<2> a, const float* x, float* y)
+{
+    __shared__ float shared[kMaxWarpsPerBlock];
+    constexpr bool kFast = Algo == MIOPEN_SOFTMAX_FAST;
+    constexpr bool kLog  = Algo == MIOPEN_SOFTMAX_LOG;
+    const int64_t len    = a.inner.numel;
+    for(int64_t g = blockIdx.x; g < a.outer.numel; g += gridDim.x)
+    {
+        int64_t goff[2];
+        Offsets(a.outer, g, goff);
+        const float* xg = x + goff[0];
+        float* yg       = y + goff[1];
+        float m         = 0.0f;
+        if(!kFast)
+        {
+            float t = -INFINITY;
+            for(int64_t i = threadIdx.x; i < len; i += blockDim.x)
+                t = MaxNanOp{}(t, xg[InnerOffset(a.inner, i, 0)]);
+            m = BlockReduce(t, MaxNanOp{}, shared);
+        }
+        float t = 0.0f;
+        for(int64_t i = threadIdx.x; i < len; i += blockDim.x)
+            t += expf(xg[InnerOffset(a.inner, i, 0)] - m);
+        const float sum = BlockReduce(t, SumOp<float>{}, shared);
+        const float scale = a.alpha / sum;
+        const float shift = -a.alpha * (m + logf(sum));
+        for(int64_t i = threadIdx.x; i < len; i += blockDim.x)
+        {
+            const float v = xg[InnerOffset(a.inner, i, 0)];
+            float* o      = yg + InnerOffset(a.inner, i, 1);
+            const float r = kLog ? a.alpha * v + shift : scale * expf(v - m);
+            *o            = ReadY ? r + a.beta * *o : r;
+        }
+    }
+}
+
+template <bool Log, bool ReadDx>
+__global__ void SoftmaxRowsBwd(SoftmaxArgs<3> a, const float* y, const float* dy, float* dx)
+{
+    __shared__ float shared[kMaxWarpsPerBlock];
+    const int64_t len = a.inner.numel;
+    for(int64_t g = blockIdx.x; g < a.outer.numel; g += gridDim.x)
+    {
+        int64_t goff[3];
+        Offsets(a.outer, g, goff);
+        const float* yg  = y + goff[0];
+        const float* dyg = dy + goff[1];
+        float* dxg       = dx + goff[2];
+        float t          = 0.0f;
+        for(int64_t i = threadIdx.x; i < len; i += blockDim.x)
+        {
+            const float d = dyg[InnerOffset(a.inner, i, 1)];
+            t += Log ? d : yg[InnerOffset(a.inner, i, 0)] * d;
+        }
+        const float r = BlockReduce(t, SumOp<float>{}, shared);
+        for(int64_t i = threadIdx.x; i < len; i += blockDim.x)
+        {
+            const float yv = yg[InnerOffset(a.inner, i, 0)];
+            const float d  = dyg[InnerOffset(a.inner, i, 1)];
+            float* o       = dxg + InnerOffset(a.inner, i, 2);
+            const float v  = Log ? a.alpha * (d - expf(yv) * r) : a.alpha * yv * (d - r);
+            *o             = ReadDx ? v + a.beta * *o : v;
+        }
+    }
+}
+
+// ---- columns --------------------------------------------------------------------------------
+
+/// Offsets of column t (image n, position q) in each operand.
+template <int K>
+__device__ inline void ColumnOffsets(const SoftmaxArgs<K>& a, int64_t t, int64_t (&off)[K])
+{
+    const int64_t positions = a.inner.numel;
+    const int64_t n         = t / positions;
+    const int64_t q         = t - n * positions;
+    int64_t no[K], qo[K];
+    Offsets(a.outer, n, no);
+    Offsets(a.inner, q, qo);
+#pragma unroll
+    for(int k = 0; k < K; ++k)
+        off[k] = no[k] + qo[k];
+}
+
+template <int Algo, bool ReadY, bool InRegs>
+__global__ void __launch_bounds__(256) SoftmaxColsFwd(SoftmaxArgs<2> a, const float* x, float* y)
+{
+    constexpr bool kFast = Algo == MIOPEN_SOFTMAX_FAST;
+    constexpr bool kLog  = Algo == MIOPEN_SOFTMAX_LOG;
+    const int64_t columns = a.outer.numel * a.inner.numel;
+    const int64_t C       = a.c;
+    const int64_t xc = a.c_stride[0], yc = a.c_stride[1];
+    for(int64_t t = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; t < columns;
+        t += int64_t{gridDim.x} * blockDim.x)
+    {
+        int64_t off[2];
+        ColumnOffsets(a, t, off);
+        const float* xt = x + off[0];
+        float* yt       = y + off[1];
+        float v[InRegs ? kRegC : 1];
+        if(InRegs)
+        {
+#pragma unroll
+            for(int c = 0; c < kRegC; ++c)
+                if(c < C)
+                    v[c] = xt[c * xc];
+        }
+        float m = 0.0f;
+        if(!kFast)
+        {
+            m = -INFINITY;
+            if(InRegs)
+            {
+#pragma unroll
+                for(int c = 0; c < kRegC; ++c)
+                    if(c < C)
+                        m = MaxNanOp{}(m, v[c]);
+            }
+            else
+                for(int64_t c = 0; c < C; ++c)
+                    m = MaxNanOp{}(m, xt[c * xc]);
+        }
+        float sum = 0.0f;
+        if(InRegs)
+        {
+#pragma unroll
+            for(int c = 0; c < kRegC; ++c)
+                if(c < C)
+                    sum += expf(v[c] - m);
+        }
+        else
+            for(int64_t c = 0; c < C; ++c)
+                sum += expf(xt[c * xc] - m);
+        const float scale = a.alpha / sum;
+        const float shift = -a.alpha * (m + logf(sum));
+        auto write = [&](int64_t c, float xv) {
+            float* o      = yt + c * yc;
+            const float r = kLog ? a.alpha * xv + shift : scale * expf(xv - m);
+            *o            = ReadY ? r + a.beta * *o : r;
+        };
+        if(InRegs)
+        {
+#pragma unroll
+            for(int c = 0; c < kRegC; ++c)
+                if(c < C)
+                    write(c, v[c]);
+        }
+        else
+            for(int64_t c = 0; c < C; ++c)
+                write(c, xt[c * xc]);
+    }
+}
+
+template <bool Log, bool ReadDx, bool InRegs>
+__global__ void __launch_bounds__(256) SoftmaxColsBwd(SoftmaxArgs<3> a, const float* y, const float* dy, float* dx)
+{
+    const int64_t columns = a.outer.numel * a.inner.numel;
+    const int64_t C       = a.c;
+    const int64_t ycs = a.c_stride[0], dyc = a.c_stride[1], dxc = a.c_stride[2];
+    for(int64_t t = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; t < columns;
+        t += int64_t{gridDim.x} * blockDim.x)
+    {
+        int64_t off[3];
+        ColumnOffsets(a, t, off);
+        const float* yt  = y + off[0];
+        const float* dyt = dy + off[1];
+        float* dxt       = dx + off[2];
+        float yv[InRegs ? kRegC : 1], dv[InRegs ? kRegC : 1];
+        float r = 0.0f;
+        if(InRegs)
+        {
+#pragma unroll
+            for(int c = 0; c < kRegC; ++c)
+                if(c < C)
+                {
+                    dv[c] = dyt[c * dyc];
+                    yv[c] = yt[c * ycs];
+                    r += Log ? dv[c] : yv[c] * dv[c];
+                }
+        }
+        else
+            for(int64_t c = 0; c < C; ++c)
+                r += Log ? dyt[c * dyc] : yt[c * ycs] * dyt[c * dyc];
+        auto write = [&](int64_t c, float yvc, float d) {
+            float* o      = dxt + c * dxc;
+            const float v = Log ? a.alpha * (d - expf(yvc) * r) : a.alpha * yvc * (d - r);
+            *o            = ReadDx ? v + a.beta * *o : v;
+        };
+        if(InRegs)
+        {
+#pragma unroll
+            for(int c = 0; c < kRegC; ++c)
+                if(c < C)
+                    write(c, yv[c], dv[c]);
+        }
+        else
+            for(int64_t c = 0; c < C; ++c)
+                write(c, yt[c * ycs], dyt[c * dyc]);
+    }
+}
+
+template <int Algo>
+void Forward(const SoftmaxArgs<2>& a, const Launch& l, bool rows, const float* x, float* y)
+{
+    const bool read = a.beta != 0.0f;
+    const bool regs = a.c <= kRegC;
+    if(rows)
+    {
+        if(read)
+            MIOPEN_CY_LAUNCH((SoftmaxRowsFwd<Algo, true>), l, 0, a, x, y);
+        else
+            MIOPEN_CY_LAUNCH((SoftmaxRowsFwd<Algo, false>), l, 0, a, x, y);
+    }
+    else if(regs)
+    {
+        if(read)
+            MIOPEN_CY_LAUNCH((SoftmaxColsFwd<Algo, true, true>), l, 0, a, x, y);
+        else
+            MIOPEN_CY_LAUNCH((SoftmaxColsFwd<Algo, false, true>), l, 0, a, x, y);
+    }
+    else
+    {
+        if(read)
+            MIOPEN_CY_LAUNCH((SoftmaxColsFwd<Algo, true, false>), l, 0, a, x, y);
+        else
+            MIOPEN_CY_LAUNCH((SoftmaxColsFwd<Algo, false, false>), l, 0, a, x, y);
+    }
+}
+
+template <bool Log>
+void Backward(const SoftmaxArgs<3>& a, const Launch& l, bool rows, const float* y,
+              const float* dy, float* dx)
+{
+    const bool read = a.beta != 0.0f;
+    const bool regs = a.c <= kRegC;
+    if(rows)
+    {
+        if(read)
+            MIOPEN_CY_LAUNCH((SoftmaxRowsBwd<Log, true>), l, 0, a, y, dy, dx);
+        else
+            MIOPEN_CY_LAUNCH((SoftmaxRowsBwd<Log, false>), l, 0, a, y, dy, dx);
+    }
+    else if(regs)
+    {
+        if(read)
+            MIOPEN_CY_LAUNCH((SoftmaxColsBwd<Log, true, true>), l, 0, a, y, dy, dx);
+        else
+            MIOPEN_CY_LAUNCH((SoftmaxColsBwd<Log, false, true>), l, 0, a, y, dy, dx);
+    }
+    else
+    {
+        if(read)
+            MIOPEN_CY_LAUNCH((SoftmaxColsBwd<Log, true, false>), l, 0, a, y, dy, dx);
+        else
+            MIOPEN_CY_LAUNCH((SoftmaxColsBwd<Log, false, false>), l, 0, a, y, dy, dx);
+    }
+}
+
+} // namespace
+
+void LaunchSoftmaxFwd(const SoftmaxArgs<2>& a, const Launch& l, int algorithm, bool rows,
+                      const float* x, float* y)
+{
+    switch(algorithm)
+    {
+    case MIOPEN_SOFTMAX_FAST: return Forward<MIOPEN_SOFTMAX_FAST>(a, l, rows, x, y);
+    case MIOPEN_SOFTMAX_LOG: return Forward<MIOPEN_SOFTMAX_LOG>(a, l, rows, x, y);
+    default: return Forward<MIOPEN_SOFTMAX_ACCURATE>(a, l, rows, x, y);
+    }
+}
+
+void LaunchSoftmaxBwd(const SoftmaxArgs<3>& a, const Launch& l, int algorithm, bool rows,
+                      const float* y, const float* dy, float* dx)
+{
+    if(algorithm == MIOPEN_SOFTMAX_LOG)
+        Backward<true>(a, l, rows, y, dy, dx);
+    else
+        Backward<false>(a, l, rows, y, dy, dx);
+}
+
+} // namespace miopen::gpu

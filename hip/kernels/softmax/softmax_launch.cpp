@@ -1,0 +1,114 @@
+// Launchers of softmax: the engine (rows or columns, chosen as the CPU kernels choose), the
+// operands' outer and inner spaces, block size by the softmax's length, the launch check.
+#include "common/launch_common.hpp"
+#include "softmax/softmax.hpp"
+#include "softmax/softmax_kernels.hpp"
+
+#include <initializer_list>
+
+namespace miopen::gpu {
+namespace {
+
+/// The space of `dims` of the descriptors (same lengths).
+template <int K>
+StridedSpace<K> SpaceOf(const std::array<const TensorDescriptor*, K>& descs,
+                        std::initializer_list<int> dims)
+{
+    std::array<size_t, kMaxDims> lens{};
+    std::array<std::array<size_t, kMaxDims>, K> st{};
+    int n = 0;
+    for(int d : dims)
+    {
+        lens[n] = descs[0]->Lens()[d];
+        for(int k = 0; k < K; ++k)
+            st[k][n] = descs[k]->Strides()[d];
+        ++n;
+    }
+    std::array<const size_t*, K> sp;
+    for(int k = 0; k < K; ++k)
+        sp[k] = st[k].data();
+    return Collapse<K>(n, lens.data(), sp);
+}
+
+/// CHANNEL mode runs on rows when C is long and unit-stride (N x C, NHWC), as on the CPU.
+bool ChannelOnRows(const TensorDescriptor& in)
+{
+    const size_t c = in.Lens()[1];
+    return c >= 32 && (in.Strides()[1] == 1 || in.Lens()[2] * in.Lens()[3] == 1);
+}
+
+template <int K>
+SoftmaxArgs<K> Plan(const Handle& h, miopenSoftmaxMode_t mode,
+                    const std::array<const TensorDescriptor*, K>& descs,
+                    const TensorDescriptor& in, float alpha, float beta, bool& rows, Launch& l)
+{
+    SoftmaxArgs<K> a;
+    a.alpha = alpha;
+    a.beta  = beta;
+    rows    = mode == MIOPEN_SOFTMAX_MODE_INSTANCE || ChannelOnRows(in);
+    if(rows)
+    {
+        if(mode == MIOPEN_SOFTMAX_MODE_INSTANCE)
+        {
+            a.outer = SpaceOf<K>(descs, {0});
+            a.inner = SpaceOf<K>(descs, {1, 2, 3});
+        }
+        else
+        {
+            a.outer = SpaceOf<K>(descs, {0, 2, 3});
+            a.inner = SpaceOf<K>(descs, {1});
+        }
+        const int64_t len = a.inner.numel;
+        const unsigned threads = len >= 8192 ? 1024 : len >= 2048 ? 512 : len >= 512 ? 256
+                                                                                    : len >= 128 ? 128 : 64;
+        const int64_t groups = a.outer.numel;
+        l = On(h, D1(static_cast<unsigned>(std::min<int64_t>(groups, int64_t{1} << 30))),
+               D1(threads));
+        return a;
+    }
+    // Columns: positions are the spatial dims of each image, or the batch when H = W = 1.
+    const bool batch_cols = in.Lens()[2] * in.Lens()[3] == 1;
+    a.c = static_cast<int64_t>(in.Lens()[1]);
+    for(int k = 0; k < K; ++k)
+        a.c_stride[k] = static_cast<int64_t>(descs[k]->Strides()[1]);
+    if(batch_cols)
+    {
+        a.outer = SpaceOf<K>(descs, {});
+        a.inner = SpaceOf<K>(descs, {0});
+    }
+    else
+    {
+        a.outer = SpaceOf<K>(descs, {0});
+        a.inner = SpaceOf<K>(descs, {2, 3});
+    }
+    const int64_t columns = a.outer.numel * a.inner.numel;
+    l = On(h, D1(GridStrideBlocks(h, columns, 256)), D1(256));
+    return a;
+}
+
+} // namespace
+
+void SoftmaxForward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode,
+                    float alpha, const TensorDescriptor& xDesc, const float* x, float beta,
+                    const TensorDescriptor& yDesc, float* y)
+{
+    bool rows = false;
+    Launch l;
+    const auto a = Plan<2>(h, mode, {&xDesc, &yDesc}, xDesc, alpha, beta, rows, l);
+    LaunchSoftmaxFwd(a, l, algorithm, rows, x, y);
+    CheckLaunch("miopenSoftmaxForward");
+}
+
+void SoftmaxBackward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode,
+                     float alpha, const TensorDescriptor& yDesc, const float* y,
+                     const TensorDescriptor& dyDesc, const float* dy, float beta,
+                     const TensorDescriptor& dxDesc, float* dx)
+{
+    bool rows = false;
+    Launch l;
+    const auto a = Plan<3>(h, mode, {&yDesc, &dyDesc, &dxDesc}, dyDesc, alpha, beta, rows, l);
+    LaunchSoftmaxBwd(a, l, algorithm, rows, y, dy, dx);
+    CheckLaunch("miopenSoftmaxBackward");
+}
+
+} // namespace miopen::gpu
