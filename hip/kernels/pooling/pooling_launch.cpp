@@ -26,6 +26,16 @@ PoolArgs ArgsOf(const cpu::PoolShape& s, float alpha, float beta)
     return a;
 }
 
+cpu::Strides5 Strides5Of(const TensorDescriptor& d)
+{
+    const auto& s = d.Strides();
+    if(d.NumDims() == 4)
+        return {static_cast<int64_t>(s[0]), static_cast<int64_t>(s[1]), 0,
+                static_cast<int64_t>(s[2]), static_cast<int64_t>(s[3])};
+    return {static_cast<int64_t>(s[0]), static_cast<int64_t>(s[1]), static_cast<int64_t>(s[2]),
+            static_cast<int64_t>(s[3]), static_cast<int64_t>(s[4])};
+}
+
 void Copy5(int64_t (&dst)[5], const cpu::Strides5& src)
 {
     for(int i = 0; i < 5; ++i)
@@ -48,10 +58,19 @@ void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const fl
     CheckLaunch("miopenPoolingForward");
 }
 
-void PoolBackward(const Handle& h, const cpu::PoolShape& s, float alpha, const float* dy,
+void PoolBackward(Handle& h, const cpu::PoolShape& s, float alpha, const float* dy,
                   const cpu::Strides5& dys, const cpu::PoolIndex& index, const float* x,
-                  const cpu::Strides5& xs, float beta, float* dx, const cpu::Strides5& dxs)
+                  const TensorDescriptor& xDesc, float beta, float* dx, const cpu::Strides5& dxs)
 {
+    const cpu::Strides5 xs = Strides5Of(xDesc);
+    if(index.data == nullptr && x == dx && x != nullptr)
+    {
+        // The argmax is found again from x while dx is written: read x from a copy.
+        const size_t bytes = xDesc.ElementSpace() * sizeof(float);
+        auto* copy         = static_cast<float*>(h.Scratch(bytes));
+        CopyAsync(copy, x, bytes, h.Stream());
+        x = copy;
+    }
     PoolArgs a = ArgsOf(s, alpha, beta);
     Copy5(a.xs, dxs);
     Copy5(a.ys, dys);
