@@ -42,6 +42,24 @@ void Copy5(int64_t (&dst)[5], const cpu::Strides5& src)
         dst[i] = src[i];
 }
 
+/// Largest element offset + 1 of an N, C, S0, S1, S2 tensor with these strides.
+int64_t Span(int64_t n, int64_t c, const int64_t (&s)[3], const int64_t (&st)[5])
+{
+    return 1 + (n - 1) * st[0] + (c - 1) * st[1] + (s[0] - 1) * st[2] + (s[1] - 1) * st[3] +
+           (s[2] - 1) * st[4];
+}
+
+/// Whether 32-bit index arithmetic is exact for the problem (with room for the window's reach
+/// into the padding and the sums of offsets).
+bool Small(const PoolArgs& a)
+{
+    const int64_t limit = int64_t{1} << 30;
+    const int64_t in    = a.n * a.c * a.in[0] * a.in[1] * a.in[2];
+    const int64_t out   = a.n * a.c * a.out[0] * a.out[1] * a.out[2];
+    return in < limit && out < limit && Span(a.n, a.c, a.in, a.xs) < limit &&
+           Span(a.n, a.c, a.out, a.ys) < limit && Span(a.n, a.c, a.in, a.x2s) < limit;
+}
+
 } // namespace
 
 void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const float* x,
@@ -53,6 +71,7 @@ void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const fl
     Copy5(a.ys, ys);
     a.image      = index.image;
     a.index_type = static_cast<int>(index.type);
+    a.small      = Small(a);
     const int64_t total = s.n * s.c * s.out[0] * s.out[1] * s.out[2];
     LaunchPoolFwd(a, On(h, D1(GridStrideBlocks(h, total, 256)), D1(256)), x, y, index.data);
     CheckLaunch("miopenPoolingForward");
@@ -77,6 +96,7 @@ void PoolBackward(Handle& h, const cpu::PoolShape& s, float alpha, const float* 
     Copy5(a.x2s, xs);
     a.image      = index.image;
     a.index_type = static_cast<int>(index.type);
+    a.small      = Small(a);
     const int64_t total = s.n * s.c * s.in[0] * s.in[1] * s.in[2];
     LaunchPoolBwd(a, On(h, D1(GridStrideBlocks(h, total, 256)), D1(256)), dy, index.data, x, dx);
     CheckLaunch("miopenPoolingBackward");
