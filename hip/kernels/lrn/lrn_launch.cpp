@@ -4,6 +4,9 @@
 #include "lrn/lrn.hpp"
 #include "lrn/lrn_kernels.hpp"
 
+#include <algorithm>
+#include <array>
+
 namespace miopen::gpu {
 namespace {
 
@@ -37,12 +40,33 @@ void Copy4(int64_t (&dst)[4], const TensorDescriptor& d)
         dst[i] = static_cast<int64_t>(d.Strides()[i]);
 }
 
+/// Each thread reads its neighbours' inputs, so an output that is also an input (in place) would
+/// be overwritten under other threads' reads: such inputs are read from a copy in the handle's
+/// scratch, made on the stream before the kernel. `ins` are replaced in place.
+template <size_t N>
+void Unalias(Handle& h, const float* out, std::array<const float**, N> ins,
+             std::array<const TensorDescriptor*, N> descs)
+{
+    size_t bytes = 0;
+    for(size_t i = 0; i < N; ++i)
+        if(*ins[i] == out)
+            bytes = std::max(bytes, descs[i]->ElementSpace() * sizeof(float));
+    if(bytes == 0)
+        return;
+    auto* copy = static_cast<float*>(h.Scratch(bytes));
+    CopyAsync(copy, out, bytes, h.Stream());
+    for(size_t i = 0; i < N; ++i)
+        if(*ins[i] == out)
+            *ins[i] = copy;
+}
+
 } // namespace
 
-void LRNForward(const Handle& h, const LRNDescriptor& lrn, float alpha,
+void LRNForward(Handle& h, const LRNDescriptor& lrn, float alpha,
                 const TensorDescriptor& xDesc, const float* x, float beta,
                 const TensorDescriptor& yDesc, float* y, float* scale)
 {
+    Unalias<1>(h, y, {&x}, {&xDesc});
     LrnArgs a = ArgsOf(lrn, xDesc, alpha, beta);
     Copy4(a.xs, xDesc);
     Copy4(a.ys, yDesc);
@@ -51,11 +75,12 @@ void LRNForward(const Handle& h, const LRNDescriptor& lrn, float alpha,
     CheckLaunch("miopenLRNForward");
 }
 
-void LRNBackward(const Handle& h, const LRNDescriptor& lrn, float alpha,
+void LRNBackward(Handle& h, const LRNDescriptor& lrn, float alpha,
                  const TensorDescriptor& yDesc, const float* y, const TensorDescriptor& dyDesc,
                  const float* dy, const TensorDescriptor& xDesc, const float* x, float beta,
                  const TensorDescriptor& dxDesc, float* dx, const float* scale)
 {
+    Unalias<3>(h, dx, {&y, &dy, &x}, {&yDesc, &dyDesc, &xDesc});
     LrnArgs a = ArgsOf(lrn, yDesc, alpha, beta);
     Copy4(a.xs, xDesc);
     Copy4(a.ys, yDesc);

@@ -17,6 +17,7 @@ struct PoolArgs
     bool image        = false; // index encoding: image (d * H + h) * W + w, else window mask
     int index_type    = 0;     // a miopenIndexType_t value
     float alpha = 1.0f, beta = 0.0f;
+    bool small = false; // every count and element offset fits in 32 bits
 };
 
 /// y = alpha * pool(x) + beta * y; max mode writes the indices to `index` when it is not null.

@@ -26,10 +26,38 @@ PoolArgs ArgsOf(const cpu::PoolShape& s, float alpha, float beta)
     return a;
 }
 
+cpu::Strides5 Strides5Of(const TensorDescriptor& d)
+{
+    const auto& s = d.Strides();
+    if(d.NumDims() == 4)
+        return {static_cast<int64_t>(s[0]), static_cast<int64_t>(s[1]), 0,
+                static_cast<int64_t>(s[2]), static_cast<int64_t>(s[3])};
+    return {static_cast<int64_t>(s[0]), static_cast<int64_t>(s[1]), static_cast<int64_t>(s[2]),
+            static_cast<int64_t>(s[3]), static_cast<int64_t>(s[4])};
+}
+
 void Copy5(int64_t (&dst)[5], const cpu::Strides5& src)
 {
     for(int i = 0; i < 5; ++i)
         dst[i] = src[i];
+}
+
+/// Largest element offset + 1 of an N, C, S0, S1, S2 tensor with these strides.
+int64_t Span(int64_t n, int64_t c, const int64_t (&s)[3], const int64_t (&st)[5])
+{
+    return 1 + (n - 1) * st[0] + (c - 1) * st[1] + (s[0] - 1) * st[2] + (s[1] - 1) * st[3] +
+           (s[2] - 1) * st[4];
+}
+
+/// Whether 32-bit index arithmetic is exact for the problem (with room for the window's reach
+/// into the padding and the sums of offsets).
+bool Small(const PoolArgs& a)
+{
+    const int64_t limit = int64_t{1} << 30;
+    const int64_t in    = a.n * a.c * a.in[0] * a.in[1] * a.in[2];
+    const int64_t out   = a.n * a.c * a.out[0] * a.out[1] * a.out[2];
+    return in < limit && out < limit && Span(a.n, a.c, a.in, a.xs) < limit &&
+           Span(a.n, a.c, a.out, a.ys) < limit && Span(a.n, a.c, a.in, a.x2s) < limit;
 }
 
 } // namespace
@@ -43,21 +71,32 @@ void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const fl
     Copy5(a.ys, ys);
     a.image      = index.image;
     a.index_type = static_cast<int>(index.type);
+    a.small      = Small(a);
     const int64_t total = s.n * s.c * s.out[0] * s.out[1] * s.out[2];
     LaunchPoolFwd(a, On(h, D1(GridStrideBlocks(h, total, 256)), D1(256)), x, y, index.data);
     CheckLaunch("miopenPoolingForward");
 }
 
-void PoolBackward(const Handle& h, const cpu::PoolShape& s, float alpha, const float* dy,
+void PoolBackward(Handle& h, const cpu::PoolShape& s, float alpha, const float* dy,
                   const cpu::Strides5& dys, const cpu::PoolIndex& index, const float* x,
-                  const cpu::Strides5& xs, float beta, float* dx, const cpu::Strides5& dxs)
+                  const TensorDescriptor& xDesc, float beta, float* dx, const cpu::Strides5& dxs)
 {
+    const cpu::Strides5 xs = Strides5Of(xDesc);
+    if(index.data == nullptr && x == dx && x != nullptr)
+    {
+        // The argmax is found again from x while dx is written: read x from a copy.
+        const size_t bytes = xDesc.ElementSpace() * sizeof(float);
+        auto* copy         = static_cast<float*>(h.Scratch(bytes));
+        CopyAsync(copy, x, bytes, h.Stream());
+        x = copy;
+    }
     PoolArgs a = ArgsOf(s, alpha, beta);
     Copy5(a.xs, dxs);
     Copy5(a.ys, dys);
     Copy5(a.x2s, xs);
     a.image      = index.image;
     a.index_type = static_cast<int>(index.type);
+    a.small      = Small(a);
     const int64_t total = s.n * s.c * s.in[0] * s.in[1] * s.in[2];
     LaunchPoolBwd(a, On(h, D1(GridStrideBlocks(h, total, 256)), D1(256)), dy, index.data, x, dx);
     CheckLaunch("miopenPoolingBackward");

@@ -15,10 +15,14 @@
 #define MIOPEN_CY_GPU_RUNTIME_NAME "HIP"
 /// Prefix of the runtime's function names, for error messages: "hip" "Malloc".
 #define MIOPEN_CY_RT "hip"
+/// Whether pointer attributes describe device (or managed) memory: ROCm 6 renamed memoryType to
+/// type and added hipMemoryTypeManaged; ROCm 5 flags managed memory with isManaged.
 #if defined(HIP_VERSION_MAJOR) && HIP_VERSION_MAJOR >= 6
-#define MIOPEN_CY_HIP_POINTER_TYPE(attr) ((attr).type)
+#define MIOPEN_CY_POINTER_IS_DEVICE(attr) \
+    ((attr).type == hipMemoryTypeDevice || (attr).type == hipMemoryTypeManaged)
 #else
-#define MIOPEN_CY_HIP_POINTER_TYPE(attr) ((attr).memoryType)
+#define MIOPEN_CY_POINTER_IS_DEVICE(attr) \
+    ((attr).memoryType == hipMemoryTypeDevice || (attr).isManaged)
 #endif
 
 #elif defined(MIOPEN_CY_HAVE_CUDA)
@@ -32,15 +36,13 @@ using hipStream_t            = cudaStream_t;
 using hipEvent_t             = cudaEvent_t;
 using hipDeviceProp_t        = cudaDeviceProp;
 using hipPointerAttribute_t  = cudaPointerAttributes;
-#define MIOPEN_CY_HIP_POINTER_TYPE(attr) ((attr).type)
+#define MIOPEN_CY_POINTER_IS_DEVICE(attr) \
+    ((attr).type == cudaMemoryTypeDevice || (attr).type == cudaMemoryTypeManaged)
 
 #define hipSuccess                   cudaSuccess
 #define hipErrorMemoryAllocation     cudaErrorMemoryAllocation
 #define hipErrorNoDevice             cudaErrorNoDevice
 #define hipMemcpyDefault             cudaMemcpyDefault
-#define hipMemoryTypeDevice          cudaMemoryTypeDevice
-#define hipMemoryTypeManaged         cudaMemoryTypeManaged
-#define hipMemoryTypeHost            cudaMemoryTypeHost
 #define hipEventDisableTiming        cudaEventDisableTiming
 #define hipEventDefault              cudaEventDefault
 

@@ -253,10 +253,7 @@ int PointerDevice(const void* p) noexcept
         (void)hipGetLastError(); // plain host memory on older runtimes
         return -1;
     }
-    const auto type = MIOPEN_CY_HIP_POINTER_TYPE(attr);
-    if(type == hipMemoryTypeDevice || type == hipMemoryTypeManaged)
-        return attr.device;
-    return -1;
+    return MIOPEN_CY_POINTER_IS_DEVICE(attr) ? attr.device : -1;
 }
 
 void CheckLaunch(const char* what)

@@ -86,10 +86,11 @@ void LRNBackward(const LRNDescriptor& lrn, float alpha, const TensorDescriptor& 
 
 namespace gpu {
 /// The same on the handle's GPU (kernels/lrn/lrn.hip), queued on its stream.
-void LRNForward(const Handle& h, const LRNDescriptor& lrn, float alpha,
+/// An output that is also an input is read from a copy in the handle's scratch.
+void LRNForward(Handle& h, const LRNDescriptor& lrn, float alpha,
                 const TensorDescriptor& xDesc, const float* x, float beta,
                 const TensorDescriptor& yDesc, float* y, float* scale);
-void LRNBackward(const Handle& h, const LRNDescriptor& lrn, float alpha,
+void LRNBackward(Handle& h, const LRNDescriptor& lrn, float alpha,
                  const TensorDescriptor& yDesc, const float* y, const TensorDescriptor& dyDesc,
                  const float* dy, const TensorDescriptor& xDesc, const float* x, float beta,
                  const TensorDescriptor& dxDesc, float* dx, const float* scale);

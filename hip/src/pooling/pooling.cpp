@@ -350,7 +350,7 @@ void PoolingBackward(Handle& handle,
         }
         return gpu::PoolBackward(handle, shape, a, static_cast<const float*>(dy),
                                  Strides5Of(dyDesc), gindex, static_cast<const float*>(x),
-                                 Strides5Of(xDesc), b, static_cast<float*>(dx),
+                                 xDesc, b, static_cast<float*>(dx),
                                  Strides5Of(dxDesc));
     }
 #endif

@@ -134,10 +134,10 @@ namespace gpu {
 void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const float* x,
                  const cpu::Strides5& xs, float beta, float* y, const cpu::Strides5& ys,
                  const cpu::PoolIndex& index);
-/// Max mode with index.data null finds the argmax again from x (strides xs).
-void PoolBackward(const Handle& h, const cpu::PoolShape& s, float alpha, const float* dy,
+/// Max mode with index.data null finds the argmax again from x.
+void PoolBackward(Handle& h, const cpu::PoolShape& s, float alpha, const float* dy,
                   const cpu::Strides5& dys, const cpu::PoolIndex& index, const float* x,
-                  const cpu::Strides5& xs, float beta, float* dx, const cpu::Strides5& dxs);
+                  const TensorDescriptor& xDesc, float beta, float* dx, const cpu::Strides5& dxs);
 } // namespace gpu
 
 } // namespace miopen
