@@ -8,8 +8,12 @@
 
 namespace miopen::gpu {
 
+/// Elements a thread addresses before it reads them: their loads are all in flight at once.
+constexpr int kReduceBatch = 4;
+
 /// Calls f(off) for thread ty's reduction elements of group g in chunk p (off[k]: operand k's
-/// element offset; goff: the group's offsets, parameter tensor last).
+/// element offset; goff: the group's offsets, parameter tensor last), in increasing order. The
+/// offsets of kReduceBatch elements are worked out first, so f's loads for them can overlap.
 template <int K, class F>
 __device__ inline void ForChunk(const GroupArgs<K>& a, const int64_t (&goff)[K + 1], int p, int ty,
                                 F&& f)
@@ -25,19 +29,38 @@ __device__ inline void ForChunk(const GroupArgs<K>& a, const int64_t (&goff)[K +
     int64_t i         = r - row * len;
     int64_t roff[K];
     RowOffsets(a.r, row, roff);
-    for(; r < end; r += a.ry)
+    while(r < end)
     {
-        int64_t off[K];
+        int64_t off[kReduceBatch][K];
+        int n = 0;
 #pragma unroll
-        for(int k = 0; k < K; ++k)
-            off[k] = goff[k] + roff[k] + i * a.r.strides[k][inner];
-        f(off);
-        i += a.ry;
-        if(i >= len)
+        for(int u = 0; u < kReduceBatch; ++u)
         {
-            row += i / len;
-            i %= len;
-            RowOffsets(a.r, row, roff);
+            if(r >= end)
+                break;
+#pragma unroll
+            for(int k = 0; k < K; ++k)
+                off[u][k] = goff[k] + roff[k] + i * a.r.strides[k][inner];
+            ++n;
+            r += a.ry;
+            i += a.ry;
+            if(i >= len && r < end)
+            {
+                row += i / len;
+                i %= len;
+                RowOffsets(a.r, row, roff);
+            }
+        }
+        if(n == kReduceBatch)
+        {
+#pragma unroll
+            for(int u = 0; u < kReduceBatch; ++u)
+                f(off[u]);
+        }
+        else
+        {
+            for(int u = 0; u < n; ++u)
+                f(off[u]);
         }
     }
 }
