@@ -52,4 +52,16 @@ private:
     }
 };
 
+/// The output positions o in [0, out) whose input index o*s - p + f*d lies in [0, in): the
+/// bounds every direct/im2col loop uses to skip the padding.
+inline void ValidRange(long in, long out, long p, long s, long d, long f, long& lo, long& hi)
+{
+    const long off = f * d - p;                 // input index = o * s + off
+    lo = off >= 0 ? 0 : (-off + s - 1) / s;
+    const long last = in - 1 - off;             // o * s <= last
+    hi = last < 0 ? 0 : (out < last / s + 1 ? out : last / s + 1);
+    if(hi < lo)
+        hi = lo;
+}
+
 } // namespace miopen

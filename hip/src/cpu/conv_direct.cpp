@@ -9,21 +9,6 @@
 #include <vector>
 
 namespace miopen::cpu {
-namespace {
-
-// The range of output positions o in [0, out) whose input index o*s - p + f*d lies in [0, in).
-inline void ValidRange(long in, long out, long p, long s, long d, long f, long& lo, long& hi)
-{
-    const long off = f * d - p;                 // input index = o * s + off
-    lo = off >= 0 ? 0 : (-off + s - 1) / s;
-    const long last = in - 1 - off;             // o * s <= last
-    hi = last < 0 ? 0 : std::min(out, last / s + 1);
-    if(hi < lo)
-        hi = lo;
-}
-
-} // namespace
-
 void ConvFwdDirect(const ConvGeometry& g, const float* x, const float* w, float* y)
 {
     const long planes = g.n * g.k;

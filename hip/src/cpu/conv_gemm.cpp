@@ -8,20 +8,6 @@
 namespace miopen::cpu {
 namespace {
 
-inline void ValidRange(long in, long out, long p, long s, long d, long f, long& lo, long& hi)
-{
-    const long off = f * d - p;
-    lo = off >= 0 ? 0 : (-off + s - 1) / s;
-    const long last = in - 1 - off;
-    hi = last < 0 ? 0 : std::min(out, last / s + 1);
-    if(hi < lo)
-        hi = lo;
-}
-
-} // namespace
-
-namespace {
-
 // One row r of the column matrix (c_local, fd, fh, fw) for output rows [row_begin, row_end).
 void Im2ColRow(const ConvGeometry& g, const float* x, long n, long grp, long r, long row_begin,
                long row_end, float* out)
