@@ -134,7 +134,7 @@ void LogCommand(const ConvolutionDescriptor& conv, const ConvCall& call)
     }
 }
 
-double MeasureMs(const ConvInvoker& run, const ConvArgs& args, const Handle& handle)
+double MeasureMs(const ConvInvoker& run, const ConvArgs& args)
 {
     // The CPU has no device events: wall clock, best of up to three runs for short kernels.
     double best = 1e30;
@@ -147,7 +147,6 @@ double MeasureMs(const ConvInvoker& run, const ConvArgs& args, const Handle& han
         if(ms > 20.0)
             break;
     }
-    (void)handle;
     return best;
 }
 
@@ -234,6 +233,7 @@ std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv
                 if(st->solver->Name() == e.solver)
                     measured.push_back(e);
     }
+    bool benchmarked = false;
     if(measured.empty() && mode == FindMode::Fast)
     {
         for(const auto* st : usable)
@@ -257,17 +257,17 @@ std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv
             if(estimate > 20.0 * best && estimate > 50.0)
                 continue;
             const ConvInvoker run = st->solver->MakeInvoker(ctx, p);
-            const double ms = MeasureMs(run, args, handle);
+            const double ms = MeasureMs(run, args);
             best = std::min(best, ms);
             measured.push_back({std::string(st->solver->Name()), static_cast<float>(ms), st->workspace,
                                 static_cast<int>(st->solver->Algorithm())});
         }
-        std::stable_sort(measured.begin(), measured.end(),
-                         [](const auto& l, const auto& r) { return l.time_ms < r.time_ms; });
-        find_db::Store(arch, key, measured);
+        benchmarked = true;
     }
     std::stable_sort(measured.begin(), measured.end(),
                      [](const auto& l, const auto& r) { return l.time_ms < r.time_ms; });
+    if(benchmarked)
+        find_db::Store(arch, key, measured);
 
     // The best solver of each algorithm, fastest first.
     std::vector<FindPerf> out;
