@@ -1,4 +1,5 @@
 #include "conv/find_db.hpp"
+#include "conv/db_file.hpp"
 #include "core/env.hpp"
 #include "core/errors.hpp"
 #include "core/logging.hpp"
@@ -14,10 +15,7 @@
 #include <set>
 #include <sstream>
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 namespace miopen::find_db {
 namespace {
@@ -51,38 +49,6 @@ void WarnOnce(State& s, const std::string& what, const std::string& message)
 {
     if(s.warned.insert(what).second)
         log::Write(log::Level::Warning, "find-db", message);
-}
-
-std::string Directory()
-{
-    if(const auto v = env::Value("MIOPEN_USER_DB_PATH"))
-        return *v;
-    const char* home = std::getenv("HOME");
-    if(home == nullptr || home[0] == '\0')
-        return "";
-    return std::string(home) + "/.cache/miopen_cy";
-}
-
-// mkdir -p, with 0700 for what we create.
-bool MakeDirs(const std::string& dir)
-{
-    if(dir.empty())
-        return false;
-    std::string partial;
-    std::istringstream parts(dir);
-    std::string part;
-    if(dir[0] == '/')
-        partial = "/";
-    while(std::getline(parts, part, '/'))
-    {
-        if(part.empty())
-            continue;
-        partial += part + "/";
-        if(mkdir(partial.c_str(), 0700) != 0 && errno != EEXIST)
-            return false;
-    }
-    struct stat st{};
-    return stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 Records ParseFile(State& s, const std::string& path, std::istream& in)
@@ -131,62 +97,28 @@ const Records& Cached(State& s, const std::string& path)
     return fc.records;
 }
 
-// Applies `edit` to the file's records under an exclusive lock and writes them back atomically.
-// Returns false (having written nothing) when the directory or file cannot be used.
+// Applies `edit` to the file's records under an exclusive lock and writes them back atomically
+// (db_file.hpp). Returns false (having written nothing) when the directory or file cannot be used.
 template <class Edit>
 bool EditOnDisk(State& s, const std::string& path, Edit edit)
 {
     const std::string dir = path.substr(0, path.rfind('/'));
-    if(!MakeDirs(dir))
+    if(!db_file::MakeDirs(dir))
     {
         WarnOnce(s, "dir:" + dir, Concat("cannot use directory '", dir, "' (", std::strerror(errno),
                                          "): keeping find results in memory only"));
         return false;
     }
-    const std::string lock_path = path + ".lock";
-    const int lock_fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if(lock_fd < 0)
-    {
-        WarnOnce(s, "lock:" + path, Concat("cannot open lock file '", lock_path, "' (",
-                                          std::strerror(errno), "): keeping find results in memory only"));
-        return false;
-    }
-    bool ok = false;
-    if(flock(lock_fd, LOCK_EX) == 0)
-    {
+    const bool ok = db_file::LockedRewrite(path, [&](std::istream* in) {
         Records records;
-        {
-            std::ifstream in(path);
-            if(in)
-                records = ParseFile(s, path, in);
-        }
+        if(in != nullptr)
+            records = ParseFile(s, path, *in);
         edit(records);
-        std::string tmp = path + ".XXXXXX";
-        std::vector<char> name(tmp.begin(), tmp.end());
-        name.push_back('\0');
-        const int fd = mkstemp(name.data());
-        if(fd >= 0)
-        {
-            std::string text;
-            for(const auto& [key, entries] : records)
-                text += FormatRecord(key, entries) + "\n";
-            size_t done = 0;
-            while(done < text.size())
-            {
-                const ssize_t n = write(fd, text.data() + done, text.size() - done);
-                if(n <= 0)
-                    break;
-                done += static_cast<size_t>(n);
-            }
-            const bool written = done == text.size() && fsync(fd) == 0;
-            close(fd);
-            ok = written && rename(name.data(), path.c_str()) == 0;
-            if(!ok)
-                unlink(name.data());
-        }
-        flock(lock_fd, LOCK_UN);
-    }
-    close(lock_fd);
+        std::string text;
+        for(const auto& [key, entries] : records)
+            text += FormatRecord(key, entries) + "\n";
+        return text;
+    });
     if(!ok)
         WarnOnce(s, "write:" + path, Concat("cannot write '", path, "' (", std::strerror(errno),
                                            "): keeping find results in memory only"));
@@ -199,7 +131,7 @@ bool Enabled() { return !env::IsSet("MIOPEN_DEBUG_DISABLE_FIND_DB"); }
 
 std::string PathFor(const std::string& arch)
 {
-    const std::string dir = Directory();
+    const std::string dir = db_file::UserDbDirectory();
     return (dir.empty() ? std::string(".") : dir) + "/" + arch + ".ufdb.txt";
 }
 
