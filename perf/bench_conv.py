@@ -6,7 +6,10 @@ sides are timed (median of --repeat runs after warm-up). Prints our time, theirs
 > 1 means we are faster), then the geomean ratio per direction.
 
     python perf/bench_conv.py [--device cpu|gpu] [--batch N] [--repeat N] [--set resnet50|extra|all]
-                              [--filter SUBSTRING] [--directions FBW]
+                              [--filter SUBSTRING] [--directions FBW] [--stat median|min] [--exhaustive]
+
+--exhaustive: Find with exhaustiveSearch=true, so the tunable solvers search their variants
+(conv/tuning.hpp) and the best variant is stored in the perf-db before timing.
 """
 import argparse
 import statistics
@@ -57,6 +60,7 @@ EXTRA = [
 
 
 STAT = "median"   # --stat: median, or min (robust when other work shares the cores)
+EXHAUSTIVE = False
 
 def desc(shape):
     d = mi.TensorDescriptor()
@@ -113,7 +117,7 @@ def bench_layer(h_, dev, n, layer, directions, repeat, sync):
             wsz = mi.convolutionForwardGetWorkSpaceSize(h_, wd, xd, cd, yd)
             ws = alloc(wsz)
             t0 = time.perf_counter()
-            perf = mi.findConvolutionForwardAlgorithm(h_, xd, x, wd, w, cd, yd, y, 5, ws, wsz, False)
+            perf = mi.findConvolutionForwardAlgorithm(h_, xd, x, wd, w, cd, yd, y, 5, ws, wsz, EXHAUSTIVE)
             find_ms = (time.perf_counter() - t0) * 1e3
             algo = perf[0].fwd_algo
             ours = lambda: mi.convolutionForward(h_, 1.0, xd, x, wd, w, cd, algo, 0.0, yd, y, ws, wsz)
@@ -122,7 +126,7 @@ def bench_layer(h_, dev, n, layer, directions, repeat, sync):
             wsz = mi.convolutionBackwardDataGetWorkSpaceSize(h_, yd, wd, cd, xd)
             ws = alloc(wsz)
             t0 = time.perf_counter()
-            perf = mi.findConvolutionBackwardDataAlgorithm(h_, yd, dy, wd, w, cd, xd, dx, 5, ws, wsz, False)
+            perf = mi.findConvolutionBackwardDataAlgorithm(h_, yd, dy, wd, w, cd, xd, dx, 5, ws, wsz, EXHAUSTIVE)
             find_ms = (time.perf_counter() - t0) * 1e3
             algo = perf[0].bwd_data_algo
             ours = lambda: mi.convolutionBackwardData(h_, 1.0, yd, dy, wd, w, cd, algo, 0.0, xd, dx, ws, wsz)
@@ -132,7 +136,7 @@ def bench_layer(h_, dev, n, layer, directions, repeat, sync):
             wsz = mi.convolutionBackwardWeightsGetWorkSpaceSize(h_, yd, xd, cd, wd)
             ws = alloc(wsz)
             t0 = time.perf_counter()
-            perf = mi.findConvolutionBackwardWeightsAlgorithm(h_, yd, dy, xd, x, cd, wd, dw, 5, ws, wsz, False)
+            perf = mi.findConvolutionBackwardWeightsAlgorithm(h_, yd, dy, xd, x, cd, wd, dw, 5, ws, wsz, EXHAUSTIVE)
             find_ms = (time.perf_counter() - t0) * 1e3
             algo = perf[0].bwd_weights_algo
             ours = lambda: mi.convolutionBackwardWeights(h_, 1.0, yd, dy, xd, x, cd, algo, 0.0, wd, dw, ws, wsz)
@@ -154,9 +158,11 @@ def main(argv=None):
     ap.add_argument("--filter", default="")
     ap.add_argument("--directions", default="FBW")
     ap.add_argument("--stat", default="median", choices=["median", "min"])
+    ap.add_argument("--exhaustive", action="store_true", help="Find with exhaustiveSearch=true")
     args = ap.parse_args(argv)
-    global STAT
+    global STAT, EXHAUSTIVE
     STAT = args.stat
+    EXHAUSTIVE = args.exhaustive
     gpu = args.device.startswith("gpu")
     dev = "cuda" if gpu else "cpu"
     n = args.batch or (32 if gpu else 4)
@@ -171,7 +177,8 @@ def main(argv=None):
     layers = {"resnet50": RESNET50, "extra": EXTRA, "all": RESNET50 + EXTRA}[args.set]
     peer = "cuDNN " + torch.backends.cudnn.version().__str__() if gpu else "oneDNN"
     where = torch.cuda.get_device_name() if gpu else f"CPU, {torch.get_num_threads()} threads"
-    print(f"# miopen_cy {mi.__version__} vs PyTorch {torch.__version__} ({peer}) on {where}, batch {n}")
+    print(f"# miopen_cy {mi.__version__} vs PyTorch {torch.__version__} ({peer}) on {where}, batch {n}"
+          + (", exhaustive search" if EXHAUSTIVE else ""))
     print(f"{'dir':<3} {'layer':<36} {'algo':<12} {'ours ms':>9} {'peer ms':>9} {'TFLOP/s':>8} "
           f"{'ratio':>6} {'find ms':>8}")
     all_rows = []

@@ -12,15 +12,27 @@
 #include <set>
 #include <sstream>
 
+#include <sys/stat.h>
+
 namespace miopen::perf_db {
 namespace {
 
 using Record  = std::map<std::string, std::string>;   // solver -> variant
 using Records = std::map<std::string, Record>;        // problem key -> record
 
+struct FileCache
+{
+    bool loaded = false;
+    struct timespec mtime{};
+    off_t size = -1;
+    ino_t inode = 0;
+    Records records;
+};
+
 struct State
 {
     std::mutex mutex;
+    std::map<std::string, FileCache> files;       // by path: re-read only when the file changed
     std::map<std::string, Records> memory_only;   // by path, when the disk is unusable
     std::set<std::string> warned;
 };
@@ -85,6 +97,29 @@ Records ParseFile(State& s, const std::string& path, std::istream& in)
     return out;
 }
 
+// The records on disk, re-read only when the file changed (size, inode, mtime). Caller holds s.mutex.
+const Records& Cached(State& s, const std::string& path)
+{
+    FileCache& fc = s.files[path];
+    struct stat st{};
+    if(stat(path.c_str(), &st) != 0)
+    {
+        fc = FileCache{};
+        fc.loaded = true;
+        return fc.records;
+    }
+    if(fc.loaded && fc.size == st.st_size && fc.inode == st.st_ino && fc.mtime.tv_sec == st.st_mtim.tv_sec &&
+       fc.mtime.tv_nsec == st.st_mtim.tv_nsec)
+        return fc.records;
+    std::ifstream in(path);
+    fc.records = in ? ParseFile(s, path, in) : Records{};
+    fc.loaded  = true;
+    fc.size    = st.st_size;
+    fc.inode   = st.st_ino;
+    fc.mtime   = st.st_mtim;
+    return fc.records;
+}
+
 template <class Edit>
 bool EditOnDisk(State& s, const std::string& path, Edit edit)
 {
@@ -139,32 +174,11 @@ std::optional<std::string> Load(const std::string& arch, const std::string& key,
                 return v->second;
     if(!Enabled())
         return std::nullopt;
-    std::ifstream in(path);
-    if(!in)
-        return std::nullopt;
-    // Read line by line and stop at the key: a perf-db is small and read once per invoker.
-    std::string line;
-    size_t damaged = 0;
-    std::optional<std::string> found;
-    while(std::getline(in, line))
-    {
-        if(line.empty())
-            continue;
-        std::string k;
-        Record record;
-        if(!ParseLine(line, k, record))
-        {
-            ++damaged;
-            continue;
-        }
-        if(k == key)
-            if(const auto v = record.find(solver); v != record.end())
-                found = v->second;
-    }
-    if(damaged > 0)
-        WarnOnce(s, "damaged:" + path,
-                 Concat(path, ": skipped ", damaged, " damaged line(s); they are dropped at the next write"));
-    return found;
+    const Records& records = Cached(s, path);
+    if(const auto r = records.find(key); r != records.end())
+        if(const auto v = r->second.find(solver); v != r->second.end())
+            return v->second;
+    return std::nullopt;
 }
 
 void Store(const std::string& arch, const std::string& key, const std::string& solver, const std::string& variant)
