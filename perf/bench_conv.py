@@ -62,6 +62,15 @@ EXTRA = [
 STAT = "median"   # --stat: median, or min (robust when other work shares the cores)
 EXHAUSTIVE = False
 
+def openblas_core():
+    """OpenBLAS's kernel set (it follows OPENBLAS_CORETYPE when that is set): our GEMMs' speed."""
+    try:
+        import scipy_openblas32
+        return "OpenBLAS " + scipy_openblas32.get_openblas_config().split()[-2] + " kernels"
+    except Exception:   # noqa: BLE001 - only a label
+        return "OpenBLAS core unknown"
+
+
 def desc(shape):
     d = mi.TensorDescriptor()
     mi.setTensorDescriptor(d, mi.miopenFloat, len(shape), list(shape), None)
@@ -176,7 +185,7 @@ def main(argv=None):
     h_ = mi.Handle(device=args.device)
     layers = {"resnet50": RESNET50, "extra": EXTRA, "all": RESNET50 + EXTRA}[args.set]
     peer = "cuDNN " + torch.backends.cudnn.version().__str__() if gpu else "oneDNN"
-    where = torch.cuda.get_device_name() if gpu else f"CPU, {torch.get_num_threads()} threads"
+    where = torch.cuda.get_device_name() if gpu else f"CPU, {torch.get_num_threads()} threads, {openblas_core()}"
     print(f"# miopen_cy {mi.__version__} vs PyTorch {torch.__version__} ({peer}) on {where}, batch {n}"
           + (", exhaustive search" if EXHAUSTIVE else ""))
     print(f"{'dir':<3} {'layer':<36} {'algo':<12} {'ours ms':>9} {'peer ms':>9} {'TFLOP/s':>8} "
