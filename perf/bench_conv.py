@@ -6,7 +6,11 @@ sides are timed (median of --repeat runs after warm-up). Prints our time, theirs
 > 1 means we are faster), then the geomean ratio per direction.
 
     python perf/bench_conv.py [--device cpu|gpu] [--batch N] [--repeat N] [--set resnet50|extra|all]
-                              [--filter SUBSTRING] [--directions FBW]
+                              [--filter SUBSTRING] [--directions FBW] [--stat median|min] [--exhaustive]
+                              [--interleave]
+
+--exhaustive: Find with exhaustiveSearch=true, so the tunable solvers search their variants
+(conv/tuning.hpp) and the best variant is stored in the perf-db before timing.
 """
 import argparse
 import statistics
@@ -57,11 +61,38 @@ EXTRA = [
 
 
 STAT = "median"   # --stat: median, or min (robust when other work shares the cores)
+EXHAUSTIVE = False
+INTERLEAVE = False
+
+def openblas_core():
+    """OpenBLAS's kernel set (it follows OPENBLAS_CORETYPE when that is set): our GEMMs' speed."""
+    try:
+        import scipy_openblas32
+        return "OpenBLAS " + scipy_openblas32.get_openblas_config().split()[-2] + " kernels"
+    except Exception:   # noqa: BLE001 - only a label
+        return "OpenBLAS core unknown"
+
 
 def desc(shape):
     d = mi.TensorDescriptor()
     mi.setTensorDescriptor(d, mi.miopenFloat, len(shape), list(shape), None)
     return d
+
+
+def interleaved_ms(ours, theirs, repeat, sync):
+    """Both sides timed run by run in turn (--interleave), so a burst of other work on a shared
+    machine hits both alike; then the --stat statistic of each."""
+    ours(), theirs()
+    sync()
+    to, tt = [], []
+    for _ in range(repeat):
+        for fn, out in ((ours, to), (theirs, tt)):
+            t0 = time.perf_counter()
+            fn()
+            sync()
+            out.append((time.perf_counter() - t0) * 1e3)
+    pick = min if STAT == "min" else statistics.median
+    return pick(to), pick(tt)
 
 
 def median_ms(fn, repeat, sync):
@@ -113,7 +144,7 @@ def bench_layer(h_, dev, n, layer, directions, repeat, sync):
             wsz = mi.convolutionForwardGetWorkSpaceSize(h_, wd, xd, cd, yd)
             ws = alloc(wsz)
             t0 = time.perf_counter()
-            perf = mi.findConvolutionForwardAlgorithm(h_, xd, x, wd, w, cd, yd, y, 5, ws, wsz, False)
+            perf = mi.findConvolutionForwardAlgorithm(h_, xd, x, wd, w, cd, yd, y, 5, ws, wsz, EXHAUSTIVE)
             find_ms = (time.perf_counter() - t0) * 1e3
             algo = perf[0].fwd_algo
             ours = lambda: mi.convolutionForward(h_, 1.0, xd, x, wd, w, cd, algo, 0.0, yd, y, ws, wsz)
@@ -122,7 +153,7 @@ def bench_layer(h_, dev, n, layer, directions, repeat, sync):
             wsz = mi.convolutionBackwardDataGetWorkSpaceSize(h_, yd, wd, cd, xd)
             ws = alloc(wsz)
             t0 = time.perf_counter()
-            perf = mi.findConvolutionBackwardDataAlgorithm(h_, yd, dy, wd, w, cd, xd, dx, 5, ws, wsz, False)
+            perf = mi.findConvolutionBackwardDataAlgorithm(h_, yd, dy, wd, w, cd, xd, dx, 5, ws, wsz, EXHAUSTIVE)
             find_ms = (time.perf_counter() - t0) * 1e3
             algo = perf[0].bwd_data_algo
             ours = lambda: mi.convolutionBackwardData(h_, 1.0, yd, dy, wd, w, cd, algo, 0.0, xd, dx, ws, wsz)
@@ -132,14 +163,17 @@ def bench_layer(h_, dev, n, layer, directions, repeat, sync):
             wsz = mi.convolutionBackwardWeightsGetWorkSpaceSize(h_, yd, xd, cd, wd)
             ws = alloc(wsz)
             t0 = time.perf_counter()
-            perf = mi.findConvolutionBackwardWeightsAlgorithm(h_, yd, dy, xd, x, cd, wd, dw, 5, ws, wsz, False)
+            perf = mi.findConvolutionBackwardWeightsAlgorithm(h_, yd, dy, xd, x, cd, wd, dw, 5, ws, wsz, EXHAUSTIVE)
             find_ms = (time.perf_counter() - t0) * 1e3
             algo = perf[0].bwd_weights_algo
             ours = lambda: mi.convolutionBackwardWeights(h_, 1.0, yd, dy, xd, x, cd, algo, 0.0, wd, dw, ws, wsz)
             theirs = lambda: torch.ops.aten.convolution_backward(
                 tdy, tx, tw, None, [st, st], [p, p], [1, 1], False, [0, 0], g, [False, True, False])
-        t_ours = median_ms(ours, repeat, sync)
-        t_theirs = median_ms(theirs, repeat, sync)
+        if INTERLEAVE:
+            t_ours, t_theirs = interleaved_ms(ours, theirs, repeat, sync)
+        else:
+            t_ours = median_ms(ours, repeat, sync)
+            t_theirs = median_ms(theirs, repeat, sync)
         rows.append((d, layer, t_ours, t_theirs, flops, mi.ConvAlgorithm(int(algo)).name[len("miopenConvolutionAlgo"):],
                      find_ms))
     return rows
@@ -154,9 +188,14 @@ def main(argv=None):
     ap.add_argument("--filter", default="")
     ap.add_argument("--directions", default="FBW")
     ap.add_argument("--stat", default="median", choices=["median", "min"])
+    ap.add_argument("--exhaustive", action="store_true", help="Find with exhaustiveSearch=true")
+    ap.add_argument("--interleave", action="store_true",
+                    help="time ours and theirs run by run in turn (fairer on a busy machine)")
     args = ap.parse_args(argv)
-    global STAT
+    global STAT, EXHAUSTIVE, INTERLEAVE
+    INTERLEAVE = args.interleave
     STAT = args.stat
+    EXHAUSTIVE = args.exhaustive
     gpu = args.device.startswith("gpu")
     dev = "cuda" if gpu else "cpu"
     n = args.batch or (32 if gpu else 4)
@@ -170,8 +209,9 @@ def main(argv=None):
     h_ = mi.Handle(device=args.device)
     layers = {"resnet50": RESNET50, "extra": EXTRA, "all": RESNET50 + EXTRA}[args.set]
     peer = "cuDNN " + torch.backends.cudnn.version().__str__() if gpu else "oneDNN"
-    where = torch.cuda.get_device_name() if gpu else f"CPU, {torch.get_num_threads()} threads"
-    print(f"# miopen_cy {mi.__version__} vs PyTorch {torch.__version__} ({peer}) on {where}, batch {n}")
+    where = torch.cuda.get_device_name() if gpu else f"CPU, {torch.get_num_threads()} threads, {openblas_core()}"
+    print(f"# miopen_cy {mi.__version__} vs PyTorch {torch.__version__} ({peer}) on {where}, batch {n}"
+          + (", exhaustive search" if EXHAUSTIVE else ""))
     print(f"{'dir':<3} {'layer':<36} {'algo':<12} {'ours ms':>9} {'peer ms':>9} {'TFLOP/s':>8} "
           f"{'ratio':>6} {'find ms':>8}")
     all_rows = []

@@ -1,5 +1,7 @@
 #include "conv/convolution.hpp"
 #include "conv/find_db.hpp"
+#include "conv/perf_db.hpp"
+#include "conv/tuning.hpp"
 #include "conv/registry.hpp"
 #include "core/api.hpp"
 #include "core/env.hpp"
@@ -218,14 +220,27 @@ std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv
     const std::string arch = FindDbName(handle);
     const std::string key = p.Key();
     if(enforce == FindEnforce::DbClean)
+    {
         find_db::Remove(arch, key);
-    (void)exhaustive;   // tunable solvers read it once they exist
+        perf_db::Remove(arch, key);
+    }
+    // Tunable solvers search their variants when asked (conv/tuning.hpp); a search makes the
+    // find-db record stale, so the solvers are measured again below.
+    bool tuned = false;
+    if(mode != FindMode::Fast || enforce == FindEnforce::Search || enforce == FindEnforce::SearchDbUpdate)
+    {
+        std::vector<const ConvSolver*> solvers;
+        for(const auto* st : usable)
+            solvers.push_back(st->solver);
+        tuned = tuning::TuneForFind(ctx, p, solvers, ArgsOf(conv, call, workspace, workspace_size),
+                                    tuning::PolicyFor(exhaustive, static_cast<int>(enforce)));
+    }
 
     // A record from an earlier Find answers without benchmarking unless the mode or
     // MIOPEN_FIND_ENFORCE says otherwise.
     std::vector<FindDbEntry> measured;
     const bool force = mode == FindMode::Normal || enforce == FindEnforce::DbUpdate ||
-                       enforce == FindEnforce::Search || enforce == FindEnforce::SearchDbUpdate;
+                       enforce == FindEnforce::Search || enforce == FindEnforce::SearchDbUpdate || tuned;
     if(!force)
     {
         for(const auto& e : find_db::Load(arch, key))

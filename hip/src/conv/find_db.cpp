@@ -1,4 +1,5 @@
 #include "conv/find_db.hpp"
+#include "conv/db_file.hpp"
 #include "core/env.hpp"
 #include "core/errors.hpp"
 #include "core/logging.hpp"
@@ -14,12 +15,6 @@
 #include <set>
 #include <sstream>
 
-#include <chrono>
-#include <thread>
-
-#include <dirent.h>
-#include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -57,101 +52,35 @@ void WarnOnce(State& s, const std::string& what, const std::string& message)
         log::Write(log::Level::Warning, "find-db", message);
 }
 
-// The configured directory: MIOPEN_USER_DB_PATH, else ~/.cache/miopen_cy; empty (memory only)
-// without either.
-std::string Directory()
-{
-    if(const auto v = env::Value("MIOPEN_USER_DB_PATH"))
-        return *v;
-    const char* home = std::getenv("HOME");
-    if(home == nullptr || home[0] == '\0')
-        return "";
-    return std::string(home) + "/.cache/miopen_cy";
-}
-
 // The in-memory db of an architecture when there is no directory at all.
 std::string MemoryKey(const std::string& arch) { return "memory:" + arch; }
-
-// mkdir -p, with 0700 for what we create.
-bool MakeDirs(const std::string& dir)
-{
-    if(dir.empty())
-        return false;
-    std::string partial;
-    std::istringstream parts(dir);
-    std::string part;
-    if(dir[0] == '/')
-        partial = "/";
-    while(std::getline(parts, part, '/'))
-    {
-        if(part.empty())
-            continue;
-        partial += part + "/";
-        if(mkdir(partial.c_str(), 0700) != 0 && errno != EEXIST)
-            return false;
-    }
-    struct stat st{};
-    return stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
-}
 
 // Whether `dir` may hold the db: a real directory (not a symlink to elsewhere), owned by this
 // user. Otherwise warns once and returns false (the db stays in memory). Caller holds s.mutex.
 bool SafeDir(State& s, const std::string& dir)
 {
-    struct stat st{};
-    if(lstat(dir.c_str(), &st) != 0)
-        return false;
-    const char* why = nullptr;
-    if(S_ISLNK(st.st_mode))
-        why = "is a symbolic link";
-    else if(!S_ISDIR(st.st_mode))
-        why = "is not a directory";
-    else if(st.st_uid != geteuid())
-        why = "is owned by another user";
-    if(why == nullptr)
+    const std::string why = db_file::DirProblem(dir);
+    if(why.empty())
         return true;
     WarnOnce(s, "unsafe:" + dir, Concat("find-db directory '", dir, "' ", why,
                                        ": keeping find results in memory only"));
     return false;
 }
 
-// Whether the db file may be read: absent, or a regular file (a symbolic link is ignored, with a
-// warning, so the db never reads or replaces a file elsewhere).
-bool SafeFile(State& s, const std::string& path, struct stat* st_out = nullptr)
+// Whether the db file may be read (absent, or a regular file: a symbolic link is ignored, so the
+// db never reads or replaces a file elsewhere) or, `writing`, replaced (not read-only either).
+bool SafeFile(State& s, const std::string& path, bool writing)
 {
-    struct stat st{};
-    if(lstat(path.c_str(), &st) != 0)
-    {
-        if(st_out != nullptr)
-            *st_out = st;
-        return errno == ENOENT;
-    }
-    if(st_out != nullptr)
-        *st_out = st;
-    if(S_ISREG(st.st_mode))
+    const std::string why = db_file::FileProblem(path, writing);
+    if(why.empty())
         return true;
-    WarnOnce(s, "unsafe:" + path, Concat("find-db file '", path, "' ",
-                                        S_ISLNK(st.st_mode) ? "is a symbolic link" : "is not a regular file",
-                                        ": ignored, keeping find results in memory only"));
+    if(why == "is read-only")
+        WarnOnce(s, "readonly:" + path, Concat("find-db file '", path,
+                                              "' is read-only: keeping new find results in memory only"));
+    else
+        WarnOnce(s, "unsafe:" + path, Concat("find-db file '", path, "' ", why,
+                                            ": ignored, keeping find results in memory only"));
     return false;
-}
-
-// Removes the temp files (PATH.XXXXXX) of writers that died before their rename. Writers only
-// create them while holding the lock, so under the lock any that exist are stale.
-void RemoveStaleTemps(const std::string& dir, const std::string& path)
-{
-    const std::string base = path.substr(path.rfind('/') + 1) + ".";
-    DIR* d = opendir(dir.c_str());
-    if(d == nullptr)
-        return;
-    while(const dirent* e = readdir(d))
-    {
-        const std::string name = e->d_name;
-        if(name.size() == base.size() + 6 && name.compare(0, base.size(), base) == 0 &&
-           name.compare(base.size(), 4, "lock") != 0)
-            unlink((dir + "/" + name).c_str());
-    }
-    closedir(d);
 }
 
 Records ParseFile(State& s, const std::string& path, std::istream& in)
@@ -189,7 +118,7 @@ const Records& Cached(State& s, const std::string& path)
     FileCache& fc = s.files[path];
     struct stat st{};
     const std::string dir = path.substr(0, path.rfind('/'));
-    if(lstat(path.c_str(), &st) != 0 || !SafeFile(s, path) || !SafeDir(s, dir))
+    if(lstat(path.c_str(), &st) != 0 || !SafeFile(s, path, /*writing=*/false) || !SafeDir(s, dir))
     {
         fc = FileCache{};
         fc.loaded = true;
@@ -213,80 +142,24 @@ template <class Edit>
 bool EditOnDisk(State& s, const std::string& path, Edit edit)
 {
     const std::string dir = path.substr(0, path.rfind('/'));
-    if(!MakeDirs(dir))
+    if(!db_file::MakeDirs(dir))
     {
         WarnOnce(s, "dir:" + dir, Concat("cannot use directory '", dir, "' (", std::strerror(errno),
                                          "): keeping find results in memory only"));
         return false;
     }
-    if(!SafeDir(s, dir))
+    if(!SafeDir(s, dir) || !SafeFile(s, path, /*writing=*/true))
         return false;
-    struct stat st{};
-    if(!SafeFile(s, path, &st))
-        return false;
-    if(st.st_mode != 0 && ((st.st_mode & S_IWUSR) == 0 || st.st_uid != geteuid()))
-    {
-        // Never replace a file its owner made read-only (or someone else's): it is still read.
-        WarnOnce(s, "readonly:" + path, Concat("find-db file '", path,
-                                              "' is read-only: keeping new find results in memory only"));
-        return false;
-    }
-    // Test hook: a write does half, sleeps this long, then the rest, so that a test can kill a
-    // writer in the middle of a write. (Read before the lock is taken: a bad value throws.)
-    const long delay_ms = env::Integer("MIOPEN_CY_DEBUG_FIND_DB_WRITE_DELAY_MS", 0);
-    const std::string lock_path = path + ".lock";
-    const int lock_fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if(lock_fd < 0)
-    {
-        WarnOnce(s, "lock:" + path, Concat("cannot open lock file '", lock_path, "' (",
-                                          std::strerror(errno), "): keeping find results in memory only"));
-        return false;
-    }
-    bool ok = false;
-    if(flock(lock_fd, LOCK_EX) == 0)
-    {
-        RemoveStaleTemps(dir, path);
+    const bool ok = db_file::LockedRewrite(path, [&](std::istream* in) {
         Records records;
-        {
-            std::ifstream in(path);
-            if(in)
-                records = ParseFile(s, path, in);
-        }
+        if(in != nullptr)
+            records = ParseFile(s, path, *in);
         edit(records);
-        std::string tmp = path + ".XXXXXX";
-        std::vector<char> name(tmp.begin(), tmp.end());
-        name.push_back('\0');
-        const int fd = mkstemp(name.data());
-        if(fd >= 0)
-        {
-            std::string text;
-            for(const auto& [key, entries] : records)
-                text += FormatRecord(key, entries) + "\n";
-            size_t done = 0;
-            size_t stop = delay_ms > 0 ? text.size() / 2 : text.size();
-            for(int part = 0; part < 2; ++part)
-            {
-                while(done < stop)
-                {
-                    const ssize_t n = write(fd, text.data() + done, stop - done);
-                    if(n <= 0)
-                        break;
-                    done += static_cast<size_t>(n);
-                }
-                if(done < stop || stop == text.size())
-                    break;
-                std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
-                stop = text.size();
-            }
-            const bool written = done == text.size() && fsync(fd) == 0;
-            close(fd);
-            ok = written && rename(name.data(), path.c_str()) == 0;
-            if(!ok)
-                unlink(name.data());
-        }
-        flock(lock_fd, LOCK_UN);
-    }
-    close(lock_fd);
+        std::string text;
+        for(const auto& [key, entries] : records)
+            text += FormatRecord(key, entries) + "\n";
+        return text;
+    });
     if(!ok)
         WarnOnce(s, "write:" + path, Concat("cannot write '", path, "' (", std::strerror(errno),
                                            "): keeping find results in memory only"));
@@ -299,7 +172,7 @@ bool Enabled() { return !env::IsSet("MIOPEN_DEBUG_DISABLE_FIND_DB"); }
 
 std::string PathFor(const std::string& arch)
 {
-    const std::string dir = Directory();
+    const std::string dir = db_file::UserDbDirectory();
     return dir.empty() ? std::string() : dir + "/" + arch + ".ufdb.txt";
 }
 

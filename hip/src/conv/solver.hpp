@@ -12,6 +12,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace miopen {
 
@@ -72,6 +73,24 @@ public:
     virtual Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const = 0;
     virtual size_t WorkspaceSize(const ConvContext&, const ConvProblem&) const { return 0; }
     virtual ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const = 0;
+};
+
+/// A solver with a short table of variants (composable_kernel's instance tables, MIOpen's
+/// PerformanceConfig). VariantHeader() names the fields ("CHUNK_KB,NB"); a variant is one row as
+/// text ("256,1"). Find with exhaustiveSearch (or MIOPEN_FIND_ENFORCE=SEARCH) times every variant
+/// and stores the best in the perf-db (conv/tuning.hpp); the plain MakeInvoker runs the perf-db's
+/// variant for the problem, else the default (the first of Variants()).
+class ConvTunableSolver : public ConvSolver
+{
+public:
+    virtual std::string_view VariantHeader() const = 0;
+    /// The variants worth trying on this problem, the default first; never empty.
+    virtual std::vector<std::string> Variants(const ConvContext& ctx, const ConvProblem& p) const = 0;
+    /// Runs one variant; BadParm for a variant that is not one of Variants().
+    virtual ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p,
+                                    const std::string& variant) const = 0;
+    /// The perf-db's variant (when it is still one of Variants()), else the default.
+    ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const final;   // conv/tuning.cpp
 };
 
 } // namespace miopen

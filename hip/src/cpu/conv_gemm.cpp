@@ -58,10 +58,10 @@ void Im2Col(const ConvGeometry& g, const float* x, long n, long grp, float* col)
 }
 
 void Im2ColRows(const ConvGeometry& g, const float* x, long n, long grp, long row_begin, long row_end,
-                float* col)
+                float* col, long ld)
 {
     const long rows = ColRows(g);
-    const long cols = (row_end - row_begin) * g.out[2];
+    const long cols = ld >= 0 ? ld : (row_end - row_begin) * g.out[2];
     for(long r = 0; r < rows; ++r)
         Im2ColRow(g, x, n, grp, r, row_begin, row_end, col + r * cols);
 }

@@ -10,8 +10,9 @@ namespace miopen::cpu {
 void Im2Col(const ConvGeometry& g, const float* x, long n, long grp, float* col);
 /// The columns of output rows [row_begin, row_end) only (a row is one (od, oh) pair, Ow wide):
 /// a ColRows x (rows * Ow) matrix. Single-threaded: callers parallelise over chunks.
+/// ld: the column matrix's row stride (default: its width, rows * Ow).
 void Im2ColRows(const ConvGeometry& g, const float* x, long n, long grp, long row_begin, long row_end,
-                float* col);
+                float* col, long ld = -1);
 /// dx (image n, group grp) = col2im(col): every dx element of the group is written (sum of the
 /// column entries that map to it, 0 where none does).
 void Col2Im(const ConvGeometry& g, const float* col, long n, long grp, float* dx);

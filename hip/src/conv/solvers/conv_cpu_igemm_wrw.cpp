@@ -1,18 +1,17 @@
 // ConvCpuImplicitGemmWrw (miopen_cy id 1003): backward weights of any geometry, each thread summing its chunks into its own dW, the partial sums added in thread order. The column matrix is built a few output
-// rows at a time into a per-thread buffer of about kChunkBytes that stays in L2 and multiplied
+// rows at a time into a per-thread buffer of about CHUNK_KB (a tunable, igemm_variants.hpp) that stays in L2 and multiplied
 // there (cpu/conv_igemm.cpp), so it never goes through memory. Workspace: none (per-thread
 // buffers). Deterministic: yes (bit for bit run to run with the same thread count).
 #include "conv/conv_geometry.hpp"
 #include "conv/solvers/gemm_common.hpp"
+#include "conv/solvers/igemm_variants.hpp"
 #include "conv/solvers/solvers.hpp"
 #include "cpu/conv_igemm.hpp"
 
 namespace miopen::solvers {
 namespace {
 
-constexpr long kChunkBytes = 256 * 1024;
-
-struct ConvCpuImplicitGemmWrwSolver final : ConvSolver
+struct ConvCpuImplicitGemmWrwSolver final : ConvTunableSolver
 {
     std::string_view Name() const override { return "ConvCpuImplicitGemmWrw"; }   // find-db key: never rename
     uint64_t Id() const override { return 1003; }
@@ -29,9 +28,19 @@ struct ConvCpuImplicitGemmWrwSolver final : ConvSolver
 
         return Applicable();
     }
-    ConvInvoker MakeInvoker(const ConvContext&, const ConvProblem& p) const override
+    std::string_view VariantHeader() const override { return igemm::kHeader; }
+    std::vector<std::string> Variants(const ConvContext&, const ConvProblem& p) const override
     {
-        return [g = ConvGeometry(p)](const ConvArgs& a) { cpu::ConvBwdWeightsIgemm(g, static_cast<const float*>(a.x), static_cast<float*>(a.w), static_cast<const float*>(a.y), cpu::IgemmRowsPerChunk(g, kChunkBytes)); };
+        return igemm::Variants(p, static_cast<double>(gemm::ColBytes(p)));
+    }
+    ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p, const std::string& variant) const override
+    {
+        const igemm::Variant v = igemm::Parse(Name(), variant, Variants(ctx, p));
+        return [g = ConvGeometry(p), v](const ConvArgs& a) {
+            cpu::ConvBwdWeightsIgemm(g, static_cast<const float*>(a.x), static_cast<float*>(a.w),
+                                     static_cast<const float*>(a.y), cpu::IgemmRowsPerChunk(g, v.chunk_kb * 1024),
+                                     v.nb);
+        };
     }
 };
 
