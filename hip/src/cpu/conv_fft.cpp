@@ -452,6 +452,12 @@ std::vector<long> SmoothSizes(long lo, long hi)
     return out;
 }
 
+/// Tiles per chunk: at least this many rows in each bin's GEMM; pipelined chunks about this size.
+constexpr long kMinChunkTiles = 16;
+constexpr size_t kCacheChunkBytes = 256u << 10;
+/// Pipelined chunks larger than this (many channels) would not stay in a thread's cache.
+constexpr size_t kMaxThreadChunkBytes = 4u << 20;
+
 long CeilDiv(long a, long b) { return (a + b - 1) / b; }
 
 FftPlan PlanFor(const FftShape& s, long n1, long n2, size_t chunk_bytes)
@@ -466,9 +472,20 @@ FftPlan PlanFor(const FftShape& s, long n1, long n2, size_t chunk_bytes)
     p.tiles = s.n * p.tiles_h * p.tiles_w;
     p.bins = n1 * (n2 / 2 + 1);
     const long per_tile = p.bins * (s.ic + s.oc);
-    const long fit = static_cast<long>(chunk_bytes / (8 * static_cast<size_t>(per_tile)));
-    p.tiles_per_chunk = std::min(p.tiles, std::max<long>(fit, 16));
+    p.threads = omp_get_max_threads();
     p.filter_cfloats = p.bins * s.ic * s.oc;
+    // Pipelined when there are enough cache-sized chunks to keep every thread busy.
+    const long small = std::max<long>(kMinChunkTiles, static_cast<long>(kCacheChunkBytes / (8 * static_cast<size_t>(per_tile))));
+    p.pipelined = p.threads > 1 && p.tiles >= 2L * p.threads * small &&
+                  8u * static_cast<size_t>(per_tile * small) <= kMaxThreadChunkBytes;
+    if(p.pipelined)
+    {
+        p.tiles_per_chunk = small;
+        p.chunk_cfloats = per_tile * small * p.threads;
+        return p;
+    }
+    const long fit = static_cast<long>(chunk_bytes / (8 * static_cast<size_t>(per_tile)));
+    p.tiles_per_chunk = std::min(p.tiles, std::max<long>(fit, kMinChunkTiles));
     p.chunk_cfloats = per_tile * p.tiles_per_chunk;
     return p;
 }
@@ -488,16 +505,18 @@ FftShape FftShape::BackwardData(const ConvGeometry& g)
 
 double FftPlanSeconds(const FftShape& s, const FftPlan& p)
 {
-    // Rates of this 2-core AVX2 machine (perf/measure_fft.py): cgemm ~60 GFLOP/s, our FFT
-    // ~8 GFLOP/s (5 N log2 N flops per complex transform, half that for a real one), spectra
-    // and tiles through memory at ~8 GB/s.
+    // In the units of the other CPU solvers' estimates (which assume both cores of this 2-core
+    // AVX2 machine, about 3x a single thread's measured time): our FFT at ~20 GFLOP/s and cgemm
+    // at ~25 GFLOP/s per thread, measured (perf/measure_fft.py, single thread), times 3. A real
+    // n1 x n2 transform counts 2.5 n1 n2 log2(n1 n2) flops, a complex multiply-add 8.
+    constexpr double kFftRate = 60e9, kGemmRate = 75e9, kBytesRate = 24e9;
     const double pts = static_cast<double>(p.n1) * p.n2;
     const double fft = 2.5 * pts * std::log2(pts);
     const double items = static_cast<double>(p.tiles) * (s.ic + s.oc);
-    const double fft_s = fft * items / 8e9;
-    const double gemm_s = 8.0 * p.bins * static_cast<double>(p.tiles) * s.ic * s.oc / 60e9;
-    const double traffic_s = 4.0 * 8.0 * p.bins * items / 8e9;
-    const double filter_s = fft * s.ic * s.oc / 8e9 + 8.0 * p.bins * s.ic * s.oc / 8e9;
+    const double fft_s = fft * items / kFftRate;
+    const double gemm_s = 8.0 * p.bins * static_cast<double>(p.tiles) * s.ic * s.oc / kGemmRate;
+    const double traffic_s = 4.0 * 8.0 * p.bins * items / kBytesRate;
+    const double filter_s = fft * s.ic * s.oc / kFftRate + 8.0 * p.bins * s.ic * s.oc / kBytesRate;
     return fft_s + gemm_s + traffic_s + filter_s;
 }
 
@@ -524,17 +543,128 @@ FftPlan MakeFftPlan(const FftShape& s, size_t chunk_bytes)
     return best;
 }
 
+namespace {
+
+using cf = std::complex<float>;
+
+/// Input spectra of items [i0, i0 + G) of a chunk of nt tiles from t0 (item = tile * ic + channel),
+/// into xspec[bin][item] (overlap-save: tile origin t * (t1, t2) - pad, zeros outside the image).
+void ForwardGroup(const FftShape& s, const FftPlan& pl, Fft2d& fft, long g, const float* in, long t0, long nt,
+                  long i0, cf* xspec)
+{
+    const long items = nt * s.ic, lanes = fft.Lanes(), pairs = g / 2, n1 = pl.n1, n2 = pl.n2;
+    const long hw = s.h * s.w;
+    float* ar = fft.ARe();
+    float* ai = fft.AIm();
+    for(long j = 0; j < g; ++j)
+    {
+        float* dst = ((j & 1) ? ai : ar) + j / 2;
+        if(i0 + j >= items)
+        {
+            for(long c = 0; c < n2; ++c)
+                for(long r = 0; r < n1; ++r)
+                    dst[c * lanes + r * pairs] = 0.0f;
+            continue;
+        }
+        const long t = t0 + (i0 + j) / s.ic, ic = (i0 + j) % s.ic;
+        const long img = t / (pl.tiles_h * pl.tiles_w);
+        const long tt = t % (pl.tiles_h * pl.tiles_w);
+        const long y0 = (tt / pl.tiles_w) * pl.t1 - s.pad_h;
+        const long x0 = (tt % pl.tiles_w) * pl.t2 - s.pad_w;
+        const float* src = in + (img * s.ic + ic) * hw;
+        const long c_lo = std::clamp<long>(-x0, 0, n2), c_hi = std::clamp<long>(s.w - x0, c_lo, n2);
+        for(long r = 0; r < n1; ++r)
+        {
+            const long y = y0 + r;
+            float* d = dst + r * pairs;
+            if(y < 0 || y >= s.h)
+            {
+                for(long c = 0; c < n2; ++c)
+                    d[c * lanes] = 0.0f;
+                continue;
+            }
+            const float* row = src + y * s.w;
+            for(long c = 0; c < c_lo; ++c)
+                d[c * lanes] = 0.0f;
+            for(long c = c_lo; c < c_hi; ++c)
+                d[c * lanes] = row[x0 + c];
+            for(long c = c_hi; c < n2; ++c)
+                d[c * lanes] = 0.0f;
+        }
+    }
+    fft.Forward();
+    const float* br = fft.BRe();
+    const float* bi = fft.BIm();
+    const long cnt = std::min(g, items - i0);
+    for(long b = 0; b < pl.bins; ++b)
+    {
+        cf* d = xspec + b * items + i0;
+        for(long j = 0; j < cnt; ++j)
+            d[j] = cf(br[b * g + j], bi[b * g + j]);
+    }
+}
+
+/// Inverse transforms of items [i0, i0 + G) of a chunk (item = tile * oc + channel) from
+/// yspec[bin][item]; each tile writes its alias-free t1 x t2 outputs.
+void InverseGroup(const FftShape& s, const FftPlan& pl, Fft2d& fft, long g, const cf* yspec, long t0, long nt,
+                  long i0, float* out)
+{
+    const long items = nt * s.oc, lanes = fft.Lanes(), pairs = g / 2;
+    const long ohw = s.oh * s.ow;
+    float* br = fft.InRe();
+    float* bi = fft.InIm();
+    const long cnt = std::min(g, items - i0);
+    for(long b = 0; b < pl.bins; ++b)
+    {
+        const cf* src = yspec + b * items + i0;
+        float* dr = br + b * g;
+        float* di = bi + b * g;
+        long j = 0;
+        for(; j < cnt; ++j)
+        {
+            dr[j] = src[j].real();
+            di[j] = src[j].imag();
+        }
+        for(; j < g; ++j)
+            dr[j] = di[j] = 0.0f;
+    }
+    fft.Inverse();
+    const float* ar = fft.OutRe();
+    const float* ai = fft.OutIm();
+    for(long j = 0; j < cnt; ++j)
+    {
+        const float* srcp = ((j & 1) ? ai : ar) + (j / 2);
+        const long t = t0 + (i0 + j) / s.oc, oc = (i0 + j) % s.oc;
+        const long img = t / (pl.tiles_h * pl.tiles_w);
+        const long tt = t % (pl.tiles_h * pl.tiles_w);
+        const long y0 = (tt / pl.tiles_w) * pl.t1, x0 = (tt % pl.tiles_w) * pl.t2;
+        const long rows = std::min(pl.t1, s.oh - y0), cols = std::min(pl.t2, s.ow - x0);
+        float* dst = out + (img * s.oc + oc) * ohw + y0 * s.ow + x0;
+        for(long r = 0; r < rows; ++r)
+            for(long c = 0; c < cols; ++c)
+                dst[r * s.ow + c] = srcp[c * lanes + r * pairs];
+    }
+}
+
+/// One complex GEMM per bin: Y[bin] (nt x oc) = X[bin] (nt x ic) * W[bin] (ic x oc).
+void BinGemm(const FftShape& s, long nt, long b, const cf* xspec, const cf* wspec, cf* yspec)
+{
+    Cgemm(static_cast<int>(nt), static_cast<int>(s.oc), static_cast<int>(s.ic), xspec + b * nt * s.ic,
+          static_cast<int>(s.ic), wspec + b * s.ic * s.oc, static_cast<int>(s.oc), yspec + b * nt * s.oc,
+          static_cast<int>(s.oc));
+}
+
+} // namespace
+
 void ConvFft(const FftShape& s, const FftPlan& pl, const float* in, const float* w, float* out, void* workspace)
 {
     const long n1 = pl.n1, n2 = pl.n2, bins = pl.bins;
-    using cf = std::complex<float>;
     cf* wspec = static_cast<cf*>(workspace);                // [bin][ic][oc]
-    cf* xspec = wspec + pl.filter_cfloats;                  // [bin][tile][ic]
-    cf* yspec = xspec + bins * pl.tiles_per_chunk * s.ic;   // [bin][tile][oc]
+    cf* chunks = wspec + pl.filter_cfloats;                 // per chunk buffer: [bin][tile][ic], [bin][tile][oc]
     const float scale = 1.0f / static_cast<float>(n1 * n2);
-    const long hw = s.h * s.w, ohw = s.oh * s.ow;
+    const int threads = pl.pipelined ? std::min(omp_get_max_threads(), pl.threads) : omp_get_max_threads();
 
-#pragma omp parallel
+#pragma omp parallel num_threads(threads)
     {
         // 1. Filter spectra: conj(FFT(w)) / (n1 n2), since the convolution is a correlation.
         {
@@ -580,114 +710,43 @@ void ConvFft(const FftShape& s, const FftPlan& pl, const float* in, const float*
         const long go = GroupSize(pl.tiles_per_chunk * s.oc);
         Fft2d fft_in(n1, n2, gi);
         Fft2d fft_out(n1, n2, go);
-        for(long t0 = 0; t0 < pl.tiles; t0 += pl.tiles_per_chunk)
+        if(pl.pipelined)
         {
-            const long nt = std::min(pl.tiles_per_chunk, pl.tiles - t0);
-            // 2. Input spectra of the chunk's tiles (overlap-save: tile origin t * (t1, t2) - pad).
+            // 2a. Each thread takes whole chunks through input FFT, GEMMs and inverse FFT in its own
+            // buffers: no barriers, and the chunk's spectra stay in its cache.
+            cf* xspec = chunks + omp_get_thread_num() * (pl.chunk_cfloats / pl.threads);
+            cf* yspec = xspec + bins * pl.tiles_per_chunk * s.ic;
+            const long nchunks = (pl.tiles + pl.tiles_per_chunk - 1) / pl.tiles_per_chunk;
+#pragma omp for schedule(dynamic, 1)
+            for(long ch = 0; ch < nchunks; ++ch)
             {
-                const long items = nt * s.ic;
-                const long lanes = fft_in.Lanes(), pairs = gi / 2;
-#pragma omp for schedule(static)
-                for(long i0 = 0; i0 < items; i0 += gi)
-                {
-                    float* ar = fft_in.ARe();
-                    float* ai = fft_in.AIm();
-                    for(long j = 0; j < gi; ++j)
-                    {
-                        float* dst = (j & 1) ? ai : ar;
-                        const long p = j / 2;
-                        if(i0 + j >= items)
-                        {
-                            for(long c = 0; c < n2; ++c)
-                                for(long r = 0; r < n1; ++r)
-                                    dst[c * lanes + r * pairs + p] = 0.0f;
-                            continue;
-                        }
-                        const long t = t0 + (i0 + j) / s.ic, ic = (i0 + j) % s.ic;
-                        const long img = t / (pl.tiles_h * pl.tiles_w);
-                        const long tt = t % (pl.tiles_h * pl.tiles_w);
-                        const long y0 = (tt / pl.tiles_w) * pl.t1 - s.pad_h;
-                        const long x0 = (tt % pl.tiles_w) * pl.t2 - s.pad_w;
-                        const float* src = in + (img * s.ic + ic) * hw;
-                        const long c_lo = std::clamp<long>(-x0, 0, n2), c_hi = std::clamp<long>(s.w - x0, c_lo, n2);
-                        for(long r = 0; r < n1; ++r)
-                        {
-                            const long y = y0 + r;
-                            float* d = dst + r * pairs + p;
-                            if(y < 0 || y >= s.h)
-                            {
-                                for(long c = 0; c < n2; ++c)
-                                    d[c * lanes] = 0.0f;
-                                continue;
-                            }
-                            const float* row = src + y * s.w;
-                            for(long c = 0; c < c_lo; ++c)
-                                d[c * lanes] = 0.0f;
-                            for(long c = c_lo; c < c_hi; ++c)
-                                d[c * lanes] = row[x0 + c];
-                            for(long c = c_hi; c < n2; ++c)
-                                d[c * lanes] = 0.0f;
-                        }
-                    }
-                    fft_in.Forward();
-                    const float* br = fft_in.BRe();
-                    const float* bi = fft_in.BIm();
-                    const long cnt = std::min(gi, items - i0);
-                    for(long b = 0; b < bins; ++b)
-                    {
-                        cf* d = xspec + b * items + i0;
-                        for(long j = 0; j < cnt; ++j)
-                            d[j] = cf(br[b * gi + j], bi[b * gi + j]);
-                    }
-                }
+                const long t0 = ch * pl.tiles_per_chunk, nt = std::min(pl.tiles_per_chunk, pl.tiles - t0);
+                for(long i0 = 0; i0 < nt * s.ic; i0 += gi)
+                    ForwardGroup(s, pl, fft_in, gi, in, t0, nt, i0, xspec);
+                for(long b = 0; b < bins; ++b)
+                    BinGemm(s, nt, b, xspec, wspec, yspec);
+                for(long i0 = 0; i0 < nt * s.oc; i0 += go)
+                    InverseGroup(s, pl, fft_out, go, yspec, t0, nt, i0, out);
             }
-            // 3. One complex GEMM per bin: Y[bin] (nt x oc) = X[bin] (nt x ic) * W[bin] (ic x oc).
-#pragma omp for schedule(static)
-            for(long b = 0; b < bins; ++b)
-                Cgemm(static_cast<int>(nt), static_cast<int>(s.oc), static_cast<int>(s.ic),
-                      xspec + b * nt * s.ic, static_cast<int>(s.ic), wspec + b * s.ic * s.oc,
-                      static_cast<int>(s.oc), yspec + b * nt * s.oc, static_cast<int>(s.oc));
-            // 4. Inverse transforms; each tile writes its alias-free t1 x t2 outputs.
+        }
+        else
+        {
+            // 2b. All threads on one chunk at a time: input FFTs, then the bins' GEMMs, then the
+            // inverse FFTs (few tiles, many channels).
+            cf* xspec = chunks;
+            cf* yspec = xspec + bins * pl.tiles_per_chunk * s.ic;
+            for(long t0 = 0; t0 < pl.tiles; t0 += pl.tiles_per_chunk)
             {
-                const long items = nt * s.oc;
-                const long lanes = fft_out.Lanes(), pairs = go / 2;
+                const long nt = std::min(pl.tiles_per_chunk, pl.tiles - t0);
 #pragma omp for schedule(static)
-                for(long i0 = 0; i0 < items; i0 += go)
-                {
-                    float* br = fft_out.InRe();
-                    float* bi = fft_out.InIm();
-                    const long cnt = std::min(go, items - i0);
-                    for(long b = 0; b < bins; ++b)
-                    {
-                        const cf* src = yspec + b * items + i0;
-                        float* dr = br + b * go;
-                        float* di = bi + b * go;
-                        long j = 0;
-                        for(; j < cnt; ++j)
-                        {
-                            dr[j] = src[j].real();
-                            di[j] = src[j].imag();
-                        }
-                        for(; j < go; ++j)
-                            dr[j] = di[j] = 0.0f;
-                    }
-                    fft_out.Inverse();
-                    const float* ar = fft_out.OutRe();
-                    const float* ai = fft_out.OutIm();
-                    for(long j = 0; j < cnt; ++j)
-                    {
-                        const float* srcp = ((j & 1) ? ai : ar) + (j / 2);
-                        const long t = t0 + (i0 + j) / s.oc, oc = (i0 + j) % s.oc;
-                        const long img = t / (pl.tiles_h * pl.tiles_w);
-                        const long tt = t % (pl.tiles_h * pl.tiles_w);
-                        const long y0 = (tt / pl.tiles_w) * pl.t1, x0 = (tt % pl.tiles_w) * pl.t2;
-                        const long rows = std::min(pl.t1, s.oh - y0), cols = std::min(pl.t2, s.ow - x0);
-                        float* dst = out + (img * s.oc + oc) * ohw + y0 * s.ow + x0;
-                        for(long r = 0; r < rows; ++r)
-                            for(long c = 0; c < cols; ++c)
-                                dst[r * s.ow + c] = srcp[c * lanes + r * pairs];
-                    }
-                }
+                for(long i0 = 0; i0 < nt * s.ic; i0 += gi)
+                    ForwardGroup(s, pl, fft_in, gi, in, t0, nt, i0, xspec);
+#pragma omp for schedule(static)
+                for(long b = 0; b < bins; ++b)
+                    BinGemm(s, nt, b, xspec, wspec, yspec);
+#pragma omp for schedule(static)
+                for(long i0 = 0; i0 < nt * s.oc; i0 += go)
+                    InverseGroup(s, pl, fft_out, go, yspec, t0, nt, i0, out);
             }
         }
     }

@@ -37,8 +37,13 @@ struct FftPlan
     long tiles_h, tiles_w, tiles;   // tiles per image row / column, in the batch
     long bins;               // n1 * (n2 / 2 + 1): the half spectrum
     long tiles_per_chunk;
+    /// Pipelined (many tiles): each thread takes whole chunks through input FFT, GEMMs and
+    /// inverse FFT in its own buffers; else all threads work on one chunk at a time.
+    bool pipelined;
+    int threads;             // pipelined: the threads the workspace has chunk buffers for
     long filter_cfloats;     // the filter spectra: bins x ic x oc
-    long chunk_cfloats;      // one chunk's input and output spectra: bins x tiles_per_chunk x (ic + oc)
+    long chunk_cfloats;      // the chunks' input and output spectra: bins x tiles_per_chunk x (ic + oc),
+                             // per thread when pipelined
 
     size_t WorkspaceBytes() const { return 8u * static_cast<size_t>(filter_cfloats + chunk_cfloats); }
 };
