@@ -301,19 +301,21 @@ public:
     {
     }
 
-    long Lanes() const { return n1_ * pairs_; }
+    /// Lanes of the rows stage when only rows [0, rows) are (or are wanted) non-zero.
+    long Lanes(long rows) const { return rows * pairs_; }
     /// Rows stage: the real input of item 2p (real part) and 2p+1 (imaginary part), row r,
-    /// column c sits at ARe()[c * Lanes() + r * pairs + p] (and AIm()).
+    /// column c sits at ARe()[c * Lanes(rows) + r * pairs + p] (and AIm()).
     float* ARe() { return a_.data(); }
     float* AIm() { return a_.data() + a_.size() / 4; }
     /// Spectra: bin (r * k2 + k), item g at BRe()[bin * G + g].
     float* BRe() { return b_re_; }
     float* BIm() { return b_im_; }
 
-    /// Forward: from the packed real items in A to the half spectra in B (BRe/BIm valid after).
-    void Forward()
+    /// Forward: from the packed real items in A, of which rows >= `rows` are zero (so their row
+    /// transforms are skipped), to the half spectra in B (BRe/BIm valid after).
+    void Forward(long rows)
     {
-        const long lanes = Lanes(), quarter = static_cast<long>(a_.size() / 4);
+        const long lanes = Lanes(rows), quarter = static_cast<long>(a_.size() / 4);
         float* ar = a_.data();
         float* ai = ar + quarter;
         float* a2r = ai + quarter;
@@ -337,7 +339,7 @@ public:
             const float* zi = ai + k * lanes;
             const float* yr = ar + nk * lanes;
             const float* yi = ai + nk * lanes;
-            for(long r = 0; r < n1_; ++r)
+            for(long r = 0; r < rows; ++r)
             {
                 float* outr = br + r * kg + k * g_;
                 float* outi = bi + r * kg + k * g_;
@@ -353,6 +355,8 @@ public:
                 }
             }
         }
+        std::fill(br + rows * kg, br + n1_ * kg, 0.0f);
+        std::fill(bi + rows * kg, bi + n1_ * kg, 0.0f);
         if(col_f_.Run(br, bi, b2r, b2i, kg))
         {
             std::swap(br, b2r);
@@ -366,9 +370,10 @@ public:
     float* InRe() { return b_.data(); }
     float* InIm() { return b_.data() + b_.size() / 4; }
 
-    /// Inverse (unscaled): from the half spectra at InRe/InIm to the real items, item 2p in the
-    /// real part and 2p+1 in the imaginary part of the returned A layout (OutRe/OutIm).
-    void Inverse()
+    /// Inverse (unscaled): from the half spectra at InRe/InIm to rows [0, rows) of the real
+    /// items, item 2p in the real part and 2p+1 in the imaginary part of the returned A layout
+    /// (OutRe/OutIm, Lanes(rows) lanes).
+    void Inverse(long rows)
     {
         const long bq = static_cast<long>(b_.size() / 4), kg = k2_ * g_;
         float* br = b_.data();
@@ -380,7 +385,7 @@ public:
             std::swap(br, b2r);
             std::swap(bi, b2i);
         }
-        const long lanes = Lanes(), quarter = static_cast<long>(a_.size() / 4);
+        const long lanes = Lanes(rows), quarter = static_cast<long>(a_.size() / 4);
         float* ar = a_.data();
         float* ai = ar + quarter;
         float* a2r = ai + quarter;
@@ -393,7 +398,7 @@ public:
             const float conj = upper ? -1.0f : 1.0f;
             float* zr = ar + c * lanes;
             float* zi = ai + c * lanes;
-            for(long r = 0; r < n1_; ++r)
+            for(long r = 0; r < rows; ++r)
             {
                 const float* inr = br + r * kg + k * g_;
                 const float* ini = bi + r * kg + k * g_;
@@ -552,7 +557,7 @@ using cf = std::complex<float>;
 void ForwardGroup(const FftShape& s, const FftPlan& pl, Fft2d& fft, long g, const float* in, long t0, long nt,
                   long i0, cf* xspec)
 {
-    const long items = nt * s.ic, lanes = fft.Lanes(), pairs = g / 2, n1 = pl.n1, n2 = pl.n2;
+    const long items = nt * s.ic, lanes = fft.Lanes(pl.n1), pairs = g / 2, n1 = pl.n1, n2 = pl.n2;
     const long hw = s.h * s.w;
     float* ar = fft.ARe();
     float* ai = fft.AIm();
@@ -592,7 +597,7 @@ void ForwardGroup(const FftShape& s, const FftPlan& pl, Fft2d& fft, long g, cons
                 d[c * lanes] = 0.0f;
         }
     }
-    fft.Forward();
+    fft.Forward(n1);
     const float* br = fft.BRe();
     const float* bi = fft.BIm();
     const long cnt = std::min(g, items - i0);
@@ -609,7 +614,7 @@ void ForwardGroup(const FftShape& s, const FftPlan& pl, Fft2d& fft, long g, cons
 void InverseGroup(const FftShape& s, const FftPlan& pl, Fft2d& fft, long g, const cf* yspec, long t0, long nt,
                   long i0, float* out)
 {
-    const long items = nt * s.oc, lanes = fft.Lanes(), pairs = g / 2;
+    const long items = nt * s.oc, lanes = fft.Lanes(pl.t1), pairs = g / 2;
     const long ohw = s.oh * s.ow;
     float* br = fft.InRe();
     float* bi = fft.InIm();
@@ -628,7 +633,7 @@ void InverseGroup(const FftShape& s, const FftPlan& pl, Fft2d& fft, long g, cons
         for(; j < g; ++j)
             dr[j] = di[j] = 0.0f;
     }
-    fft.Inverse();
+    fft.Inverse(pl.t1);
     const float* ar = fft.OutRe();
     const float* ai = fft.OutIm();
     for(long j = 0; j < cnt; ++j)
@@ -671,7 +676,7 @@ void ConvFft(const FftShape& s, const FftPlan& pl, const float* in, const float*
             const long items = s.ic * s.oc;
             const long g = GroupSize(items);
             Fft2d fft(n1, n2, g);
-            const long lanes = fft.Lanes(), pairs = g / 2;
+            const long lanes = fft.Lanes(s.r), pairs = g / 2;
 #pragma omp for schedule(static)
             for(long i0 = 0; i0 < items; i0 += g)
             {
@@ -693,7 +698,7 @@ void ConvFft(const FftShape& s, const FftPlan& pl, const float* in, const float*
                             dst[c * lanes + r * pairs + p] = v;
                         }
                 }
-                fft.Forward();
+                fft.Forward(s.r);
                 const float* br = fft.BRe();
                 const float* bi = fft.BIm();
                 const long cnt = std::min(g, items - i0);
