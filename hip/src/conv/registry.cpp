@@ -44,6 +44,7 @@ const std::vector<const ConvSolver*>& ConvSolvers()
         &solvers::ConvMPBidirectWinograd2x3(),
         &solvers::ConvCpuWinogradWrw4x3(),
         &solvers::ConvCpuWinogradWrw2x3(),
+        &solvers::Fft(),
         &solvers::GemmFwd1x1_0_1(),
         &solvers::GemmFwd1x1_0_2(),
         &solvers::GemmFwdRest(),

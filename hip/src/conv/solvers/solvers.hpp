@@ -27,5 +27,7 @@ const ConvSolver& ConvMPBidirectWinograd4x3();
 const ConvSolver& ConvMPBidirectWinograd2x3();
 const ConvSolver& ConvCpuWinogradWrw4x3();
 const ConvSolver& ConvCpuWinogradWrw2x3();
+// FFT (packed NCHW, 2-d, filters 4x4 to 64x64, stride 1, one group): forward and backward data.
+const ConvSolver& Fft();
 
 } // namespace miopen::solvers
