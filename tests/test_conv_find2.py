@@ -7,10 +7,12 @@ import struct
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
 
 import miopen_cy as mi
-from helpers import desc, poisoned, rel_l2
+from helpers import Strided, desc, poisoned, rel_l2
 from test_conv import BWD, CASES, FWD, WRW, Case, reference
+from test_conv_immediate import cases
 
 LAYER = Case(2, 8, (10, 9), 6, (3, 3), (1, 1), (1, 1), (1, 1))
 APPROX = (mi.miopenConvolutionAlgoWinograd, mi.miopenConvolutionAlgoFFT)
@@ -254,3 +256,37 @@ def test_objects_die_cleanly_and_raise_after_destroy(handle, rng):
     for _ in range(3):
         mi.findSolutions(handle, Setup(LAYER, WRW, rng).problem, mi.FindOptions(), 4)
     gc.collect()
+
+
+@settings(max_examples=15, deadline=None)
+@given(case=cases())
+def test_hypothesis_geometries_every_solution_found(case):
+    handle = mi.Handle(device="cpu")
+    rng = np.random.default_rng(abs(hash(str(case))) % 2**32)
+    for direction in (FWD, BWD, WRW):
+        s = Setup(case, direction, rng)
+        found = mi.findSolutions(handle, s.problem, None, 16)
+        assert found, (str(case), direction)
+        for f in found:
+            blob = mi.saveSolution(f)
+            g = mi.loadSolution(blob, len(blob))
+            check(s.run(handle, g), s.expected, g)
+
+
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
+def test_strided_tensors(handle, rng, direction):
+    case = Case(2, 4, (7, 6), 5, (3, 3), (1, 1), (1, 1), (1, 1))
+    x, w, dy, y, dx, dw = reference(case, rng)
+    T = {X: Strided(x.shape, fill=x), W: Strided(w.shape, fill=w), Y: Strided(dy.shape, fill=dy)}
+    written, expected = {FWD: (Y, y), BWD: (X, dx), WRW: (W, dw)}[direction]
+    T[written] = Strided(T[written].shape, fill=np.nan)
+    problem = mi.createConvProblem(case.conv_desc(), DIRECTION[direction])
+    for role, t in T.items():
+        mi.setProblemTensorDescriptor(problem, role, t.desc())
+    found = mi.findSolutions(handle, problem, None, 16)
+    assert found and all(mi.getSolverIdConvAlgorithm(mi.getSolutionSolverId(f)) ==
+                         mi.miopenConvolutionAlgoDirect for f in found)
+    for f in found:
+        T[written].buf[...] = np.nan
+        mi.runSolution(handle, f, 3, [(role, None, t.buf) for role, t in T.items()], None, 0)
+        assert rel_l2(T[written].view, expected) <= 1e-5 and T[written].gaps_untouched()

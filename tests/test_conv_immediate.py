@@ -3,9 +3,10 @@
 errors of an id that does not apply (nothing written)."""
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings, strategies as st
 
 import miopen_cy as mi
-from helpers import desc, poisoned, rel_l2
+from helpers import Strided, desc, poisoned, rel_l2
 from test_conv import BWD, CASES, FWD, WRW, Case, reference
 
 LAYER = Case(2, 8, (10, 9), 6, (3, 3), (1, 1), (1, 1), (1, 1))
@@ -180,3 +181,66 @@ def test_bad_arguments_name_the_parameter(handle, rng):
     with pytest.raises(mi.BadParmError, match="y"):
         mi.convolutionForwardImmediate(handle, wd, w, xd, x, cd, yd, small, None, 0, 85)
     assert np.isnan(small).all()
+
+
+@st.composite
+def cases(draw):
+    """Random geometries: 1-3 spatial dims, groups, pads, strides, dilations, transposed ones."""
+    dims = draw(st.sampled_from([1, 2, 2, 3]))
+    groups = draw(st.sampled_from([1, 1, 2, 3]))
+    cpg, kpg = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    transpose = draw(st.booleans())
+    filt = [draw(st.sampled_from([1, 2, 3, 3])) for _ in range(dims)]
+    dil = [draw(st.integers(1, 2)) for _ in range(dims)]
+    pad = [draw(st.integers(0, 2)) for _ in range(dims)]
+    stride = [draw(st.integers(1, 3)) for _ in range(dims)]
+    span = [d * (f - 1) + 1 for d, f in zip(dil, filt)]
+    spatial = [draw(st.integers(max(1, s - 2 * p), max(1, s - 2 * p) + 6)) for s, p in zip(span, pad)]
+    adj = [draw(st.integers(0, max(0, max(s, d) - 1))) for s, d in zip(stride, dil)] if transpose else None
+    if transpose:
+        assume(all((i - 1) * s - 2 * p + d * (f - 1) + a + 1 >= 1
+                   for i, s, p, d, f, a in zip(spatial, stride, pad, dil, filt, adj)))
+    return Case(draw(st.integers(1, 2)), cpg * groups, spatial, kpg * groups, filt, pad, stride, dil,
+                groups=groups, transpose=transpose, adj=adj)
+
+
+@settings(max_examples=20, deadline=None)
+@given(case=cases())
+def test_hypothesis_geometries_every_solution_id(case):
+    handle = mi.Handle(device="cpu")
+    rng = np.random.default_rng(abs(hash(str(case))) % 2**32)
+    for direction in (FWD, BWD, WRW):
+        call = Call(case, direction, rng)
+        sols = call.solutions(handle)
+        assert sols, (str(case), direction)
+        for s in sols:
+            out = call.run(handle, s.solution_id)
+            bound = 1e-4 if s.algorithm in APPROX else 1e-5
+            assert rel_l2(out, call.expected) <= bound, (str(case), direction, s)
+
+
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
+def test_strided_tensors_list_and_run_only_what_applies(handle, rng, direction):
+    case = Case(2, 4, (7, 6), 5, (3, 3), (1, 1), (1, 1), (1, 1))
+    x, w, dy, y, dx, dw = reference(case, rng)
+    T = {"x": Strided(x.shape, fill=x), "w": Strided(w.shape, fill=w), "y": Strided(dy.shape, fill=dy)}
+    written, expected = {FWD: ("y", y), BWD: ("x", dx), WRW: ("w", dw)}[direction]
+    cd = case.conv_desc()
+    d = {k: t.desc() for k, t in T.items()}
+    if direction == FWD:
+        descs, prefix, ins = (d["w"], d["x"], cd, d["y"]), "convolutionForward", ("w", "x")
+    elif direction == BWD:
+        descs, prefix, ins = (d["y"], d["w"], cd, d["x"]), "convolutionBackwardData", ("y", "w")
+    else:
+        descs, prefix, ins = (d["y"], d["x"], cd, d["w"]), "convolutionBackwardWeights", ("y", "x")
+    sols = getattr(mi, prefix + "GetSolution")(handle, *descs, 16)
+    assert sols and all(s.algorithm == mi.miopenConvolutionAlgoDirect for s in sols)
+    for s in sols:
+        out = Strided(T[written].shape, fill=np.nan)
+        args = [descs[0], T[ins[0]].buf, descs[1], T[ins[1]].buf, cd, descs[3], out.buf, None, 0, s.solution_id]
+        getattr(mi, prefix + "Immediate")(handle, *args)
+        assert rel_l2(out.view, expected) <= 1e-5 and out.gaps_untouched()
+    with pytest.raises(mi.BadParmError, match=r"\(Gemm\w+\) does not apply"):
+        getattr(mi, prefix + "Immediate")(handle, descs[0], T[ins[0]].buf, descs[1], T[ins[1]].buf, cd,
+                                          descs[3], Strided(T[written].shape).buf, None, 0,
+                                          {FWD: 91, BWD: 97, WRW: 102}[direction])
