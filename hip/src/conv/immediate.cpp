@@ -53,17 +53,11 @@ const ConvSolver& ConvImmediateSolver(const Handle& handle, const ConvProblem& p
     const ConvSolver* solver = FindSolverById(solution_id);
     if(solver == nullptr)
         ThrowBadParm("solution_id = ", solution_id, " is not the id of any solver");
-    const ConvContext ctx{handle};
-    for(const auto& st : SurveySolvers(ctx, p, workspace_limit))
-    {
-        if(st.solver != solver)
-            continue;
-        if(!st.usable)
-            ThrowBadParm("solution_id = ", solution_id, " (", solver->Name(),
-                         ") does not apply to problem ", p.Key(), ": ", st.why_not);
-        return *solver;
-    }
-    ThrowBadParm("solution_id = ", solution_id, " is not the id of any solver");
+    const SolverStatus st = SurveySolver(ConvContext{handle}, p, *solver, workspace_limit);
+    if(!st.usable)
+        ThrowBadParm("solution_id = ", solution_id, " (", solver->Name(), ") does not apply to problem ",
+                     p.Key(), ": ", st.why_not);
+    return *solver;
 }
 
 size_t ConvImmediateWorkspace(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
