@@ -290,3 +290,41 @@ def test_strided_tensors(handle, rng, direction):
         T[written].buf[...] = np.nan
         mi.runSolution(handle, f, 3, [(role, None, t.buf) for role, t in T.items()], None, 0)
         assert rel_l2(T[written].view, expected) <= 1e-5 and T[written].gaps_untouched()
+
+
+def test_fast_find_mode_answers_with_estimates_without_running(handle, rng, monkeypatch):
+    monkeypatch.setenv("MIOPEN_FIND_MODE", "FAST")
+    s = Setup(LAYER, FWD, rng)
+    opts = mi.FindOptions()
+    bufs = s.buffers()
+    for role in (X, W, Y):
+        mi.setFindOptionPreallocatedTensor(opts, role, bufs[role])
+    found = mi.findSolutions(handle, s.problem, opts, 16)
+    listed = mi.convolutionForwardGetSolution(handle, s.descs[W], s.descs[X], s.cd, s.descs[Y], 16)
+    est = {c.solution_id: c.time for c in listed}
+    assert {mi.getSolutionSolverId(f) for f in found} == set(est)
+    assert all(mi.getSolutionTime(f) == pytest.approx(est[mi.getSolutionSolverId(f)]) for f in found)
+    assert np.isnan(bufs[Y]).all()                        # nothing was benchmarked
+    for f in found:
+        check(s.run(handle, f), s.expected, f)
+
+
+def test_find_stores_its_benchmark_for_immediate_mode(handle, rng):
+    s = Setup(LAYER, BWD, rng)
+    found = mi.findSolutions(handle, s.problem, None, 16)
+    measured = {mi.getSolutionSolverId(f): mi.getSolutionTime(f) for f in found}
+    listed = mi.convolutionBackwardDataGetSolution(handle, s.descs[Y], s.descs[W], s.cd, s.descs[X], 16)
+    head = listed[:len(measured)]
+    assert {c.solution_id for c in head} == set(measured)
+    assert all(c.time == pytest.approx(measured[c.solution_id], rel=1e-4) for c in head)   # db: %.6g
+
+
+def test_logging_cmd_prints_the_driver_line_of_find_and_run(handle, rng, monkeypatch, capfd):
+    monkeypatch.setenv("MIOPEN_ENABLE_LOGGING_CMD", "1")
+    s = Setup(LAYER, WRW, rng)
+    f = mi.findSolutions(handle, s.problem, None, 1)[0]
+    s.run(handle, f)
+    lines = [ln for ln in capfd.readouterr().err.splitlines() if "[LogCmdConvolution]" in ln]
+    assert len(lines) == 2
+    assert all(ln.endswith("-n 2 -c 8 -H 10 -W 9 -k 6 -y 3 -x 3 -p 1 -q 1 -u 1 -v 1 -l 1 -j 1 -m conv -g 1 "
+                           "-F 4 -t 1") for ln in lines), lines

@@ -48,6 +48,10 @@ std::vector<Solution> FindSolutions(Handle& handle, const Problem& problem, cons
 {
     if(max_solutions < 1)
         ThrowBadParm("maxSolutions = 0; must be >= 1");
+    // The scratch buffers below are host memory: when convolution comes to the GPU, they must be
+    // allocated on the handle's device instead.
+    if(handle.IsGpu())
+        ThrowNotImplemented("convolution on the GPU is not implemented yet");
     const TensorDescriptor& x = problem.Tensor(miopenTensorConvolutionX);
     const TensorDescriptor& w = problem.Tensor(miopenTensorConvolutionW);
     const TensorDescriptor& y = problem.Tensor(miopenTensorConvolutionY);
