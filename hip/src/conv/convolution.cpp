@@ -195,12 +195,11 @@ size_t ConvWorkspaceSize(const Handle& handle, const ConvolutionDescriptor& conv
     return best;
 }
 
-std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
-                               int request, void* workspace, size_t workspace_size, bool exhaustive)
+std::vector<FindDbEntry> ConvMeasure(Handle& handle, const ConvolutionDescriptor& conv,
+                                     const ConvCall& call, void* workspace, size_t workspace_size,
+                                     bool exhaustive)
 {
     RequireCpu(handle);
-    if(request < 1)
-        ThrowBadParm("requestAlgoCount = ", request, "; must be >= 1");
     const ConvProblem p = ProblemOf(conv, call);
     CheckCallData(call);
     if(workspace == nullptr && workspace_size != 0)
@@ -283,6 +282,17 @@ std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv
                      [](const auto& l, const auto& r) { return l.time_ms < r.time_ms; });
     if(benchmarked)
         find_db::Store(arch, key, measured);
+    return measured;
+}
+
+std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
+                               int request, void* workspace, size_t workspace_size, bool exhaustive)
+{
+    RequireCpu(handle);
+    if(request < 1)
+        ThrowBadParm("requestAlgoCount = ", request, "; must be >= 1");
+    const std::vector<FindDbEntry> measured =
+        ConvMeasure(handle, conv, call, workspace, workspace_size, exhaustive);
 
     // The best solver of each algorithm, fastest first.
     std::vector<FindPerf> out;
@@ -350,8 +360,16 @@ void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& 
             return l->solver->EstimateMs(ctx, p) < r->solver->EstimateMs(ctx, p);
         });
 
+    ConvRunSolver(handle, conv, call, p, *chosen->solver, a, b, workspace, workspace_size);
+}
+
+void ConvRunSolver(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
+                   const ConvProblem& p, const ConvSolver& solver, double a, double b,
+                   void* workspace, size_t workspace_size)
+{
+    const ConvContext ctx{handle};
     ConvArgs args = ArgsOf(conv, call, workspace, workspace_size);
-    const ConvInvoker run = chosen->solver->MakeInvoker(ctx, p);
+    const ConvInvoker run = solver.MakeInvoker(ctx, p);
     KernelTimer timer(handle);
     if(a == 1.0 && b == 0.0)
     {
@@ -366,6 +384,21 @@ void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& 
     target = scratch.get();
     run(args);
     cpu::Axpby(static_cast<float>(a), out, scratch.get(), static_cast<float>(b), out, user_out);
+}
+
+void ConvPrepareRun(const Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
+                    const void* workspace, size_t workspace_size)
+{
+    RequireCpu(handle);
+    CheckCallData(call);
+    if(workspace == nullptr && workspace_size != 0)
+        ThrowBadParm("workSpace is null but workSpaceSize = ", workspace_size);
+    LogCommand(conv, call);
+}
+
+ConvProblem ConvProblemOf(const ConvolutionDescriptor& conv, const ConvCall& call)
+{
+    return ProblemOf(conv, call);
 }
 
 std::string DriverCommand(const ConvolutionDescriptor& conv, const ConvCall& call)
