@@ -27,5 +27,9 @@ const ConvSolver& ConvMPBidirectWinograd4x3();
 const ConvSolver& ConvMPBidirectWinograd2x3();
 const ConvSolver& ConvCpuWinogradWrw4x3();
 const ConvSolver& ConvCpuWinogradWrw2x3();
+// Implicit GEMM on the GPU, one solver per direction and tile variant (0..2): conv_gpu_igemm.hpp.
+const ConvSolver& ConvGpuImplicitGemmFwd(int variant);
+const ConvSolver& ConvGpuImplicitGemmBwd(int variant);
+const ConvSolver& ConvGpuImplicitGemmWrw(int variant);
 
 } // namespace miopen::solvers
