@@ -63,15 +63,13 @@ STAT = "median"   # --stat: median, or min (robust when other work shares the co
 GPU_EVENTS = False   # time with CUDA events (set for --device gpu)
 
 
-def chosen_solver(c, h, w, k, r, s, n, d):
-    """The fastest solver Find recorded for the layer (the first entry of its find-db line)."""
+def chosen_solver(key):
+    """The fastest solver Find recorded for a problem key (the first entry of its find-db line)."""
     folder = os.environ.get("MIOPEN_USER_DB_PATH", "")
-    prefix, suffix = f"{c}-{h}-{w}-{r}x{s}-{k}-", f"-{d}="
     for path in glob.glob(os.path.join(folder, "*.ufdb.txt")):
         with open(path) as f:
             for line in f:
-                key = line.split("=", 1)[0]
-                if key.startswith(prefix) and f"-{n}-" in key and (key + "=").endswith(suffix):
+                if line.split("=", 1)[0] == key:
                     return line.split("=", 1)[1].split(":", 1)[0]
     return "?"
 
@@ -170,7 +168,9 @@ def bench_layer(h_, dev, n, layer, directions, repeat, sync):
                 tdy, tx, tw, None, [st, st], [p, p], [1, 1], False, [0, 0], g, [False, True, False])
         t_ours = median_ms(ours, repeat, sync)
         t_theirs = median_ms(theirs, repeat, sync)
-        solver = chosen_solver(c, hh, ww, k, r, s, n, d)
+        # The problem key (ConvProblem::Key): C-H-W-RxS-K-Ho-Wo-N-pads-strides-dilations-G-...
+        solver = chosen_solver(f"{c}-{hh}-{ww}-{r}x{s}-{k}-{ys[2]}-{ys[3]}-{n}-{p}x{p}-{st}x{st}-1x1-{g}"
+                               f"-NCHW-FP32-{d}")
         rows.append((d, layer, t_ours, t_theirs, flops, mi.ConvAlgorithm(int(algo)).name[len("miopenConvolutionAlgo"):],
                      find_ms, solver))
     return rows

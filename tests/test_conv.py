@@ -144,7 +144,7 @@ SOLVERS = {
 
 # On a GPU handle: the naive direct solvers (both devices) and the GPU implicit GEMM tiles.
 GPU_SOLVERS = {
-    d: [names[0]] + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64")]
+    d: [names[0]] + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128")]
     for (d, names), t in zip(SOLVERS.items(), ("Fwd", "Bwd", "Wrw"))
 }
 

@@ -19,11 +19,11 @@ pytestmark = pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
 
 GPU_SOLVERS = {
     FWD: ["ConvDirectNaiveConvFwd", "ConvGpuImplicitGemmFwd<128x128>", "ConvGpuImplicitGemmFwd<64x64>",
-          "ConvGpuImplicitGemmFwd<128x64>"],
+          "ConvGpuImplicitGemmFwd<128x64>", "ConvGpuImplicitGemmFwd<16x128>"],
     BWD: ["ConvDirectNaiveConvBwd", "ConvGpuImplicitGemmBwd<128x128>", "ConvGpuImplicitGemmBwd<64x64>",
-          "ConvGpuImplicitGemmBwd<128x64>"],
+          "ConvGpuImplicitGemmBwd<128x64>", "ConvGpuImplicitGemmBwd<16x128>"],
     WRW: ["ConvDirectNaiveConvWrw", "ConvGpuImplicitGemmWrw<128x128>", "ConvGpuImplicitGemmWrw<64x64>",
-          "ConvGpuImplicitGemmWrw<128x64>"],
+          "ConvGpuImplicitGemmWrw<128x64>", "ConvGpuImplicitGemmWrw<16x128>"],
 }
 ALGO = {"ConvDirectNaive": int(mi.miopenConvolutionAlgoDirect),
         "ConvGpuImplicitGemm": int(mi.miopenConvolutionAlgoImplicitGEMM)}
@@ -112,7 +112,8 @@ def test_gpu_find_records_per_architecture(rng):
     files = glob.glob(os.path.join(os.environ["MIOPEN_USER_DB_PATH"], "*.ufdb.txt"))
     names = [os.path.basename(f) for f in files]
     assert any(re.match(r"(sm_\d+|gfx[0-9a-f]+)-[0-9a-f]{8}\.ufdb\.txt$", n) for n in names), names
-    text = open(files[0]).read()
+    with open(files[0]) as f:
+        text = f.read()
     assert "ConvGpuImplicitGemmFwd" in text and "ConvDirectNaiveConvFwd" in text
 
 

@@ -82,6 +82,12 @@ struct FwdView
     int M, N, K;
     static constexpr bool kAKFast = true;    // w rows are contiguous in kk
     static constexpr bool kBKFast = false;   // x is contiguous along n (output width)
+    __device__ void Setup(int z, int splits, int& g, int& split, int& ksplits) const
+    {
+        g       = z / splits;
+        split   = z - g * splits;
+        ksplits = splits;
+    }
 
     struct ACtx { int off; bool ok; };
     struct BCtx { int off, d, h, w; bool ok; };
@@ -129,8 +135,10 @@ struct FwdView
     }
 };
 
-// ---- backward data: A = w[k][c, f] for m = c, kk = (k, f); B = dy at the output position that
-// ---- reaches input position n through filter position f (zero when none does) ----------------
+// ---- backward data by stride phases: the input positions are split by their residue modulo
+// ---- the stride (blockIdx.z = group * phases + phase); in one phase only the filter taps
+// ---- f0, f0 + step, ... reach an output position, so the GEMM has no zero terms:
+// ---- A = w[k][c, f] for m = c, kk = (k, tap); B = dy at od = j + (r + pad - f * dil) / s ------
 struct BwdView
 {
     G32 a;
@@ -138,74 +146,103 @@ struct BwdView
     const float* w;
     const float* dy;
     int M, N, K;
+    int phases;
+    // Set per block by Setup: the phase's residues, first tap, tap step, tap count and positions.
+    int res[3], f0[3], step[3], taps[3], pos[3];
     static constexpr bool kAKFast = true;
     static constexpr bool kBKFast = false;
 
     struct ACtx { int off; bool ok; };
     struct BCtx { int off, d, h, w; bool ok; };
 
+    __device__ void Setup(int z, int, int& g, int& split, int& ksplits)
+    {
+        g       = z / phases;
+        int ph  = z - g * phases;
+        split   = 0;
+        ksplits = 1;
+        for(int i = 2; i >= 0; --i)
+        {
+            const int s = a.str[i];
+            res[i]      = ph % s;
+            ph /= s;
+            int x = s, y = a.dil[i];   // step = s / gcd(s, dil)
+            while(y != 0)
+            {
+                const int t = x % y;
+                x = y;
+                y = t;
+            }
+            step[i] = s / x;
+            f0[i]   = -1;
+            for(int f = 0; f < step[i] && f < a.fil[i]; ++f)
+                if(((res[i] + a.pad[i] - f * a.dil[i]) % s + s) % s == 0)
+                {
+                    f0[i] = f;
+                    break;
+                }
+            taps[i] = f0[i] < 0 ? 0 : (a.fil[i] - f0[i] + step[i] - 1) / step[i];
+            pos[i]  = res[i] < a.in[i] ? (a.in[i] - res[i] + s - 1) / s : 0;
+        }
+        N = a.n * pos[0] * pos[1] * pos[2];
+        K = a.kpg * taps[0] * taps[1] * taps[2];
+    }
     __device__ Row MakeRow(int g, int kk) const
     {
-        const int kl = kk / a.fsp;
-        int fd, fh, fw;
-        SplitFilter(a, kk - kl * a.fsp, fd, fh, fw);
+        const int tsp = taps[0] * taps[1] * taps[2];
+        const int kl  = kk / tsp;
+        int t         = kk - kl * tsp;
+        const int tw  = t % taps[2];
+        t /= taps[2];
+        const int th = t % taps[1];
+        const int td = t / taps[1];
+        const int fd = f0[0] + td * step[0], fh = f0[1] + th * step[1], fw = f0[2] + tw * step[2];
         Row r;
-        r.d  = fd * a.dil[0];
-        r.h  = fh * a.dil[1];
-        r.w  = fw * a.dil[2];
+        // Exact divisions: the phase's taps make the numerators multiples of the stride.
+        r.d  = (res[0] + a.pad[0] - fd * a.dil[0]) / a.str[0];
+        r.h  = (res[1] + a.pad[1] - fh * a.dil[1]) / a.str[1];
+        r.w  = (res[2] + a.pad[2] - fw * a.dil[2]) / a.str[2];
         r.o0 = kl * a.ws[0] + fd * a.ws[2] + fh * a.ws[3] + fw * a.ws[4];
         r.o1 = kl * a.ys[1];
         return r;
     }
     __device__ ACtx AOuter(int g, int m) const { return {g * a.kpg * a.ws[0] + m * a.ws[1], m < M}; }
     __device__ float ALoad(const ACtx& c, const Row& r) const { return c.ok ? w[c.off + r.o0] : 0.0f; }
+    __device__ void SplitPos(int n, int& b, int& jd, int& jh, int& jw) const
+    {
+        const int psp = pos[0] * pos[1] * pos[2];
+        b             = n / psp;
+        int j         = n - b * psp;
+        jw            = j % pos[2];
+        j /= pos[2];
+        jh = j % pos[1];
+        jd = j / pos[1];
+    }
     __device__ BCtx BOuter(int g, int n) const
     {
         BCtx c;
-        c.ok      = n < N;
-        const int b = c.ok ? n / a.isp : 0;
-        int i     = c.ok ? n - b * a.isp : 0;
-        const int iw = i % a.in[2];
-        i /= a.in[2];
-        const int ih = i % a.in[1];
-        const int id = i / a.in[1];
-        c.d   = id + a.pad[0];
-        c.h   = ih + a.pad[1];
-        c.w   = iw + a.pad[2];
+        c.ok = n < N;
+        int b = 0, jd = 0, jh = 0, jw = 0;
+        if(c.ok)
+            SplitPos(n, b, jd, jh, jw);
+        c.d   = jd;
+        c.h   = jh;
+        c.w   = jw;
         c.off = b * a.ys[0] + g * a.kpg * a.ys[1];
         return c;
     }
-    /// The output index o with o * s == t, when t >= 0, s divides t and o < out.
-    __device__ static bool Out(int t, int s, int out, int& o)
-    {
-        if(t < 0)
-            return false;
-        if(s == 1)
-            o = t;
-        else
-        {
-            o = t / s;
-            if(o * s != t)
-                return false;
-        }
-        return o < out;
-    }
     __device__ float BLoad(const BCtx& c, const Row& r) const
     {
-        int od, oh, ow;
-        if(!c.ok || !Out(c.d - r.d, a.str[0], a.out[0], od) || !Out(c.h - r.h, a.str[1], a.out[1], oh) ||
-           !Out(c.w - r.w, a.str[2], a.out[2], ow))
-            return 0.0f;
-        return dy[c.off + r.o1 + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4]];
+        const int od = c.d + r.d, oh = c.h + r.h, ow = c.w + r.w;
+        return c.ok && In(od, a.out[0]) && In(oh, a.out[1]) && In(ow, a.out[2])
+                   ? dy[c.off + r.o1 + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4]]
+                   : 0.0f;
     }
     __device__ void Store(int g, int, int m, int n, float v) const
     {
-        const int b = n / a.isp;
-        int i        = n - b * a.isp;
-        const int iw = i % a.in[2];
-        i /= a.in[2];
-        const int ih = i % a.in[1];
-        const int id = i / a.in[1];
+        int b, jd, jh, jw;
+        SplitPos(n, b, jd, jh, jw);
+        const int id = res[0] + jd * a.str[0], ih = res[1] + jh * a.str[1], iw = res[2] + jw * a.str[2];
         dx[b * a.xs[0] + (g * a.cpg + m) * a.xs[1] + id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4]] = v;
     }
 };
@@ -222,6 +259,12 @@ struct WrwView
     int M, N, K;
     static constexpr bool kAKFast = true;   // dy is contiguous along kk (output width)
     static constexpr bool kBKFast = true;   // x too
+    __device__ void Setup(int z, int splits, int& g, int& split, int& ksplits) const
+    {
+        g       = z / splits;
+        split   = z - g * splits;
+        ksplits = splits;
+    }
 
     struct ACtx { int off; bool ok; };
     struct BCtx { int off, d, h, w; bool ok; };
@@ -278,7 +321,7 @@ struct WrwView
 };
 
 template <int BM, int BN, int BK, int TM, int TN, class View>
-__global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View v, int splits)
+__global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View view, int splits)
 {
     constexpr int T  = (BM / TM) * (BN / TN);
     constexpr int LA = BM * BK / T;
@@ -286,16 +329,28 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View v, int s
     static_assert(BM * BK % T == 0 && BN * BK % T == 0 && T % BK == 0 &&
                       (View::kAKFast || T % BM == 0) && (View::kBKFast || T % BN == 0),
                   "tile shape: each thread keeps its m and n indices for the whole k loop");
-    __shared__ float As[BK][BM];
-    __shared__ float Bs[BK][BN];
-    __shared__ Row rows[BK];
+    __shared__ __align__(16) float As[BK][BM];
+    __shared__ __align__(16) float Bs[BK][BN];
+    // A thread's i-th row of the tile: with TM a multiple of 4, runs of 4 neighbours (one float4
+    // read from shared memory) spaced BM/TM*4 apart; else single rows spaced BM/TM apart. Either
+    // way a warp's reads are conflict-free (broadcasts along m, consecutive along n).
+    auto MOff = [](int t, int i) {
+        return TM % 4 == 0 ? t * 4 + (i & 3) + (i >> 2) * (BM / TM * 4) : t + i * (BM / TM);
+    };
+    auto NOff = [](int t, int j) {
+        return TN % 4 == 0 ? t * 4 + (j & 3) + (j >> 2) * (BN / TN * 4) : t + j * (BN / TN);
+    };
+    __shared__ Row rows[2][BK];   // the decoded kk of this step and the next
 
-    const int tid   = threadIdx.x;
-    const int g     = blockIdx.z / splits;
-    const int split = blockIdx.z - g * splits;
-    const int m0    = blockIdx.y * BM;
-    const int n0    = blockIdx.x * BN;
-    const int per   = ((v.K + splits - 1) / splits + BK - 1) / BK * BK;
+    View v = view;
+    int g, split, ksplits;
+    v.Setup(blockIdx.z, splits, g, split, ksplits);   // the group, the split of kk, per block
+    const int tid = threadIdx.x;
+    const int m0  = blockIdx.y * BM;
+    const int n0  = blockIdx.x * BN;
+    if(n0 >= v.N)   // a backward-data phase with fewer positions than the largest
+        return;
+    const int per  = ((v.K + ksplits - 1) / ksplits + BK - 1) / BK * BK;
     const int kbeg  = split * per;
     const int kend  = min(v.K, kbeg + per);
 
@@ -329,28 +384,73 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View v, int s
     const int tx = tid % (BN / TN);
     const int ty = tid / (BN / TN);
 
-    for(int k0 = kbeg; k0 < kend; k0 += BK)
-    {
-        if(tid < BK && k0 + tid < kend)
-            rows[tid] = v.MakeRow(g, k0 + tid);
-        __syncthreads();
+    // Software pipeline: the global loads of step k0 + BK are issued into registers before the
+    // arithmetic of step k0, so their latency hides behind it.
+    float pa[LA], pb[LB];
+    auto fetch = [&](int k0, int buf) {
 #pragma unroll
         for(int j = 0; j < LA; ++j)
-            As[akl[j]][aml[j]] = k0 + akl[j] < kend ? v.ALoad(actx[j], rows[akl[j]]) : 0.0f;
+            pa[j] = k0 + akl[j] < kend ? v.ALoad(actx[j], rows[buf][akl[j]]) : 0.0f;
 #pragma unroll
         for(int j = 0; j < LB; ++j)
-            Bs[bkl[j]][bnl[j]] = k0 + bkl[j] < kend ? v.BLoad(bctx[j], rows[bkl[j]]) : 0.0f;
+            pb[j] = k0 + bkl[j] < kend ? v.BLoad(bctx[j], rows[buf][bkl[j]]) : 0.0f;
+    };
+    int buf = 0;
+    if(kbeg < kend)
+    {
+        if(tid < BK && kbeg + tid < kend)
+            rows[0][tid] = v.MakeRow(g, kbeg + tid);
         __syncthreads();
+        fetch(kbeg, 0);
+    }
+    for(int k0 = kbeg; k0 < kend; k0 += BK)
+    {
+#pragma unroll
+        for(int j = 0; j < LA; ++j)
+            As[akl[j]][aml[j]] = pa[j];
+#pragma unroll
+        for(int j = 0; j < LB; ++j)
+            Bs[bkl[j]][bnl[j]] = pb[j];
+        const int next = k0 + BK;
+        if(next < kend && tid < BK && next + tid < kend)
+            rows[buf ^ 1][tid] = v.MakeRow(g, next + tid);
+        __syncthreads();
+        if(next < kend)
+            fetch(next, buf ^ 1);
 #pragma unroll
         for(int kk = 0; kk < BK; ++kk)
         {
             float ra[TM], rb[TN];
+            if constexpr(TM % 4 == 0)
+            {
 #pragma unroll
-            for(int i = 0; i < TM; ++i)
-                ra[i] = As[kk][ty + i * (BM / TM)];
+                for(int q = 0; q < TM / 4; ++q)
+                {
+                    const float4 v4 = *reinterpret_cast<const float4*>(&As[kk][MOff(ty, 4 * q)]);
+                    ra[4 * q] = v4.x; ra[4 * q + 1] = v4.y; ra[4 * q + 2] = v4.z; ra[4 * q + 3] = v4.w;
+                }
+            }
+            else
+            {
 #pragma unroll
-            for(int j = 0; j < TN; ++j)
-                rb[j] = Bs[kk][tx + j * (BN / TN)];
+                for(int i = 0; i < TM; ++i)
+                    ra[i] = As[kk][MOff(ty, i)];
+            }
+            if constexpr(TN % 4 == 0)
+            {
+#pragma unroll
+                for(int q = 0; q < TN / 4; ++q)
+                {
+                    const float4 v4 = *reinterpret_cast<const float4*>(&Bs[kk][NOff(tx, 4 * q)]);
+                    rb[4 * q] = v4.x; rb[4 * q + 1] = v4.y; rb[4 * q + 2] = v4.z; rb[4 * q + 3] = v4.w;
+                }
+            }
+            else
+            {
+#pragma unroll
+                for(int j = 0; j < TN; ++j)
+                    rb[j] = Bs[kk][NOff(tx, j)];
+            }
 #pragma unroll
             for(int i = 0; i < TM; ++i)
 #pragma unroll
@@ -358,17 +458,18 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View v, int s
                     acc[i][j] = fmaf(ra[i], rb[j], acc[i][j]);
         }
         __syncthreads();
+        buf ^= 1;
     }
 #pragma unroll
     for(int i = 0; i < TM; ++i)
     {
-        const int m = m0 + ty + i * (BM / TM);
+        const int m = m0 + MOff(ty, i);
         if(m >= v.M)
             continue;
 #pragma unroll
         for(int j = 0; j < TN; ++j)
         {
-            const int n = n0 + tx + j * (BN / TN);
+            const int n = n0 + NOff(tx, j);
             if(n < v.N)
                 v.Store(g, split, m, n, acc[i][j]);
         }
@@ -406,17 +507,12 @@ void RunVariant(const View& v, int variant, int groups, int splits, void* stream
     {
     case 0: Run<128, 128, 8, 8, 8>(v, groups, splits, stream); break;
     case 1: Run<64, 64, 16, 4, 4>(v, groups, splits, stream); break;
+    case 3: Run<16, 128, 8, 2, 8>(v, groups, splits, stream); break;
     default: Run<128, 64, 8, 8, 4>(v, groups, splits, stream); break;
     }
 }
 
 } // namespace
-
-void IgemmTile(int variant, int& bm, int& bn)
-{
-    bm = variant == 1 ? 64 : 128;
-    bn = variant == 0 ? 128 : 64;
-}
 
 void LaunchConvIgemmFwd(const ConvKArgs& a, void* stream, int variant, const float* x,
                         const float* w, float* y)
@@ -436,10 +532,13 @@ void LaunchConvIgemmBwd(const ConvKArgs& a, void* stream, int variant, float* dx
     BwdView v;
     v.a = To32(a);
     v.dx = dx; v.w = w; v.dy = dy;
-    v.M = v.a.cpg;
-    v.N = v.a.n * v.a.isp;
-    v.K = v.a.kpg * v.a.fsp;
-    RunVariant(v, variant, v.a.g, 1, stream);
+    v.M      = v.a.cpg;
+    v.phases = v.a.str[0] * v.a.str[1] * v.a.str[2];
+    // The grid covers the largest phase (residue 0); Setup sets N and K per phase.
+    v.N = v.a.n * ((v.a.in[0] + v.a.str[0] - 1) / v.a.str[0]) * ((v.a.in[1] + v.a.str[1] - 1) / v.a.str[1]) *
+          ((v.a.in[2] + v.a.str[2] - 1) / v.a.str[2]);
+    v.K = 0;
+    RunVariant(v, variant, v.a.g, v.phases, stream);
 }
 
 void LaunchConvIgemmWrw(const ConvKArgs& a, void* stream, int variant, int splits, const float* x,

@@ -29,9 +29,9 @@ void LaunchConvNaiveWrw(const ConvKArgs& a, void* stream, int sms, const float* 
                         const float* dy);
 
 /// Tile shapes of the implicit-GEMM kernels (conv_igemm.hip), chosen by Find.
-constexpr int kIgemmVariants = 3;
+constexpr int kIgemmVariants = 4;
 
-/// Implicit GEMM, one direction per call. `variant` < kIgemmVariants picks the tile. Backward
+/// Implicit GEMM, one direction per call (backward data by stride phases: no zero terms). `variant` < kIgemmVariants picks the tile. Backward
 /// weights splits the reduction over n and the output positions into `splits` parts: with
 /// splits > 1 the partial sums go to `workspace` (splits * k * cpg * filter floats) and a second
 /// kernel adds them in a fixed order (deterministic).
@@ -41,7 +41,5 @@ void LaunchConvIgemmBwd(const ConvKArgs& a, void* stream, int variant, float* dx
                         const float* dy);
 void LaunchConvIgemmWrw(const ConvKArgs& a, void* stream, int variant, int splits, const float* x,
                         float* dw, const float* dy, float* workspace);
-/// Tile (m, n) of a variant, for grid sizing on the host.
-void IgemmTile(int variant, int& bm, int& bn);
 
 } // namespace miopen::gpu

@@ -197,8 +197,9 @@ ConvInvoker NaiveInvoker(const Handle& handle, const ConvProblem& p)
 
 void IgemmTile(int variant, int& bm, int& bn)
 {
-    bm = variant == 1 ? 64 : 128;
-    bn = variant == 0 ? 128 : 64;
+    static const int tiles[kIgemmVariants][2] = {{128, 128}, {64, 64}, {128, 64}, {16, 128}};
+    bm = tiles[variant][0];
+    bn = tiles[variant][1];
 }
 
 int IgemmWrwSplits(const Handle& handle, const ConvProblem& p, int variant)

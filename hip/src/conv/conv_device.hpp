@@ -61,7 +61,7 @@ bool Fits32(const ConvProblem& p);
 ConvInvoker NaiveInvoker(const Handle& handle, const ConvProblem& p);
 
 /// Implicit GEMM tile variants (hip/kernels/conv/conv_igemm.hip).
-constexpr int kIgemmVariants = 3;
+constexpr int kIgemmVariants = 4;
 /// The tile (bm x bn) of a variant.
 void IgemmTile(int variant, int& bm, int& bn);
 /// Backward weights: how many parts the reduction is split into (1: no workspace).

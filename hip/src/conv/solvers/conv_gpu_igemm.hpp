@@ -1,10 +1,11 @@
 // ConvGpuImplicitGemm{Fwd,Bwd,Wrw}<BMxBN>: implicit GEMM on the GPU (hip/kernels/conv/
 // conv_igemm.hip), one solver per direction and tile shape so that Find picks the tile (ids
-// 2001-2003, 2011-2013, 2021-2023: miopen_cy's own, outside MIOpen's range; never renumber).
+// 2001-2004, 2011-2014, 2021-2024: miopen_cy's own, outside MIOpen's range; never renumber).
 // Any geometry (1-3 spatial dims, pads, strides, dilations, groups) and any tensor strides, as
 // long as every tensor has fewer than 2^31 elements. Forward and backward data need no workspace;
 // backward weights splits its long reduction into parts summed in a fixed order through a
-// workspace (deterministic). A GPU solver: other domain on the CPU.
+// workspace (deterministic); backward data runs one GEMM per stride phase (no zero terms). A GPU
+// solver: other domain on the CPU.
 #pragma once
 
 #include "conv/conv_device.hpp"
@@ -44,8 +45,11 @@ public:
             return OtherDomain("another direction");
         if(!conv_device::Fits32(p))
             return NotApplicable("a tensor has 2^31 elements or more");
-        if(p.groups > 65535)
-            return NotApplicable("more than 65535 groups");
+        size_t phases = 1;
+        for(int i = 0; i < p.dims; ++i)
+            phases *= size_t(p.strides[i]);
+        if(size_t(p.groups) * phases > 65535)
+            return NotApplicable("more than 65535 groups x stride phases");
         return Applicable();
     }
     size_t WorkspaceSize(const ConvContext& ctx, const ConvProblem& p) const override
