@@ -144,7 +144,8 @@ SOLVERS = {
 
 # On a GPU handle: the naive direct solvers (both devices) and the GPU implicit GEMM tiles.
 GPU_SOLVERS = {
-    d: [names[0]] + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128")]
+    d: [names[0], f"ConvGpuDepthwise{t}"]
+    + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128")]
     for (d, names), t in zip(SOLVERS.items(), ("Fwd", "Bwd", "Wrw"))
 }
 
@@ -154,7 +155,7 @@ def is_gpu(handle):
 
 
 def _algo(solver):
-    if solver.startswith("ConvDirectNaive"):
+    if solver.startswith(("ConvDirectNaive", "ConvGpuDepthwise")):
         return int(mi.miopenConvolutionAlgoDirect)
     if solver.startswith(("ConvCpuImplicitGemm", "ConvGpuImplicitGemm")):
         return int(mi.miopenConvolutionAlgoImplicitGEMM)

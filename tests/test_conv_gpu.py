@@ -19,13 +19,14 @@ pytestmark = pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
 
 GPU_SOLVERS = {
     FWD: ["ConvDirectNaiveConvFwd", "ConvGpuImplicitGemmFwd<128x128>", "ConvGpuImplicitGemmFwd<64x64>",
-          "ConvGpuImplicitGemmFwd<128x64>", "ConvGpuImplicitGemmFwd<16x128>"],
+          "ConvGpuImplicitGemmFwd<128x64>", "ConvGpuImplicitGemmFwd<16x128>", "ConvGpuDepthwiseFwd"],
     BWD: ["ConvDirectNaiveConvBwd", "ConvGpuImplicitGemmBwd<128x128>", "ConvGpuImplicitGemmBwd<64x64>",
-          "ConvGpuImplicitGemmBwd<128x64>", "ConvGpuImplicitGemmBwd<16x128>"],
+          "ConvGpuImplicitGemmBwd<128x64>", "ConvGpuImplicitGemmBwd<16x128>", "ConvGpuDepthwiseBwd"],
     WRW: ["ConvDirectNaiveConvWrw", "ConvGpuImplicitGemmWrw<128x128>", "ConvGpuImplicitGemmWrw<64x64>",
-          "ConvGpuImplicitGemmWrw<128x64>", "ConvGpuImplicitGemmWrw<16x128>"],
+          "ConvGpuImplicitGemmWrw<128x64>", "ConvGpuImplicitGemmWrw<16x128>", "ConvGpuDepthwiseWrw"],
 }
 ALGO = {"ConvDirectNaive": int(mi.miopenConvolutionAlgoDirect),
+        "ConvGpuDepthwise": int(mi.miopenConvolutionAlgoDirect),
         "ConvGpuImplicitGemm": int(mi.miopenConvolutionAlgoImplicitGEMM)}
 
 # Larger problems too: tiles partly filled, several k steps, and a split backward-weights reduction.
@@ -35,7 +36,14 @@ GPU_CASES = CASES + [
     Case(2, 64, (12, 12), 64, (3, 3), (1, 1), (1, 1), (1, 1), groups=4),
     Case(2, 32, (16, 16), 32, (3, 3), (1, 1), (2, 2), (1, 1), groups=32),
     Case(2, 3, (33, 31), 16, (7, 7), (3, 3), (2, 2), (1, 1)),
+    Case(2, 8, (11, 10), 8, (3, 3), (1, 1), (2, 2), (2, 1), groups=8),        # depthwise, stride, dilation
+    Case(2, 4, (9, 13), 4, (5, 5), (2, 2), (1, 1), (1, 1), groups=4),         # depthwise 5x5
+    Case(1, 3, (12, 12), 3, (7, 7), (3, 3), (1, 1), (1, 1), groups=3),        # depthwise, 49 taps
 ]
+
+
+def depthwise_2d(case):
+    return case.dims == 2 and case.groups == case.c == case.k and not case.transpose
 
 
 def gpu_handle():
@@ -56,6 +64,12 @@ def test_each_gpu_solver_alone(rng, monkeypatch, case, direction):
     canonical = {FWD: BWD, BWD: FWD, WRW: WRW}[direction] if case.transpose else direction
     for solver in GPU_SOLVERS[canonical]:
         monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", solver)
+        applies = not solver.startswith("ConvGpuDepthwise") or (
+            depthwise_2d(case) and (canonical != WRW or np.prod(case.filt) <= 25))
+        if not applies:
+            with pytest.raises(mi.BadParmError, match="not applicable"):
+                run(handle, case, direction, x, w, dy, algo=_algo(solver))
+            continue
         got = run(handle, case, direction, x, w, dy, algo=_algo(solver))
         assert rel_l2(got, expect) <= TOL, solver
 
@@ -67,6 +81,8 @@ def test_gpu_solvers_on_strided_tensors(rng, monkeypatch, direction):
     case = Case(2, 4, (7, 6), 5, (3, 3), (1, 1), (1, 1), (1, 1))
     x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
     for solver in GPU_SOLVERS[direction]:
+        if solver.startswith("ConvGpuDepthwise"):   # packed tensors only, and not depthwise here
+            continue
         monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", solver)
         X, W, DY = Strided(x.shape, fill=x), Strided(w.shape, fill=w), Strided(dy.shape, fill=dy)
         cd, xd, wd, yd = case.conv_desc(), X.desc(), W.desc(), DY.desc()

@@ -42,4 +42,13 @@ void LaunchConvIgemmBwd(const ConvKArgs& a, void* stream, int variant, float* dx
 void LaunchConvIgemmWrw(const ConvKArgs& a, void* stream, int variant, int splits, const float* x,
                         float* dw, const float* dy, float* workspace);
 
+/// Depthwise (groups == C == K, 2-d, packed NCHW; conv_depthwise.hip). Backward weights needs
+/// c * n * filter floats of workspace (per-image partial sums, added in order) and at most 25 taps.
+void LaunchConvDepthwiseFwd(const ConvKArgs& a, void* stream, int sms, const float* x, const float* w,
+                            float* y);
+void LaunchConvDepthwiseBwd(const ConvKArgs& a, void* stream, int sms, float* dx, const float* w,
+                            const float* dy);
+void LaunchConvDepthwiseWrw(const ConvKArgs& a, void* stream, const float* x, float* dw, const float* dy,
+                            float* workspace);
+
 } // namespace miopen::gpu

@@ -253,4 +253,35 @@ ConvInvoker IgemmInvoker(const Handle& handle, const ConvProblem& p, int variant
     ThrowNotImplemented("convolution on the GPU is not implemented in this build");
 }
 
+ConvInvoker DepthwiseInvoker(const Handle& handle, const ConvProblem& p)
+{
+#if MIOPEN_CY_HAVE_GPU
+    const Handle* h = &handle;
+    const gpu::ConvKArgs a = KArgs(p);
+    const int sms = gpu::MultiprocessorCount(handle.Ordinal());
+    switch(p.direction)
+    {
+    case ConvDirection::Forward:
+        return [h, a, sms](const ConvArgs& r) {
+            gpu::LaunchConvDepthwiseFwd(a, h->Stream(), sms, static_cast<const float*>(r.x),
+                                        static_cast<const float*>(r.w), static_cast<float*>(r.y));
+            gpu::CheckLaunch("ConvGpuDepthwiseFwd");
+        };
+    case ConvDirection::BackwardData:
+        return [h, a, sms](const ConvArgs& r) {
+            gpu::LaunchConvDepthwiseBwd(a, h->Stream(), sms, static_cast<float*>(r.x),
+                                        static_cast<const float*>(r.w), static_cast<const float*>(r.y));
+            gpu::CheckLaunch("ConvGpuDepthwiseBwd");
+        };
+    case ConvDirection::BackwardWeights:
+        return [h, a](const ConvArgs& r) {
+            gpu::LaunchConvDepthwiseWrw(a, h->Stream(), static_cast<const float*>(r.x), static_cast<float*>(r.w),
+                                        static_cast<const float*>(r.y), static_cast<float*>(r.workspace));
+            gpu::CheckLaunch("ConvGpuDepthwiseWrw");
+        };
+    }
+#endif
+    ThrowNotImplemented("convolution on the GPU is not implemented in this build");
+}
+
 } // namespace miopen::conv_device

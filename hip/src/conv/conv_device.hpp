@@ -68,4 +68,7 @@ void IgemmTile(int variant, int& bm, int& bn);
 int IgemmWrwSplits(const Handle& handle, const ConvProblem& p, int variant);
 ConvInvoker IgemmInvoker(const Handle& handle, const ConvProblem& p, int variant);
 
+/// Depthwise kernels (hip/kernels/conv/conv_depthwise.hip): groups == C == K, 2-d, packed NCHW.
+ConvInvoker DepthwiseInvoker(const Handle& handle, const ConvProblem& p);
+
 } // namespace miopen::conv_device

@@ -31,5 +31,9 @@ const ConvSolver& ConvCpuWinogradWrw2x3();
 const ConvSolver& ConvGpuImplicitGemmFwd(int variant);
 const ConvSolver& ConvGpuImplicitGemmBwd(int variant);
 const ConvSolver& ConvGpuImplicitGemmWrw(int variant);
+// Depthwise on the GPU (groups == C == K, 2-d, packed): conv_gpu_depthwise.cpp.
+const ConvSolver& ConvGpuDepthwiseFwd();
+const ConvSolver& ConvGpuDepthwiseBwd();
+const ConvSolver& ConvGpuDepthwiseWrw();
 
 } // namespace miopen::solvers
