@@ -323,12 +323,24 @@ def test_reductions_are_deterministic(gpu):
 
 
 @requires_gpu
-def test_convolution_on_the_gpu_says_it_is_not_implemented(gpu):
+@pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
+def test_convolution_on_the_gpu_matches_the_cpu(gpu):
+    # The GPU convolution solvers (test_conv_gpu.py tests each alone): the same call on both devices.
     cd = mi.ConvolutionDescriptor()
     mi.initConvolutionDescriptor(cd, mi.miopenConvolution, 1, 1, 1, 1, 1, 1)
     xd, wd, yd = desc((1, 2, 5, 5)), desc((3, 2, 3, 3)), desc((1, 3, 5, 5))
-    with pytest.raises(mi.MIOpenNotImplementedError, match="convolution on the GPU is not implemented yet"):
-        mi.convolutionForwardGetWorkSpaceSize(gpu, wd, xd, cd, yd)
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((1, 2, 5, 5)).astype(np.float32)
+    w = rng.standard_normal((3, 2, 3, 3)).astype(np.float32)
+    out = {}
+    for name, h in (("gpu", gpu), ("cpu", mi.Handle(device="cpu"))):
+        size = mi.convolutionForwardGetWorkSpaceSize(h, wd, xd, cd, yd)
+        ws = np.empty(max(size, 1), np.uint8)
+        y = np.full((1, 3, 5, 5), np.nan, np.float32)
+        mi.convolutionForward(h, 1.0, xd, x, wd, w, cd, int(mi.miopenConvolutionAlgoDirect), 0.0, yd, y,
+                              ws, size)
+        out[name] = y
+    assert rel_l2(out["gpu"], out["cpu"]) <= 1e-5
 
 
 # ---- hardening: allocation failure, launch errors, bad frees (issue 9) ------------------------

@@ -1,4 +1,5 @@
 #include "conv/convolution.hpp"
+#include "conv/conv_device.hpp"
 #include "conv/find_db.hpp"
 #include "conv/perf_db.hpp"
 #include "conv/tuning.hpp"
@@ -136,33 +137,9 @@ void LogCommand(const ConvolutionDescriptor& conv, const ConvCall& call)
     }
 }
 
-double MeasureMs(const ConvInvoker& run, const ConvArgs& args)
-{
-    // The CPU has no device events: wall clock, best of up to three runs for short kernels.
-    double best = 1e30;
-    for(int i = 0; i < 3; ++i)
-    {
-        const auto t0 = std::chrono::steady_clock::now();
-        run(args);
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        best = std::min(best, ms);
-        if(ms > 20.0)
-            break;
-    }
-    return best;
-}
-
-/// Convolution has no GPU solvers yet (a later issue): a GPU handle gets a clear error, never the
-/// CPU solvers on device pointers.
-void RequireCpu(const Handle& handle)
-{
-    if(handle.IsGpu())
-        ThrowNotImplemented("convolution on the GPU is not implemented yet");
-}
-
 } // namespace
 
-std::string DeviceArch(const Handle& handle) { return handle.IsCpu() ? "cpu" : "gpu"; }
+std::string DeviceArch(const Handle& handle) { return conv_device::ArchName(handle); }
 
 std::string FindDbName(const Handle& handle)
 {
@@ -185,7 +162,6 @@ std::string FindDbName(const Handle& handle)
 
 size_t ConvWorkspaceSize(const Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call)
 {
-    RequireCpu(handle);
     const ConvProblem p = ProblemOf(conv, call);
     const ConvContext ctx{handle};
     size_t best = 0;
@@ -199,12 +175,12 @@ std::vector<FindDbEntry> ConvMeasure(Handle& handle, const ConvolutionDescriptor
                                      const ConvCall& call, void* workspace, size_t workspace_size,
                                      bool exhaustive)
 {
-    RequireCpu(handle);
     const ConvProblem p = ProblemOf(conv, call);
     CheckCallData(call);
     if(workspace == nullptr && workspace_size != 0)
         ThrowBadParm("workSpace is null but workSpaceSize = ", workspace_size);
     LogCommand(conv, call);
+    const conv_device::Scope device_scope(handle);
     const ConvContext ctx{handle};
     const auto survey = SurveySolvers(ctx, p, workspace == nullptr ? 0 : workspace_size);
     std::vector<const SolverStatus*> usable;
@@ -270,8 +246,10 @@ std::vector<FindDbEntry> ConvMeasure(Handle& handle, const ConvolutionDescriptor
             const double estimate = st->solver->EstimateMs(ctx, p);
             if(estimate > 20.0 * best && estimate > 50.0)
                 continue;
+            if(handle.IsGpu() && estimate > 8.0 * best)
+                continue;
             const ConvInvoker run = st->solver->MakeInvoker(ctx, p);
-            const double ms = MeasureMs(run, args);
+            const double ms = conv_device::MeasureMs(handle, run, args);
             best = std::min(best, ms);
             measured.push_back({std::string(st->solver->Name()), static_cast<float>(ms), st->workspace,
                                 static_cast<int>(st->solver->Algorithm())});
@@ -288,7 +266,6 @@ std::vector<FindDbEntry> ConvMeasure(Handle& handle, const ConvolutionDescriptor
 std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
                                int request, void* workspace, size_t workspace_size, bool exhaustive)
 {
-    RequireCpu(handle);
     if(request < 1)
         ThrowBadParm("requestAlgoCount = ", request, "; must be >= 1");
     const std::vector<FindDbEntry> measured =
@@ -310,7 +287,6 @@ std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv
 void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call, int algo,
              const void* alpha, const void* beta, void* workspace, size_t workspace_size)
 {
-    RequireCpu(handle);
     if(algo != 0 && algo != 1 && algo != 2 && algo != 3 && algo != 5)
         ThrowBadParm("algo = ", algo, " is not an algorithm of this direction (GEMM 0, Direct 1, "
                      "FFT 2, Winograd 3, ImplicitGEMM 5)");
@@ -378,18 +354,18 @@ void ConvRunSolver(Handle& handle, const ConvolutionDescriptor& conv, const Conv
     }
     // Other alpha/beta: solve into a scratch tensor of the same layout, then blend.
     const TensorDescriptor& out = Written(p);
-    std::unique_ptr<float[]> scratch(new float[out.ElementSpace()]);
+    conv_device::Buffer scratch(handle, out.ElementSpace() * sizeof(float));
     void*& target = WrittenPtr(p, args);
     float* user_out = static_cast<float*>(target);
-    target = scratch.get();
+    target = scratch.Get();
     run(args);
-    cpu::Axpby(static_cast<float>(a), out, scratch.get(), static_cast<float>(b), out, user_out);
+    conv_device::Blend(handle, static_cast<float>(a), out, static_cast<const float*>(scratch.Get()),
+                       static_cast<float>(b), user_out);
 }
 
 void ConvPrepareRun(const Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
                     const void* workspace, size_t workspace_size)
 {
-    RequireCpu(handle);
     CheckCallData(call);
     if(workspace == nullptr && workspace_size != 0)
         ThrowBadParm("workSpace is null but workSpaceSize = ", workspace_size);

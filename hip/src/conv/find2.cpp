@@ -1,9 +1,11 @@
 // Find 2.0: problems, find options and solutions over the legacy Find's measuring body and
 // immediate mode's run-by-id. See find2.hpp.
 #include "conv/find2.hpp"
+#include "conv/conv_device.hpp"
 #include "conv/immediate.hpp"
 #include "conv/registry.hpp"
 #include "core/errors.hpp"
+#include "gpu/runtime.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -48,32 +50,34 @@ std::vector<Solution> FindSolutions(Handle& handle, const Problem& problem, cons
 {
     if(max_solutions < 1)
         ThrowBadParm("maxSolutions = 0; must be >= 1");
-    // The scratch buffers below are host memory: when convolution comes to the GPU, they must be
-    // allocated on the handle's device instead.
-    if(handle.IsGpu())
-        ThrowNotImplemented("convolution on the GPU is not implemented yet");
     const TensorDescriptor& x = problem.Tensor(miopenTensorConvolutionX);
     const TensorDescriptor& w = problem.Tensor(miopenTensorConvolutionW);
     const TensorDescriptor& y = problem.Tensor(miopenTensorConvolutionY);
     const ConvCall shape = CallOf(problem.direction, x, nullptr, w, nullptr, y, nullptr);
     (void)ConvProblemOf(problem.conv, shape);   // validates the descriptors before allocating
 
-    // Buffers: the preallocated ones, else scratch filled with small values (the inputs of the
-    // benchmark runs; their results are discarded).
-    std::vector<std::unique_ptr<float[]>> scratch;
+    // Buffers: the preallocated ones, else scratch on the handle's device filled with small values
+    // (the inputs of the benchmark runs; their results are discarded).
+    const conv_device::Scope device_scope(handle);
+    std::vector<std::unique_ptr<conv_device::Buffer>> scratch;
     const auto buffer = [&](int id, const TensorDescriptor& d) -> void* {
         const auto it = options.buffers.find(id);
         if(it != options.buffers.end())
             return it->second;
         const size_t n = std::max<size_t>(1, (d.NumBytes() + sizeof(float) - 1) / sizeof(float));
-        scratch.emplace_back(new float[n]);
+        std::vector<float> values(n);
         uint32_t state = 12345u + static_cast<uint32_t>(id);
         for(size_t i = 0; i < n; ++i)
         {
             state = state * 1664525u + 1013904223u;
-            scratch.back()[i] = static_cast<float>(state >> 8) * (1.0f / 16777216.0f) - 0.5f;
+            values[i] = static_cast<float>(state >> 8) * (1.0f / 16777216.0f) - 0.5f;
         }
-        return scratch.back().get();
+        scratch.push_back(std::make_unique<conv_device::Buffer>(handle, n * sizeof(float)));
+        if(handle.IsGpu())
+            gpu::Copy(scratch.back()->Get(), values.data(), n * sizeof(float), handle.Stream());
+        else
+            std::memcpy(scratch.back()->Get(), values.data(), n * sizeof(float));
+        return scratch.back()->Get();
     };
     void* px = buffer(miopenTensorConvolutionX, x);
     void* pw = buffer(miopenTensorConvolutionW, w);
@@ -84,7 +88,7 @@ std::vector<Solution> FindSolutions(Handle& handle, const Problem& problem, cons
     size_t limit = options.workspace_limit;
     void* ws = nullptr;
     size_t ws_size = 0;
-    std::unique_ptr<char[]> ws_scratch;
+    std::unique_ptr<conv_device::Buffer> ws_scratch;
     if(options.has_workspace)
     {
         limit = std::min(limit, options.workspace_size);
@@ -98,8 +102,8 @@ std::vector<Solution> FindSolutions(Handle& handle, const Problem& problem, cons
                 ws_size = std::max(ws_size, s.workspace);
         if(ws_size > 0)
         {
-            ws_scratch.reset(new char[ws_size]);
-            ws = ws_scratch.get();
+            ws_scratch = std::make_unique<conv_device::Buffer>(handle, ws_size);
+            ws = ws_scratch->Get();
         }
     }
     if(ws == nullptr)

@@ -7,20 +7,9 @@
 #include <algorithm>
 
 namespace miopen {
-namespace {
-
-void RequireCpuHandle(const Handle& handle)
-{
-    if(handle.IsGpu())
-        ThrowNotImplemented("convolution on the GPU is not implemented yet");
-}
-
-} // namespace
-
 std::vector<ConvSolutionInfo> ConvImmediateSolutions(Handle& handle, const ConvolutionDescriptor& conv,
                                                      const ConvCall& call)
 {
-    RequireCpuHandle(handle);
     const ConvProblem p = ConvProblemOf(conv, call);
     const ConvContext ctx{handle};
     const auto survey = SurveySolvers(ctx, p, SIZE_MAX);
@@ -63,7 +52,6 @@ const ConvSolver& ConvImmediateSolver(const Handle& handle, const ConvProblem& p
 size_t ConvImmediateWorkspace(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
                               uint64_t solution_id)
 {
-    RequireCpuHandle(handle);
     const ConvProblem p = ConvProblemOf(conv, call);
     const ConvSolver& s = ConvImmediateSolver(handle, p, solution_id, SIZE_MAX);
     return s.WorkspaceSize(ConvContext{handle}, p);
@@ -72,7 +60,6 @@ size_t ConvImmediateWorkspace(Handle& handle, const ConvolutionDescriptor& conv,
 void ConvImmediateCompile(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
                           uint64_t solution_id)
 {
-    RequireCpuHandle(handle);
     const ConvProblem p = ConvProblemOf(conv, call);
     const ConvSolver& s = ConvImmediateSolver(handle, p, solution_id, SIZE_MAX);
     (void)s.MakeInvoker(ConvContext{handle}, p);
@@ -81,7 +68,6 @@ void ConvImmediateCompile(Handle& handle, const ConvolutionDescriptor& conv, con
 void ConvImmediateRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
                       uint64_t solution_id, void* workspace, size_t workspace_size)
 {
-    RequireCpuHandle(handle);
     const ConvProblem p = ConvProblemOf(conv, call);
     ConvPrepareRun(handle, conv, call, workspace, workspace_size);
     const ConvSolver& s = ConvImmediateSolver(handle, p, solution_id,
