@@ -19,6 +19,11 @@ class ConvSolution:
                 f"time={self.time:.4g} ms, workspace_size={self.workspace_size})")
 
 
+# A bound on the solutions of one problem (every registered solver at most), so a huge requested
+# count allocates no more than this.
+cdef size_t C_MAX_SOLUTIONS = 1024
+
+
 cdef uint64_t c_solution_id(object value, str name) except? 0:
     try:
         i = _operator.index(value)
@@ -63,6 +68,7 @@ def convolutionForwardGetSolution(Handle handle, TensorDescriptor wDesc, TensorD
     C: miopenConvolutionForwardGetSolution"""
     cdef size_t cap = c_count(maxSolutionCount, "maxSolutionCount"), n = 0
     cdef vector[miopenConvSolution_t] out
+    cap = min(cap, C_MAX_SOLUTIONS)       # more than any problem has
     out.resize(max(cap, 1))
     check_status(miopenConvolutionForwardGetSolution(
         c_handle(handle), c_tensor(wDesc, "wDesc"), c_tensor(xDesc, "xDesc"), c_conv(convDesc, "convDesc"),
@@ -130,6 +136,7 @@ def convolutionBackwardDataGetSolution(Handle handle, TensorDescriptor dyDesc, T
     C: miopenConvolutionBackwardDataGetSolution"""
     cdef size_t cap = c_count(maxSolutionCount, "maxSolutionCount"), n = 0
     cdef vector[miopenConvSolution_t] out
+    cap = min(cap, C_MAX_SOLUTIONS)       # more than any problem has
     out.resize(max(cap, 1))
     check_status(miopenConvolutionBackwardDataGetSolution(
         c_handle(handle), c_tensor(dyDesc, "dyDesc"), c_tensor(wDesc, "wDesc"), c_conv(convDesc, "convDesc"),
@@ -198,6 +205,7 @@ def convolutionBackwardWeightsGetSolution(Handle handle, TensorDescriptor dyDesc
     C: miopenConvolutionBackwardWeightsGetSolution"""
     cdef size_t cap = c_count(maxSolutionCount, "maxSolutionCount"), n = 0
     cdef vector[miopenConvSolution_t] out
+    cap = min(cap, C_MAX_SOLUTIONS)       # more than any problem has
     out.resize(max(cap, 1))
     check_status(miopenConvolutionBackwardWeightsGetSolution(
         c_handle(handle), c_tensor(dyDesc, "dyDesc"), c_tensor(xDesc, "xDesc"), c_conv(convDesc, "convDesc"),

@@ -227,6 +227,7 @@ def findSolutions(Handle handle, ConvProblem problem, FindOptions options, maxSo
     cdef miopenFindOptions_t o = c_options(options, "options")
     cdef size_t cap = c_count(maxSolutions, "maxSolutions"), n = 0
     cdef vector[miopenSolution_t] out
+    cap = min(cap, C_MAX_SOLUTIONS)       # more than any problem has
     out.resize(max(cap, 1))
     with nogil:
         check_status(miopenFindSolutions(h, p, o, out.data(), &n, cap))
