@@ -31,7 +31,7 @@ ACCURACY = [
     cf(1, 2, (7, 9), 3, (7, 9), (0, 0)),            # a 1x1 output
     cf(2, 64, (28, 28), 64, (5, 5), (2, 2)),        # 64 channels in and out
     cf(32, 64, (28, 28), 64, (5, 5), (2, 2)),       # several chunks of tiles, one at a time
-    cf(16, 8, (64, 64), 8, (5, 5), (2, 2)),         # many tiles: a chunk per thread (2+ threads)
+    cf(96, 8, (16, 16), 8, (5, 5), (2, 2)),         # many tiles: a chunk per thread (2 or 3 threads)
     cf(1, 96, (13, 13), 80, (7, 7), (3, 3)),        # channels not multiples of anything nice
     cf(4, 3, (64, 64), 8, (9, 9), (4, 4)),          # many tiles, few channels
     cf(1, 2, (80, 75), 2, (33, 21), (16, 10)),      # large filter: large FFT sizes (radix 3, 5)

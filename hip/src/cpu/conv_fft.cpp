@@ -435,11 +435,14 @@ private:
 };
 
 /// Items per group: enough lanes to vectorise, small enough to stay in L1/L2.
-long GroupSize(long items)
+long GroupSize(long items, long most = 16)
 {
-    const long g = std::min<long>(16, items);
+    const long g = std::min<long>(most, items);
     return g + (g & 1);
 }
+
+/// Filters are transformed in larger groups: longer runs when their spectra are scattered.
+constexpr long kFilterGroup = 32;
 
 /// Sizes 2^a 3^b 5^c in [lo, hi].
 std::vector<long> SmoothSizes(long lo, long hi)
@@ -676,7 +679,7 @@ void ConvFft(const FftShape& s, const FftPlan& pl, const float* in, const float*
         // 1. Filter spectra: conj(FFT(w)) / (n1 n2), since the convolution is a correlation.
         {
             const long items = s.ic * s.oc;
-            const long g = GroupSize(items);
+            const long g = GroupSize(items, kFilterGroup);
             Fft2d fft(n1, n2, g);
             const long lanes = fft.Lanes(s.r), pairs = g / 2;
 #pragma omp for schedule(static)
