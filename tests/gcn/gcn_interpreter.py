@@ -281,6 +281,12 @@ class Interpreter:
             elif not progressed:
                 raise RuntimeError("deadlock: waves wait at a barrier that others never reach")
 
+    def run_wave(self, w, mem, lds=None):
+        """Runs a single wave (already set up) until s_endpgm or s_barrier (tests)."""
+        if w.pc == 0:
+            w.pc = self.entry
+        self._run_wave(w, mem, np.zeros(0, np.uint32) if lds is None else lds)
+
     def _run_wave(self, w, mem, lds):
         steps = 0
         while True:
