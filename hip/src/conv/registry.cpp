@@ -52,6 +52,8 @@ const std::vector<const ConvSolver*>& ConvSolvers()
         &solvers::GemmBwdRest(),
         &solvers::GemmWrw1x1_stride1(),
         &solvers::GemmWrwUniversal(),
+        &solvers::ConvAsm3x3U(),
+        &solvers::ConvAsm1x1U(),
         &solvers::ConvDirectNaiveFwd(),
         &solvers::ConvDirectNaiveBwdData(),
         &solvers::ConvDirectNaiveBwdWeights(),

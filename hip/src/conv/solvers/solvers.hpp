@@ -28,4 +28,8 @@ const ConvSolver& ConvMPBidirectWinograd2x3();
 const ConvSolver& ConvCpuWinogradWrw4x3();
 const ConvSolver& ConvCpuWinogradWrw2x3();
 
+// GCN assembly (asm/*.s, AMD GPUs only): direct forward 3x3 and 1x1.
+const ConvSolver& ConvAsm3x3U();
+const ConvSolver& ConvAsm1x1U();
+
 } // namespace miopen::solvers
