@@ -7,7 +7,16 @@ import re
 import pytest
 
 from gcn_tools import (ARGS_HEADER, HOST_STRUCT, KERNELS, TARGETS, assemble, disassemble,
-                       host_struct_offsets, host_struct_sizes, kernel_descriptor, metadata)
+                       host_struct_offsets, host_struct_sizes, kernel_descriptor, metadata,
+                       require_tools)
+
+
+@pytest.fixture(autouse=True)
+def _gcn_tools():
+    """Every test here needs the LLVM 15 tools: skipped with the reason without them (failed under
+    MIOPEN_CY_REQUIRE_GCN_TOOLS=1, as in CI's GCN step)."""
+    require_tools()
+
 
 CASES = [(k, t) for k in KERNELS for t in TARGETS]
 IDS = [f"{k}-{t}" for k, t in CASES]

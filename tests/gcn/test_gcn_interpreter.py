@@ -6,7 +6,15 @@ import numpy as np
 import pytest
 
 from gcn_interpreter import FULL, POISON, WAVE, Interpreter, Memory, MemoryFault, Wave
-from gcn_tools import assemble_source, disassemble
+from gcn_tools import assemble_source, disassemble, require_tools
+
+
+@pytest.fixture(autouse=True)
+def _gcn_tools():
+    """Every test here needs the LLVM 15 tools: skipped with the reason without them (failed under
+    MIOPEN_CY_REQUIRE_GCN_TOOLS=1, as in CI's GCN step)."""
+    require_tools()
+
 
 TEMPLATE = """
 .text
@@ -309,3 +317,33 @@ def test_registers_start_poisoned_and_unknown_instructions_are_refused():
     assert (w.v[1] == POISON).all() and w.s[30] == POISON
     with pytest.raises(NotImplementedError, match="v_sin_f32"):
         run("v_sin_f32 v1, v0", v={0: np.zeros(WAVE)})
+
+
+def test_every_instruction_of_the_kernels_is_interpreted_and_tested():
+    """Each mnemonic in the assembled kernels (every target) has a handler here and a test above."""
+    import re
+    from pathlib import Path
+
+    from gcn_interpreter import parse_disassembly
+    from gcn_tools import KERNELS, TARGETS, assemble
+
+    tests = Path(__file__).read_text().split("def test_every_instruction")[0]
+    interp = Interpreter.__dict__
+    for kernel in KERNELS:
+        for target in TARGETS:
+            code, _ = parse_disassembly(disassemble(assemble(kernel, target)))
+            for op in {re.sub(r"_e(32|64)$", "", ins.op) for ins in code}:
+                assert "op_" + op in interp, f"{op} ({kernel}, {target}) has no handler"
+                assert re.search(r"\b%s(_e32|_e64)?\b" % op, tests), f"{op} ({kernel}, {target}) has no test"
+
+
+def test_missing_tools_skip_or_fail(monkeypatch):
+    """Without the LLVM tools the tests skip with the reason; MIOPEN_CY_REQUIRE_GCN_TOOLS=1 fails them."""
+    import gcn_tools
+    monkeypatch.setattr(gcn_tools, "tool", lambda name: None)
+    monkeypatch.delenv("MIOPEN_CY_REQUIRE_GCN_TOOLS", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="clang-15"):
+        gcn_tools.require_tools()
+    monkeypatch.setenv("MIOPEN_CY_REQUIRE_GCN_TOOLS", "1")
+    with pytest.raises(pytest.fail.Exception, match="MIOPEN_CY_REQUIRE_GCN_TOOLS=1"):
+        gcn_tools.require_tools()

@@ -9,7 +9,15 @@ import pytest
 import torch
 
 from gcn_conv import run_conv1x1, run_conv3x3
-from gcn_tools import TARGETS
+from gcn_tools import TARGETS, require_tools
+
+
+@pytest.fixture(autouse=True)
+def _gcn_tools():
+    """Every test here needs the LLVM 15 tools: skipped with the reason without them (failed under
+    MIOPEN_CY_REQUIRE_GCN_TOOLS=1, as in CI's GCN step)."""
+    require_tools()
+
 
 TOL = 1e-5
 
@@ -88,3 +96,27 @@ def test_a_wrong_kernel_is_caught():
     x, w = data(5, 1, 3, 4, 5, 2, 3)
     y = run_conv3x3(x, w, interp=Interpreter(broken, "conv_fwd_3x3_gcn"))
     assert rel_l2(y, reference(x, w, 1, 1)) > 1e-3
+
+
+def _random_problems(seed, count):
+    rng = np.random.default_rng(seed)
+    return [tuple(int(v) for v in (rng.integers(1, 4), rng.integers(1, 20), rng.integers(1, 10),
+                                   rng.integers(1, 140), rng.integers(1, 10))) for _ in range(count)]
+
+
+@pytest.mark.parametrize("case", _random_problems(3, 8), ids=lambda c: "n{}c{}h{}w{}k{}".format(*c))
+def test_conv_fwd_3x3_gcn_random(case):
+    """Random shapes (fixed seed) besides the chosen ones above."""
+    n, c, h, wd, k = case
+    x, w = data(sum(case), n, c, h, wd, k, 3)
+    y = run_conv3x3(x, w)
+    assert np.isfinite(y).all() and rel_l2(y, reference(x, w, 1, 1)) <= TOL
+
+
+@pytest.mark.parametrize("case", _random_problems(1, 8), ids=lambda c: "n{}c{}h{}w{}k{}".format(*c))
+@pytest.mark.parametrize("stride", [1, 2])
+def test_conv_fwd_1x1_gcn_random(case, stride):
+    n, c, h, wd, k = case
+    x, w = data(sum(case) + stride, n, c, h, wd, k, 1)
+    y = run_conv1x1(x, w, stride)
+    assert np.isfinite(y).all() and rel_l2(y, reference(x, w, stride, 0)) <= TOL
