@@ -12,7 +12,8 @@ Model (AMD "Vega" Instruction Set Architecture reference guide, gfx9):
 - LDS: one array per workgroup, bounds-checked;
 - s_barrier: a wave waits until every wave of its workgroup that has not ended reaches it;
 - s_waitcnt: a no-op (every memory access completes at once, in program order);
-- unassigned registers start as a NaN pattern, so a kernel that reads one shows it.
+- unassigned registers start as a NaN pattern, so a kernel that reads one shows it;
+- not modelled: wait states and hazards, memory latency and reordering, denormal and IEEE modes.
 Instructions it does not know raise NotImplementedError naming them."""
 import re
 from collections import Counter
@@ -502,6 +503,8 @@ class Interpreter:
         self.vwrite(w, o[0], np.where(sel, self.vread(w, o[2]), self.vread(w, o[1])), self._active(w))
 
     def op_v_fmac_f32(self, w, o, ins, mem, lds):      # D = S0 * S1 + D, one rounding
+        # The fp32 product is exact in float64; the float64 sum is then rounded to fp32, a double
+        # rounding that can differ from the hardware's single rounding in the last bit in rare ties.
         a = _f32(self.vread(w, o[1])).astype(np.float64)
         b = _f32(self.vread(w, o[2])).astype(np.float64)
         d = _f32(self.vread(w, o[0])).astype(np.float64)
