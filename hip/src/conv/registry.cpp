@@ -68,6 +68,8 @@ const std::vector<const ConvSolver*>& ConvSolvers()
         &solvers::ConvGpuImplicitGemmWrw(1),
         &solvers::ConvGpuImplicitGemmWrw(2),
         &solvers::ConvGpuImplicitGemmWrw(3),
+        &solvers::ConvAsm3x3U(),
+        &solvers::ConvAsm1x1U(),
         &solvers::ConvDirectNaiveFwd(),
         &solvers::ConvDirectNaiveBwdData(),
         &solvers::ConvDirectNaiveBwdWeights(),

@@ -38,4 +38,8 @@ const ConvSolver& ConvGpuDepthwiseFwd();
 const ConvSolver& ConvGpuDepthwiseBwd();
 const ConvSolver& ConvGpuDepthwiseWrw();
 
+// GCN assembly (asm/*.s, AMD GPUs only): direct forward 3x3 and 1x1.
+const ConvSolver& ConvAsm3x3U();
+const ConvSolver& ConvAsm1x1U();
+
 } // namespace miopen::solvers
