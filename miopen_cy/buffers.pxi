@@ -626,14 +626,12 @@ cdef bint c_torch_fits(object obj, Handle handle, size_t need, int dtype,
         _torch_tensor_type = torch.Tensor
     if not isinstance(obj, _torch_tensor_type):
         return False
-    if not obj.is_cuda or obj.requires_grad or not obj.is_contiguous():
-        return False
-    ordinal = obj.get_device()
-    if ordinal != handle.c_ordinal:
+    ordinal = obj.get_device()                  # -1 for a CPU tensor
+    if ordinal != handle.c_ordinal or obj.requires_grad or not obj.is_contiguous():
         return False
     if dtype >= 0 and _torch_dtype_of.get(obj.dtype, -1) != dtype:
         return False
-    if <size_t>(obj.numel() * obj.element_size()) < need:
+    if <size_t>obj.nbytes < need:
         return False
     handle.c_wait_for(_torch_raw_stream(ordinal))
     ptr[0] = <uintptr_t>obj.data_ptr()

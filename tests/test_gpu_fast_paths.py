@@ -1,7 +1,8 @@
 """The GPU fast paths of issue 6: DeviceBuffer.__dlpack__ / __dlpack_device__ (round trips with
 NumPy and PyTorch), DLPack capsules passed as arguments, the PyTorch CUDA tensor fast path
 (data_ptr read directly) and the dedicated 2-d pooling forward (pool_fwd_2d, chosen by
-MIOPEN_CY_POOL_KERNEL=direct|generic) against the generic kernel (same bits) and PyTorch.
+MIOPEN_CY_POOL_KERNEL=direct|generic) against the generic kernel (same bits) and PyTorch, and
+the short-rows softmax (rows of 256..1024 unit-stride elements) against PyTorch.
 GPU tests skip where no GPU (or no GPU backend) is present; the DLPack tests on the CPU handle
 run everywhere."""
 import gc
@@ -170,6 +171,9 @@ POOL_CASES = [  # (n, c, h, w), window, pad, stride
     ((1, 4, 33, 70), (3, 3), (1, 1), (1, 1)),
     ((3, 2, 13, 11), (5, 3), (2, 1), (3, 2)),      # any window: the K == 0 variant
     ((1, 2, 9, 40), (1, 4), (0, 2), (1, 3)),
+    ((2, 3, 16, 24), (3, 3), (1, 1), (2, 2)),      # pair variant, float4 loads
+    ((1, 2, 15, 21), (3, 3), (0, 0), (1, 2)),      # pair variant, scalar loads, odd out_w
+    ((1, 3, 7, 5), (3, 3), (1, 1), (2, 2)),        # pair variant, narrower than a float4 row
 ]
 MODES = [mi.miopenPoolingMax, mi.miopenPoolingAverage, mi.miopenPoolingAverageInclusive]
 
@@ -263,3 +267,60 @@ def test_a_bad_pool_kernel_choice_names_the_variable_and_writes_nothing(monkeypa
         mi.poolingForward(h, pd, 1.0, desc(case[0]), mi.DeviceBuffer.from_numpy(h, x), 0.0,
                           desc((1, 2, 4, 4)), yb, False, None, 0)
     assert np.isnan(yb.to_numpy((1, 2, 4, 4), np.float32)).all()
+
+
+# ---- GPU: softmax on short contiguous rows ---------------------------------------------------
+
+SOFTMAX_ALGOS = [mi.MIOPEN_SOFTMAX_FAST, mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_LOG]
+
+
+@requires_gpu
+@pytest.mark.parametrize("algo", SOFTMAX_ALGOS, ids=["fast", "accurate", "log"])
+@pytest.mark.parametrize("shape, mode", [
+    ((64, 1000, 1, 1), mi.MIOPEN_SOFTMAX_MODE_CHANNEL),
+    ((33, 256, 1, 1), mi.MIOPEN_SOFTMAX_MODE_CHANNEL),
+    ((5, 1024, 1, 1), mi.MIOPEN_SOFTMAX_MODE_CHANNEL),
+    ((7, 3, 17, 10), mi.MIOPEN_SOFTMAX_MODE_INSTANCE),      # rows of 510
+    ((4, 200, 1, 1), mi.MIOPEN_SOFTMAX_MODE_CHANNEL),       # below the short range: the old engine
+], ids=str)
+def test_short_row_softmax_matches_torch_and_repeats_its_bits(rng, shape, mode, algo):
+    h = mi.Handle(device="gpu")
+    x = (3 * rng.standard_normal(shape)).astype(np.float32)
+    dy = rng.standard_normal(shape).astype(np.float32)
+    y0 = rng.standard_normal(shape).astype(np.float32)
+    d = desc(shape)
+    xb, dyb = mi.DeviceBuffer.from_numpy(h, x), mi.DeviceBuffer.from_numpy(h, dy)
+
+    def forward(beta):
+        yb = mi.DeviceBuffer.from_numpy(h, y0 if beta else poisoned(shape))
+        mi.softmaxForward_V2(h, 1.5, d, xb, beta, d, yb, algo, mode)
+        return yb, yb.to_numpy(shape, np.float32)
+
+    yb, y = forward(0.0)
+    assert y.tobytes() == forward(0.0)[1].tobytes()
+    t = torch.from_numpy(x.astype(np.float64))
+    flat = t.reshape(shape[0], -1) if mode == mi.MIOPEN_SOFTMAX_MODE_INSTANCE else t
+    dim = 1
+    ref = (torch.log_softmax(flat, dim) if algo == mi.MIOPEN_SOFTMAX_LOG
+           else torch.softmax(flat, dim)).reshape(shape).numpy()
+    assert rel_l2(y, 1.5 * ref) <= 1e-5
+    _, yb2 = forward(-0.5)
+    assert rel_l2(yb2, 1.5 * ref - 0.5 * y0) <= 1e-5
+
+    # backward from our y (alpha 1 forward), against the float64 formula
+    yb = mi.DeviceBuffer.from_numpy(h, ref.astype(np.float32))
+    yv = yb.to_numpy(shape, np.float32).astype(np.float64)
+    dxb = mi.DeviceBuffer.from_numpy(h, poisoned(shape))
+    mi.softmaxBackward_V2(h, 1.0, d, yb, d, dyb, 0.0, d, dxb, algo, mode)
+    dx = dxb.to_numpy(shape, np.float32)
+    rows = shape[0] if mode == mi.MIOPEN_SOFTMAX_MODE_INSTANCE else None
+    y2 = yv.reshape(rows, -1) if rows else yv
+    d2 = dy.astype(np.float64).reshape(rows, -1) if rows else dy.astype(np.float64)
+    if algo == mi.MIOPEN_SOFTMAX_LOG:
+        ref_dx = d2 - np.exp(y2) * d2.sum(axis=1, keepdims=True)
+    else:
+        ref_dx = y2 * (d2 - (y2 * d2).sum(axis=1, keepdims=True))
+    assert rel_l2(dx, ref_dx.reshape(shape)) <= 1e-5
+    dxb2 = mi.DeviceBuffer.from_numpy(h, poisoned(shape))
+    mi.softmaxBackward_V2(h, 1.0, d, yb, d, dyb, 0.0, d, dxb2, algo, mode)
+    assert dxb2.to_numpy(shape, np.float32).tobytes() == dx.tobytes()

@@ -6,7 +6,8 @@
 // Block: a tile of kTileH x kTileW outputs of one (n, c) plane, a thread per output, adjacent
 // threads on adjacent ow. The block finds its plane and tile once (the generic kernel divides 5
 // times per output); 3x3 and 2x2 windows are unrolled with the clipping of the padded border
-// done once per output.
+// done once per output. Variant "pair" (3x3 at stride 2 along w, the ResNet stem's pooling): a
+// thread owns two neighbouring outputs and reads its 3 x 5 inputs with a float4 and a scalar a row.
 #include "common/device.hpp"
 #include "pooling/pooling_kernels.hpp"
 
@@ -112,6 +113,155 @@ __global__ void __launch_bounds__(Tile2d::kThreads)
     *out       = ReadY ? a.alpha * v + a.beta * *out : a.alpha * v;
 }
 
+// ---- pair: 3x3 windows at stride 2 along w, two neighbouring outputs per thread -------------
+// Outputs ow = 2j and 2j + 1 read input columns w0 .. w0 + 4 (w0 = 4j - pad_w): one scalar and,
+// when the four columns from w0 + 1 are in bounds and 16-byte aligned, one float4 per row (a
+// third of the loads of one thread per output). The maxima, sums and scales are those of
+// PoolFwd2d: the same scan over the same in-bounds window.
+
+struct TilePair
+{
+    static constexpr int kThreadsW = 32;
+    static constexpr int kTileW    = 2 * kThreadsW;
+    static constexpr int kTileH    = 8;
+    static_assert(kThreadsW * kTileH == Tile2d::kThreads, "256 threads");
+};
+
+template <bool Max, bool Index, bool ReadY, class T>
+__device__ inline void Finish3x3(const Pool2dArgs& a, const float (&v)[3][5], int off, int plane,
+                                 int n, int c, int oh, int ow, int h0, int w0, int kh0, int kh1,
+                                 float* y, T* index)
+{
+    const int kw0 = w0 < 0 ? -w0 : 0;
+    const int kw1 = 3 < a.in_w - w0 ? 3 : a.in_w - w0;
+    float r;
+    if(Max)
+    {
+        int bh = kh0, bw = kw0;
+        float m = v[kh0][kw0 + off];
+        for(int i = 0; i < 3; ++i)
+        {
+            if(i < kh0 || i >= kh1)
+                continue;
+            for(int j = 0; j < 3; ++j)
+            {
+                if(j < kw0 || j >= kw1)
+                    continue;
+                const float e = v[i][j + off];
+                if(Greater2(e, m))
+                {
+                    m  = e;
+                    bh = i;
+                    bw = j;
+                }
+            }
+        }
+        r = m;
+        if(Index)
+        {
+            const int64_t code = a.image ? static_cast<int64_t>(h0 + bh) * a.in_w + (w0 + bw)
+                                         : static_cast<int64_t>(bh) * 3 + bw;
+            index[(static_cast<int64_t>(plane) * a.out_h + oh) * a.out_w + ow] =
+                static_cast<T>(code);
+        }
+    }
+    else
+    {
+        float sum = 0.0f;
+        for(int i = 0; i < 3; ++i)
+        {
+            if(i < kh0 || i >= kh1)
+                continue;
+            for(int j = 0; j < 3; ++j)
+            {
+                if(j < kw0 || j >= kw1)
+                    continue;
+                sum += v[i][j + off];
+            }
+        }
+        const float scale = a.inclusive ? 1.0f / static_cast<float>(3 * 3)
+                                        : (1.0f / static_cast<float>(kh1 - kh0)) *
+                                              (1.0f / static_cast<float>(kw1 - kw0));
+        r = sum * scale;
+    }
+    float* out = y + n * a.ys_n + c * a.ys_c + oh * a.ys_h + ow;
+    *out       = ReadY ? a.alpha * r + a.beta * *out : a.alpha * r;
+}
+
+template <class T, bool Max, bool Index, bool ReadY>
+__global__ void __launch_bounds__(Tile2d::kThreads)
+    PoolFwd2dPair(Pool2dArgs a, const float* __restrict__ x, float* __restrict__ y, T* index)
+{
+    const int tiles = a.tiles_w * a.tiles_h;
+    const int plane = static_cast<int>(blockIdx.x) / tiles;
+    const int t     = static_cast<int>(blockIdx.x) - plane * tiles;
+    const int th    = t / a.tiles_w;
+    const int oh    = th * TilePair::kTileH + static_cast<int>(threadIdx.x) / TilePair::kThreadsW;
+    const int ow    = (t - th * a.tiles_w) * TilePair::kTileW +
+                   2 * (static_cast<int>(threadIdx.x) % TilePair::kThreadsW);
+    if(oh >= a.out_h || ow >= a.out_w)
+        return;
+    const int n     = plane / a.c;
+    const int c     = plane - n * a.c;
+    const float* xb = x + n * a.xs_n + c * a.xs_c;
+    const int h0    = oh * a.stride_h - a.pad_h;
+    const int w0    = ow * 2 - a.pad_w;
+    const int kh0   = h0 < 0 ? -h0 : 0;
+    const int kh1   = 3 < a.in_h - h0 ? 3 : a.in_h - h0;
+    float v[3][5];
+    for(int i = 0; i < 3; ++i)
+    {
+        for(int j = 0; j < 5; ++j)
+            v[i][j] = 0.0f;
+        if(i < kh0 || i >= kh1)
+            continue;
+        const float* row = xb + (h0 + i) * a.xs_h + w0;
+        if(w0 >= 0 && w0 + 4 < a.in_w && (reinterpret_cast<uintptr_t>(row + 1) & 15) == 0)
+        {
+            const float4 q = *reinterpret_cast<const float4*>(row + 1);
+            v[i][0]        = row[0];
+            v[i][1]        = q.x;
+            v[i][2]        = q.y;
+            v[i][3]        = q.z;
+            v[i][4]        = q.w;
+        }
+        else
+        {
+            for(int j = 0; j < 5; ++j)
+                if(w0 + j >= 0 && w0 + j < a.in_w)
+                    v[i][j] = row[j];
+        }
+    }
+    Finish3x3<Max, Index, ReadY>(a, v, 0, plane, n, c, oh, ow, h0, w0, kh0, kh1, y, index);
+    if(ow + 1 < a.out_w)
+        Finish3x3<Max, Index, ReadY>(a, v, 2, plane, n, c, oh, ow + 1, h0, w0 + 2, kh0, kh1, y,
+                                     index);
+}
+
+template <class T, bool Max, bool Index>
+void FwdPairRead(const Pool2dArgs& a, const Launch& l, const float* x, float* y, T* index)
+{
+    if(a.beta != 0.0f)
+        MIOPEN_CY_LAUNCH((PoolFwd2dPair<T, Max, Index, true>), l, 0, a, x, y, index);
+    else
+        MIOPEN_CY_LAUNCH((PoolFwd2dPair<T, Max, Index, false>), l, 0, a, x, y, index);
+}
+
+void FwdPair(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index)
+{
+    if(!a.max)
+        return FwdPairRead<uint8_t, false, false>(a, l, x, y, nullptr);
+    if(index == nullptr)
+        return FwdPairRead<uint8_t, true, false>(a, l, x, y, nullptr);
+    switch(a.index_type)
+    {
+    case miopenIndexUint8: return FwdPairRead<uint8_t, true, true>(a, l, x, y, static_cast<uint8_t*>(index));
+    case miopenIndexUint16: return FwdPairRead<uint16_t, true, true>(a, l, x, y, static_cast<uint16_t*>(index));
+    case miopenIndexUint32: return FwdPairRead<uint32_t, true, true>(a, l, x, y, static_cast<uint32_t*>(index));
+    default: return FwdPairRead<uint64_t, true, true>(a, l, x, y, static_cast<uint64_t*>(index));
+    }
+}
+
 template <int K>
 void Fwd2dWindow(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index)
 {
@@ -151,13 +301,25 @@ void Fwd2dWindow(const Pool2dArgs& a, const Launch& l, const float* x, float* y,
 
 } // namespace
 
-int Pool2dTileW() { return Tile2d::kTileW; }
-int Pool2dTileH() { return Tile2d::kTileH; }
+bool Pool2dPairApplies(const Pool2dArgs& a)
+{
+    return a.win_h == 3 && a.win_w == 3 && a.stride_w == 2;
+}
+int Pool2dTileW(const Pool2dArgs& a)
+{
+    return Pool2dPairApplies(a) ? TilePair::kTileW : Tile2d::kTileW;
+}
+int Pool2dTileH(const Pool2dArgs& a)
+{
+    return Pool2dPairApplies(a) ? TilePair::kTileH : Tile2d::kTileH;
+}
 int Pool2dThreads() { return Tile2d::kThreads; }
 
 void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index)
 {
-    if(a.win_h == 3 && a.win_w == 3)
+    if(Pool2dPairApplies(a))
+        FwdPair(a, l, x, y, index);
+    else if(a.win_h == 3 && a.win_w == 3)
         Fwd2dWindow<3>(a, l, x, y, index);
     else if(a.win_h == 2 && a.win_w == 2)
         Fwd2dWindow<2>(a, l, x, y, index);

@@ -41,8 +41,9 @@ struct Pool2dArgs
     float alpha = 1.0f, beta = 0.0f;
 };
 
-int Pool2dTileW();
-int Pool2dTileH();
+/// Outputs along w and h of one block for these arguments (the variant decides).
+int Pool2dTileW(const Pool2dArgs& a);
+int Pool2dTileH(const Pool2dArgs& a);
 int Pool2dThreads();
 void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index);
 

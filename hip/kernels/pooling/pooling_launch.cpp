@@ -80,10 +80,6 @@ bool Plan2d(const PoolArgs& a, const cpu::PoolShape& s, Pool2dArgs& p)
     if(!a.small || a.in[0] != 1 || a.out[0] != 1 || a.window[0] != 1 || a.xs[4] != 1 ||
        a.ys[4] != 1 || a.n * a.c >= (int64_t{1} << 30))
         return false;
-    const int64_t tiles_w = (a.out[2] + Pool2dTileW() - 1) / Pool2dTileW();
-    const int64_t tiles_h = (a.out[1] + Pool2dTileH() - 1) / Pool2dTileH();
-    if(tiles_w * tiles_h * a.n * a.c >= (int64_t{1} << 31))
-        return false;
     auto i32 = [](int64_t v) { return static_cast<int>(v); };
     p.n = i32(a.n), p.c = i32(a.c);
     p.in_h = i32(a.in[1]), p.in_w = i32(a.in[2]), p.out_h = i32(a.out[1]), p.out_w = i32(a.out[2]);
@@ -92,6 +88,10 @@ bool Plan2d(const PoolArgs& a, const cpu::PoolShape& s, Pool2dArgs& p)
     p.stride_h = i32(a.stride[1]), p.stride_w = i32(a.stride[2]);
     p.xs_n = i32(a.xs[0]), p.xs_c = i32(a.xs[1]), p.xs_h = i32(a.xs[3]);
     p.ys_n = i32(a.ys[0]), p.ys_c = i32(a.ys[1]), p.ys_h = i32(a.ys[3]);
+    const int64_t tiles_w = (a.out[2] + Pool2dTileW(p) - 1) / Pool2dTileW(p);
+    const int64_t tiles_h = (a.out[1] + Pool2dTileH(p) - 1) / Pool2dTileH(p);
+    if(tiles_w * tiles_h * a.n * a.c >= (int64_t{1} << 31))
+        return false;
     p.tiles_w = i32(tiles_w), p.tiles_h = i32(tiles_h);
     p.max        = s.mode == miopenPoolingMax;
     p.inclusive  = s.mode == miopenPoolingAverageInclusive;
