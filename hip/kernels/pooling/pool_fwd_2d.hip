@@ -6,8 +6,10 @@
 // Block: a tile of kTileH x kTileW outputs of one (n, c) plane, a thread per output, adjacent
 // threads on adjacent ow. The block finds its plane and tile once (the generic kernel divides 5
 // times per output); 3x3 and 2x2 windows are unrolled with the clipping of the padded border
-// done once per output. Variant "pair" (3x3 at stride 2 along w, the ResNet stem's pooling): a
-// thread owns two neighbouring outputs and reads its 3 x 5 inputs with a float4 and a scalar a row.
+// done once per output. Variant "pair" (average 3x3 at stride 2 along w): a thread owns two
+// neighbouring outputs and reads its 3 x 5 inputs with a float4 and a scalar a row. Measured on an
+// H100 (perf/RESULTS.md) it took average pooling from 0.138 to 0.112 ms but max pooling from 0.150
+// to 0.192 ms, so max pooling keeps one thread per output.
 #include "common/device.hpp"
 #include "pooling/pooling_kernels.hpp"
 
@@ -113,11 +115,11 @@ __global__ void __launch_bounds__(Tile2d::kThreads)
     *out       = ReadY ? a.alpha * v + a.beta * *out : a.alpha * v;
 }
 
-// ---- pair: 3x3 windows at stride 2 along w, two neighbouring outputs per thread -------------
+// ---- pair: average over 3x3 windows at stride 2 along w, two neighbouring outputs a thread ---
 // Outputs ow = 2j and 2j + 1 read input columns w0 .. w0 + 4 (w0 = 4j - pad_w): one scalar and,
 // when the four columns from w0 + 1 are in bounds and 16-byte aligned, one float4 per row (a
-// third of the loads of one thread per output). The maxima, sums and scales are those of
-// PoolFwd2d: the same scan over the same in-bounds window.
+// third of the loads of one thread per output). The sums and scales are those of PoolFwd2d: the
+// same order over the same in-bounds window.
 
 struct TilePair
 {
@@ -127,70 +129,35 @@ struct TilePair
     static_assert(kThreadsW * kTileH == Tile2d::kThreads, "256 threads");
 };
 
-template <bool Max, bool Index, bool ReadY, class T>
-__device__ inline void Finish3x3(const Pool2dArgs& a, const float (&v)[3][5], int off, int plane,
-                                 int n, int c, int oh, int ow, int h0, int w0, int kh0, int kh1,
-                                 float* y, T* index)
+template <bool ReadY>
+__device__ inline void Finish3x3(const Pool2dArgs& a, const float (&v)[3][5], int off, int n,
+                                 int c, int oh, int ow, int w0, int kh0, int kh1, float* y)
 {
     const int kw0 = w0 < 0 ? -w0 : 0;
     const int kw1 = 3 < a.in_w - w0 ? 3 : a.in_w - w0;
-    float r;
-    if(Max)
+    float sum     = 0.0f;
+    for(int i = 0; i < 3; ++i)
     {
-        int bh = kh0, bw = kw0;
-        float m = v[kh0][kw0 + off];
-        for(int i = 0; i < 3; ++i)
+        if(i < kh0 || i >= kh1)
+            continue;
+        for(int j = 0; j < 3; ++j)
         {
-            if(i < kh0 || i >= kh1)
+            if(j < kw0 || j >= kw1)
                 continue;
-            for(int j = 0; j < 3; ++j)
-            {
-                if(j < kw0 || j >= kw1)
-                    continue;
-                const float e = v[i][j + off];
-                if(Greater2(e, m))
-                {
-                    m  = e;
-                    bh = i;
-                    bw = j;
-                }
-            }
-        }
-        r = m;
-        if(Index)
-        {
-            const int64_t code = a.image ? static_cast<int64_t>(h0 + bh) * a.in_w + (w0 + bw)
-                                         : static_cast<int64_t>(bh) * 3 + bw;
-            index[(static_cast<int64_t>(plane) * a.out_h + oh) * a.out_w + ow] =
-                static_cast<T>(code);
+            sum += v[i][j + off];
         }
     }
-    else
-    {
-        float sum = 0.0f;
-        for(int i = 0; i < 3; ++i)
-        {
-            if(i < kh0 || i >= kh1)
-                continue;
-            for(int j = 0; j < 3; ++j)
-            {
-                if(j < kw0 || j >= kw1)
-                    continue;
-                sum += v[i][j + off];
-            }
-        }
-        const float scale = a.inclusive ? 1.0f / static_cast<float>(3 * 3)
-                                        : (1.0f / static_cast<float>(kh1 - kh0)) *
-                                              (1.0f / static_cast<float>(kw1 - kw0));
-        r = sum * scale;
-    }
-    float* out = y + n * a.ys_n + c * a.ys_c + oh * a.ys_h + ow;
-    *out       = ReadY ? a.alpha * r + a.beta * *out : a.alpha * r;
+    const float scale = a.inclusive ? 1.0f / static_cast<float>(3 * 3)
+                                    : (1.0f / static_cast<float>(kh1 - kh0)) *
+                                          (1.0f / static_cast<float>(kw1 - kw0));
+    const float r = sum * scale;
+    float* out    = y + n * a.ys_n + c * a.ys_c + oh * a.ys_h + ow;
+    *out          = ReadY ? a.alpha * r + a.beta * *out : a.alpha * r;
 }
 
-template <class T, bool Max, bool Index, bool ReadY>
+template <bool ReadY>
 __global__ void __launch_bounds__(Tile2d::kThreads)
-    PoolFwd2dPair(Pool2dArgs a, const float* __restrict__ x, float* __restrict__ y, T* index)
+    PoolFwd2dPair(Pool2dArgs a, const float* __restrict__ x, float* __restrict__ y)
 {
     const int tiles = a.tiles_w * a.tiles_h;
     const int plane = static_cast<int>(blockIdx.x) / tiles;
@@ -232,34 +199,17 @@ __global__ void __launch_bounds__(Tile2d::kThreads)
                     v[i][j] = row[j];
         }
     }
-    Finish3x3<Max, Index, ReadY>(a, v, 0, plane, n, c, oh, ow, h0, w0, kh0, kh1, y, index);
+    Finish3x3<ReadY>(a, v, 0, n, c, oh, ow, w0, kh0, kh1, y);
     if(ow + 1 < a.out_w)
-        Finish3x3<Max, Index, ReadY>(a, v, 2, plane, n, c, oh, ow + 1, h0, w0 + 2, kh0, kh1, y,
-                                     index);
+        Finish3x3<ReadY>(a, v, 2, n, c, oh, ow + 1, w0 + 2, kh0, kh1, y);
 }
 
-template <class T, bool Max, bool Index>
-void FwdPairRead(const Pool2dArgs& a, const Launch& l, const float* x, float* y, T* index)
+void FwdPair(const Pool2dArgs& a, const Launch& l, const float* x, float* y)
 {
     if(a.beta != 0.0f)
-        MIOPEN_CY_LAUNCH((PoolFwd2dPair<T, Max, Index, true>), l, 0, a, x, y, index);
+        MIOPEN_CY_LAUNCH((PoolFwd2dPair<true>), l, 0, a, x, y);
     else
-        MIOPEN_CY_LAUNCH((PoolFwd2dPair<T, Max, Index, false>), l, 0, a, x, y, index);
-}
-
-void FwdPair(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index)
-{
-    if(!a.max)
-        return FwdPairRead<uint8_t, false, false>(a, l, x, y, nullptr);
-    if(index == nullptr)
-        return FwdPairRead<uint8_t, true, false>(a, l, x, y, nullptr);
-    switch(a.index_type)
-    {
-    case miopenIndexUint8: return FwdPairRead<uint8_t, true, true>(a, l, x, y, static_cast<uint8_t*>(index));
-    case miopenIndexUint16: return FwdPairRead<uint16_t, true, true>(a, l, x, y, static_cast<uint16_t*>(index));
-    case miopenIndexUint32: return FwdPairRead<uint32_t, true, true>(a, l, x, y, static_cast<uint32_t*>(index));
-    default: return FwdPairRead<uint64_t, true, true>(a, l, x, y, static_cast<uint64_t*>(index));
-    }
+        MIOPEN_CY_LAUNCH((PoolFwd2dPair<false>), l, 0, a, x, y);
 }
 
 template <int K>
@@ -303,7 +253,7 @@ void Fwd2dWindow(const Pool2dArgs& a, const Launch& l, const float* x, float* y,
 
 bool Pool2dPairApplies(const Pool2dArgs& a)
 {
-    return a.win_h == 3 && a.win_w == 3 && a.stride_w == 2;
+    return !a.max && a.win_h == 3 && a.win_w == 3 && a.stride_w == 2;
 }
 int Pool2dTileW(const Pool2dArgs& a)
 {
@@ -318,7 +268,7 @@ int Pool2dThreads() { return Tile2d::kThreads; }
 void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index)
 {
     if(Pool2dPairApplies(a))
-        FwdPair(a, l, x, y, index);
+        FwdPair(a, l, x, y);
     else if(a.win_h == 3 && a.win_w == 3)
         Fwd2dWindow<3>(a, l, x, y, index);
     else if(a.win_h == 2 && a.win_w == 2)
