@@ -50,7 +50,7 @@ cdef class DeviceBuffer:
         i = _operator.index(nbytes)
         if i < 0:
             raise ValueError(f"nbytes = {i} must be non-negative")
-        n = i
+        n = c_size(i, "nbytes")
         self.handle = handle
         self.nbytes = n
         self._gpu = handle.c_gpu
@@ -61,7 +61,11 @@ cdef class DeviceBuffer:
             self._ptr = <uintptr_t>p
         else:
             import numpy as np
-            self._host = np.empty(max(n, 1), dtype=np.uint8)
+            try:
+                self._host = np.empty(max(n, 1), dtype=np.uint8)
+            except (MemoryError, ValueError):
+                c_raise(miopenStatusAllocFailed, "DeviceBuffer",
+                        f"out of host memory allocating nbytes = {n}")
             self._ptr = self._host.__array_interface__["data"][0]
 
     def __dealloc__(self):

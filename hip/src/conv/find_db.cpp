@@ -14,6 +14,10 @@
 #include <set>
 #include <sstream>
 
+#include <chrono>
+#include <thread>
+
+#include <dirent.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -53,6 +57,8 @@ void WarnOnce(State& s, const std::string& what, const std::string& message)
         log::Write(log::Level::Warning, "find-db", message);
 }
 
+// The configured directory: MIOPEN_USER_DB_PATH, else ~/.cache/miopen_cy; empty (memory only)
+// without either.
 std::string Directory()
 {
     if(const auto v = env::Value("MIOPEN_USER_DB_PATH"))
@@ -62,6 +68,9 @@ std::string Directory()
         return "";
     return std::string(home) + "/.cache/miopen_cy";
 }
+
+// The in-memory db of an architecture when there is no directory at all.
+std::string MemoryKey(const std::string& arch) { return "memory:" + arch; }
 
 // mkdir -p, with 0700 for what we create.
 bool MakeDirs(const std::string& dir)
@@ -85,6 +94,66 @@ bool MakeDirs(const std::string& dir)
     return stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+// Whether `dir` may hold the db: a real directory (not a symlink to elsewhere), owned by this
+// user. Otherwise warns once and returns false (the db stays in memory). Caller holds s.mutex.
+bool SafeDir(State& s, const std::string& dir)
+{
+    struct stat st{};
+    if(lstat(dir.c_str(), &st) != 0)
+        return false;
+    const char* why = nullptr;
+    if(S_ISLNK(st.st_mode))
+        why = "is a symbolic link";
+    else if(!S_ISDIR(st.st_mode))
+        why = "is not a directory";
+    else if(st.st_uid != geteuid())
+        why = "is owned by another user";
+    if(why == nullptr)
+        return true;
+    WarnOnce(s, "unsafe:" + dir, Concat("find-db directory '", dir, "' ", why,
+                                       ": keeping find results in memory only"));
+    return false;
+}
+
+// Whether the db file may be read: absent, or a regular file (a symbolic link is ignored, with a
+// warning, so the db never reads or replaces a file elsewhere).
+bool SafeFile(State& s, const std::string& path, struct stat* st_out = nullptr)
+{
+    struct stat st{};
+    if(lstat(path.c_str(), &st) != 0)
+    {
+        if(st_out != nullptr)
+            *st_out = st;
+        return errno == ENOENT;
+    }
+    if(st_out != nullptr)
+        *st_out = st;
+    if(S_ISREG(st.st_mode))
+        return true;
+    WarnOnce(s, "unsafe:" + path, Concat("find-db file '", path, "' ",
+                                        S_ISLNK(st.st_mode) ? "is a symbolic link" : "is not a regular file",
+                                        ": ignored, keeping find results in memory only"));
+    return false;
+}
+
+// Removes the temp files (PATH.XXXXXX) of writers that died before their rename. Writers only
+// create them while holding the lock, so under the lock any that exist are stale.
+void RemoveStaleTemps(const std::string& dir, const std::string& path)
+{
+    const std::string base = path.substr(path.rfind('/') + 1) + ".";
+    DIR* d = opendir(dir.c_str());
+    if(d == nullptr)
+        return;
+    while(const dirent* e = readdir(d))
+    {
+        const std::string name = e->d_name;
+        if(name.size() == base.size() + 6 && name.compare(0, base.size(), base) == 0 &&
+           name.compare(base.size(), 4, "lock") != 0)
+            unlink((dir + "/" + name).c_str());
+    }
+    closedir(d);
+}
+
 Records ParseFile(State& s, const std::string& path, std::istream& in)
 {
     Records out;
@@ -93,6 +162,12 @@ Records ParseFile(State& s, const std::string& path, std::istream& in)
     while(std::getline(in, line))
     {
         ++line_no;
+        if(in.eof())
+        {
+            // No newline after it: a write cut short (a truncated file); never trusted.
+            damaged += line.empty() ? 0 : 1;
+            break;
+        }
         if(line.empty())
             continue;
         std::string key;
@@ -113,7 +188,8 @@ const Records& Cached(State& s, const std::string& path)
 {
     FileCache& fc = s.files[path];
     struct stat st{};
-    if(stat(path.c_str(), &st) != 0)
+    const std::string dir = path.substr(0, path.rfind('/'));
+    if(lstat(path.c_str(), &st) != 0 || !SafeFile(s, path) || !SafeDir(s, dir))
     {
         fc = FileCache{};
         fc.loaded = true;
@@ -143,6 +219,21 @@ bool EditOnDisk(State& s, const std::string& path, Edit edit)
                                          "): keeping find results in memory only"));
         return false;
     }
+    if(!SafeDir(s, dir))
+        return false;
+    struct stat st{};
+    if(!SafeFile(s, path, &st))
+        return false;
+    if(st.st_mode != 0 && ((st.st_mode & S_IWUSR) == 0 || st.st_uid != geteuid()))
+    {
+        // Never replace a file its owner made read-only (or someone else's): it is still read.
+        WarnOnce(s, "readonly:" + path, Concat("find-db file '", path,
+                                              "' is read-only: keeping new find results in memory only"));
+        return false;
+    }
+    // Test hook: a write does half, sleeps this long, then the rest, so that a test can kill a
+    // writer in the middle of a write. (Read before the lock is taken: a bad value throws.)
+    const long delay_ms = env::Integer("MIOPEN_CY_DEBUG_FIND_DB_WRITE_DELAY_MS", 0);
     const std::string lock_path = path + ".lock";
     const int lock_fd = open(lock_path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
     if(lock_fd < 0)
@@ -154,6 +245,7 @@ bool EditOnDisk(State& s, const std::string& path, Edit edit)
     bool ok = false;
     if(flock(lock_fd, LOCK_EX) == 0)
     {
+        RemoveStaleTemps(dir, path);
         Records records;
         {
             std::ifstream in(path);
@@ -171,12 +263,20 @@ bool EditOnDisk(State& s, const std::string& path, Edit edit)
             for(const auto& [key, entries] : records)
                 text += FormatRecord(key, entries) + "\n";
             size_t done = 0;
-            while(done < text.size())
+            size_t stop = delay_ms > 0 ? text.size() / 2 : text.size();
+            for(int part = 0; part < 2; ++part)
             {
-                const ssize_t n = write(fd, text.data() + done, text.size() - done);
-                if(n <= 0)
+                while(done < stop)
+                {
+                    const ssize_t n = write(fd, text.data() + done, stop - done);
+                    if(n <= 0)
+                        break;
+                    done += static_cast<size_t>(n);
+                }
+                if(done < stop || stop == text.size())
                     break;
-                done += static_cast<size_t>(n);
+                std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+                stop = text.size();
             }
             const bool written = done == text.size() && fsync(fd) == 0;
             close(fd);
@@ -200,7 +300,7 @@ bool Enabled() { return !env::IsSet("MIOPEN_DEBUG_DISABLE_FIND_DB"); }
 std::string PathFor(const std::string& arch)
 {
     const std::string dir = Directory();
-    return (dir.empty() ? std::string(".") : dir) + "/" + arch + ".ufdb.txt";
+    return dir.empty() ? std::string() : dir + "/" + arch + ".ufdb.txt";
 }
 
 std::string FormatRecord(const std::string& key, const std::vector<FindDbEntry>& entries)
@@ -263,9 +363,12 @@ std::vector<FindDbEntry> Load(const std::string& arch, const std::string& key)
     State& s = GetState();
     const std::string path = PathFor(arch);
     std::lock_guard<std::mutex> lock(s.mutex);
-    if(const auto m = s.memory_only.find(path); m != s.memory_only.end())
+    const std::string mem = path.empty() ? MemoryKey(arch) : path;
+    if(const auto m = s.memory_only.find(mem); m != s.memory_only.end())
         if(const auto r = m->second.find(key); r != m->second.end())
             return r->second;
+    if(path.empty())
+        return {};
     const Records& records = Cached(s, path);
     const auto r = records.find(key);
     return r == records.end() ? std::vector<FindDbEntry>{} : r->second;
@@ -278,6 +381,13 @@ void Store(const std::string& arch, const std::string& key, const std::vector<Fi
     State& s = GetState();
     const std::string path = PathFor(arch);
     std::lock_guard<std::mutex> lock(s.mutex);
+    if(path.empty())
+    {
+        WarnOnce(s, "nohome", "neither MIOPEN_USER_DB_PATH nor HOME is set: keeping find results "
+                              "in memory only");
+        s.memory_only[MemoryKey(arch)][key] = entries;
+        return;
+    }
     if(EditOnDisk(s, path, [&](Records& r) { r[key] = entries; }))
         s.memory_only[path].erase(key);
     else
@@ -291,7 +401,9 @@ void Remove(const std::string& arch, const std::string& key)
     State& s = GetState();
     const std::string path = PathFor(arch);
     std::lock_guard<std::mutex> lock(s.mutex);
-    s.memory_only[path].erase(key);
+    s.memory_only[path.empty() ? MemoryKey(arch) : path].erase(key);
+    if(path.empty())
+        return;
     EditOnDisk(s, path, [&](Records& r) { r.erase(key); });
 }
 
