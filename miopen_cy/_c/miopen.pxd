@@ -388,6 +388,7 @@ cdef extern from "miopen/miopen.h" nogil:
     miopenStatus_t miopenCyCreateOnDevice(miopenHandle_t* handle, const char* device)
     miopenStatus_t miopenCyGetHandleDevice(miopenHandle_t handle, int* kind, int* ordinal)
     miopenStatus_t miopenCyGetDeviceCount(int* count)
+    miopenStatus_t miopenCyGetDLPackDevice(miopenHandle_t handle, int* deviceType, int* deviceId)
     miopenStatus_t miopenCyDeviceAlloc(miopenHandle_t handle, void** ptr, size_t sizeBytes)
     miopenStatus_t miopenCyDeviceFree(miopenHandle_t handle, void* ptr)
     miopenStatus_t miopenCyMemcpy(miopenHandle_t handle, void* dst, const void* src, size_t sizeBytes)

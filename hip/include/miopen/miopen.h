@@ -2274,6 +2274,15 @@ MIOPEN_EXPORT miopenStatus_t miopenCyGetHandleDevice(miopenHandle_t handle, int*
  */
 MIOPEN_EXPORT miopenStatus_t miopenCyGetDeviceCount(int* count);
 
+/*! @brief The handle's device in DLPack terms (miopen_cy extension, for DeviceBuffer.__dlpack__):
+ * kDLCPU (1) and 0 on a CPU handle, kDLCUDA (2) or kDLROCM (10) and the GPU ordinal on a GPU.
+ * @param handle     MIOpen handle (input)
+ * @param deviceType DLPack DLDeviceType value (output)
+ * @param deviceId   DLPack device id (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyGetDLPackDevice(miopenHandle_t handle, int* deviceType,
+                                                     int* deviceId);
+
 /*! @brief Allocates device memory on the handle's device (hipMalloc / cudaMalloc on a GPU
  * handle, 64-byte aligned host memory on a CPU handle). Zero bytes gives NULL.
  * @param handle     MIOpen handle (input)

@@ -133,6 +133,21 @@ extern "C" miopenStatus_t miopenCyGetDeviceCount(int* count)
     return MIOPEN_TRY({ miopen::Out(count, "count") = miopen::gpu::DeviceCount(); });
 }
 
+extern "C" miopenStatus_t miopenCyGetDLPackDevice(miopenHandle_t handle, int* deviceType,
+                                                  int* deviceId)
+{
+    return MIOPEN_TRY({
+        const auto& h = miopen::DerefHandle(handle);
+#ifdef MIOPEN_CY_HAVE_HIP
+        constexpr int gpu_type = 10; // kDLROCM
+#else
+        constexpr int gpu_type = 2; // kDLCUDA
+#endif
+        miopen::Out(deviceType, "deviceType") = h.IsGpu() ? gpu_type : 1; // kDLCPU
+        miopen::Out(deviceId, "deviceId")     = h.IsGpu() ? h.Ordinal() : 0;
+    });
+}
+
 namespace {
 
 // Every live block from miopenCyDeviceAlloc, by address: the device it is on (-1 for host memory
