@@ -74,10 +74,12 @@ cdef class FindOptions:
     buffers (kept alive by the options).  C: miopenCreateFindOptions"""
     cdef miopenFindOptions_t c_options
     cdef dict c_keep
+    cdef dict c_where            # key of c_keep -> the device its buffer lives on (None: unknown)
 
     def __cinit__(self):
         self.c_options = NULL
         self.c_keep = {}
+        self.c_where = {}
         check_status(miopenCreateFindOptions(&self.c_options))
 
     def __dealloc__(self):
@@ -129,17 +131,81 @@ cdef Solution c_wrap_solution(miopenSolution_t s):
     return out
 
 
-cdef object _host_handle = None
+cdef dict _buffer_handles = {}     # device name -> a Handle that checks buffers set on it
 
 
-cdef Handle c_buffer_handle(object buffer):
-    """The handle a preallocated buffer is checked against: a DeviceBuffer's own, else the CPU."""
-    global _host_handle
+cdef Handle c_buffer_handle(object buffer, str name, str api):
+    """The handle a preallocated buffer is checked against when it is set (find options know no
+    handle yet): a DeviceBuffer's own; a GPU handle on the device of a GPU array (a PyTorch CUDA
+    tensor, an object with __cuda_array_interface__ or a CUDA/ROCm DLPack); else the CPU's.
+    c_check_option_buffers then checks it against the handle of miopenFindSolutions."""
+    cdef int ordinal = -1
+    cdef int dev = -1
+    cdef miopen_cy_DLManagedTensor* m
     if isinstance(buffer, DeviceBuffer):
         return (<DeviceBuffer>buffer).handle
-    if _host_handle is None:
-        _host_handle = Handle(device="cpu")
-    return _host_handle
+    torch = _sys.modules.get("torch")
+    if torch is not None and isinstance(buffer, getattr(torch, "Tensor", ())):
+        ordinal = buffer.get_device()                      # -1 for a CPU tensor
+    elif PyCapsule_IsValid(buffer, b"dltensor"):
+        m = <miopen_cy_DLManagedTensor*>PyCapsule_GetPointer(buffer, b"dltensor")
+        if m.dl_tensor.device.device_type in (_DL_CUDA, _DL_ROCM):
+            ordinal = m.dl_tensor.device.device_id
+    elif not isinstance(buffer, int) and hasattr(buffer, "__cuda_array_interface__"):
+        data = buffer.__cuda_array_interface__.get("data")
+        ordinal = 0
+        if isinstance(data, tuple) and data[0]:
+            if miopenCyGetPointerDevice(<const void*><uintptr_t>data[0], &dev) == miopenStatusSuccess \
+                    and dev >= 0:
+                ordinal = dev
+    elif not isinstance(buffer, int) and hasattr(buffer, "__dlpack_device__") \
+            and not hasattr(buffer, "__array_interface__"):
+        kind, dev = buffer.__dlpack_device__()
+        if kind in (_DL_CUDA, _DL_ROCM):
+            ordinal = dev
+    where = "cpu" if ordinal < 0 else f"gpu:{ordinal}"
+    h = _buffer_handles.get(where)
+    if h is None:
+        try:
+            h = Handle(device=where)
+        except MIOpenError as e:
+            c_raise(miopenStatusBadParm, api, f"{name} lives on {where}, which this process cannot "
+                    f"use: {e}")
+        _buffer_handles[where] = h
+    return h
+
+
+cdef int c_keep_option_buffer(FindOptions options, object key, object buffer, Handle checked) except -1:
+    options.c_keep[key] = buffer
+    # A raw int address is used as given on any handle (as in C); anything else is checked.
+    options.c_where[key] = None if isinstance(buffer, int) else checked.device
+    return 0
+
+
+cdef int c_check_option_buffers(FindOptions options, Handle handle) except -1:
+    """The preallocated buffers of the options must live on the handle's device: a host array
+    (NumPy) on a GPU handle would be used as a host pointer, a GPU array on a CPU handle as a
+    host one. Checked before miopenFindSolutions runs (nothing is written when it fails); a GPU
+    buffer is looked up again on the handle so that the handle's stream waits for its producer."""
+    if options is None or options.c_options is NULL:
+        return 0
+    api = "miopenFindSolutions"
+    for key, where in options.c_where.items():
+        if key == "workspace":
+            what, setter = "the preallocated workspace", "miopenSetFindOptionPreallocatedWorkspace"
+        else:
+            what = f"the preallocated {TensorArgumentId(key).name}"
+            setter = "miopenSetFindOptionPreallocatedTensor"
+        if where is None:
+            continue
+        if where != handle.device:
+            hint = (" (a host array: pass a DeviceBuffer on the handle, a CuPy array or a PyTorch "
+                    "CUDA tensor)" if where == "cpu" else "")
+            c_raise(miopenStatusBadParm, api,
+                    f"options: {what} ({setter}) lives on {where}{hint}, the handle on {handle.device}")
+        if handle.c_gpu:
+            c_pointer(options.c_keep[key], f"options: {what}", api, handle, 0, -1, True)
+    return 0
 
 
 # ---- problems --------------------------------------------------------------------------------------
@@ -175,6 +241,7 @@ def destroyFindOptions(FindOptions options not None):
     cdef miopenFindOptions_t o = c_options(options, "options")
     options.c_options = NULL
     options.c_keep = {}
+    options.c_where = {}
     check_status(miopenDestroyFindOptions(o))
 
 
@@ -200,9 +267,10 @@ def setFindOptionPreallocatedWorkspace(FindOptions options not None, buffer, siz
     api = "miopenSetFindOptionPreallocatedWorkspace"
     cdef miopenFindOptions_t o = c_options(options, "options")
     cdef size_t n = c_count(size, "size")
-    cdef void* p = c_workspace(buffer, "buffer", api, c_buffer_handle(buffer), n, True)
+    cdef Handle checked = c_buffer_handle(buffer, "buffer", api)
+    cdef void* p = c_workspace(buffer, "buffer", api, checked, n, True)
     check_status(miopenSetFindOptionPreallocatedWorkspace(o, p, n))
-    options.c_keep["workspace"] = buffer
+    c_keep_option_buffer(options, "workspace", buffer, checked)
 
 
 def setFindOptionPreallocatedTensor(FindOptions options not None, id, buffer):
@@ -211,9 +279,10 @@ def setFindOptionPreallocatedTensor(FindOptions options not None, id, buffer):
     api = "miopenSetFindOptionPreallocatedTensor"
     cdef miopenFindOptions_t o = c_options(options, "options")
     cdef int role = c_int(id, "id")
-    cdef void* p = c_pointer(buffer, "buffer", api, c_buffer_handle(buffer), 0, -1, True)
+    cdef Handle checked = c_buffer_handle(buffer, "buffer", api)
+    cdef void* p = c_pointer(buffer, "buffer", api, checked, 0, -1, True)
     check_status(miopenSetFindOptionPreallocatedTensor(o, <miopenTensorArgumentId_t>role, p))
-    options.c_keep[role] = buffer
+    c_keep_option_buffer(options, role, buffer, checked)
 
 
 # ---- find and run ----------------------------------------------------------------------------------
@@ -229,6 +298,7 @@ def findSolutions(Handle handle, ConvProblem problem, FindOptions options, maxSo
     cdef vector[miopenSolution_t] out
     cap = min(cap, C_MAX_SOLUTIONS)       # more than any problem has
     out.resize(max(cap, 1))
+    c_check_option_buffers(options, handle)
     with nogil:
         check_status(miopenFindSolutions(h, p, o, out.data(), &n, cap))
     return [c_wrap_solution(out[i]) for i in range(n)]

@@ -1,18 +1,24 @@
 """Find 2.0: problems, find options, miopenFindSolutions, miopenRunSolution with tensor
 arguments, the solution getters and the save / load round trip; every solution found run and
 compared with PyTorch in all three directions; the errors of bad arguments and damaged blobs
-(nothing written)."""
+(nothing written). Every test taking `handle` runs on each device present (conftest.py): on a GPU
+handle the arrays given to runSolution are staged, and the preallocated buffers of the find
+options are DeviceBuffers (a NumPy array there would be a host pointer: refused, see the GPU-only
+tests at the end, which also pass PyTorch CUDA tensors)."""
 import gc
 import struct
+import warnings
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import given, settings
 
 import miopen_cy as mi
+from conftest import GPU, requires_gpu
 from helpers import Strided, desc, poisoned, rel_l2
-from test_conv import BWD, CASES, FWD, WRW, Case, reference
-from test_conv_immediate import cases
+from test_conv import BWD, CASES, FWD, WRW, Case, is_gpu, reference
+from test_conv_immediate import TORCH_CUDA, WIDE, cases, needy
 
 LAYER = Case(2, 8, (10, 9), 6, (3, 3), (1, 1), (1, 1), (1, 1))
 APPROX = (mi.miopenConvolutionAlgoWinograd, mi.miopenConvolutionAlgoFFT)
@@ -52,6 +58,26 @@ class Setup:
         return bufs[self.written]
 
 
+def on_device(handle, a):
+    """A preallocated buffer for the find options: the array itself on the CPU (used in place),
+    a DeviceBuffer holding a copy on a GPU."""
+    return mi.DeviceBuffer.from_numpy(handle, a) if is_gpu(handle) else a
+
+
+def on_host(handle, b, shape):
+    return b.to_numpy(shape, np.float32) if is_gpu(handle) else b
+
+
+def listed(handle, s, direction):
+    """Immediate mode's solutions of the Setup's problem."""
+    d = s.descs
+    if direction == FWD:
+        return mi.convolutionForwardGetSolution(handle, d[W], d[X], s.cd, d[Y], 16)
+    if direction == BWD:
+        return mi.convolutionBackwardDataGetSolution(handle, d[Y], d[W], s.cd, d[X], 16)
+    return mi.convolutionBackwardWeightsGetSolution(handle, d[Y], d[X], s.cd, d[W], 16)
+
+
 def check(out, expected, solution):
     bound = 1e-4 if mi.getSolverIdConvAlgorithm(mi.getSolutionSolverId(solution)) in APPROX else 1e-5
     err = rel_l2(out, expected)
@@ -84,7 +110,7 @@ def test_find_returns_what_immediate_mode_lists(handle, rng):
 
 
 def test_results_order_and_workspace_limit(handle, rng):
-    s = Setup(LAYER, FWD, rng)
+    s = Setup(*needy(handle), rng)          # a problem with workspace solutions on the device
     opts = mi.createFindOptions()
     mi.setFindOptionResultsOrder(opts, mi.miopenFindResultsOrderByWorkspaceSize)
     by_ws = mi.findSolutions(handle, s.problem, opts, 16)
@@ -100,20 +126,21 @@ def test_results_order_and_workspace_limit(handle, rng):
 
 
 def test_preallocated_workspace_caps_and_preallocated_tensors_are_used(handle, rng):
-    s = Setup(LAYER, FWD, rng)
-    sizes = sorted({c.workspace_size for c in mi.convolutionForwardGetSolution(
-        handle, s.descs[W], s.descs[X], s.cd, s.descs[Y], 16)})
+    case, direction = needy(handle)
+    s = Setup(case, direction, rng)
+    sizes = sorted({c.workspace_size for c in listed(handle, s, direction)})
     cap = sizes[1]                       # the smallest nonzero workspace
     opts = mi.FindOptions()
-    mi.setFindOptionPreallocatedWorkspace(opts, np.empty(cap, np.uint8), cap)
-    bufs = s.buffers()
+    ws = mi.DeviceBuffer(handle, cap) if is_gpu(handle) else np.empty(cap, np.uint8)
+    mi.setFindOptionPreallocatedWorkspace(opts, ws, cap)
+    bufs = {role: on_device(handle, a) for role, a in s.buffers().items()}
     for role in (X, W, Y):
         mi.setFindOptionPreallocatedTensor(opts, role, bufs[role])
     found = mi.findSolutions(handle, s.problem, opts, 16)
     assert all(mi.getSolutionWorkspaceSize(f) <= cap for f in found)
     assert any(mi.getSolutionWorkspaceSize(f) == cap for f in found)
-    # The benchmark ran on the preallocated buffers: y holds the convolution.
-    assert rel_l2(bufs[Y], s.expected) <= 1e-4
+    # The benchmark ran on the preallocated buffers: the written one holds the convolution.
+    assert rel_l2(on_host(handle, bufs[s.written], s.expected.shape), s.expected) <= 1e-4
 
 
 @pytest.mark.parametrize("direction", [FWD, BWD, WRW])
@@ -258,10 +285,8 @@ def test_objects_die_cleanly_and_raise_after_destroy(handle, rng):
     gc.collect()
 
 
-@settings(max_examples=15, deadline=None)
-@given(case=cases())
-def test_hypothesis_geometries_every_solution_found(case):
-    handle = mi.Handle(device="cpu")
+def _hypothesis_every_solution_found(case, device):
+    handle = mi.Handle(device=device)
     rng = np.random.default_rng(abs(hash(str(case))) % 2**32)
     for direction in (FWD, BWD, WRW):
         s = Setup(case, direction, rng)
@@ -271,6 +296,20 @@ def test_hypothesis_geometries_every_solution_found(case):
             blob = mi.saveSolution(f)
             g = mi.loadSolution(blob, len(blob))
             check(s.run(handle, g), s.expected, g)
+
+
+@settings(max_examples=15, deadline=None)
+@given(case=cases())
+def test_hypothesis_geometries_every_solution_found(case):
+    _hypothesis_every_solution_found(case, "cpu")
+
+
+@requires_gpu
+@pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
+@settings(max_examples=8, deadline=None)
+@given(case=cases())
+def test_hypothesis_geometries_every_solution_found_gpu(case):
+    _hypothesis_every_solution_found(case, "gpu")
 
 
 @pytest.mark.parametrize("direction", [FWD, BWD, WRW])
@@ -284,8 +323,11 @@ def test_strided_tensors(handle, rng, direction):
     for role, t in T.items():
         mi.setProblemTensorDescriptor(problem, role, t.desc())
     found = mi.findSolutions(handle, problem, None, 16)
-    assert found and all(mi.getSolverIdConvAlgorithm(mi.getSolutionSolverId(f)) ==
-                         mi.miopenConvolutionAlgoDirect for f in found)
+    # On the CPU only the direct solver takes strided tensors; the GPU implicit GEMM takes any.
+    strided_ok = ({mi.miopenConvolutionAlgoDirect, mi.miopenConvolutionAlgoImplicitGEMM} if is_gpu(handle)
+                  else {mi.miopenConvolutionAlgoDirect})
+    assert found and all(mi.getSolverIdConvAlgorithm(mi.getSolutionSolverId(f)) in strided_ok
+                         for f in found)
     for f in found:
         T[written].buf[...] = np.nan
         mi.runSolution(handle, f, 3, [(role, None, t.buf) for role, t in T.items()], None, 0)
@@ -296,7 +338,7 @@ def test_fast_find_mode_answers_with_estimates_without_running(handle, rng, monk
     monkeypatch.setenv("MIOPEN_FIND_MODE", "FAST")
     s = Setup(LAYER, FWD, rng)
     opts = mi.FindOptions()
-    bufs = s.buffers()
+    bufs = {role: on_device(handle, a) for role, a in s.buffers().items()}
     for role in (X, W, Y):
         mi.setFindOptionPreallocatedTensor(opts, role, bufs[role])
     found = mi.findSolutions(handle, s.problem, opts, 16)
@@ -304,7 +346,7 @@ def test_fast_find_mode_answers_with_estimates_without_running(handle, rng, monk
     est = {c.solution_id: c.time for c in listed}
     assert {mi.getSolutionSolverId(f) for f in found} == set(est)
     assert all(mi.getSolutionTime(f) == pytest.approx(est[mi.getSolutionSolverId(f)]) for f in found)
-    assert np.isnan(bufs[Y]).all()                        # nothing was benchmarked
+    assert np.isnan(on_host(handle, bufs[Y], s.expected.shape)).all()      # nothing was benchmarked
     for f in found:
         check(s.run(handle, f), s.expected, f)
 
@@ -328,3 +370,112 @@ def test_logging_cmd_prints_the_driver_line_of_find_and_run(handle, rng, monkeyp
     assert len(lines) == 2
     assert all(ln.endswith("-n 2 -c 8 -H 10 -W 9 -k 6 -y 3 -x 3 -p 1 -q 1 -u 1 -v 1 -l 1 -j 1 -m conv -g 1 "
                            "-F 4 -t 1") for ln in lines), lines
+
+
+def test_preallocated_cpu_device_buffer_and_torch_tensors_on_a_cpu_handle(rng):
+    # A CPU handle: a CPU DeviceBuffer and PyTorch CPU tensors are host memory, used in place.
+    handle = mi.Handle(device="cpu")
+    s = Setup(LAYER, FWD, rng)
+    opts = mi.FindOptions()
+    cap = max(c.workspace_size for c in listed(handle, s, FWD))
+    mi.setFindOptionPreallocatedWorkspace(opts, mi.DeviceBuffer(handle, cap), cap)
+    bufs = {role: torch.from_numpy(a) for role, a in s.buffers().items()}
+    for role in (X, W, Y):
+        mi.setFindOptionPreallocatedTensor(opts, role, bufs[role])
+    assert mi.findSolutions(handle, s.problem, opts, 16)
+    assert rel_l2(bufs[Y].numpy(), s.expected) <= 1e-4
+
+
+def test_a_gpu_array_this_process_cannot_use_is_refused_when_set():
+    # Host memory dressed as a GPU array: no GPU backend here, or not device memory on a GPU.
+    class Fake:
+        __cuda_array_interface__ = {"data": (4096, False), "shape": (4,), "typestr": "<f4", "version": 3}
+    opts = mi.FindOptions()
+    with pytest.raises(mi.BadParmError, match="buffer lives on"):
+        mi.setFindOptionPreallocatedTensor(opts, X, Fake())
+    with pytest.raises(mi.BadParmError, match="buffer lives on"):
+        mi.setFindOptionPreallocatedWorkspace(opts, Fake(), 16)
+
+
+# ---- GPU handles: preallocated buffers and tensor arguments on the device -----------------------
+
+@requires_gpu
+@pytest.mark.parametrize("host_role", ["workspace", X, Y])
+def test_a_host_array_preallocated_for_a_gpu_handle_is_refused(rng, host_role):
+    """A NumPy array in the find options would be a host pointer on a GPU handle: findSolutions
+    refuses it naming the buffer, before anything runs (the device buffers stay NaN)."""
+    handle = mi.Handle(device="gpu")
+    s = Setup(LAYER, FWD, rng)
+    opts = mi.FindOptions()
+    host = s.buffers()
+    bufs = {role: (host[role] if role == host_role else mi.DeviceBuffer.from_numpy(handle, host[role]))
+            for role in (X, W, Y)}
+    for role in (X, W, Y):
+        mi.setFindOptionPreallocatedTensor(opts, role, bufs[role])
+    if host_role == "workspace":
+        mi.setFindOptionPreallocatedWorkspace(opts, np.empty(64, np.uint8), 64)
+    what = "workspace" if host_role == "workspace" else mi.TensorArgumentId(host_role).name
+    with pytest.raises(mi.BadParmError, match=rf"preallocated {what} .* lives on cpu .*DeviceBuffer.*"
+                                              rf"the handle on gpu:\d"):
+        mi.findSolutions(handle, s.problem, opts, 16)
+    y = bufs[Y] if host_role == Y else bufs[Y].to_numpy(s.expected.shape, np.float32)
+    assert np.isnan(y).all()
+    # The same options on a CPU handle are refused too (the device buffers are on the GPU).
+    with pytest.raises(mi.BadParmError, match=r"lives on gpu:\d+, the handle on cpu"):
+        mi.findSolutions(mi.Handle(device="cpu"), s.problem, opts, 16)
+
+
+@requires_gpu
+def test_gpu_buffers_preallocated_for_a_cpu_handle_are_refused(rng):
+    handle = mi.Handle(device="gpu")
+    s = Setup(LAYER, FWD, rng)
+    opts = mi.FindOptions()
+    mi.setFindOptionPreallocatedWorkspace(opts, mi.DeviceBuffer(handle, 256), 256)
+    with pytest.raises(mi.BadParmError, match=r"preallocated workspace .*lives on gpu:\d+, the handle on cpu"):
+        mi.findSolutions(mi.Handle(device="cpu"), s.problem, opts, 16)
+    assert mi.findSolutions(handle, s.problem, opts, 16)              # its own device: fine
+
+
+@requires_gpu
+@pytest.mark.parametrize("kind", ["DeviceBuffer", "torch"])
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
+def test_gpu_data_find_and_run_in_place(rng, kind, direction):
+    """Preallocated workspace and tensors, and runSolution's tensors and workspace, as
+    DeviceBuffers or PyTorch CUDA tensors: no staging (a PerformanceWarning fails the test); the
+    benchmark writes the preallocated output; every solution found matches PyTorch."""
+    if kind == "torch" and not TORCH_CUDA:
+        pytest.skip("PyTorch without CUDA")
+    handle = mi.Handle(device="gpu")
+    s = Setup(WIDE, direction, rng)         # WIDE: backward weights has workspace solutions
+
+    def dev(a):
+        a = np.ascontiguousarray(a, np.float32)
+        return mi.DeviceBuffer.from_numpy(handle, a) if kind == "DeviceBuffer" else torch.from_numpy(a).cuda()
+
+    def raw(n):
+        return (mi.DeviceBuffer(handle, max(n, 1)) if kind == "DeviceBuffer"
+                else torch.empty(max(n, 1), dtype=torch.uint8, device="cuda"))
+
+    def host(b):
+        if kind == "DeviceBuffer":
+            return b.to_numpy(s.expected.shape, np.float32)
+        torch.cuda.synchronize()
+        return b.cpu().numpy()
+
+    cap = max(c.workspace_size for c in listed(handle, s, direction))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", mi.PerformanceWarning)
+        opts = mi.FindOptions()
+        mi.setFindOptionPreallocatedWorkspace(opts, raw(cap), cap)
+        bufs = {role: dev(a) for role, a in s.buffers().items()}
+        for role in (X, W, Y):
+            mi.setFindOptionPreallocatedTensor(opts, role, bufs[role])
+        found = mi.findSolutions(handle, s.problem, opts, 16)
+        assert found
+        assert rel_l2(host(bufs[s.written]), s.expected) <= 1e-4      # the benchmark wrote it
+        for f in found:
+            size = mi.getSolutionWorkspaceSize(f)
+            bufs[s.written] = dev(poisoned(s.expected.shape))
+            tensors = [mi.TensorArgument(role, None, bufs[role]) for role in (X, W, Y)]
+            mi.runSolution(handle, f, 3, tensors, raw(size), size)
+            check(host(bufs[s.written]), s.expected, f)

@@ -1,16 +1,38 @@
 """Immediate mode: every solution id that *GetSolution returns, in all three directions, run with
 *Immediate and compared with PyTorch; the count, order, workspace and compile calls; and the
-errors of an id that does not apply (nothing written)."""
+errors of an id that does not apply (nothing written). Every test taking `handle` runs on each
+device present (conftest.py); on a GPU handle the NumPy arrays are staged, and the GPU-only tests
+at the end pass DeviceBuffers and PyTorch CUDA tensors, which are used in place."""
+import warnings
+
 import numpy as np
 import pytest
+import torch
 from hypothesis import assume, given, settings, strategies as st
 
 import miopen_cy as mi
+from conftest import GPU, requires_gpu
 from helpers import Strided, desc, poisoned, rel_l2
-from test_conv import BWD, CASES, FWD, WRW, Case, reference
+from test_conv import BWD, CASES, FWD, WRW, Case, is_gpu, reference
 
 LAYER = Case(2, 8, (10, 9), 6, (3, 3), (1, 1), (1, 1), (1, 1))
 APPROX = (mi.miopenConvolutionAlgoWinograd, mi.miopenConvolutionAlgoFFT)
+# The algorithms a 3x3 layer offers by device: the CPU has GEMM (0), direct (1), Winograd (3) and
+# implicit GEMM (5) solvers; the GPU the direct (naive, depthwise) and implicit GEMM ones.
+ALGORITHMS = {"cpu": {0, 1, 3, 5}, "gpu": {1, 5}}
+# A problem with solutions that need a workspace: on the CPU LAYER's forward (the GEMMs); on the
+# GPU only backward weights does (the implicit GEMM splits a reduction of n x out spatial >= 512
+# into parts summed through the workspace), so a wider layer.
+WIDE = Case(2, 8, (20, 20), 6, (3, 3), (1, 1), (1, 1), (1, 1))
+
+
+def needy(handle):
+    """(case, direction) of a problem some of whose solutions need a workspace on the handle."""
+    return (WIDE, WRW) if is_gpu(handle) else (LAYER, FWD)
+
+
+def device_kind(handle):
+    return "gpu" if is_gpu(handle) else "cpu"
 
 
 class Call:
@@ -76,10 +98,10 @@ def test_every_solution_id_matches_torch(handle, rng, case, direction):
         assert rel_l2(out, call.expected) <= bound, (s, rel_l2(out, call.expected))
 
 
-def test_a_3x3_layer_offers_every_cpu_algorithm_and_orders_by_estimate(handle, rng):
+def test_a_3x3_layer_offers_every_algorithm_of_the_device_and_orders_by_estimate(handle, rng):
     call = Call(LAYER, FWD, rng)
     sols = call.solutions(handle)
-    assert {int(s.algorithm) for s in sols} >= {0, 1, 3, 5}
+    assert {int(s.algorithm) for s in sols} >= ALGORITHMS[device_kind(handle)]
     assert [s.time for s in sols] == sorted(s.time for s in sols)   # no record: the estimates
     assert all(s.time > 0 for s in sols)
     assert len(call.solutions(handle, 1)) == 1
@@ -141,26 +163,29 @@ def test_a_solver_that_does_not_fit_the_geometry_is_refused(handle, rng):
 
 
 def test_too_small_a_workspace_is_refused_before_anything_runs(handle, rng):
-    call = Call(LAYER, FWD, rng)
-    needy = [s for s in call.solutions(handle) if s.workspace_size > 0]
-    assert needy
+    call = Call(*needy(handle), rng)
+    needy_ = [s for s in call.solutions(handle) if s.workspace_size > 0]
+    assert needy_
     out = poisoned(call.expected.shape)
-    ws = np.empty(needy[0].workspace_size, np.uint8)
+    ws = np.empty(needy_[0].workspace_size, np.uint8)
     with pytest.raises(mi.BadParmError, match="workspace"):
-        call.run(handle, needy[0].solution_id, ws, needy[0].workspace_size - 1, out)
+        call.run(handle, needy_[0].solution_id, ws, needy_[0].workspace_size - 1, out)
     assert np.isnan(out).all()
     with pytest.raises(mi.BadParmError, match="workspace"):
-        call.run(handle, needy[0].solution_id, None, 0, out)
+        call.run(handle, needy_[0].solution_id, None, 0, out)
     assert np.isnan(out).all()
 
 
 def test_a_disabled_algorithm_is_neither_listed_nor_runnable(handle, rng, monkeypatch):
+    # GEMM on the CPU; the GPU has no GEMM solver, so its implicit GEMM there.
+    algo, toggle = ((mi.miopenConvolutionAlgoImplicitGEMM, "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM") if is_gpu(handle)
+                    else (mi.miopenConvolutionAlgoGEMM, "MIOPEN_DEBUG_CONV_GEMM"))
     call = Call(LAYER, FWD, rng)
-    gemm = [s.solution_id for s in call.solutions(handle) if s.algorithm == mi.miopenConvolutionAlgoGEMM]
+    gemm = [s.solution_id for s in call.solutions(handle) if s.algorithm == algo]
     assert gemm
-    monkeypatch.setenv("MIOPEN_DEBUG_CONV_GEMM", "0")
-    assert all(s.algorithm != mi.miopenConvolutionAlgoGEMM for s in call.solutions(handle))
-    with pytest.raises(mi.BadParmError, match="disabled by MIOPEN_DEBUG_CONV_GEMM=0"):
+    monkeypatch.setenv(toggle, "0")
+    assert all(s.algorithm != algo for s in call.solutions(handle))
+    with pytest.raises(mi.BadParmError, match=f"disabled by {toggle}=0"):
         call.run(handle, gemm[0], None, 0)
 
 
@@ -204,10 +229,8 @@ def cases(draw):
                 groups=groups, transpose=transpose, adj=adj)
 
 
-@settings(max_examples=20, deadline=None)
-@given(case=cases())
-def test_hypothesis_geometries_every_solution_id(case):
-    handle = mi.Handle(device="cpu")
+def _hypothesis_every_solution_id(case, device):
+    handle = mi.Handle(device=device)
     rng = np.random.default_rng(abs(hash(str(case))) % 2**32)
     for direction in (FWD, BWD, WRW):
         call = Call(case, direction, rng)
@@ -217,6 +240,20 @@ def test_hypothesis_geometries_every_solution_id(case):
             out = call.run(handle, s.solution_id)
             bound = 1e-4 if s.algorithm in APPROX else 1e-5
             assert rel_l2(out, call.expected) <= bound, (str(case), direction, s)
+
+
+@settings(max_examples=20, deadline=None)
+@given(case=cases())
+def test_hypothesis_geometries_every_solution_id(case):
+    _hypothesis_every_solution_id(case, "cpu")
+
+
+@requires_gpu
+@pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
+@settings(max_examples=10, deadline=None)
+@given(case=cases())
+def test_hypothesis_geometries_every_solution_id_gpu(case):
+    _hypothesis_every_solution_id(case, "gpu")
 
 
 @pytest.mark.parametrize("direction", [FWD, BWD, WRW])
@@ -234,7 +271,10 @@ def test_strided_tensors_list_and_run_only_what_applies(handle, rng, direction):
     else:
         descs, prefix, ins = (d["y"], d["x"], cd, d["w"]), "convolutionBackwardWeights", ("y", "x")
     sols = getattr(mi, prefix + "GetSolution")(handle, *descs, 16)
-    assert sols and all(s.algorithm == mi.miopenConvolutionAlgoDirect for s in sols)
+    # On the CPU only the direct solver takes strided tensors; the GPU implicit GEMM takes any.
+    strided_ok = ({mi.miopenConvolutionAlgoDirect, mi.miopenConvolutionAlgoImplicitGEMM} if is_gpu(handle)
+                  else {mi.miopenConvolutionAlgoDirect})
+    assert sols and all(s.algorithm in strided_ok for s in sols)
     for s in sols:
         out = Strided(T[written].shape, fill=np.nan)
         args = [descs[0], T[ins[0]].buf, descs[1], T[ins[1]].buf, cd, descs[3], out.buf, None, 0, s.solution_id]
@@ -244,3 +284,58 @@ def test_strided_tensors_list_and_run_only_what_applies(handle, rng, direction):
         getattr(mi, prefix + "Immediate")(handle, descs[0], T[ins[0]].buf, descs[1], T[ins[1]].buf, cd,
                                           descs[3], Strided(T[written].shape).buf, None, 0,
                                           {FWD: 91, BWD: 97, WRW: 102}[direction])
+
+
+# ---- GPU data used in place ------------------------------------------------------------------------
+
+TORCH_CUDA = GPU and torch.cuda.is_available()
+
+
+@requires_gpu
+@pytest.mark.parametrize("kind", ["DeviceBuffer", "torch"])
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
+def test_gpu_data_is_used_in_place(rng, kind, direction):
+    """Inputs, output and workspace as DeviceBuffers or PyTorch CUDA tensors on a GPU handle: no
+    staging (a PerformanceWarning would fail the test), every solution id matches PyTorch."""
+    if kind == "torch" and not TORCH_CUDA:
+        pytest.skip("PyTorch without CUDA")
+    handle = mi.Handle(device="gpu")
+    call = Call(WIDE, direction, rng)            # WIDE: backward weights has workspace solutions
+
+    def dev(a):
+        a = np.ascontiguousarray(a, np.float32)
+        return mi.DeviceBuffer.from_numpy(handle, a) if kind == "DeviceBuffer" else torch.from_numpy(a).cuda()
+
+    def host(b):
+        if kind == "DeviceBuffer":
+            return b.to_numpy(call.expected.shape, np.float32)
+        torch.cuda.synchronize()
+        return b.cpu().numpy()
+
+    (ad, a), (bd, b) = call.inputs
+    da, db = dev(a), dev(b)
+    sols = call.solutions(handle)
+    assert sols
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", mi.PerformanceWarning)
+        for s in sols:
+            size = call.workspace(handle, s.solution_id)
+            ws = (mi.DeviceBuffer(handle, max(size, 1)) if kind == "DeviceBuffer"
+                  else torch.empty(max(size, 1), dtype=torch.uint8, device="cuda"))
+            out = dev(poisoned(call.expected.shape))
+            call.fn("Immediate")(handle, ad, da, bd, db, call.cd, call.out_desc, out, ws, size, s.solution_id)
+            bound = 1e-4 if s.algorithm in APPROX else 1e-5
+            assert rel_l2(host(out), call.expected) <= bound, (s, kind)
+
+
+@requires_gpu
+def test_a_buffer_of_another_device_is_refused(rng):
+    handle = mi.Handle(device="gpu")
+    call = Call(LAYER, FWD, rng)
+    (ad, a), (bd, b) = call.inputs
+    out = mi.DeviceBuffer.from_numpy(handle, poisoned(call.expected.shape))
+    cpu_buf = mi.DeviceBuffer.from_numpy(mi.Handle(device="cpu"), np.ascontiguousarray(a, np.float32))
+    sid = call.solutions(handle)[0].solution_id
+    with pytest.raises(mi.BadParmError, match=r"w: the buffer lives on cpu, the handle on gpu"):
+        call.fn("Immediate")(handle, ad, cpu_buf, bd, b, call.cd, call.out_desc, out, None, 0, sid)
+    assert np.isnan(out.to_numpy(call.expected.shape, np.float32)).all()

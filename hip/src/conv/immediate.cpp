@@ -1,6 +1,7 @@
 // Immediate mode: the solvers of a problem listed from the registry (times from the find-db when a
 // record exists, else the solvers' estimates) and run by id. See immediate.hpp.
 #include "conv/immediate.hpp"
+#include "conv/conv_device.hpp"
 #include "conv/registry.hpp"
 #include "core/errors.hpp"
 
@@ -62,6 +63,7 @@ void ConvImmediateCompile(Handle& handle, const ConvolutionDescriptor& conv, con
 {
     const ConvProblem p = ConvProblemOf(conv, call);
     const ConvSolver& s = ConvImmediateSolver(handle, p, solution_id, SIZE_MAX);
+    const conv_device::Scope device_scope(handle);      // the handle's GPU, when it has one
     (void)s.MakeInvoker(ConvContext{handle}, p);
 }
 
@@ -72,6 +74,7 @@ void ConvImmediateRun(Handle& handle, const ConvolutionDescriptor& conv, const C
     ConvPrepareRun(handle, conv, call, workspace, workspace_size);
     const ConvSolver& s = ConvImmediateSolver(handle, p, solution_id,
                                               workspace == nullptr ? 0 : workspace_size);
+    const conv_device::Scope device_scope(handle);
     ConvRunSolver(handle, conv, call, p, s, 1.0, 0.0, workspace, workspace_size);
 }
 
