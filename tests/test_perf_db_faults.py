@@ -6,7 +6,7 @@ results in memory with one warning, and MIOPEN_USER_DB_PATH at a file or at a sy
 Each scenario runs child processes (so the db starts cold, as for separate jobs): "search:K" is an
 exhaustive Find of the forward problem with K output channels restricted to the tunable implicit
 GEMM solver (it searches unless the perf-db has a record), "run:K" runs that solver with the variant
-the perf-db chose; both check y against a float64 reference. The find-db is off in the children, so
+the perf-db chose; both check y (NaN-poisoned before) against a float64 NumPy reference. The find-db is off in the children, so
 every search is the perf-db's doing. Each op's stderr section starts with "@op"; with
 MIOPEN_LOG_LEVEL=5 a search logs ": best <variant>"."""
 import glob
@@ -17,45 +17,39 @@ import textwrap
 
 import pytest
 
+from test_find_db_faults import env_with as find_env_with, listing, read
+
 SOLVER = "ConvCpuImplicitGemmFwd"
 
 CHILD = textwrap.dedent("""
     import sys
     import numpy as np
     import miopen_cy as mi
+    from numpy.lib.stride_tricks import sliding_window_view
+    sys.path.insert(0, sys.argv[1])
+    from helpers import desc, poisoned, rel_l2
 
     h = mi.Handle(device="cpu")
-
-    def conv(k, search):
-        x = np.arange(2 * 3 * 6 * 6, dtype=np.float32).reshape(2, 3, 6, 6) / 50.0
-        w = (np.arange(k * 3 * 3 * 3, dtype=np.float32).reshape(k, 3, 3, 3) % 7 - 3.0) / 10.0
-        cd = mi.ConvolutionDescriptor()
-        mi.initConvolutionNdDescriptor(cd, 2, (1, 1), (1, 1), (1, 1), mi.miopenConvolution)
-        xd, wd = mi.TensorDescriptor(), mi.TensorDescriptor()
-        mi.setTensorDescriptor(xd, mi.miopenFloat, 4, x.shape, None)
-        mi.setTensorDescriptor(wd, mi.miopenFloat, 4, w.shape, None)
-        yshape = mi.getConvolutionNdForwardOutputDim(cd, xd, wd)
-        yd = mi.TensorDescriptor()
-        mi.setTensorDescriptor(yd, mi.miopenFloat, 4, yshape, None)
-        y = np.full(yshape, np.nan, np.float32)
-        size = mi.convolutionForwardGetWorkSpaceSize(h, wd, xd, cd, yd)
-        ws = np.empty(max(size, 1), np.uint8)
-        if search:
-            mi.findConvolutionForwardAlgorithm(h, xd, x, wd, w, cd, yd, y, 5, ws, size, True)
-        else:
-            mi.convolutionForward(h, 1.0, xd, x, wd, w, cd, 5, 0.0, yd, y, ws, size)
-        xp = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1)))
-        ref = np.zeros(yshape)
-        for i in range(3):
-            for j in range(3):
-                ref += np.einsum("nchw,kc->nkhw", xp[:, :, i:i + 6, j:j + 6], w[:, :, i, j])
-        assert np.abs(y - ref).max() <= 1e-4 * max(1.0, np.abs(ref).max()), "wrong y"
-
-    for op in sys.argv[1:]:
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((2, 3, 6, 6)).astype(np.float32)
+    for op in sys.argv[2:]:
         sys.stderr.write("@" + op + "\\n")
         sys.stderr.flush()
         kind, k = op.split(":")
-        conv(int(k), kind == "search")
+        w = rng.standard_normal((int(k), 3, 3, 3)).astype(np.float32)
+        cd = mi.ConvolutionDescriptor()
+        mi.initConvolutionNdDescriptor(cd, 2, (1, 1), (1, 1), (1, 1), mi.miopenConvolution)
+        xd, wd = desc(x.shape), desc(w.shape)
+        yd = desc(mi.getConvolutionNdForwardOutputDim(cd, xd, wd))
+        y = poisoned(mi.getConvolutionNdForwardOutputDim(cd, xd, wd))
+        size = mi.convolutionForwardGetWorkSpaceSize(h, wd, xd, cd, yd)
+        ws = np.empty(max(size, 1), np.uint8)
+        if kind == "search":
+            mi.findConvolutionForwardAlgorithm(h, xd, x, wd, w, cd, yd, y, 5, ws, size, True)
+        else:
+            mi.convolutionForward(h, 1.0, xd, x, wd, w, cd, 5, 0.0, yd, y, ws, size)
+        patches = sliding_window_view(np.pad(x.astype(np.float64), ((0, 0), (0, 0), (1, 1), (1, 1))), (3, 3), (2, 3))
+        assert rel_l2(y, np.einsum("nchwij,kcij->nkhw", patches, w.astype(np.float64))) <= 1e-5, op
     print("ok", flush=True)
 """)
 
@@ -68,19 +62,13 @@ def child(tmp_path):
 
 
 def env_with(**values):
-    env = {k: v for k, v in os.environ.items() if not k.startswith("MIOPEN_")}
-    env.update(MIOPEN_CY_DEVICE="cpu", OMP_NUM_THREADS="1", MIOPEN_LOG_LEVEL="5",
-               MIOPEN_DEBUG_DISABLE_FIND_DB="1", MIOPEN_DEBUG_FIND_ONLY_SOLVER=SOLVER)
-    for k, v in values.items():
-        if v is None:
-            env.pop(k, None)
-        else:
-            env[k] = str(v)
-    return env
+    """The find-db faults' environment, with info logging, the find-db off and one solver."""
+    return find_env_with(**{"MIOPEN_LOG_LEVEL": 5, "MIOPEN_DEBUG_DISABLE_FIND_DB": 1,
+                            "MIOPEN_DEBUG_FIND_ONLY_SOLVER": SOLVER, **values})
 
 
 def run_child(child, ops, env, cwd=None):
-    r = subprocess.run([sys.executable, child, *ops], env=env, cwd=cwd, capture_output=True, text=True,
+    r = subprocess.run([sys.executable, child, os.path.dirname(os.path.abspath(__file__)), *ops], env=env, cwd=cwd, capture_output=True, text=True,
                        timeout=300)
     assert r.returncode == 0 and r.stdout.split() == ["ok"], r.stderr
     return r
@@ -113,15 +101,6 @@ def db_lines(folder):
         text = f.read()
     assert text == "" or text.endswith("\n"), "a record without its newline"
     return text.splitlines()
-
-
-def read_bytes(path):
-    with open(path, "rb") as f:
-        return f.read()
-
-
-def listing(folder):
-    return sorted(os.listdir(str(folder)))
 
 
 def searched_db(child, tmp_path):
@@ -174,12 +153,12 @@ def test_a_read_only_perf_db_file_is_read_but_never_replaced(child, tmp_path):
     with open(path, "w") as f:
         f.write(with_variant(line, "512,1") + "\n")
     os.chmod(path, 0o444)
-    before, st = read_bytes(path), os.stat(path)
+    before, st = read(path, "rb"), os.stat(path)
     r = run_child(child, ["run:1", "search:2", "search:2", "run:2"], env_with(MIOPEN_USER_DB_PATH=db))
     # read (problem 1's unknown variant reported); problem 2 searched once, then from memory
     assert searched(r.stderr) == [True, True, False, False]
     assert r.stderr.count("is read-only") == 1
-    assert read_bytes(path) == before
+    assert read(path, "rb") == before
     assert os.stat(path).st_ino == st.st_ino and os.stat(path).st_mode & 0o777 == 0o444
 
 
