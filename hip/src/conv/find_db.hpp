@@ -11,6 +11,7 @@
 // read but never replaced; a last line without its newline (a cut write) is dropped; temp files
 // of writers killed mid-write are removed by the next writer under the lock.
 // MIOPEN_CY_DEBUG_FIND_DB_WRITE_DELAY_MS (tests only) sleeps halfway through a write.
+// The file handling is text_db.hpp's (shared with the perf-db); this file is the record format.
 // MIOPEN_DEBUG_DISABLE_FIND_DB=1 turns it off.
 #pragma once
 

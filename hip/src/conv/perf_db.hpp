@@ -1,9 +1,12 @@
 // The perf-db: which variant of each tunable solver won a search, per problem, on disk next to
 // the find-db as `<arch>.updb.txt` (MIOpen's user perf-db), one line per problem:
 //     KEY=Solver:variant;Solver2:variant
-// A variant is the solver's own text (e.g. "256,1"); it contains no ';', ':' or '='. Written with
-// the find-db's safety (db_file.hpp: lock, temp file, rename); damaged lines are skipped with one
-// warning and dropped at the next write; an unusable directory degrades to memory only.
+// A variant is the solver's own text (e.g. "256,1"); it contains no ';', ':' or '='. The same
+// implementation as the find-db (text_db.hpp), so the same rules and faults
+// (tests/test_perf_db_faults.py): lock, temp file, rename; damaged lines and a last line without
+// its newline are skipped with one warning and dropped at the next write; a symlinked file is
+// ignored, a read-only one read but never replaced; no HOME, or an unusable directory, degrades to
+// memory only.
 // MIOPEN_DEBUG_DISABLE_PERF_DB=1 keeps it off the disk: search results live in the process only.
 #pragma once
 
