@@ -7,6 +7,7 @@ import pytest
 from numpy.lib.stride_tricks import sliding_window_view
 
 import miopen_cy as mi
+from conftest import requires_gpu
 from helpers import Strided, desc, poisoned, rel_l2
 from test_conv import BWD, FWD, WRW, Case, reference, run
 
@@ -38,6 +39,27 @@ ACCURACY = [
     cf(2, 6, (9, 8), 4, (5, 5), (2, 2), transpose=True),   # transposed: canonical backward is forward
 ]
 DIRECTIONS = [FWD, BWD]
+
+
+@pytest.fixture
+def handle():
+    """The FFT solver runs on the CPU only: these tests use a CPU handle (on a GPU handle it is not
+    applicable, test_fft_is_not_applicable_on_a_gpu_handle)."""
+    return mi.Handle(device="cpu")
+
+
+@requires_gpu
+@pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
+@pytest.mark.parametrize("direction", DIRECTIONS)
+def test_fft_is_not_applicable_on_a_gpu_handle(rng, monkeypatch, direction):
+    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", SOLVER)
+    case = ACCURACY[0]
+    x, w, dy, *_ = reference(case, rng)
+    out = poisoned(dy.shape if direction == FWD else x.shape)
+    with pytest.raises(mi.BadParmError, match="no solver of algorithm FFT") as info:
+        run(mi.Handle(device="gpu"), case, direction, x, w, dy, algo=ALGO, out=out)
+    assert "no solver for this direction and device" in str(info.value)
+    assert np.all(np.isnan(out))
 
 
 def numpy_conv(x, w, pad):
