@@ -17,7 +17,7 @@ miopen::Problem& DerefProblem(miopenProblem_t p) { return Deref<miopen::Problem>
 miopen::FindOptions& DerefOptions(miopenFindOptions_t o) { return Deref<miopen::FindOptions>(o, "options"); }
 miopen::Solution& DerefSolution(miopenSolution_t s) { return Deref<miopen::Solution>(s, "solution"); }
 
-int CheckedArgumentId(miopenTensorArgumentId_t id, const char* name)
+int CheckedArgumentId(const miopenTensorArgumentId_t& id, const char* name)
 {
     return static_cast<int>(miopen::CheckedEnum(id, name, "miopenTensorArgumentId_t of a convolution",
                                                 {miopenTensorConvolutionX, miopenTensorConvolutionW,
