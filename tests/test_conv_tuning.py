@@ -11,6 +11,14 @@ import miopen_cy as mi
 from helpers import desc, poisoned, rel_l2
 from test_conv import BWD, FWD, WRW, Case, reference, run
 
+
+@pytest.fixture
+def handle():
+    """The tunable solvers are the CPU implicit-GEMM ones (the GPU's tile variants are separate
+    solvers chosen by Find, test_conv_gpu.py), and the perf-db records are per architecture: these
+    tests use a CPU handle."""
+    return mi.Handle(device="cpu")
+
 TOL = 1e-5
 TUNABLE = {FWD: "ConvCpuImplicitGemmFwd", BWD: "ConvCpuImplicitGemmBwd", WRW: "ConvCpuImplicitGemmWrw"}
 IMPLICIT_GEMM = 5
