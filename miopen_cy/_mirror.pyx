@@ -4,7 +4,7 @@
 function by DESIGN.md's mechanical rule. One extension module; each .pxi holds one group of
 miopen.h, so the groups share the C types and helpers without cross-module cimports."""
 
-from libc.stdint cimport uintptr_t, INT32_MAX, INT32_MIN
+from libc.stdint cimport uintptr_t, uint64_t, INT32_MAX, INT32_MIN
 from libc.stddef cimport size_t
 
 from libcpp.vector cimport vector
@@ -23,3 +23,5 @@ include "lrn.pxi"
 include "batchnorm.pxi"
 include "bias.pxi"
 include "convolution.pxi"
+include "conv_immediate.pxi"
+include "find2.pxi"

@@ -50,7 +50,7 @@ cdef class DeviceBuffer:
         i = _operator.index(nbytes)
         if i < 0:
             raise ValueError(f"nbytes = {i} must be non-negative")
-        n = i
+        n = c_size(i, "nbytes")
         self.handle = handle
         self.nbytes = n
         self._gpu = handle.c_gpu
@@ -61,7 +61,11 @@ cdef class DeviceBuffer:
             self._ptr = <uintptr_t>p
         else:
             import numpy as np
-            self._host = np.empty(max(n, 1), dtype=np.uint8)
+            try:
+                self._host = np.empty(max(n, 1), dtype=np.uint8)
+            except (MemoryError, ValueError):
+                c_raise(miopenStatusAllocFailed, "DeviceBuffer",
+                        f"out of host memory allocating nbytes = {n}")
             self._ptr = self._host.__array_interface__["data"][0]
 
     def __dealloc__(self):
@@ -162,6 +166,34 @@ cdef class DeviceBuffer:
         return {"shape": (self.nbytes,), "typestr": "|u1", "data": (self._ptr, False),
                 "version": 3, "strides": None, "stream": stream if stream else None}
 
+    def __dlpack_device__(self):
+        """(DLPack device type, device id): (1, 0) on the CPU, (2, N) on CUDA GPU N, (10, N) on
+        ROCm GPU N."""
+        cdef int kind = 1, ordinal = 0
+        self.handle.c_check()
+        c_ok(miopenCyGetDLPackDevice(self.handle.c_handle, &kind, &ordinal))
+        return (kind, ordinal)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        """The buffer as a DLPack capsule of nbytes uint8 (torch.from_dlpack(buf),
+        np.from_dlpack(buf) on the CPU): a view, never a copy. The capsule keeps the buffer
+        alive. `stream` is the consumer's stream (DLPack's convention: None or 1 the legacy
+        default stream, 2 the per-thread default, -1 no synchronisation); when it is not the
+        handle's stream the handle's stream is synchronised first."""
+        if copy:
+            raise BufferError("DeviceBuffer.__dlpack__: copy=True is not supported (the export "
+                              "is always a view)")
+        dev = self.__dlpack_device__()
+        if dl_device is not None and tuple(dl_device) != dev:
+            raise BufferError(f"DeviceBuffer.__dlpack__: dl_device={tuple(dl_device)} but the "
+                              f"buffer lives on {dev}")
+        if self._gpu and stream != -1:
+            mine = self.handle.c_stream_int()
+            consumer = 1 if stream is None else _operator.index(stream)
+            if not (consumer == mine or (consumer == 1 and mine == 0)):
+                c_ok(miopenCyStreamSynchronize(self.handle.c_handle))
+        return c_dlpack_export(self, self._ptr, self.nbytes, dev[0], dev[1])
+
     def __repr__(self):
         return f"DeviceBuffer({self.handle.device}, nbytes={self.nbytes}, ptr=0x{self._ptr:x})"
 
@@ -259,6 +291,56 @@ cdef extern from *:
         miopen_cy_DLTensor dl_tensor
 
 from cpython.pycapsule cimport PyCapsule_IsValid, PyCapsule_GetPointer
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    /* A 1-d uint8 DLManagedTensor over [data, data + nbytes) that owns a reference to `owner`
+       (the DeviceBuffer); its deleter drops the reference, with the GIL, from any thread. */
+    typedef struct {
+        miopen_cy_DLTensor dl_tensor; void* manager_ctx; void (*deleter)(void*);
+        int64_t shape[1]; int64_t strides[1];
+    } miopen_cy_DLExport;
+    static void miopen_cy_dl_deleter(void* self) {
+        miopen_cy_DLExport* e = (miopen_cy_DLExport*)self;
+        PyGILState_STATE g = PyGILState_Ensure();
+        Py_XDECREF((PyObject*)e->manager_ctx);
+        PyGILState_Release(g);
+        free(e);
+    }
+    static void miopen_cy_dl_capsule_destructor(PyObject* capsule) {
+        /* A consumer renames the capsule "used_dltensor" and owns the tensor from then on. */
+        if (PyCapsule_IsValid(capsule, "dltensor")) {
+            miopen_cy_DLExport* e = (miopen_cy_DLExport*)PyCapsule_GetPointer(capsule, "dltensor");
+            if (e) e->deleter(e);
+        }
+    }
+    static PyObject* miopen_cy_dl_export(PyObject* owner, uintptr_t data, size_t nbytes,
+                                         int device_type, int device_id) {
+        miopen_cy_DLExport* e = (miopen_cy_DLExport*)calloc(1, sizeof(miopen_cy_DLExport));
+        if (!e) return PyErr_NoMemory();
+        e->shape[0] = (int64_t)nbytes;
+        e->strides[0] = 1;
+        e->dl_tensor.data = (void*)data;
+        e->dl_tensor.device.device_type = device_type;
+        e->dl_tensor.device.device_id = device_id;
+        e->dl_tensor.ndim = 1;
+        e->dl_tensor.dtype.code = 1;   /* kDLUInt */
+        e->dl_tensor.dtype.bits = 8;
+        e->dl_tensor.dtype.lanes = 1;
+        e->dl_tensor.shape = e->shape;
+        e->dl_tensor.strides = e->strides;
+        e->dl_tensor.byte_offset = 0;
+        Py_INCREF(owner);
+        e->manager_ctx = owner;
+        e->deleter = miopen_cy_dl_deleter;
+        PyObject* cap = PyCapsule_New(e, "dltensor", miopen_cy_dl_capsule_destructor);
+        if (!cap) { Py_DECREF(owner); free(e); }
+        return cap;
+    }
+    """
+    object c_dlpack_export "miopen_cy_dl_export" (object owner, uintptr_t data, size_t nbytes,
+                                                  int device_type, int device_id)
 
 _DL_CPU, _DL_CUDA, _DL_ROCM = 1, 2, 10
 _DL_TYPECHAR = {0: "i", 1: "u", 2: "f", 4: "b"}
@@ -450,10 +532,14 @@ cdef void* c_pointer(object obj, str name, str api, Handle handle, size_t need, 
         if obj < 0:
             c_raise(miopenStatusBadParm, api, f"{name} = {obj} is not an address")
         return <void*><uintptr_t>obj
+    if handle.c_gpu and c_torch_fits(obj, handle, need, dtype, &ptr):
+        return <void*>ptr
     if PyObject_CheckBuffer(obj) and c_buffer_fits(obj, need, dtype, writable, &ptr, &nbytes):
         if handle.c_gpu:
             return c_stage(obj, ptr, nbytes, name, api, handle, writable)
         return <void*>ptr
+    if PyCapsule_IsValid(obj, b"dltensor"):
+        return c_capsule_pointer(obj, name, api, handle, need, dtype, writable)
     cai = getattr(obj, "__cuda_array_interface__", None)
     if cai is not None:
         if not handle.c_gpu:
@@ -489,6 +575,71 @@ cdef void* c_pointer(object obj, str name, str api, Handle handle, size_t need, 
     if handle.c_gpu:
         return c_stage(holder, ptr, nbytes, name, api, handle, writable)
     return <void*>ptr
+
+
+cdef void* c_capsule_pointer(object capsule, str name, str api, Handle handle, size_t need,
+                             int dtype, bint writable) except? NULL:
+    """A DLPack capsule passed as is (say torch.utils.dlpack.to_dlpack(t)): used in place on its
+    device, never consumed (it stays valid for the caller); a CPU one is staged on a GPU handle."""
+    global miopen_cy_staged_pending
+    cdef uintptr_t ptr = 0
+    cdef size_t nbytes = 0
+    cdef miopen_cy_DLManagedTensor* m = <miopen_cy_DLManagedTensor*>PyCapsule_GetPointer(
+        capsule, b"dltensor")
+    cdef int kind = m.dl_tensor.device.device_type
+    iface = c_dlpack_iface(capsule, name, api)
+    if kind in (_DL_CUDA, _DL_ROCM):
+        if not handle.c_gpu:
+            c_raise(miopenStatusBadParm, api,
+                    f"{name} is a GPU DLPack tensor but the handle is on {handle.device}")
+        c_device_region(iface, name, api, handle, need, dtype, writable, &ptr, &nbytes)
+        return <void*>ptr
+    if kind != _DL_CPU:
+        c_raise(miopenStatusBadParm, api,
+                f"{name} lives on DLPack device type {kind}, the handle on {handle.device}")
+    c_array_region(iface, name, api, need, dtype, writable, &ptr, &nbytes)
+    if handle.c_gpu:
+        return c_stage(capsule, ptr, nbytes, name, api, handle, writable)
+    return <void*>ptr
+
+
+# Fast path for PyTorch CUDA tensors: reading data_ptr() and friends costs a fraction of building
+# torch's __cuda_array_interface__ (Python code in torch) and parsing it. Anything that does not
+# fit (wrong device or dtype, too small, strided, requires_grad) takes the general path, which
+# words the error or raises torch's own.
+import sys as _sys
+cdef object _torch_tensor_type = None
+cdef object _torch_raw_stream = None
+cdef dict _torch_dtype_of = None
+
+
+cdef bint c_torch_fits(object obj, Handle handle, size_t need, int dtype,
+                       uintptr_t* ptr) except -1:
+    global _torch_tensor_type, _torch_raw_stream, _torch_dtype_of
+    if _torch_tensor_type is None:
+        torch = _sys.modules.get("torch")
+        if torch is None or not hasattr(torch, "Tensor"):
+            return False
+        raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+        if raw is None:
+            return False
+        _torch_dtype_of = {torch.float16: miopenHalf, torch.float32: miopenFloat,
+                           torch.float64: miopenDouble, torch.int32: miopenInt32,
+                           torch.int8: miopenInt8, torch.bfloat16: miopenBFloat16}
+        _torch_raw_stream = raw
+        _torch_tensor_type = torch.Tensor
+    if not isinstance(obj, _torch_tensor_type):
+        return False
+    ordinal = obj.get_device()                  # -1 for a CPU tensor
+    if ordinal != handle.c_ordinal or obj.requires_grad or not obj.is_contiguous():
+        return False
+    if dtype >= 0 and _torch_dtype_of.get(obj.dtype, -1) != dtype:
+        return False
+    if <size_t>obj.nbytes < need:
+        return False
+    handle.c_wait_for(_torch_raw_stream(ordinal))
+    ptr[0] = <uintptr_t>obj.data_ptr()
+    return True
 
 
 cdef void* c_data(object obj, str name, str api, Handle handle, TensorDescriptor desc,

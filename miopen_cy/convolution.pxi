@@ -110,9 +110,9 @@ def getConvolutionNdDescriptor(ConvolutionDescriptor convDesc, requestedSpatialD
     cdef int req = c_int(requestedSpatialDim, "requestedSpatialDim")
     cdef int dims = 0
     cdef miopenConvolutionMode_t mode = miopenConvolution
-    cdef vector[int] p = vector[int](max(req, 1))
-    cdef vector[int] s = vector[int](max(req, 1))
-    cdef vector[int] d = vector[int](max(req, 1))
+    cdef vector[int] p = vector[int](max(min(req, C_MAX_DIMS), 1))
+    cdef vector[int] s = vector[int](max(min(req, C_MAX_DIMS), 1))
+    cdef vector[int] d = vector[int](max(min(req, C_MAX_DIMS), 1))
     check_status(miopenGetConvolutionNdDescriptor(c_conv(convDesc, "convDesc"), req, &dims, p.data(),
                                                   s.data(), d.data(), &mode))
     return (tuple(p)[:dims], tuple(s)[:dims], tuple(d)[:dims], ConvolutionMode(mode))
@@ -238,7 +238,7 @@ def findConvolutionForwardAlgorithm(Handle handle, TensorDescriptor xDesc, x, Te
     api = "miopenFindConvolutionForwardAlgorithm"
     cdef miopenHandle_t h = c_handle(handle)
     cdef int request = c_int(requestAlgoCount, "requestAlgoCount")
-    cdef size_t ws_size = _operator.index(workSpaceSize)
+    cdef size_t ws_size = c_size(workSpaceSize, "workSpaceSize")
     cdef miopenConvAlgoPerf_t perf[8]
     cdef int returned = 0
     cdef cbool exhaustive = True if exhaustiveSearch else False
@@ -265,7 +265,7 @@ def findConvolutionBackwardDataAlgorithm(Handle handle, TensorDescriptor dyDesc,
     api = "miopenFindConvolutionBackwardDataAlgorithm"
     cdef miopenHandle_t h = c_handle(handle)
     cdef int request = c_int(requestAlgoCount, "requestAlgoCount")
-    cdef size_t ws_size = _operator.index(workSpaceSize)
+    cdef size_t ws_size = c_size(workSpaceSize, "workSpaceSize")
     cdef miopenConvAlgoPerf_t perf[8]
     cdef int returned = 0
     cdef cbool exhaustive = True if exhaustiveSearch else False
@@ -292,7 +292,7 @@ def findConvolutionBackwardWeightsAlgorithm(Handle handle, TensorDescriptor dyDe
     api = "miopenFindConvolutionBackwardWeightsAlgorithm"
     cdef miopenHandle_t h = c_handle(handle)
     cdef int request = c_int(requestAlgoCount, "requestAlgoCount")
-    cdef size_t ws_size = _operator.index(workSpaceSize)
+    cdef size_t ws_size = c_size(workSpaceSize, "workSpaceSize")
     cdef miopenConvAlgoPerf_t perf[8]
     cdef int returned = 0
     cdef cbool exhaustive = True if exhaustiveSearch else False
@@ -324,7 +324,7 @@ def convolutionForward(Handle handle, alpha, TensorDescriptor xDesc, x, TensorDe
     cdef const void* pa = c_scalar_ptr(&sa, alpha, "alpha", dt)
     cdef const void* pb = c_scalar_ptr(&sb, beta, "beta", dt)
     cdef miopenConvFwdAlgorithm_t al = <miopenConvFwdAlgorithm_t>c_int(algo, "algo")
-    cdef size_t ws_size = _operator.index(workSpaceSize)
+    cdef size_t ws_size = c_size(workSpaceSize, "workSpaceSize")
     cdef miopenTensorDescriptor_t xd = c_tensor(xDesc, "xDesc"), wd = c_tensor(wDesc, "wDesc")
     cdef miopenTensorDescriptor_t yd = c_tensor(yDesc, "yDesc")
     cdef miopenConvolutionDescriptor_t cd = c_conv(convDesc, "convDesc")
@@ -348,7 +348,7 @@ def convolutionBackwardData(Handle handle, alpha, TensorDescriptor dyDesc, dy, T
     cdef const void* pa = c_scalar_ptr(&sa, alpha, "alpha", dt)
     cdef const void* pb = c_scalar_ptr(&sb, beta, "beta", dt)
     cdef miopenConvBwdDataAlgorithm_t al = <miopenConvBwdDataAlgorithm_t>c_int(algo, "algo")
-    cdef size_t ws_size = _operator.index(workSpaceSize)
+    cdef size_t ws_size = c_size(workSpaceSize, "workSpaceSize")
     cdef miopenTensorDescriptor_t dyd = c_tensor(dyDesc, "dyDesc"), wd = c_tensor(wDesc, "wDesc")
     cdef miopenTensorDescriptor_t dxd = c_tensor(dxDesc, "dxDesc")
     cdef miopenConvolutionDescriptor_t cd = c_conv(convDesc, "convDesc")
@@ -373,7 +373,7 @@ def convolutionBackwardWeights(Handle handle, alpha, TensorDescriptor dyDesc, dy
     cdef const void* pa = c_scalar_ptr(&sa, alpha, "alpha", dt)
     cdef const void* pb = c_scalar_ptr(&sb, beta, "beta", dt)
     cdef miopenConvBwdWeightsAlgorithm_t al = <miopenConvBwdWeightsAlgorithm_t>c_int(algo, "algo")
-    cdef size_t ws_size = _operator.index(workSpaceSize)
+    cdef size_t ws_size = c_size(workSpaceSize, "workSpaceSize")
     cdef miopenTensorDescriptor_t dyd = c_tensor(dyDesc, "dyDesc"), xd = c_tensor(xDesc, "xDesc")
     cdef miopenTensorDescriptor_t dwd = c_tensor(dwDesc, "dwDesc")
     cdef miopenConvolutionDescriptor_t cd = c_conv(convDesc, "convDesc")

@@ -105,7 +105,7 @@ CONV_FLAGS = [
     F("in_bias", "a", "", "str", "Input bias filename (Default=)"),
     F("group_count", "g", 1, "int", "Number of Groups (Default=1)"),
     F("dout_data", "D", "", "str", "dy data filename for backward weight computation (Default=)"),
-    F("solution", "S", "-1", "str", "Solver name or id: Find runs that solver alone (immediate mode is not available yet); <0 or 0: Find (Default=-1)"),
+    F("solution", "S", "-1", "str", "Solver name or id: Find runs that solver alone (the library's immediate mode is the C/Python API's *Immediate calls); <0 or 0: Find (Default=-1)"),
 ]
 
 POOL_FLAGS = [
@@ -1234,7 +1234,7 @@ def cmd_conv(args, report):
     report.record["problem"]["y"] = list(runner.ylens)
     bias = _ConvBias(device, runner, o["in_bias"]) if o["bias"] else None
     if solution is not None:
-        report.say(f"Note: -S {solution}: immediate mode is not available yet; Find runs that solver alone "
+        report.say(f"Note: -S {solution}: the driver does not use immediate mode; Find runs that solver alone "
                    "(MIOPEN_DEBUG_FIND_ONLY_SOLVER) with a find-db of its own")
         report.record["solution"] = solution
     with _only_solver(solution):

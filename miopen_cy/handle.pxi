@@ -106,7 +106,7 @@ def destroy(Handle handle):
 def setStream(Handle handle, streamID):
     """Sets the platform stream (hipStream_t / cudaStream_t as an int; ignored on the CPU).
     C: miopenSetStream"""
-    cdef uintptr_t s = 0 if streamID is None else _operator.index(streamID)
+    cdef uintptr_t s = c_address(streamID, "streamID")
     check_status(miopenSetStream(c_handle(handle), <miopenAcceleratorQueue_t>s))
 
 
@@ -120,9 +120,9 @@ def getStream(Handle handle):
 def setAllocator(Handle handle, allocator, deallocator, allocatorContext):
     """Sets allocation callbacks (C function addresses as ints, 0 for the default).
     C: miopenSetAllocator"""
-    cdef uintptr_t a = _operator.index(allocator or 0)
-    cdef uintptr_t d = _operator.index(deallocator or 0)
-    cdef uintptr_t ctx = _operator.index(allocatorContext or 0)
+    cdef uintptr_t a = c_address(allocator, "allocator")
+    cdef uintptr_t d = c_address(deallocator, "deallocator")
+    cdef uintptr_t ctx = c_address(allocatorContext, "allocatorContext")
     check_status(miopenSetAllocator(c_handle(handle), <miopenAllocatorFunction>a,
                                     <miopenDeallocatorFunction>d, <void*>ctx))
 
@@ -153,7 +153,7 @@ def cyDeviceAlloc(Handle handle, sizeBytes):
     """Allocates sizeBytes on the handle's device; returns the address as an int (free it with
     cyDeviceFree; DeviceBuffer does both for you).  C: miopenCyDeviceAlloc"""
     cdef void* p = NULL
-    cdef size_t n = _operator.index(sizeBytes)
+    cdef size_t n = c_size(sizeBytes, "sizeBytes")
     cdef miopenHandle_t h = c_handle(handle)
     with nogil:
         check_status(miopenCyDeviceAlloc(h, &p, n))
@@ -162,16 +162,16 @@ def cyDeviceAlloc(Handle handle, sizeBytes):
 
 def cyDeviceFree(Handle handle, ptr):
     """Frees memory from cyDeviceAlloc.  C: miopenCyDeviceFree"""
-    cdef uintptr_t p = _operator.index(ptr or 0)
+    cdef uintptr_t p = c_address(ptr, "ptr")
     check_status(miopenCyDeviceFree(c_handle(handle), <void*>p))
 
 
 def cyMemcpy(Handle handle, dst, src, sizeBytes):
     """Copies sizeBytes from address src to address dst (host or device memory, the direction
     inferred) on the handle's stream, and waits for it.  C: miopenCyMemcpy"""
-    cdef uintptr_t d = _operator.index(dst)
-    cdef uintptr_t s = _operator.index(src)
-    cdef size_t n = _operator.index(sizeBytes)
+    cdef uintptr_t d = c_address(dst, "dst")
+    cdef uintptr_t s = c_address(src, "src")
+    cdef size_t n = c_size(sizeBytes, "sizeBytes")
     cdef miopenHandle_t h = c_handle(handle)
     with nogil:
         check_status(miopenCyMemcpy(h, <void*>d, <const void*>s, n))
@@ -187,13 +187,13 @@ def cyStreamSynchronize(Handle handle):
 def cyStreamWait(Handle handle, stream):
     """Makes later work on the handle's stream wait for the work queued on `stream` (an int
     cudaStream_t / hipStream_t) so far.  C: miopenCyStreamWait"""
-    cdef uintptr_t s = 0 if stream is None else _operator.index(stream)
+    cdef uintptr_t s = c_address(stream, "stream")
     check_status(miopenCyStreamWait(c_handle(handle), <miopenAcceleratorQueue_t>s))
 
 
 def cyGetPointerDevice(ptr):
     """The GPU ordinal of a device address, or -1 for host memory.  C: miopenCyGetPointerDevice"""
-    cdef uintptr_t p = _operator.index(ptr)
+    cdef uintptr_t p = c_address(ptr, "ptr")
     cdef int ordinal = -1
     check_status(miopenCyGetPointerDevice(<const void*>p, &ordinal))
     return ordinal

@@ -173,9 +173,9 @@ def getNdPoolingDescriptor(PoolingDescriptor poolDesc, nbDimsRequested):
     cdef int req = c_int(nbDimsRequested, "nbDimsRequested")
     cdef miopenPoolingMode_t mode = miopenPoolingMax
     cdef int nb = 0
-    cdef vector[int] window = vector[int](max(req, 0))
-    cdef vector[int] pads = vector[int](max(req, 0))
-    cdef vector[int] strides = vector[int](max(req, 0))
+    cdef vector[int] window = vector[int](max(min(req, C_MAX_DIMS), 0))
+    cdef vector[int] pads = vector[int](max(min(req, C_MAX_DIMS), 0))
+    cdef vector[int] strides = vector[int](max(min(req, C_MAX_DIMS), 0))
     check_status(miopenGetNdPoolingDescriptor(c_pooling(poolDesc, "poolDesc"), req, &mode, &nb,
                                               window.data(), pads.data(), strides.data()))
     count = min(req, nb)
@@ -187,7 +187,7 @@ def getPoolingNdForwardOutputDim(PoolingDescriptor poolDesc, TensorDescriptor te
     """The output lengths (a tuple of `dims` = spatial dims + 2 ints) of pooling tensorDesc.
     C: miopenGetPoolingNdForwardOutputDim"""
     cdef int d = c_int(dims, "dims")
-    cdef vector[int] out = vector[int](max(d, 1))
+    cdef vector[int] out = vector[int](max(min(d, C_MAX_DIMS), 1))
     check_status(miopenGetPoolingNdForwardOutputDim(c_pooling(poolDesc, "poolDesc"),
                                                     c_tensor(tensorDesc, "tensorDesc"), d,
                                                     out.data()))
@@ -226,7 +226,7 @@ def poolingForward(Handle handle, PoolingDescriptor poolDesc, alpha, TensorDescr
     cdef miopenTensorDescriptor_t xd = c_tensor(xDesc, "xDesc")
     cdef miopenTensorDescriptor_t yd = c_tensor(yDesc, "yDesc")
     cdef cbool save = True if do_backward else False
-    cdef size_t ws_size = _operator.index(workSpaceSize)
+    cdef size_t ws_size = c_size(workSpaceSize, "workSpaceSize")
     cdef const void* px = c_data(x, "x", api, handle, xDesc, False)
     cdef void* py = c_data(y, "y", api, handle, yDesc, True)
     cdef void* pw = c_workspace(workSpace, "workSpace", api, handle, ws_size, True)

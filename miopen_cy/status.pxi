@@ -291,6 +291,36 @@ cdef int c_int(object value, str name) except? -1:
     return i
 
 
+# The most dims a MIOpen descriptor has (kMaxTensorDims in hip/src/core/tensor.hpp): the Nd
+# getters size their output arrays by it, never by a caller's (possibly huge) count.
+cdef enum:
+    C_MAX_DIMS = 8
+
+
+cdef size_t c_size(object value, str name) except? <size_t>-1:
+    """A byte count: an int in [0, SIZE_MAX], else TypeError / OverflowError naming `name`."""
+    try:
+        i = _operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}") from None
+    if i < 0 or i > <size_t>-1:
+        raise OverflowError(f"{name} = {i} is not a size (0 to {<size_t>-1})")
+    return i
+
+
+cdef uintptr_t c_address(object value, str name) except? <uintptr_t>-1:
+    """An address as an int (None is 0): TypeError / OverflowError naming `name`."""
+    if value is None:
+        return 0
+    try:
+        i = _operator.index(value)
+    except TypeError:
+        raise TypeError(f"{name} must be an address (an int), not {type(value).__name__}") from None
+    if i < 0 or i > <uintptr_t>-1:
+        raise OverflowError(f"{name} = {i} is not an address")
+    return i
+
+
 cdef double c_double(object value, str name) except? -1.0:
     if isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be a float, not {type(value).__name__}")

@@ -12,6 +12,9 @@ sides are timed (median of --repeat runs after warm-up). Prints our time, theirs
 (conv/tuning.hpp) and the best variant is stored in the perf-db before timing.
 """
 import argparse
+import glob
+import os
+import tempfile
 import statistics
 import sys
 import time
@@ -70,6 +73,19 @@ def openblas_core():
     except Exception:   # noqa: BLE001 - only a label
         return "OpenBLAS core unknown"
 
+GPU_EVENTS = False   # time with CUDA events (set for --device gpu)
+
+
+def chosen_solver(key):
+    """The fastest solver Find recorded for a problem key (the first entry of its find-db line)."""
+    folder = os.environ.get("MIOPEN_USER_DB_PATH", "")
+    for path in glob.glob(os.path.join(folder, "*.ufdb.txt")):
+        with open(path) as f:
+            for line in f:
+                if line.split("=", 1)[0] == key:
+                    return line.split("=", 1)[1].split(":", 1)[0]
+    return "?"
+
 
 def desc(shape):
     d = mi.TensorDescriptor()
@@ -78,6 +94,19 @@ def desc(shape):
 
 
 def median_ms(fn, repeat, sync):
+    if GPU_EVENTS:
+        # CUDA events around each run (METHOD.md): the host clock would add launch latency.
+        fn()
+        torch.cuda.synchronize()
+        times = []
+        for _ in range(repeat):
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record()
+            fn()
+            b.record()
+            b.synchronize()
+            times.append(a.elapsed_time(b))
+        return min(times) if STAT == "min" else statistics.median(times)
     fn()
     sync()
     times = []
@@ -153,8 +182,11 @@ def bench_layer(h_, dev, n, layer, directions, repeat, sync):
                 tdy, tx, tw, None, [st, st], [p, p], [1, 1], False, [0, 0], g, [False, True, False])
         t_ours = median_ms(ours, repeat, sync)
         t_theirs = median_ms(theirs, repeat, sync)
+        # The problem key (ConvProblem::Key): C-H-W-RxS-K-Ho-Wo-N-pads-strides-dilations-G-...
+        solver = chosen_solver(f"{c}-{hh}-{ww}-{r}x{s}-{k}-{ys[2]}-{ys[3]}-{n}-{p}x{p}-{st}x{st}-1x1-{g}"
+                               f"-NCHW-FP32-{d}")
         rows.append((d, layer, t_ours, t_theirs, flops, mi.ConvAlgorithm(int(algo)).name[len("miopenConvolutionAlgo"):],
-                     find_ms))
+                     find_ms, solver))
     return rows
 
 
@@ -169,9 +201,10 @@ def main(argv=None):
     ap.add_argument("--stat", default="median", choices=["median", "min"])
     ap.add_argument("--exhaustive", action="store_true", help="Find with exhaustiveSearch=true")
     args = ap.parse_args(argv)
-    global STAT, EXHAUSTIVE
+    global STAT, EXHAUSTIVE, GPU_EVENTS
     STAT = args.stat
     EXHAUSTIVE = args.exhaustive
+    GPU_EVENTS = args.device.startswith("gpu")
     gpu = args.device.startswith("gpu")
     dev = "cuda" if gpu else "cpu"
     n = args.batch or (32 if gpu else 4)
@@ -182,6 +215,9 @@ def main(argv=None):
         sync = torch.cuda.synchronize
     else:
         sync = lambda: None
+    # A fresh find-db unless one is given: Find benchmarks (its time is reported), and the chosen
+    # solver is read back from the record it writes.
+    os.environ.setdefault("MIOPEN_USER_DB_PATH", tempfile.mkdtemp(prefix="bench_conv_db_"))
     h_ = mi.Handle(device=args.device)
     layers = {"resnet50": RESNET50, "extra": EXTRA, "all": RESNET50 + EXTRA}[args.set]
     peer = "cuDNN " + torch.backends.cudnn.version().__str__() if gpu else "oneDNN"
@@ -189,22 +225,24 @@ def main(argv=None):
     print(f"# miopen_cy {mi.__version__} vs PyTorch {torch.__version__} ({peer}) on {where}, batch {n}"
           + (", exhaustive search" if EXHAUSTIVE else ""))
     print(f"{'dir':<3} {'layer':<36} {'algo':<12} {'ours ms':>9} {'peer ms':>9} {'TFLOP/s':>8} "
-          f"{'ratio':>6} {'find ms':>8}")
+          f"{'ratio':>6} {'find ms':>8}  solver")
     all_rows = []
     for layer in layers:
         name = layer_name(n, *layer)
         if args.filter and args.filter not in name:
             continue
-        for d, lay, t_o, t_t, flops, algo, find_ms in bench_layer(h_, dev, n, layer, args.directions,
+        for d, lay, t_o, t_t, flops, algo, find_ms, solver in bench_layer(h_, dev, n, layer, args.directions,
                                                                   args.repeat, sync):
-            all_rows.append((d, t_o, t_t))
+            all_rows.append((d, t_o, t_t, find_ms))
             print(f"{d:<3} {name:<36} {algo:<12} {t_o:9.3f} {t_t:9.3f} {flops / t_o / 1e9:8.3f} "
-                  f"{t_t / t_o:6.2f} {find_ms:8.1f}", flush=True)
+                  f"{t_t / t_o:6.2f} {find_ms:8.1f}  {solver}", flush=True)
     for d in args.directions:
-        ratios = [t / o for dd, o, t in all_rows if dd == d]
+        ratios = [t / o for dd, o, t, _ in all_rows if dd == d]
         if ratios:
             print(f"# {d}: geomean ratio {np.exp(np.mean(np.log(ratios))):.3f} over {len(ratios)} layers, "
                   f"min {min(ratios):.2f}")
+    if all_rows:
+        print(f"# Find: median {statistics.median(r[3] for r in all_rows):.1f} ms per layer and direction")
     return 0
 
 

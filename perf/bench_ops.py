@@ -4,9 +4,15 @@ Prints one row per op: our time, PyTorch's time (median of --repeat runs after w
 bandwidth each reaches counting the bytes read and written once, and the speed ratio
 (PyTorch time / our time: > 1 means we are faster).
 
-    python perf/bench_ops.py [--device cpu|gpu] [--repeat N] [--filter SUBSTRING]
+    python perf/bench_ops.py [--device cpu|gpu] [--repeat N] [--filter SUBSTRING] [--size small|large]
+
+--size large (the default on a GPU) takes tensors of 100 MB or more, which no GPU cache holds, and
+times with CUDA events; the GPU run also prints the measured device copy bandwidth, each row's
+fraction of it, the pooling forward with the generic kernel beside the 2-d one, and the per-call
+Python overhead on the GPU handle.
 """
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -40,10 +46,30 @@ def median_ms(fn, repeat, sync=lambda: None):
     return min(times) if STAT == "min" else statistics.median(times)
 
 
+def event_ms(fn, repeat, inner=3):
+    """GPU time of one call: CUDA events around `inner` back-to-back calls on the default stream
+    (the handle's and PyTorch's), `repeat` samples, median (or min)."""
+    fn()
+    fn()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(repeat):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(inner):
+            fn()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) / inner)
+    return min(times) if STAT == "min" else statistics.median(times)
+
+
 class Bench:
-    def __init__(self, device, repeat):
+    def __init__(self, device, repeat, large=False):
         self.device = device
         self.repeat = repeat
+        self.large = large
+        self.copy_gbs = None
         self.h = mi.Handle(device=device)
         self.tdev = "cuda" if device.startswith("gpu") else "cpu"
         self.rng = np.random.default_rng(0)
@@ -73,17 +99,38 @@ class Bench:
         if self.tdev == "cuda":
             torch.cuda.synchronize()
 
-    def row(self, name, shape, nbytes, ours, theirs):
-        t_ours = median_ms(ours, self.repeat, self.sync)
-        t_theirs = median_ms(theirs, self.repeat, self.sync)
-        self.rows.append((name, shape, t_ours, t_theirs, nbytes))
+    def time_ms(self, fn):
+        if self.tdev == "cuda" and self.large:
+            return event_ms(fn, self.repeat)
+        return median_ms(fn, self.repeat, self.sync)
+
+    def row(self, name, shape, nbytes, ours, theirs, keep=True):
+        t_ours = self.time_ms(ours)
+        t_theirs = self.time_ms(theirs)
+        if keep:
+            self.rows.append((name, shape, t_ours, t_theirs, nbytes))
+        frac = ""
+        if self.copy_gbs:
+            frac = f" {nbytes / t_ours / 1e6 / self.copy_gbs:6.2f} {nbytes / t_theirs / 1e6 / self.copy_gbs:6.2f}"
         print(f"{name:<22} {str(shape):<24} {t_ours:9.3f} {t_theirs:9.3f} "
-              f"{nbytes / t_ours / 1e6:8.1f} {nbytes / t_theirs / 1e6:8.1f} {t_theirs / t_ours:7.2f}x",
-              flush=True)
+              f"{nbytes / t_ours / 1e6:8.1f} {nbytes / t_theirs / 1e6:8.1f} {t_theirs / t_ours:7.2f}x"
+              f"{frac}", flush=True)
+
+    def shape(self, small, large):
+        return large if self.large else small
+
+    def measure_copy(self):
+        """Device-to-device copy bandwidth (bytes read + written) on 1 GiB, PyTorch's copy_."""
+        a = torch.empty(1 << 28, device="cuda")
+        c = torch.empty_like(a)
+        t = event_ms(lambda: c.copy_(a), max(self.repeat, 10))
+        self.copy_gbs = 2 * a.numel() * 4 / t / 1e6
+        print(f"# device copy bandwidth: {self.copy_gbs:.1f} GB/s (torch copy_ of 1 GiB, "
+              f"{STAT} of {max(self.repeat, 10)})")
 
 
 def bench_elementwise(b):
-    shape = (8, 64, 112, 112)
+    shape = b.shape((8, 64, 112, 112), (64, 64, 112, 112))
     n = int(np.prod(shape))
     d = desc(shape)
     x, y, dy, dx = b.array(shape), b.empty(shape), b.array(shape), b.empty(shape)
@@ -112,7 +159,7 @@ def bench_elementwise(b):
 
 
 def bench_pooling(b):
-    shape = (8, 64, 112, 112)
+    shape = b.shape((8, 64, 112, 112), (64, 64, 112, 112))
     d = desc(shape)
     x, tx = b.array(shape), b.torch_tensor(shape)
     for mode, name, tfn in [(mi.miopenPoolingMax, "maxpool_fwd", lambda t: F.max_pool2d(t, 3, 2, 1)),
@@ -127,6 +174,14 @@ def bench_pooling(b):
         b.row(name, shape, nbytes,
               lambda: mi.poolingForward(b.h, pd, 1.0, d, x, 0.0, od, y, False, None, 0),
               lambda: tfn(tx))
+        if b.tdev == "cuda":
+            os.environ["MIOPEN_CY_POOL_KERNEL"] = "generic"
+            try:
+                b.row(name + "[generic]", shape, nbytes,
+                      lambda: mi.poolingForward(b.h, pd, 1.0, d, x, 0.0, od, y, False, None, 0),
+                      lambda: tfn(tx), keep=False)
+            finally:
+                del os.environ["MIOPEN_CY_POOL_KERNEL"]
         # backward: dx from dy (and, for max, the index workspace saved by the forward)
         ws_size = mi.poolingGetWorkSpaceSizeV2(pd, od)
         ws = b.empty(None, nbytes=max(ws_size, 1))
@@ -141,7 +196,7 @@ def bench_pooling(b):
 
 
 def bench_batchnorm(b):
-    shape = (8, 64, 112, 112)
+    shape = b.shape((8, 64, 112, 112), (64, 64, 112, 112))
     n = int(np.prod(shape))
     d = desc(shape)
     pd = mi.TensorDescriptor()
@@ -183,7 +238,7 @@ def bench_batchnorm(b):
 
 
 def bench_lrn(b):
-    shape = (4, 96, 55, 55)
+    shape = b.shape((4, 96, 55, 55), (128, 96, 55, 55))
     n = int(np.prod(shape))
     d = desc(shape)
     ld = mi.LRNDescriptor()
@@ -204,7 +259,8 @@ def bench_lrn(b):
 
 
 def bench_softmax(b):
-    for shape in [(32, 1000, 1, 1), (1, 21, 256, 256)]:
+    for shape in b.shape([(32, 1000, 1, 1), (1, 21, 256, 256)],
+                         [(32768, 1000, 1, 1), (32, 21, 256, 256)]):
         n = int(np.prod(shape))
         d = desc(shape)
         x, y, tx = b.array(shape), b.empty(shape), b.torch_tensor(shape)
@@ -223,8 +279,47 @@ def bench_softmax(b):
               lambda: torch._softmax_backward_data(tdy, ty, 1, ty.dtype))
 
 
+def per_call_us(fn, calls=2000, repeat=7):
+    """Wall time per call of `calls` back-to-back calls (no synchronisation: on a GPU the launch is
+    asynchronous, so this is the host cost), min of `repeat`."""
+    for _ in range(100):
+        fn()
+    best = float("inf")
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.perf_counter() - t0) / calls * 1e6)
+        torch.cuda.synchronize()
+    return best
+
+
+def bench_overhead(b):
+    """Per-call host cost on a tiny tensor: our call with DeviceBuffers, with PyTorch CUDA tensors
+    (the data_ptr fast path), with __cuda_array_interface__ objects, and PyTorch's own call."""
+    shape = (1, 1, 1, 4)
+    d = desc(shape)
+    ad = mi.ActivationDescriptor()
+    mi.setActivationDescriptor(ad, mi.miopenActivationRELU, 1.0, 1.0, 1.0)
+    x, y = b.array(shape), b.empty(shape)
+    tx, ty = torch.randn(shape, device="cuda"), torch.empty(shape, device="cuda")
+
+    class Cai:
+        def __init__(self, t):
+            self.__cuda_array_interface__ = t.__cuda_array_interface__
+
+    cx, cy = Cai(tx), Cai(ty)
+    rows = [("DeviceBuffer", lambda: mi.activationForward(b.h, ad, 1.0, d, x, 0.0, d, y)),
+            ("torch tensor", lambda: mi.activationForward(b.h, ad, 1.0, d, tx, 0.0, d, ty)),
+            ("CAI object", lambda: mi.activationForward(b.h, ad, 1.0, d, cx, 0.0, d, cy)),
+            ("PyTorch's clamp_min(out=)", lambda: torch.clamp_min(tx, 0.0, out=ty))]
+    for name, fn in rows:
+        print(f"# per-call overhead, activationForward {shape} with {name}: {per_call_us(fn):.2f} us "
+              f"(min of 7 x 2000 calls, no sync)", flush=True)
+
+
 GROUPS = {"elementwise": bench_elementwise, "pooling": bench_pooling, "batchnorm": bench_batchnorm,
-          "lrn": bench_lrn, "softmax": bench_softmax}
+          "lrn": bench_lrn, "softmax": bench_softmax, "overhead": bench_overhead}
 
 
 def main(argv=None):
@@ -233,14 +328,23 @@ def main(argv=None):
     p.add_argument("--repeat", type=int, default=10)
     p.add_argument("--filter", default="", help="only the op groups whose name contains this")
     p.add_argument("--stat", default="median", choices=["median", "min"])
+    p.add_argument("--size", default=None, choices=["small", "large"],
+                   help="tensor sizes: large (>= 100 MB, the GPU default) or small (the CPU default)")
     args = p.parse_args(argv)
     global STAT
     STAT = args.stat
-    b = Bench(args.device, args.repeat)
+    gpu = args.device.startswith("gpu")
+    b = Bench(args.device, args.repeat, large=(args.size or ("large" if gpu else "small")) == "large")
     dev = torch.cuda.get_device_name() if b.tdev == "cuda" else f"CPU, {torch.get_num_threads()} threads"
     print(f"# miopen_cy {mi.__version__} vs PyTorch {torch.__version__} on {dev}")
-    print(f"{'op':<22} {'shape':<24} {'ours ms':>9} {'torch ms':>9} {'GB/s':>8} {'tGB/s':>8} {'speedup':>8}")
+    if b.tdev == "cuda":
+        b.measure_copy()
+    copy_cols = f" {'copy':>6} {'tcopy':>6}" if b.copy_gbs else ""
+    print(f"{'op':<22} {'shape':<24} {'ours ms':>9} {'torch ms':>9} {'GB/s':>8} {'tGB/s':>8} {'speedup':>8}"
+          f"{copy_cols}")
     for name, fn in GROUPS.items():
+        if name == "overhead" and b.tdev != "cuda":
+            continue
         if args.filter in name:
             try:
                 fn(b)

@@ -12,7 +12,7 @@ HERE = os.path.dirname(__file__)
 
 
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
-@pytest.mark.parametrize("program", ["ops_demo.c", "conv_demo.c"])
+@pytest.mark.parametrize("program", ["ops_demo.c", "conv_demo.c", "find2_demo.c"])
 def test_c_program_compiles_links_and_runs(tmp_path, program):
     exe = tmp_path / program.replace(".c", "")
     lib = mi.get_library_dir()

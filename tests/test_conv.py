@@ -142,10 +142,22 @@ SOLVERS = {
 }
 
 
+# On a GPU handle: the naive direct solvers (both devices) and the GPU implicit GEMM tiles.
+GPU_SOLVERS = {
+    d: [names[0], f"ConvGpuDepthwise{t}"]
+    + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128")]
+    for (d, names), t in zip(SOLVERS.items(), ("Fwd", "Bwd", "Wrw"))
+}
+
+
+def is_gpu(handle):
+    return handle.device.startswith("gpu")
+
+
 def _algo(solver):
-    if solver.startswith("ConvDirectNaive"):
+    if solver.startswith(("ConvDirectNaive", "ConvGpuDepthwise")):
         return int(mi.miopenConvolutionAlgoDirect)
-    if solver.startswith("ConvCpuImplicitGemm"):
+    if solver.startswith(("ConvCpuImplicitGemm", "ConvGpuImplicitGemm")):
         return int(mi.miopenConvolutionAlgoImplicitGEMM)
     if solver.startswith(("ConvMPBidirectWinograd", "ConvCpuWinograd")):
         return int(mi.miopenConvolutionAlgoWinograd)
@@ -162,7 +174,7 @@ def test_each_solver_alone(handle, rng, monkeypatch, case, direction):
     # A transposed convolution's forward is the backward data of its canonical convolution.
     canonical = {FWD: BWD, BWD: FWD, WRW: WRW}[direction] if case.transpose else direction
     applied = 0
-    for solver in SOLVERS[canonical]:
+    for solver in (GPU_SOLVERS if is_gpu(handle) else SOLVERS)[canonical]:
         monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", solver)
         try:
             got = run(handle, case, direction, x, w, dy, algo=_algo(solver))
@@ -182,8 +194,10 @@ def test_gemm_applies_where_expected(handle, rng, monkeypatch):
     # 1x1 stride 1: a GEMM that needs no workspace exists, so Find without workspace returns GEMM.
     perf = mi.findConvolutionForwardAlgorithm(handle, xd, x, wd, w, cd, yd, poisoned(y_ref.shape), 5,
                                               None, 0, False)
-    assert {p.fwd_algo for p in perf} == {mi.miopenConvolutionFwdAlgoGEMM, mi.miopenConvolutionFwdAlgoDirect,
-                                          mi.miopenConvolutionFwdAlgoImplicitGEMM}
+    expect = {mi.miopenConvolutionFwdAlgoDirect, mi.miopenConvolutionFwdAlgoImplicitGEMM}
+    if not is_gpu(handle):          # the GEMM solvers run on the CPU only (OpenBLAS)
+        expect.add(mi.miopenConvolutionFwdAlgoGEMM)
+    assert {p.fwd_algo for p in perf} == expect
     assert all(p.memory == 0 for p in perf)
 
 
@@ -218,7 +232,9 @@ def test_strided_tensors_use_the_direct_solver(handle, rng, direction):
         out = Strided(y_ref.shape, fill=np.nan)
         perf = mi.findConvolutionForwardAlgorithm(handle, xd, X.buf, wd, W.buf, cd, out.desc(), out.buf, 5,
                                                   None, 0, False)
-        assert [p.fwd_algo for p in perf] == [mi.miopenConvolutionFwdAlgoDirect]
+        # The GPU implicit GEMM takes any strides; on the CPU only the direct solver does.
+        assert {p.fwd_algo for p in perf} == ({mi.miopenConvolutionFwdAlgoDirect, mi.miopenConvolutionFwdAlgoImplicitGEMM}
+                                              if is_gpu(handle) else {mi.miopenConvolutionFwdAlgoDirect})
         expect = y_ref
     elif direction == BWD:
         out = Strided(x.shape, fill=np.nan)

@@ -16,6 +16,13 @@ import miopen_cy as mi
 from helpers import desc, poisoned, rel_l2
 from test_conv import CASES, FWD, Case, reference, run
 
+
+@pytest.fixture
+def handle():
+    """These tests cover the Find machinery with the CPU solver set (its algorithms, workspaces and db file name); Find on the GPU is tested in test_conv_gpu.py: a CPU handle only."""
+    return mi.Handle(device="cpu")
+
+
 LAYER = Case(2, 8, (10, 9), 6, (3, 3), (1, 1), (1, 1), (1, 1))
 
 

@@ -9,6 +9,13 @@ import miopen_cy as mi
 from helpers import Strided, desc, poisoned, rel_l2
 from test_conv import BWD, FWD, WRW, Case, reference, run
 
+
+@pytest.fixture
+def handle():
+    """These tests cover the CPU Winograd solvers: a CPU handle only."""
+    return mi.Handle(device="cpu")
+
+
 WINOGRAD = ["ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>"]
 WINOGRAD_WRW = ["ConvCpuWinogradWrw<4-3>", "ConvCpuWinogradWrw<2-3>"]
 SOLVERS = {FWD: WINOGRAD, BWD: WINOGRAD, WRW: WINOGRAD_WRW}

@@ -323,9 +323,73 @@ def test_reductions_are_deterministic(gpu):
 
 
 @requires_gpu
-def test_convolution_on_the_gpu_says_it_is_not_implemented(gpu):
+@pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
+def test_convolution_on_the_gpu_matches_the_cpu(gpu):
+    # The GPU convolution solvers (test_conv_gpu.py tests each alone): the same call on both devices.
     cd = mi.ConvolutionDescriptor()
     mi.initConvolutionDescriptor(cd, mi.miopenConvolution, 1, 1, 1, 1, 1, 1)
     xd, wd, yd = desc((1, 2, 5, 5)), desc((3, 2, 3, 3)), desc((1, 3, 5, 5))
-    with pytest.raises(mi.MIOpenNotImplementedError, match="convolution on the GPU is not implemented yet"):
-        mi.convolutionForwardGetWorkSpaceSize(gpu, wd, xd, cd, yd)
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((1, 2, 5, 5)).astype(np.float32)
+    w = rng.standard_normal((3, 2, 3, 3)).astype(np.float32)
+    out = {}
+    for name, h in (("gpu", gpu), ("cpu", mi.Handle(device="cpu"))):
+        size = mi.convolutionForwardGetWorkSpaceSize(h, wd, xd, cd, yd)
+        ws = np.empty(max(size, 1), np.uint8)
+        y = np.full((1, 3, 5, 5), np.nan, np.float32)
+        mi.convolutionForward(h, 1.0, xd, x, wd, w, cd, int(mi.miopenConvolutionAlgoDirect), 0.0, yd, y,
+                              ws, size)
+        out[name] = y
+    assert rel_l2(out["gpu"], out["cpu"]) <= 1e-5
+
+
+# ---- hardening: allocation failure, launch errors, bad frees (issue 9) ------------------------
+
+def _check_relu_works(handle):
+    x = np.random.default_rng(9).standard_normal((4, 33)).astype(np.float32)
+    y = np.full_like(x, np.nan)
+    d = desc(x.shape)
+    mi.activationForward(handle, activation(), 1.0, d, x, 0.0, d, y)
+    assert np.array_equal(y, np.maximum(x, 0))
+
+
+@requires_gpu
+@pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
+def test_gpu_allocation_failure_is_alloc_failed_and_the_handle_keeps_working(gpu):
+    too_much = 1 << 50                                   # a petabyte: more than any GPU has
+    with pytest.raises(mi.AllocFailedError) as e:
+        mi.cyDeviceAlloc(gpu, too_much)
+    assert e.value.status == mi.miopenStatusAllocFailed and str(too_much) in str(e.value)
+    with pytest.raises(mi.AllocFailedError):
+        mi.DeviceBuffer(gpu, too_much)
+    _check_relu_works(gpu)
+    p = mi.cyDeviceAlloc(gpu, 1 << 20)                   # and it can still allocate
+    assert p != 0 and mi.cyGetPointerDevice(p) >= 0
+    mi.cyDeviceFree(gpu, p)
+    with pytest.raises(mi.BadParmError, match="already freed"):
+        mi.cyDeviceFree(gpu, p)                          # double free: an error, not a crash
+    _check_relu_works(gpu)
+
+
+@requires_gpu
+@pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
+def test_gpu_kernel_launch_error_names_the_op_and_changes_nothing(gpu, monkeypatch):
+    x = np.random.default_rng(3).standard_normal((6, 5)).astype(np.float32)
+    y = np.full_like(x, np.nan)
+    d = desc(x.shape)
+    monkeypatch.setenv("MIOPEN_CY_DEBUG_GPU_FAIL_LAUNCH", "miopenActivationForward")
+    with pytest.raises(mi.InternalError, match="miopenActivationForward: kernel launch failed") as e:
+        mi.activationForward(gpu, activation(), 1.0, d, x, 0.0, d, y)
+    assert e.value.status == mi.miopenStatusInternalError
+    assert np.all(np.isnan(y))                           # the staged output was not copied back
+    # Another op is not affected by the hook for this one.
+    t = np.full_like(x, np.nan)
+    mi.transformTensor(gpu, 2.0, d, x, 0.0, d, t)
+    assert np.array_equal(t, 2 * x)
+    monkeypatch.delenv("MIOPEN_CY_DEBUG_GPU_FAIL_LAUNCH")
+    _check_relu_works(gpu)
+
+
+def test_launch_failure_hook_is_inert_on_the_cpu(monkeypatch):
+    monkeypatch.setenv("MIOPEN_CY_DEBUG_GPU_FAIL_LAUNCH", "1")
+    _check_relu_works(mi.Handle(device="cpu"))

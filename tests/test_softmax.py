@@ -106,7 +106,21 @@ def test_hypothesis_shapes_forward_and_backward(shape, algo, mode, seed):
     assert rel_l2(y, y_ref) <= TOL
     mi.softmaxBackward_V2(handle, 1.0, desc(shape), y, desc(shape), dy, 0.0, desc(shape), dx,
                           algo, mode)
-    assert rel_l2(dx, dx_ref) <= TOL
+    assert rel_l2(dx, dx_ref) <= TOL * _backward_condition(y_ref, dy, dx_ref, algo, mode)
+
+
+def _backward_condition(y, dy, dx, algo, mode):
+    """How much fp32 rounding the backward can amplify for these inputs (>= 1): the norm of the
+    absolute terms of dx = y * (dy - sum(y * dy)) (LOG: dy - exp(y) * sum(dy)) over the norm of
+    dx. Random draws can make dx nearly cancel, where no fp32 code meets a fixed 1e-5."""
+    axes = (1,) if mode == mi.MIOPEN_SOFTMAX_MODE_CHANNEL else (1, 2, 3)
+    y, dy = y.astype(np.float64), dy.astype(np.float64)
+    if algo == mi.MIOPEN_SOFTMAX_LOG:
+        terms = np.abs(dy) + np.exp(y) * np.abs(dy).sum(axis=axes, keepdims=True)
+    else:
+        terms = np.abs(y) * (np.abs(dy) + np.abs(y * dy).sum(axis=axes, keepdims=True))
+    norm = np.linalg.norm(np.asarray(dx, np.float64).ravel())
+    return max(1.0, np.linalg.norm(terms.ravel()) / norm) if norm > 0 else 1.0
 
 
 # ---- strides, layouts, blending, in place ----------------------------------------------------------

@@ -388,9 +388,126 @@ cdef extern from "miopen/miopen.h" nogil:
     miopenStatus_t miopenCyCreateOnDevice(miopenHandle_t* handle, const char* device)
     miopenStatus_t miopenCyGetHandleDevice(miopenHandle_t handle, int* kind, int* ordinal)
     miopenStatus_t miopenCyGetDeviceCount(int* count)
+    miopenStatus_t miopenCyGetDLPackDevice(miopenHandle_t handle, int* deviceType, int* deviceId)
     miopenStatus_t miopenCyDeviceAlloc(miopenHandle_t handle, void** ptr, size_t sizeBytes)
     miopenStatus_t miopenCyDeviceFree(miopenHandle_t handle, void* ptr)
     miopenStatus_t miopenCyMemcpy(miopenHandle_t handle, void* dst, const void* src, size_t sizeBytes)
     miopenStatus_t miopenCyStreamSynchronize(miopenHandle_t handle)
     miopenStatus_t miopenCyStreamWait(miopenHandle_t handle, miopenAcceleratorQueue_t stream)
     miopenStatus_t miopenCyGetPointerDevice(const void* ptr, int* ordinal)
+
+    # ---- convolution immediate mode ----
+    miopenStatus_t miopenConvolutionForwardGetSolutionCount(
+        miopenHandle_t handle, const miopenTensorDescriptor_t wDesc, const miopenTensorDescriptor_t xDesc,
+        const miopenConvolutionDescriptor_t convDesc, const miopenTensorDescriptor_t yDesc, size_t* solutionCount)
+    miopenStatus_t miopenConvolutionForwardGetSolution(
+        miopenHandle_t handle, const miopenTensorDescriptor_t wDesc, const miopenTensorDescriptor_t xDesc,
+        const miopenConvolutionDescriptor_t convDesc, const miopenTensorDescriptor_t yDesc,
+        const size_t maxSolutionCount, size_t* solutionCount, miopenConvSolution_t* solutions)
+    miopenStatus_t miopenConvolutionForwardGetSolutionWorkspaceSize(
+        miopenHandle_t handle, const miopenTensorDescriptor_t wDesc, const miopenTensorDescriptor_t xDesc,
+        const miopenConvolutionDescriptor_t convDesc, const miopenTensorDescriptor_t yDesc,
+        const uint64_t solution_id, size_t* workSpaceSize)
+    miopenStatus_t miopenConvolutionForwardCompileSolution(
+        miopenHandle_t handle, const miopenTensorDescriptor_t wDesc, const miopenTensorDescriptor_t xDesc,
+        const miopenConvolutionDescriptor_t convDesc, const miopenTensorDescriptor_t yDesc,
+        const uint64_t solution_id)
+    miopenStatus_t miopenConvolutionForwardImmediate(
+        miopenHandle_t handle, const miopenTensorDescriptor_t wDesc, const void* w,
+        const miopenTensorDescriptor_t xDesc, const void* x, const miopenConvolutionDescriptor_t convDesc,
+        const miopenTensorDescriptor_t yDesc, void* y, void* workSpace, size_t workSpaceSize,
+        const uint64_t solution_id)
+    miopenStatus_t miopenConvolutionBackwardDataGetSolutionCount(
+        miopenHandle_t handle, const miopenTensorDescriptor_t dyDesc, const miopenTensorDescriptor_t wDesc,
+        const miopenConvolutionDescriptor_t convDesc, const miopenTensorDescriptor_t dxDesc, size_t* solutionCount)
+    miopenStatus_t miopenConvolutionBackwardDataGetSolution(
+        miopenHandle_t handle, const miopenTensorDescriptor_t dyDesc, const miopenTensorDescriptor_t wDesc,
+        const miopenConvolutionDescriptor_t convDesc, const miopenTensorDescriptor_t dxDesc,
+        const size_t maxSolutionCount, size_t* solutionCount, miopenConvSolution_t* solutions)
+    miopenStatus_t miopenConvolutionBackwardDataGetSolutionWorkspaceSize(
+        miopenHandle_t handle, const miopenTensorDescriptor_t dyDesc, const miopenTensorDescriptor_t wDesc,
+        const miopenConvolutionDescriptor_t convDesc, const miopenTensorDescriptor_t dxDesc,
+        const uint64_t solution_id, size_t* workSpaceSize)
+    miopenStatus_t miopenConvolutionBackwardDataCompileSolution(
+        miopenHandle_t handle, const miopenTensorDescriptor_t dyDesc, const miopenTensorDescriptor_t wDesc,
+        const miopenConvolutionDescriptor_t convDesc, const miopenTensorDescriptor_t dxDesc,
+        const uint64_t solution_id)
+    miopenStatus_t miopenConvolutionBackwardDataImmediate(
+        miopenHandle_t handle, const miopenTensorDescriptor_t dyDesc, const void* dy,
+        const miopenTensorDescriptor_t wDesc, const void* w, const miopenConvolutionDescriptor_t convDesc,
+        const miopenTensorDescriptor_t dxDesc, void* dx, void* workSpace, size_t workSpaceSize,
+        const uint64_t solution_id)
+    miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionCount(
+        miopenHandle_t handle, const miopenTensorDescriptor_t dyDesc, const miopenTensorDescriptor_t xDesc,
+        const miopenConvolutionDescriptor_t convDesc, const miopenTensorDescriptor_t dwDesc, size_t* solutionCount)
+    miopenStatus_t miopenConvolutionBackwardWeightsGetSolution(
+        miopenHandle_t handle, const miopenTensorDescriptor_t dyDesc, const miopenTensorDescriptor_t xDesc,
+        const miopenConvolutionDescriptor_t convDesc, const miopenTensorDescriptor_t dwDesc,
+        const size_t maxSolutionCount, size_t* solutionCount, miopenConvSolution_t* solutions)
+    miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(
+        miopenHandle_t handle, const miopenTensorDescriptor_t dyDesc, const miopenTensorDescriptor_t xDesc,
+        const miopenConvolutionDescriptor_t convDesc, const miopenTensorDescriptor_t dwDesc,
+        const uint64_t solution_id, size_t* workSpaceSize)
+    miopenStatus_t miopenConvolutionBackwardWeightsCompileSolution(
+        miopenHandle_t handle, const miopenTensorDescriptor_t dyDesc, const miopenTensorDescriptor_t xDesc,
+        const miopenConvolutionDescriptor_t convDesc, const miopenTensorDescriptor_t dwDesc,
+        const uint64_t solution_id)
+    miopenStatus_t miopenConvolutionBackwardWeightsImmediate(
+        miopenHandle_t handle, const miopenTensorDescriptor_t dyDesc, const void* dy,
+        const miopenTensorDescriptor_t xDesc, const void* x, const miopenConvolutionDescriptor_t convDesc,
+        const miopenTensorDescriptor_t dwDesc, void* dw, void* workSpace, size_t workSpaceSize,
+        const uint64_t solution_id)
+
+    # ---- find 2.0 ----
+    cdef struct miopenProblem:
+        pass
+    ctypedef miopenProblem* miopenProblem_t
+    cdef struct miopenFindOptions:
+        pass
+    ctypedef miopenFindOptions* miopenFindOptions_t
+    cdef struct miopenSolution:
+        pass
+    ctypedef miopenSolution* miopenSolution_t
+    ctypedef enum miopenProblemDirection_t:
+        miopenProblemDirectionForward
+        miopenProblemDirectionBackward
+        miopenProblemDirectionBackwardWeights
+    ctypedef enum miopenTensorArgumentId_t:
+        miopenTensorArgumentIdInvalid
+        miopenTensorConvolutionX
+        miopenTensorConvolutionW
+        miopenTensorConvolutionY
+    ctypedef enum miopenFindResultsOrder_t:
+        miopenFindResultsOrderByTime
+        miopenFindResultsOrderByWorkspaceSize
+    ctypedef struct miopenTensorArgument_t:
+        miopenTensorArgumentId_t id
+        miopenTensorDescriptor_t* descriptor
+        void* buffer
+    miopenStatus_t miopenCreateConvProblem(miopenProblem_t* problem, miopenConvolutionDescriptor_t operatorDesc,
+                                           miopenProblemDirection_t direction)
+    miopenStatus_t miopenDestroyProblem(miopenProblem_t problem)
+    miopenStatus_t miopenSetProblemTensorDescriptor(miopenProblem_t problem, miopenTensorArgumentId_t id,
+                                                    const miopenTensorDescriptor_t descriptor)
+    miopenStatus_t miopenCreateFindOptions(miopenFindOptions_t* options)
+    miopenStatus_t miopenDestroyFindOptions(miopenFindOptions_t options)
+    miopenStatus_t miopenSetFindOptionTuning(miopenFindOptions_t options, int value)
+    miopenStatus_t miopenSetFindOptionResultsOrder(miopenFindOptions_t options, miopenFindResultsOrder_t value)
+    miopenStatus_t miopenSetFindOptionWorkspaceLimit(miopenFindOptions_t options, size_t value)
+    miopenStatus_t miopenSetFindOptionPreallocatedWorkspace(miopenFindOptions_t options, void* buffer, size_t size)
+    miopenStatus_t miopenSetFindOptionPreallocatedTensor(miopenFindOptions_t options, miopenTensorArgumentId_t id,
+                                                         void* buffer)
+    miopenStatus_t miopenFindSolutions(miopenHandle_t handle, miopenProblem_t problem, miopenFindOptions_t options,
+                                       miopenSolution_t* solutions, size_t* numSolutions, size_t maxSolutions)
+    miopenStatus_t miopenRunSolution(miopenHandle_t handle, miopenSolution_t solution, size_t nInputs,
+                                     const miopenTensorArgument_t* tensors, void* workspace, size_t workspaceSize)
+    miopenStatus_t miopenDestroySolution(miopenSolution_t solution)
+    miopenStatus_t miopenLoadSolution(miopenSolution_t* solution, const char* data, size_t size)
+    miopenStatus_t miopenSaveSolution(miopenSolution_t solution, char* data)
+    miopenStatus_t miopenGetSolutionSize(miopenSolution_t solution, size_t* size)
+    miopenStatus_t miopenGetSolutionTime(miopenSolution_t solution, float* time)
+    miopenStatus_t miopenGetSolutionWorkspaceSize(miopenSolution_t solution, size_t* workspaceSize)
+    miopenStatus_t miopenGetSolutionSolverId(miopenSolution_t solution, uint64_t* solverId)
+    miopenStatus_t miopenGetSolverIdConvAlgorithm(uint64_t solverId, miopenConvAlgorithm_t* result)
+    miopenStatus_t miopenCyGetSolutionTensor(miopenSolution_t solution, miopenTensorArgumentId_t id,
+                                             miopenDataType_t* dataType, size_t* numBytes)

@@ -988,6 +988,525 @@ miopenConvolutionBackwardWeights(miopenHandle_t handle,
                                  size_t workSpaceSize);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Convolution immediate mode                                                                 */
+/* ------------------------------------------------------------------------------------------ */
+/* The solutions of a problem are the enabled solvers that can run it. miopenConvolution*GetSolution
+ * orders them by the find-db time when a record for the problem exists (those first), else by
+ * each solver's heuristic estimate (miopen_cy: a roofline-style model of the solver's
+ * multiply-adds and memory traffic); `time` holds that figure. An id that is no solver, or whose
+ * solver does not apply to the problem, is miopenStatusBadParm naming the solver and the reason. */
+
+/*! @brief Query the maximum number of solutions applicable for the given input/output and
+ * weights tensor descriptor for Convolution in the Forward direction.
+ * @param handle         MIOpen handle (input)
+ * @param wDesc          Tensor descriptor for weight tensor w (input)
+ * @param xDesc          Tensor descriptor for input data tensor x (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param yDesc          Tensor descriptor for output data tensor y (input)
+ * @param solutionCount  Pointer to memory to return number of applicable solutions (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionForwardGetSolutionCount(miopenHandle_t handle,
+                                         const miopenTensorDescriptor_t wDesc,
+                                         const miopenTensorDescriptor_t xDesc,
+                                         const miopenConvolutionDescriptor_t convDesc,
+                                         const miopenTensorDescriptor_t yDesc,
+                                         size_t* solutionCount);
+
+/*! @brief Query the applicable solutions for a forward convolution, best first.
+ * @param handle            MIOpen handle (input)
+ * @param wDesc             Tensor descriptor for weight tensor w (input)
+ * @param xDesc             Tensor descriptor for input data tensor x (input)
+ * @param convDesc          Convolution layer descriptor (input)
+ * @param yDesc             Tensor descriptor for output data tensor y (input)
+ * @param maxSolutionCount  The size of the solutions array passed in below (input)
+ * @param solutionCount     The size of the solutions array returned (output)
+ * @param solutions         A pointer to an array of miopenConvSolution_t (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionForwardGetSolution(miopenHandle_t handle,
+                                    const miopenTensorDescriptor_t wDesc,
+                                    const miopenTensorDescriptor_t xDesc,
+                                    const miopenConvolutionDescriptor_t convDesc,
+                                    const miopenTensorDescriptor_t yDesc,
+                                    const size_t maxSolutionCount,
+                                    size_t* solutionCount,
+                                    miopenConvSolution_t* solutions);
+
+/*! @brief Returns the workspace size required for a particular solution id.
+ * @param handle         MIOpen handle (input)
+ * @param wDesc          Tensor descriptor for weight tensor w (input)
+ * @param xDesc          Tensor descriptor for input data tensor x (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param yDesc          Tensor descriptor for output data tensor y (input)
+ * @param solution_id    ID of the solution for which workspace size is required (input)
+ * @param workSpaceSize  The size of the workspace (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionForwardGetSolutionWorkspaceSize(miopenHandle_t handle,
+                                                 const miopenTensorDescriptor_t wDesc,
+                                                 const miopenTensorDescriptor_t xDesc,
+                                                 const miopenConvolutionDescriptor_t convDesc,
+                                                 const miopenTensorDescriptor_t yDesc,
+                                                 const uint64_t solution_id,
+                                                 size_t* workSpaceSize);
+
+/*! @brief Compiles the solution provided by the user (on the CPU: checks it and prepares it).
+ * @param handle         MIOpen handle (input)
+ * @param wDesc          Tensor descriptor for weight tensor w (input)
+ * @param xDesc          Tensor descriptor for input data tensor x (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param yDesc          Tensor descriptor for output data tensor y (input)
+ * @param solution_id    ID of the solution to be compiled (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionForwardCompileSolution(miopenHandle_t handle,
+                                        const miopenTensorDescriptor_t wDesc,
+                                        const miopenTensorDescriptor_t xDesc,
+                                        const miopenConvolutionDescriptor_t convDesc,
+                                        const miopenTensorDescriptor_t yDesc,
+                                        const uint64_t solution_id);
+
+/*! @brief Executes the forward convolution operation based on the provided solution ID.
+ * @param handle         MIOpen handle (input)
+ * @param wDesc          Tensor descriptor for weight tensor w (input)
+ * @param w              Weights tensor w (input)
+ * @param xDesc          Tensor descriptor for input data tensor x (input)
+ * @param x              Data tensor x (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param yDesc          Tensor descriptor for output data tensor y (input)
+ * @param y              Data tensor y (output)
+ * @param workSpace      Workspace tensor (input)
+ * @param workSpaceSize  Size of the memory in bytes pointed to by workSpace above (input)
+ * @param solution_id    ID of the solver to be used for computing the convolution (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionForwardImmediate(miopenHandle_t handle,
+                                  const miopenTensorDescriptor_t wDesc,
+                                  const void* w,
+                                  const miopenTensorDescriptor_t xDesc,
+                                  const void* x,
+                                  const miopenConvolutionDescriptor_t convDesc,
+                                  const miopenTensorDescriptor_t yDesc,
+                                  void* y,
+                                  void* workSpace,
+                                  size_t workSpaceSize,
+                                  const uint64_t solution_id);
+
+/*! @brief Query the maximum number of solutions applicable for a backward data convolution.
+ * @param handle         MIOpen handle (input)
+ * @param dyDesc         Tensor descriptor for data input tensor dy (input)
+ * @param wDesc          Tensor descriptor for weight tensor w (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param dxDesc         Tensor descriptor for output data tensor dx (input)
+ * @param solutionCount  Pointer to memory to return number of applicable solutions (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionBackwardDataGetSolutionCount(miopenHandle_t handle,
+                                              const miopenTensorDescriptor_t dyDesc,
+                                              const miopenTensorDescriptor_t wDesc,
+                                              const miopenConvolutionDescriptor_t convDesc,
+                                              const miopenTensorDescriptor_t dxDesc,
+                                              size_t* solutionCount);
+
+/*! @brief Query the applicable solutions for a backward data convolution, best first.
+ * @param handle            MIOpen handle (input)
+ * @param dyDesc            Tensor descriptor for data input tensor dy (input)
+ * @param wDesc             Tensor descriptor for weight tensor w (input)
+ * @param convDesc          Convolution layer descriptor (input)
+ * @param dxDesc            Tensor descriptor for output data tensor dx (input)
+ * @param maxSolutionCount  The size of the solutions array passed in below (input)
+ * @param solutionCount     The size of the solutions array returned (output)
+ * @param solutions         A pointer to an array of miopenConvSolution_t (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionBackwardDataGetSolution(miopenHandle_t handle,
+                                         const miopenTensorDescriptor_t dyDesc,
+                                         const miopenTensorDescriptor_t wDesc,
+                                         const miopenConvolutionDescriptor_t convDesc,
+                                         const miopenTensorDescriptor_t dxDesc,
+                                         const size_t maxSolutionCount,
+                                         size_t* solutionCount,
+                                         miopenConvSolution_t* solutions);
+
+/*! @brief Returns the workspace size required for a particular backward data solution id.
+ * @param handle         MIOpen handle (input)
+ * @param dyDesc         Tensor descriptor for data input tensor dy (input)
+ * @param wDesc          Tensor descriptor for weight tensor w (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param dxDesc         Tensor descriptor for output data tensor dx (input)
+ * @param solution_id    ID of the solution for which workspace size is required (input)
+ * @param workSpaceSize  The size of the workspace (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionBackwardDataGetSolutionWorkspaceSize(miopenHandle_t handle,
+                                                      const miopenTensorDescriptor_t dyDesc,
+                                                      const miopenTensorDescriptor_t wDesc,
+                                                      const miopenConvolutionDescriptor_t convDesc,
+                                                      const miopenTensorDescriptor_t dxDesc,
+                                                      const uint64_t solution_id,
+                                                      size_t* workSpaceSize);
+
+/*! @brief Compiles the backward data solution provided by the user.
+ * @param handle         MIOpen handle (input)
+ * @param dyDesc         Tensor descriptor for data input tensor dy (input)
+ * @param wDesc          Tensor descriptor for weight tensor w (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param dxDesc         Tensor descriptor for output data tensor dx (input)
+ * @param solution_id    ID of the solution to be compiled (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionBackwardDataCompileSolution(miopenHandle_t handle,
+                                             const miopenTensorDescriptor_t dyDesc,
+                                             const miopenTensorDescriptor_t wDesc,
+                                             const miopenConvolutionDescriptor_t convDesc,
+                                             const miopenTensorDescriptor_t dxDesc,
+                                             const uint64_t solution_id);
+
+/*! @brief Executes the backward data convolution based on the provided solution ID.
+ * @param handle         MIOpen handle (input)
+ * @param dyDesc         Tensor descriptor for data input tensor dy (input)
+ * @param dy             Data delta tensor dy (input)
+ * @param wDesc          Tensor descriptor for weight tensor w (input)
+ * @param w              Weights tensor w (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param dxDesc         Tensor descriptor for output data tensor dx (input)
+ * @param dx             Data delta tensor dx (output)
+ * @param workSpace      Workspace tensor (input)
+ * @param workSpaceSize  Size in bytes of the workspace memory (input)
+ * @param solution_id    ID of the solver to be used (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionBackwardDataImmediate(miopenHandle_t handle,
+                                       const miopenTensorDescriptor_t dyDesc,
+                                       const void* dy,
+                                       const miopenTensorDescriptor_t wDesc,
+                                       const void* w,
+                                       const miopenConvolutionDescriptor_t convDesc,
+                                       const miopenTensorDescriptor_t dxDesc,
+                                       void* dx,
+                                       void* workSpace,
+                                       size_t workSpaceSize,
+                                       const uint64_t solution_id);
+
+/*! @brief Query the maximum number of solutions applicable for a backward weights convolution.
+ * @param handle         MIOpen handle (input)
+ * @param dyDesc         Tensor descriptor for data input tensor dy (input)
+ * @param xDesc          Tensor descriptor for data tensor x (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param dwDesc         Tensor descriptor for weight tensor dw (input)
+ * @param solutionCount  Pointer to memory to return number of applicable solutions (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionBackwardWeightsGetSolutionCount(miopenHandle_t handle,
+                                                 const miopenTensorDescriptor_t dyDesc,
+                                                 const miopenTensorDescriptor_t xDesc,
+                                                 const miopenConvolutionDescriptor_t convDesc,
+                                                 const miopenTensorDescriptor_t dwDesc,
+                                                 size_t* solutionCount);
+
+/*! @brief Query the applicable solutions for a backward weights convolution, best first.
+ * @param handle            MIOpen handle (input)
+ * @param dyDesc            Tensor descriptor for data input tensor dy (input)
+ * @param xDesc             Tensor descriptor for data tensor x (input)
+ * @param convDesc          Convolution layer descriptor (input)
+ * @param dwDesc            Tensor descriptor for weight tensor dw (input)
+ * @param maxSolutionCount  The size of the solutions array passed in below (input)
+ * @param solutionCount     The size of the solutions array returned (output)
+ * @param solutions         A pointer to an array of miopenConvSolution_t (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionBackwardWeightsGetSolution(miopenHandle_t handle,
+                                            const miopenTensorDescriptor_t dyDesc,
+                                            const miopenTensorDescriptor_t xDesc,
+                                            const miopenConvolutionDescriptor_t convDesc,
+                                            const miopenTensorDescriptor_t dwDesc,
+                                            const size_t maxSolutionCount,
+                                            size_t* solutionCount,
+                                            miopenConvSolution_t* solutions);
+
+/*! @brief Returns the workspace size required for a particular backward weights solution id.
+ * @param handle         MIOpen handle (input)
+ * @param dyDesc         Tensor descriptor for data input tensor dy (input)
+ * @param xDesc          Tensor descriptor for data tensor x (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param dwDesc         Tensor descriptor for weight tensor dw (input)
+ * @param solution_id    ID of the solution for which workspace size is required (input)
+ * @param workSpaceSize  The size of the workspace (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(miopenHandle_t handle,
+                                                         const miopenTensorDescriptor_t dyDesc,
+                                                         const miopenTensorDescriptor_t xDesc,
+                                                         const miopenConvolutionDescriptor_t convDesc,
+                                                         const miopenTensorDescriptor_t dwDesc,
+                                                         const uint64_t solution_id,
+                                                         size_t* workSpaceSize);
+
+/*! @brief Compiles the backward weights solution provided by the user.
+ * @param handle         MIOpen handle (input)
+ * @param dyDesc         Tensor descriptor for data input tensor dy (input)
+ * @param xDesc          Tensor descriptor for data tensor x (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param dwDesc         Tensor descriptor for weight tensor dw (input)
+ * @param solution_id    ID of the solution to be compiled (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionBackwardWeightsCompileSolution(miopenHandle_t handle,
+                                                const miopenTensorDescriptor_t dyDesc,
+                                                const miopenTensorDescriptor_t xDesc,
+                                                const miopenConvolutionDescriptor_t convDesc,
+                                                const miopenTensorDescriptor_t dwDesc,
+                                                const uint64_t solution_id);
+
+/*! @brief Executes the backward weights convolution based on the provided solution ID.
+ * @param handle         MIOpen handle (input)
+ * @param dyDesc         Tensor descriptor for data tensor dy (input)
+ * @param dy             Data delta tensor dy (input)
+ * @param xDesc          Tensor descriptor for data tensor x (input)
+ * @param x              Data tensor x (input)
+ * @param convDesc       Convolution layer descriptor (input)
+ * @param dwDesc         Tensor descriptor for weight tensor dw (input)
+ * @param dw             Weights delta tensor dw (output)
+ * @param workSpace      Workspace tensor (input)
+ * @param workSpaceSize  Size in bytes of the workspace memory (input)
+ * @param solution_id    ID of the solver to be used (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionBackwardWeightsImmediate(miopenHandle_t handle,
+                                          const miopenTensorDescriptor_t dyDesc,
+                                          const void* dy,
+                                          const miopenTensorDescriptor_t xDesc,
+                                          const void* x,
+                                          const miopenConvolutionDescriptor_t convDesc,
+                                          const miopenTensorDescriptor_t dwDesc,
+                                          void* dw,
+                                          void* workSpace,
+                                          size_t workSpaceSize,
+                                          const uint64_t solution_id);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Find 2.0                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+MIOPEN_DECLARE_OBJECT(miopenProblem);
+MIOPEN_DECLARE_OBJECT(miopenFindOptions);
+MIOPEN_DECLARE_OBJECT(miopenSolution);
+
+/*! @enum miopenProblemDirection_t
+ * The direction of a convolution problem.
+ */
+typedef enum
+{
+    miopenProblemDirectionForward         = 0,
+    miopenProblemDirectionBackward        = 1,
+    miopenProblemDirectionBackwardWeights = 2,
+} miopenProblemDirection_t;
+
+/*! @enum miopenTensorArgumentId_t
+ * The role of a tensor in a problem (a convolution: x, w, y whatever the direction; in the
+ * backward directions x is dx and y is dy, w is dw in backward weights).
+ */
+typedef enum
+{
+    miopenTensorArgumentIdInvalid = 0,
+    miopenTensorConvolutionX      = 1,
+    miopenTensorConvolutionW      = 2,
+    miopenTensorConvolutionY      = 3,
+} miopenTensorArgumentId_t;
+
+/*! @enum miopenFindResultsOrder_t
+ * The order of the solutions miopenFindSolutions returns.
+ */
+typedef enum
+{
+    miopenFindResultsOrderByTime          = 0,
+    miopenFindResultsOrderByWorkspaceSize = 1,
+} miopenFindResultsOrder_t;
+
+/*! @struct miopenTensorArgument_t
+ * One tensor of a miopenRunSolution call: its role, an optional descriptor (NULL: the problem's)
+ * and its buffer.
+ */
+typedef struct
+{
+    miopenTensorArgumentId_t id;          /*!< The role of the tensor */
+    miopenTensorDescriptor_t* descriptor; /*!< Its descriptor, or NULL for the problem's */
+    void* buffer;                         /*!< Its data */
+} miopenTensorArgument_t;
+
+/*! @brief Initializes a problem object describing a convolution operation.
+ * @param problem      Pointer to the problem to initialize (output)
+ * @param operatorDesc Descriptor of the operator to be used (input)
+ * @param direction    Direction of the operation (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCreateConvProblem(miopenProblem_t* problem,
+                                                     miopenConvolutionDescriptor_t operatorDesc,
+                                                     miopenProblemDirection_t direction);
+
+/*! @brief Destroys a problem object.
+ * @param problem Problem to destroy (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDestroyProblem(miopenProblem_t problem);
+
+/*! @brief Sets a tensor descriptor for the specified argument of a problem (copied).
+ * @param problem    Problem to update (input)
+ * @param id         Id of the tensor to set (input)
+ * @param descriptor Tensor descriptor to set (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetProblemTensorDescriptor(miopenProblem_t problem,
+                                                              miopenTensorArgumentId_t id,
+                                                              const miopenTensorDescriptor_t descriptor);
+
+/*! @brief Initializes a find options object (defaults: no tuning, by time, no workspace limit).
+ * @param options Pointer to options object to initialize (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCreateFindOptions(miopenFindOptions_t* options);
+
+/*! @brief Destroys a find options object.
+ * @param options Options object to destroy (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDestroyFindOptions(miopenFindOptions_t options);
+
+/*! @brief Sets the tuning find option (0: off, nonzero: exhaustive search). Default is off.
+ * @param options Options object to update (input)
+ * @param value   Value of the tuning option (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetFindOptionTuning(miopenFindOptions_t options, int value);
+
+/*! @brief Sets the results order find option. Default is by time.
+ * @param options Options object to update (input)
+ * @param value   Value of the results order option (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetFindOptionResultsOrder(miopenFindOptions_t options,
+                                                             miopenFindResultsOrder_t value);
+
+/*! @brief Sets the workspace limit find option: solutions needing more are not returned.
+ * Default is no limit.
+ * @param options Options object to update (input)
+ * @param value   Value of the workspace limit option in bytes (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetFindOptionWorkspaceLimit(miopenFindOptions_t options,
+                                                               size_t value);
+
+/*! @brief Gives miopenFindSolutions a workspace to benchmark with, instead of allocating one.
+ * Solutions needing more than `size` bytes are not returned.
+ * @param options Options object to update (input)
+ * @param buffer  The workspace buffer (input)
+ * @param size    Its size in bytes (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetFindOptionPreallocatedWorkspace(miopenFindOptions_t options,
+                                                                      void* buffer,
+                                                                      size_t size);
+
+/*! @brief Gives miopenFindSolutions a buffer for one tensor to benchmark with, instead of
+ * allocating one. The buffer may be overwritten.
+ * @param options Options object to update (input)
+ * @param id      Id of the tensor (input)
+ * @param buffer  The buffer (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetFindOptionPreallocatedTensor(miopenFindOptions_t options,
+                                                                   miopenTensorArgumentId_t id,
+                                                                   void* buffer);
+
+/*! @brief Finds solutions to a problem by running different applicable solutions. Memory is
+ * allocated for the tensors and the workspace unless preallocated in the options.
+ * @param handle       Handle to execute the kernels (input)
+ * @param problem      Problem to solve (input)
+ * @param options      Find options, or NULL for the defaults (input)
+ * @param solutions    Pointer to the first result; must not be null (output)
+ * @param numSolutions Pointer to the amount of results; ignored if null (output)
+ * @param maxSolutions Limit for the amount of results (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenFindSolutions(miopenHandle_t handle,
+                                                 miopenProblem_t problem,
+                                                 miopenFindOptions_t options,
+                                                 miopenSolution_t* solutions,
+                                                 size_t* numSolutions,
+                                                 size_t maxSolutions);
+
+/*! @brief Runs the solution using the passed in buffers.
+ * @param handle        Handle to execute the kernels (input)
+ * @param solution      Solution to execute (input)
+ * @param nInputs       Amount of inputs for the solution (input)
+ * @param tensors       Tensor arguments described by miopenTensorArgument_t (input)
+ * @param workspace     Pointer to device buffer used as workspace; may be null if the solution
+ *                      needs none (input)
+ * @param workspaceSize Size of the workspace buffer in bytes (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenRunSolution(miopenHandle_t handle,
+                                               miopenSolution_t solution,
+                                               size_t nInputs,
+                                               const miopenTensorArgument_t* tensors,
+                                               void* workspace,
+                                               size_t workspaceSize);
+
+/*! @brief Destroys a solution object.
+ * @param solution Solution to destroy (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDestroySolution(miopenSolution_t solution);
+
+/*! @brief Loads a solution from binary data written by miopenSaveSolution (versioned and
+ * checksummed: a damaged blob is miopenStatusBadParm).
+ * @param solution Pointer to the solution to load (output)
+ * @param data     Data to load the solution from (input)
+ * @param size     Size of the data (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenLoadSolution(miopenSolution_t* solution,
+                                                const char* data,
+                                                size_t size);
+
+/*! @brief Saves a solution object as binary data.
+ * @param solution Solution to save (input)
+ * @param data     Pointer to a buffer of miopenGetSolutionSize bytes (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSaveSolution(miopenSolution_t solution, char* data);
+
+/*! @brief Reads the expected size of a solution.
+ * @param solution Solution to get size of (input)
+ * @param size     Size in bytes to save the solution (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetSolutionSize(miopenSolution_t solution, size_t* size);
+
+/*! @brief Reads the amount of time the solution took to run (or its estimate), in ms.
+ * @param solution Solution to read the time of (input)
+ * @param time     The time in ms (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetSolutionTime(miopenSolution_t solution, float* time);
+
+/*! @brief Reads the amount of workspace required to run the solution.
+ * @param solution      Solution to read the workspace size of (input)
+ * @param workspaceSize Workspace size in bytes (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetSolutionWorkspaceSize(miopenSolution_t solution,
+                                                            size_t* workspaceSize);
+
+/*! @brief Reads the id of the solver referred by the solution.
+ * @param solution Solution to get the solver id of (input)
+ * @param solverId The solver id (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetSolutionSolverId(miopenSolution_t solution, uint64_t* solverId);
+
+/*! @brief Gets the convolution algorithm implemented by a solver.
+ * @param solverId Solver id to get the algorithm of (input)
+ * @param result   The algorithm (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetSolverIdConvAlgorithm(uint64_t solverId,
+                                                            miopenConvAlgorithm_t* result);
+
+/*! @brief miopen_cy extension: the data type and byte size (largest offset + 1) of one tensor of a
+ * solution's problem, so bindings can check a buffer's size before miopenRunSolution.
+ * @param solution  Solution (input)
+ * @param id        Tensor role (input)
+ * @param dataType  Its data type (output)
+ * @param numBytes  Bytes its buffer must hold (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyGetSolutionTensor(miopenSolution_t solution,
+                                                       miopenTensorArgumentId_t id,
+                                                       miopenDataType_t* dataType,
+                                                       size_t* numBytes);
+
+/* ------------------------------------------------------------------------------------------ */
 /* Bias (convolution group)                                                                   */
 /* ------------------------------------------------------------------------------------------ */
 
@@ -1754,6 +2273,15 @@ MIOPEN_EXPORT miopenStatus_t miopenCyGetHandleDevice(miopenHandle_t handle, int*
  * @param count      Number of GPUs (output)
  */
 MIOPEN_EXPORT miopenStatus_t miopenCyGetDeviceCount(int* count);
+
+/*! @brief The handle's device in DLPack terms (miopen_cy extension, for DeviceBuffer.__dlpack__):
+ * kDLCPU (1) and 0 on a CPU handle, kDLCUDA (2) or kDLROCM (10) and the GPU ordinal on a GPU.
+ * @param handle     MIOpen handle (input)
+ * @param deviceType DLPack DLDeviceType value (output)
+ * @param deviceId   DLPack device id (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyGetDLPackDevice(miopenHandle_t handle, int* deviceType,
+                                                     int* deviceId);
 
 /*! @brief Allocates device memory on the handle's device (hipMalloc / cudaMalloc on a GPU
  * handle, 64-byte aligned host memory on a CPU handle). Zero bytes gives NULL.

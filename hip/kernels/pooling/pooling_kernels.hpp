@@ -27,4 +27,24 @@ void LaunchPoolFwd(const PoolArgs& a, const Launch& l, const float* x, float* y,
 void LaunchPoolBwd(const PoolArgs& a, const Launch& l, const float* dy, const void* index,
                    const float* x, float* dx);
 
+/// The 2-d forward of pool_fwd_2d.hip: depth 1, rows packed (W stride 1 in x and y), every
+/// offset in 32 bits. Strides in elements. Grid: tiles_w * tiles_h * n * c blocks of
+/// Pool2dThreads() threads, each block a Pool2dTileH() x Pool2dTileW() tile of one plane.
+struct Pool2dArgs
+{
+    int n = 1, c = 1, in_h = 1, in_w = 1, out_h = 1, out_w = 1;
+    int win_h = 1, win_w = 1, pad_h = 0, pad_w = 0, stride_h = 1, stride_w = 1;
+    int xs_n = 0, xs_c = 0, xs_h = 0, ys_n = 0, ys_c = 0, ys_h = 0;
+    int tiles_w = 1, tiles_h = 1;
+    bool max = false, inclusive = false, image = false;
+    int index_type = 0;
+    float alpha = 1.0f, beta = 0.0f;
+};
+
+/// Outputs along w and h of one block for these arguments (the variant decides).
+int Pool2dTileW(const Pool2dArgs& a);
+int Pool2dTileH(const Pool2dArgs& a);
+int Pool2dThreads();
+void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index);
+
 } // namespace miopen::gpu

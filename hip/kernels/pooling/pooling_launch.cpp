@@ -1,6 +1,8 @@
 // Launchers of pooling: the 3-d problem of the front door as PoolArgs, one thread per output
 // (forward) or per dx element (backward), the launch check.
 #include "common/launch_common.hpp"
+#include "core/env.hpp"
+#include "core/errors.hpp"
 #include "pooling/pooling.hpp"
 #include "pooling/pooling_kernels.hpp"
 
@@ -60,6 +62,45 @@ bool Small(const PoolArgs& a)
            Span(a.n, a.c, a.out, a.ys) < limit && Span(a.n, a.c, a.in, a.x2s) < limit;
 }
 
+/// MIOPEN_CY_POOL_KERNEL: "direct" or unset picks pool_fwd_2d where it applies, "generic"
+/// always the generic kernel (for tests and benchmarks comparing the two).
+bool UseDirect2d()
+{
+    const auto v = env::Value("MIOPEN_CY_POOL_KERNEL");
+    if(!v || *v == "direct")
+        return true;
+    if(*v == "generic")
+        return false;
+    ThrowBadParm("MIOPEN_CY_POOL_KERNEL = '", *v, "'; expected direct or generic");
+}
+
+/// Whether pool_fwd_2d applies: depth 1, packed rows, 32-bit offsets; fills its arguments.
+bool Plan2d(const PoolArgs& a, const cpu::PoolShape& s, Pool2dArgs& p)
+{
+    if(!a.small || a.in[0] != 1 || a.out[0] != 1 || a.window[0] != 1 || a.xs[4] != 1 ||
+       a.ys[4] != 1 || a.n * a.c >= (int64_t{1} << 30))
+        return false;
+    auto i32 = [](int64_t v) { return static_cast<int>(v); };
+    p.n = i32(a.n), p.c = i32(a.c);
+    p.in_h = i32(a.in[1]), p.in_w = i32(a.in[2]), p.out_h = i32(a.out[1]), p.out_w = i32(a.out[2]);
+    p.win_h = i32(a.window[1]), p.win_w = i32(a.window[2]);
+    p.pad_h = i32(a.pad[1]), p.pad_w = i32(a.pad[2]);
+    p.stride_h = i32(a.stride[1]), p.stride_w = i32(a.stride[2]);
+    p.xs_n = i32(a.xs[0]), p.xs_c = i32(a.xs[1]), p.xs_h = i32(a.xs[3]);
+    p.ys_n = i32(a.ys[0]), p.ys_c = i32(a.ys[1]), p.ys_h = i32(a.ys[3]);
+    const int64_t tiles_w = (a.out[2] + Pool2dTileW(p) - 1) / Pool2dTileW(p);
+    const int64_t tiles_h = (a.out[1] + Pool2dTileH(p) - 1) / Pool2dTileH(p);
+    if(tiles_w * tiles_h * a.n * a.c >= (int64_t{1} << 31))
+        return false;
+    p.tiles_w = i32(tiles_w), p.tiles_h = i32(tiles_h);
+    p.max        = s.mode == miopenPoolingMax;
+    p.inclusive  = s.mode == miopenPoolingAverageInclusive;
+    p.image      = a.image;
+    p.index_type = a.index_type;
+    p.alpha = a.alpha, p.beta = a.beta;
+    return true;
+}
+
 } // namespace
 
 void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const float* x,
@@ -73,6 +114,14 @@ void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const fl
     a.index_type = static_cast<int>(index.type);
     a.small      = Small(a);
     const int64_t total = s.n * s.c * s.out[0] * s.out[1] * s.out[2];
+    Pool2dArgs p;
+    if(total > 0 && UseDirect2d() && Plan2d(a, s, p))
+    {
+        const auto blocks = static_cast<unsigned>(int64_t{p.tiles_w} * p.tiles_h * p.n * p.c);
+        LaunchPoolFwd2d(p, On(h, D1(blocks), D1(Pool2dThreads())), x, y, index.data);
+        CheckLaunch("miopenPoolingForward");
+        return;
+    }
     LaunchPoolFwd(a, On(h, D1(GridStrideBlocks(h, total, 256)), D1(256)), x, y, index.data);
     CheckLaunch("miopenPoolingForward");
 }

@@ -20,6 +20,18 @@ struct SoftmaxArgs
     float beta  = 0.0f;
 };
 
+/// softmax_rows_short.hip: rows of kSoftmaxShortMinLen..kSoftmaxShortMaxLen unit-stride
+/// elements, a block of kSoftmaxShortThreads per row holding the row in registers.
+constexpr int kSoftmaxShortThreads   = 128;
+constexpr int kSoftmaxShortPerThread = 8;
+constexpr int kSoftmaxShortMinLen    = 256;
+constexpr int kSoftmaxShortMaxLen    = kSoftmaxShortThreads * kSoftmaxShortPerThread;
+
+void LaunchSoftmaxShortFwd(const SoftmaxArgs<2>& a, const Launch& l, int algorithm,
+                           const float* x, float* y);
+void LaunchSoftmaxShortBwd(const SoftmaxArgs<3>& a, const Launch& l, int algorithm,
+                           const float* y, const float* dy, float* dx);
+
 /// algorithm: a miopenSoftmaxAlgorithm_t value. rows: the rows engine, else columns.
 void LaunchSoftmaxFwd(const SoftmaxArgs<2>& a, const Launch& l, int algorithm, bool rows,
                       const float* x, float* y);

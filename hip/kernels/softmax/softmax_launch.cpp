@@ -86,6 +86,21 @@ SoftmaxArgs<K> Plan(const Handle& h, miopenSoftmaxMode_t mode,
     return a;
 }
 
+/// Whether the rows are short and unit-stride in every operand: softmax_rows_short.hip, a block
+/// of kSoftmaxShortThreads per row.
+template <int K>
+bool ShortRows(const SoftmaxArgs<K>& a, bool rows, Launch& l)
+{
+    if(!rows || a.inner.ndim != 1 || a.inner.numel < kSoftmaxShortMinLen ||
+       a.inner.numel > kSoftmaxShortMaxLen)
+        return false;
+    for(int k = 0; k < K; ++k)
+        if(a.inner.strides[k][0] != 1)
+            return false;
+    l.block = D1(kSoftmaxShortThreads);
+    return true;
+}
+
 } // namespace
 
 void SoftmaxForward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode,
@@ -95,7 +110,10 @@ void SoftmaxForward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopenS
     bool rows = false;
     Launch l;
     const auto a = Plan<2>(h, mode, {&xDesc, &yDesc}, xDesc, alpha, beta, rows, l);
-    LaunchSoftmaxFwd(a, l, algorithm, rows, x, y);
+    if(ShortRows(a, rows, l))
+        LaunchSoftmaxShortFwd(a, l, algorithm, x, y);
+    else
+        LaunchSoftmaxFwd(a, l, algorithm, rows, x, y);
     CheckLaunch("miopenSoftmaxForward");
 }
 
@@ -107,7 +125,10 @@ void SoftmaxBackward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopen
     bool rows = false;
     Launch l;
     const auto a = Plan<3>(h, mode, {&yDesc, &dyDesc, &dxDesc}, dyDesc, alpha, beta, rows, l);
-    LaunchSoftmaxBwd(a, l, algorithm, rows, y, dy, dx);
+    if(ShortRows(a, rows, l))
+        LaunchSoftmaxShortBwd(a, l, algorithm, y, dy, dx);
+    else
+        LaunchSoftmaxBwd(a, l, algorithm, rows, y, dy, dx);
     CheckLaunch("miopenSoftmaxBackward");
 }
 

@@ -3,10 +3,13 @@
 #include "core/handle.hpp"
 #include "gpu/runtime.hpp"
 
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 
 extern "C" const char* miopenGetErrorString(miopenStatus_t error)
 {
@@ -130,6 +133,63 @@ extern "C" miopenStatus_t miopenCyGetDeviceCount(int* count)
     return MIOPEN_TRY({ miopen::Out(count, "count") = miopen::gpu::DeviceCount(); });
 }
 
+extern "C" miopenStatus_t miopenCyGetDLPackDevice(miopenHandle_t handle, int* deviceType,
+                                                  int* deviceId)
+{
+    return MIOPEN_TRY({
+        const auto& h = miopen::DerefHandle(handle);
+#ifdef MIOPEN_CY_HAVE_HIP
+        constexpr int gpu_type = 10; // kDLROCM
+#else
+        constexpr int gpu_type = 2; // kDLCUDA
+#endif
+        miopen::Out(deviceType, "deviceType") = h.IsGpu() ? gpu_type : 1; // kDLCPU
+        miopen::Out(deviceId, "deviceId")     = h.IsGpu() ? h.Ordinal() : 0;
+    });
+}
+
+namespace {
+
+// Every live block from miopenCyDeviceAlloc, by address: the device it is on (-1 for host memory
+// of a CPU handle). miopenCyDeviceFree checks it, so a double free or a foreign address is a
+// BadParm error instead of heap corruption.
+struct Allocations
+{
+    std::mutex mutex;
+    std::unordered_map<void*, int> live;
+};
+
+Allocations& LiveAllocations()
+{
+    static auto* a = new Allocations(); // never destroyed: frees may come from finalisers
+    return *a;
+}
+
+void Track(void* p, int device)
+{
+    auto& a = LiveAllocations();
+    std::lock_guard<std::mutex> lock(a.mutex);
+    a.live[p] = device;
+}
+
+/// Forgets `p` if it is a live block of `device`; BadParm (naming `ptr`) otherwise.
+void Untrack(void* p, int device)
+{
+    auto& a = LiveAllocations();
+    std::lock_guard<std::mutex> lock(a.mutex);
+    const auto it = a.live.find(p);
+    if(it == a.live.end())
+        miopen::Throw(miopenStatusBadParm, "ptr = ", p,
+                      " was not allocated by miopenCyDeviceAlloc or was already freed");
+    if(it->second != device)
+        miopen::Throw(miopenStatusBadParm, "ptr = ", p, " was allocated on ",
+                      it->second < 0 ? std::string("the CPU") : "GPU " + std::to_string(it->second),
+                      ", not on this handle's device");
+    a.live.erase(it);
+}
+
+} // namespace
+
 extern "C" miopenStatus_t miopenCyDeviceAlloc(miopenHandle_t handle, void** ptr, size_t sizeBytes)
 {
     MIOPEN_LOG_FUNCTION(handle, ptr, sizeBytes);
@@ -142,13 +202,36 @@ extern "C" miopenStatus_t miopenCyDeviceAlloc(miopenHandle_t handle, void** ptr,
         if(h.IsGpu())
         {
             miopen::gpu::DeviceScope scope(h.Ordinal());
-            out = miopen::gpu::Malloc(sizeBytes, "miopenCyDeviceAlloc");
+            void* p = miopen::gpu::Malloc(sizeBytes, "miopenCyDeviceAlloc");
+            try
+            {
+                Track(p, h.Ordinal());
+            }
+            catch(...)
+            {
+                miopen::gpu::Free(p);
+                throw;
+            }
+            out = p;
             return;
         }
+        // Rounded up to the alignment; a size so large that rounding overflows cannot be had.
+        if(sizeBytes > SIZE_MAX - 63)
+            miopen::Throw(miopenStatusAllocFailed, "out of host memory allocating ", sizeBytes,
+                          " bytes");
         void* p = std::aligned_alloc(64, (sizeBytes + 63) / 64 * 64);
         if(p == nullptr)
             miopen::Throw(miopenStatusAllocFailed, "out of host memory allocating ", sizeBytes,
                           " bytes");
+        try
+        {
+            Track(p, -1);
+        }
+        catch(...)
+        {
+            std::free(p);
+            throw;
+        }
         out = p;
     });
 }
@@ -160,6 +243,7 @@ extern "C" miopenStatus_t miopenCyDeviceFree(miopenHandle_t handle, void* ptr)
         auto& h = miopen::DerefHandle(handle);
         if(ptr == nullptr)
             return;
+        Untrack(ptr, h.IsGpu() ? h.Ordinal() : -1);
         if(h.IsGpu())
         {
             miopen::gpu::DeviceScope scope(h.Ordinal());

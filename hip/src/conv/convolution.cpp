@@ -1,4 +1,5 @@
 #include "conv/convolution.hpp"
+#include "conv/conv_device.hpp"
 #include "conv/find_db.hpp"
 #include "conv/perf_db.hpp"
 #include "conv/tuning.hpp"
@@ -136,33 +137,9 @@ void LogCommand(const ConvolutionDescriptor& conv, const ConvCall& call)
     }
 }
 
-double MeasureMs(const ConvInvoker& run, const ConvArgs& args)
-{
-    // The CPU has no device events: wall clock, best of up to three runs for short kernels.
-    double best = 1e30;
-    for(int i = 0; i < 3; ++i)
-    {
-        const auto t0 = std::chrono::steady_clock::now();
-        run(args);
-        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-        best = std::min(best, ms);
-        if(ms > 20.0)
-            break;
-    }
-    return best;
-}
-
-/// Convolution has no GPU solvers yet (a later issue): a GPU handle gets a clear error, never the
-/// CPU solvers on device pointers.
-void RequireCpu(const Handle& handle)
-{
-    if(handle.IsGpu())
-        ThrowNotImplemented("convolution on the GPU is not implemented yet");
-}
-
 } // namespace
 
-std::string DeviceArch(const Handle& handle) { return handle.IsCpu() ? "cpu" : "gpu"; }
+std::string DeviceArch(const Handle& handle) { return conv_device::ArchName(handle); }
 
 std::string FindDbName(const Handle& handle)
 {
@@ -185,7 +162,6 @@ std::string FindDbName(const Handle& handle)
 
 size_t ConvWorkspaceSize(const Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call)
 {
-    RequireCpu(handle);
     const ConvProblem p = ProblemOf(conv, call);
     const ConvContext ctx{handle};
     size_t best = 0;
@@ -195,17 +171,16 @@ size_t ConvWorkspaceSize(const Handle& handle, const ConvolutionDescriptor& conv
     return best;
 }
 
-std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
-                               int request, void* workspace, size_t workspace_size, bool exhaustive)
+std::vector<FindDbEntry> ConvMeasure(Handle& handle, const ConvolutionDescriptor& conv,
+                                     const ConvCall& call, void* workspace, size_t workspace_size,
+                                     bool exhaustive)
 {
-    RequireCpu(handle);
-    if(request < 1)
-        ThrowBadParm("requestAlgoCount = ", request, "; must be >= 1");
     const ConvProblem p = ProblemOf(conv, call);
     CheckCallData(call);
     if(workspace == nullptr && workspace_size != 0)
         ThrowBadParm("workSpace is null but workSpaceSize = ", workspace_size);
     LogCommand(conv, call);
+    const conv_device::Scope device_scope(handle);
     const ConvContext ctx{handle};
     const auto survey = SurveySolvers(ctx, p, workspace == nullptr ? 0 : workspace_size);
     std::vector<const SolverStatus*> usable;
@@ -271,8 +246,10 @@ std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv
             const double estimate = st->solver->EstimateMs(ctx, p);
             if(estimate > 20.0 * best && estimate > 50.0)
                 continue;
+            if(handle.IsGpu() && estimate > 8.0 * best)
+                continue;
             const ConvInvoker run = st->solver->MakeInvoker(ctx, p);
-            const double ms = MeasureMs(run, args);
+            const double ms = conv_device::MeasureMs(handle, run, args);
             best = std::min(best, ms);
             measured.push_back({std::string(st->solver->Name()), static_cast<float>(ms), st->workspace,
                                 static_cast<int>(st->solver->Algorithm())});
@@ -283,6 +260,16 @@ std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv
                      [](const auto& l, const auto& r) { return l.time_ms < r.time_ms; });
     if(benchmarked)
         find_db::Store(arch, key, measured);
+    return measured;
+}
+
+std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
+                               int request, void* workspace, size_t workspace_size, bool exhaustive)
+{
+    if(request < 1)
+        ThrowBadParm("requestAlgoCount = ", request, "; must be >= 1");
+    const std::vector<FindDbEntry> measured =
+        ConvMeasure(handle, conv, call, workspace, workspace_size, exhaustive);
 
     // The best solver of each algorithm, fastest first.
     std::vector<FindPerf> out;
@@ -300,7 +287,6 @@ std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv
 void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call, int algo,
              const void* alpha, const void* beta, void* workspace, size_t workspace_size)
 {
-    RequireCpu(handle);
     if(algo != 0 && algo != 1 && algo != 2 && algo != 3 && algo != 5)
         ThrowBadParm("algo = ", algo, " is not an algorithm of this direction (GEMM 0, Direct 1, "
                      "FFT 2, Winograd 3, ImplicitGEMM 5)");
@@ -350,8 +336,16 @@ void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& 
             return l->solver->EstimateMs(ctx, p) < r->solver->EstimateMs(ctx, p);
         });
 
+    ConvRunSolver(handle, conv, call, p, *chosen->solver, a, b, workspace, workspace_size);
+}
+
+void ConvRunSolver(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
+                   const ConvProblem& p, const ConvSolver& solver, double a, double b,
+                   void* workspace, size_t workspace_size)
+{
+    const ConvContext ctx{handle};
     ConvArgs args = ArgsOf(conv, call, workspace, workspace_size);
-    const ConvInvoker run = chosen->solver->MakeInvoker(ctx, p);
+    const ConvInvoker run = solver.MakeInvoker(ctx, p);
     KernelTimer timer(handle);
     if(a == 1.0 && b == 0.0)
     {
@@ -360,12 +354,27 @@ void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& 
     }
     // Other alpha/beta: solve into a scratch tensor of the same layout, then blend.
     const TensorDescriptor& out = Written(p);
-    std::unique_ptr<float[]> scratch(new float[out.ElementSpace()]);
+    conv_device::Buffer scratch(handle, out.ElementSpace() * sizeof(float));
     void*& target = WrittenPtr(p, args);
     float* user_out = static_cast<float*>(target);
-    target = scratch.get();
+    target = scratch.Get();
     run(args);
-    cpu::Axpby(static_cast<float>(a), out, scratch.get(), static_cast<float>(b), out, user_out);
+    conv_device::Blend(handle, static_cast<float>(a), out, static_cast<const float*>(scratch.Get()),
+                       static_cast<float>(b), user_out);
+}
+
+void ConvPrepareRun(const Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
+                    const void* workspace, size_t workspace_size)
+{
+    CheckCallData(call);
+    if(workspace == nullptr && workspace_size != 0)
+        ThrowBadParm("workSpace is null but workSpaceSize = ", workspace_size);
+    LogCommand(conv, call);
+}
+
+ConvProblem ConvProblemOf(const ConvolutionDescriptor& conv, const ConvCall& call)
+{
+    return ProblemOf(conv, call);
 }
 
 std::string DriverCommand(const ConvolutionDescriptor& conv, const ConvCall& call)

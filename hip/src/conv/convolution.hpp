@@ -4,6 +4,7 @@
 #pragma once
 
 #include "conv/conv_descriptor.hpp"
+#include "conv/find_db.hpp"
 #include "conv/problem.hpp"
 #include "conv/solver.hpp"
 #include "core/handle.hpp"
@@ -40,6 +41,28 @@ std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv
 /// Runs the best known solver of `algo`: out = alpha * conv + beta * out.
 void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call, int algo,
              const void* alpha, const void* beta, void* workspace, size_t workspace_size);
+
+// ---- Shared by legacy Find, immediate mode and Find 2.0 (conv/immediate.cpp, conv/find2.cpp) ----
+
+/// The canonical problem of a call (validates every descriptor: BadParm naming the parameter).
+ConvProblem ConvProblemOf(const ConvolutionDescriptor& conv, const ConvCall& call);
+
+/// Find's measuring body: every usable solver (fits in workspace_size) benchmarked on the call's
+/// buffers, or answered from the find-db / estimates as MIOPEN_FIND_MODE and
+/// MIOPEN_FIND_ENFORCE say; fastest first. A benchmark is stored in the find-db.
+std::vector<FindDbEntry> ConvMeasure(Handle& handle, const ConvolutionDescriptor& conv,
+                                     const ConvCall& call, void* workspace, size_t workspace_size,
+                                     bool exhaustive);
+
+/// The checks before a run (CPU handle, data pointers, workspace pointer/size) and the
+/// MIOPEN_ENABLE_LOGGING_CMD line.
+void ConvPrepareRun(const Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
+                    const void* workspace, size_t workspace_size);
+
+/// Runs one solver on the call's buffers: out = a * conv + b * out.
+void ConvRunSolver(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
+                   const ConvProblem& p, const ConvSolver& solver, double a, double b,
+                   void* workspace, size_t workspace_size);
 
 /// The device architecture name ("cpu", "sm_90", ...).
 std::string DeviceArch(const Handle& handle);

@@ -16,6 +16,15 @@ std::string UserDbDirectory();
 /// mkdir -p, 0700 for what it creates; false when the directory cannot be used.
 bool MakeDirs(const std::string& dir);
 
+/// Why `dir` must not hold a user db: "is a symbolic link", "is not a directory", "is owned by
+/// another user"; "" when it may (or does not exist).
+std::string DirProblem(const std::string& dir);
+
+/// Why the db file `path` must not be read: "is a symbolic link", "is not a regular file"; "" when
+/// it may or does not exist. With `writing`, also "is read-only" (a file its owner made read-only,
+/// or someone else's, is read but never replaced).
+std::string FileProblem(const std::string& path, bool writing);
+
 /// Under the file's lock: `make_text` gets the current file (nullptr when there is none) and
 /// returns the new contents, which replace the file atomically. False (errno set, nothing
 /// written) when the directory, the lock or the write fails.

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace miopen::find_db {
 namespace {
@@ -51,6 +52,37 @@ void WarnOnce(State& s, const std::string& what, const std::string& message)
         log::Write(log::Level::Warning, "find-db", message);
 }
 
+// The in-memory db of an architecture when there is no directory at all.
+std::string MemoryKey(const std::string& arch) { return "memory:" + arch; }
+
+// Whether `dir` may hold the db: a real directory (not a symlink to elsewhere), owned by this
+// user. Otherwise warns once and returns false (the db stays in memory). Caller holds s.mutex.
+bool SafeDir(State& s, const std::string& dir)
+{
+    const std::string why = db_file::DirProblem(dir);
+    if(why.empty())
+        return true;
+    WarnOnce(s, "unsafe:" + dir, Concat("find-db directory '", dir, "' ", why,
+                                       ": keeping find results in memory only"));
+    return false;
+}
+
+// Whether the db file may be read (absent, or a regular file: a symbolic link is ignored, so the
+// db never reads or replaces a file elsewhere) or, `writing`, replaced (not read-only either).
+bool SafeFile(State& s, const std::string& path, bool writing)
+{
+    const std::string why = db_file::FileProblem(path, writing);
+    if(why.empty())
+        return true;
+    if(why == "is read-only")
+        WarnOnce(s, "readonly:" + path, Concat("find-db file '", path,
+                                              "' is read-only: keeping new find results in memory only"));
+    else
+        WarnOnce(s, "unsafe:" + path, Concat("find-db file '", path, "' ", why,
+                                            ": ignored, keeping find results in memory only"));
+    return false;
+}
+
 Records ParseFile(State& s, const std::string& path, std::istream& in)
 {
     Records out;
@@ -59,6 +91,12 @@ Records ParseFile(State& s, const std::string& path, std::istream& in)
     while(std::getline(in, line))
     {
         ++line_no;
+        if(in.eof())
+        {
+            // No newline after it: a write cut short (a truncated file); never trusted.
+            damaged += line.empty() ? 0 : 1;
+            break;
+        }
         if(line.empty())
             continue;
         std::string key;
@@ -79,7 +117,8 @@ const Records& Cached(State& s, const std::string& path)
 {
     FileCache& fc = s.files[path];
     struct stat st{};
-    if(stat(path.c_str(), &st) != 0)
+    const std::string dir = path.substr(0, path.rfind('/'));
+    if(lstat(path.c_str(), &st) != 0 || !SafeFile(s, path, /*writing=*/false) || !SafeDir(s, dir))
     {
         fc = FileCache{};
         fc.loaded = true;
@@ -97,8 +136,8 @@ const Records& Cached(State& s, const std::string& path)
     return fc.records;
 }
 
-// Applies `edit` to the file's records under an exclusive lock and writes them back atomically
-// (db_file.hpp). Returns false (having written nothing) when the directory or file cannot be used.
+// Applies `edit` to the file's records under an exclusive lock and writes them back atomically.
+// Returns false (having written nothing) when the directory or file cannot be used.
 template <class Edit>
 bool EditOnDisk(State& s, const std::string& path, Edit edit)
 {
@@ -109,6 +148,8 @@ bool EditOnDisk(State& s, const std::string& path, Edit edit)
                                          "): keeping find results in memory only"));
         return false;
     }
+    if(!SafeDir(s, dir) || !SafeFile(s, path, /*writing=*/true))
+        return false;
     const bool ok = db_file::LockedRewrite(path, [&](std::istream* in) {
         Records records;
         if(in != nullptr)
@@ -132,7 +173,7 @@ bool Enabled() { return !env::IsSet("MIOPEN_DEBUG_DISABLE_FIND_DB"); }
 std::string PathFor(const std::string& arch)
 {
     const std::string dir = db_file::UserDbDirectory();
-    return (dir.empty() ? std::string(".") : dir) + "/" + arch + ".ufdb.txt";
+    return dir.empty() ? std::string() : dir + "/" + arch + ".ufdb.txt";
 }
 
 std::string FormatRecord(const std::string& key, const std::vector<FindDbEntry>& entries)
@@ -195,9 +236,12 @@ std::vector<FindDbEntry> Load(const std::string& arch, const std::string& key)
     State& s = GetState();
     const std::string path = PathFor(arch);
     std::lock_guard<std::mutex> lock(s.mutex);
-    if(const auto m = s.memory_only.find(path); m != s.memory_only.end())
+    const std::string mem = path.empty() ? MemoryKey(arch) : path;
+    if(const auto m = s.memory_only.find(mem); m != s.memory_only.end())
         if(const auto r = m->second.find(key); r != m->second.end())
             return r->second;
+    if(path.empty())
+        return {};
     const Records& records = Cached(s, path);
     const auto r = records.find(key);
     return r == records.end() ? std::vector<FindDbEntry>{} : r->second;
@@ -210,6 +254,13 @@ void Store(const std::string& arch, const std::string& key, const std::vector<Fi
     State& s = GetState();
     const std::string path = PathFor(arch);
     std::lock_guard<std::mutex> lock(s.mutex);
+    if(path.empty())
+    {
+        WarnOnce(s, "nohome", "neither MIOPEN_USER_DB_PATH nor HOME is set: keeping find results "
+                              "in memory only");
+        s.memory_only[MemoryKey(arch)][key] = entries;
+        return;
+    }
     if(EditOnDisk(s, path, [&](Records& r) { r[key] = entries; }))
         s.memory_only[path].erase(key);
     else
@@ -223,7 +274,9 @@ void Remove(const std::string& arch, const std::string& key)
     State& s = GetState();
     const std::string path = PathFor(arch);
     std::lock_guard<std::mutex> lock(s.mutex);
-    s.memory_only[path].erase(key);
+    s.memory_only[path.empty() ? MemoryKey(arch) : path].erase(key);
+    if(path.empty())
+        return;
     EditOnDisk(s, path, [&](Records& r) { r.erase(key); });
 }
 

@@ -102,7 +102,9 @@ const Records& Cached(State& s, const std::string& path)
 {
     FileCache& fc = s.files[path];
     struct stat st{};
-    if(stat(path.c_str(), &st) != 0)
+    const std::string dir = path.substr(0, path.rfind('/'));
+    if(path.empty() || lstat(path.c_str(), &st) != 0 || !db_file::FileProblem(path, false).empty() ||
+       !db_file::DirProblem(dir).empty())
     {
         fc = FileCache{};
         fc.loaded = true;
@@ -123,8 +125,25 @@ const Records& Cached(State& s, const std::string& path)
 template <class Edit>
 bool EditOnDisk(State& s, const std::string& path, Edit edit)
 {
+    if(path.empty())
+        return false;   // no user-db directory configured: memory only
     const std::string dir = path.substr(0, path.rfind('/'));
     bool ok = db_file::MakeDirs(dir);
+    if(ok)
+    {
+        // The find-db's rules: a symlinked or someone else's directory, a symlinked, special or
+        // read-only file are never written.
+        std::string why = db_file::DirProblem(dir);
+        const std::string what = why.empty() ? path : dir;
+        if(why.empty())
+            why = db_file::FileProblem(path, /*writing=*/true);
+        if(!why.empty())
+        {
+            WarnOnce(s, "unsafe:" + what, Concat("perf-db '", what, "' ", why,
+                                                ": keeping tuning results in memory only"));
+            return false;
+        }
+    }
     if(ok)
         ok = db_file::LockedRewrite(path, [&](std::istream* in) {
             Records records;
@@ -160,7 +179,7 @@ bool Enabled() { return !env::IsSet("MIOPEN_DEBUG_DISABLE_PERF_DB"); }
 std::string PathFor(const std::string& arch)
 {
     const std::string dir = db_file::UserDbDirectory();
-    return (dir.empty() ? std::string(".") : dir) + "/" + arch + ".updb.txt";
+    return dir.empty() ? std::string() : dir + "/" + arch + ".updb.txt";
 }
 
 std::optional<std::string> Load(const std::string& arch, const std::string& key, const std::string& solver)

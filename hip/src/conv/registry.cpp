@@ -44,6 +44,7 @@ const std::vector<const ConvSolver*>& ConvSolvers()
         &solvers::ConvMPBidirectWinograd2x3(),
         &solvers::ConvCpuWinogradWrw4x3(),
         &solvers::ConvCpuWinogradWrw2x3(),
+        &solvers::Fft(),
         &solvers::GemmFwd1x1_0_1(),
         &solvers::GemmFwd1x1_0_2(),
         &solvers::GemmFwdRest(),
@@ -52,6 +53,23 @@ const std::vector<const ConvSolver*>& ConvSolvers()
         &solvers::GemmBwdRest(),
         &solvers::GemmWrw1x1_stride1(),
         &solvers::GemmWrwUniversal(),
+        &solvers::ConvGpuDepthwiseFwd(),
+        &solvers::ConvGpuDepthwiseBwd(),
+        &solvers::ConvGpuDepthwiseWrw(),
+        &solvers::ConvGpuImplicitGemmFwd(0),
+        &solvers::ConvGpuImplicitGemmFwd(1),
+        &solvers::ConvGpuImplicitGemmFwd(2),
+        &solvers::ConvGpuImplicitGemmFwd(3),
+        &solvers::ConvGpuImplicitGemmBwd(0),
+        &solvers::ConvGpuImplicitGemmBwd(1),
+        &solvers::ConvGpuImplicitGemmBwd(2),
+        &solvers::ConvGpuImplicitGemmBwd(3),
+        &solvers::ConvGpuImplicitGemmWrw(0),
+        &solvers::ConvGpuImplicitGemmWrw(1),
+        &solvers::ConvGpuImplicitGemmWrw(2),
+        &solvers::ConvGpuImplicitGemmWrw(3),
+        &solvers::ConvAsm3x3U(),
+        &solvers::ConvAsm1x1U(),
         &solvers::ConvDirectNaiveFwd(),
         &solvers::ConvDirectNaiveBwdData(),
         &solvers::ConvDirectNaiveBwdWeights(),
@@ -104,34 +122,39 @@ std::optional<std::string> DisabledBy(const ConvSolver& solver)
     return std::nullopt;
 }
 
+SolverStatus SurveySolver(const ConvContext& ctx, const ConvProblem& p, const ConvSolver& solver,
+                          size_t workspace_limit)
+{
+    const ConvSolver* s = &solver;
+    SolverStatus st{s, false, false, "", 0};
+    const Applicability a = s->IsApplicable(ctx, p);
+    if(!a.ok)
+    {
+        st.why_not      = "not applicable: " + a.reason;
+        st.other_domain = a.other_domain;
+    }
+    else if(const auto toggle = DisabledBy(*s))
+        st.why_not = "disabled by " + *toggle;
+    else if(p.deterministic && !s->IsDeterministic())
+        st.why_not = "not deterministic (MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC is set)";
+    else
+    {
+        st.workspace = s->WorkspaceSize(ctx, p);
+        if(st.workspace > workspace_limit)
+            st.why_not = Concat("needs ", st.workspace, " bytes of workspace; ", workspace_limit,
+                                " given");
+        else
+            st.usable = true;
+    }
+    return st;
+}
+
 std::vector<SolverStatus> SurveySolvers(const ConvContext& ctx, const ConvProblem& p,
                                         size_t workspace_limit)
 {
     std::vector<SolverStatus> out;
     for(const ConvSolver* s : ConvSolvers())
-    {
-        SolverStatus st{s, false, false, "", 0};
-        const Applicability a = s->IsApplicable(ctx, p);
-        if(!a.ok)
-        {
-            st.why_not      = "not applicable: " + a.reason;
-            st.other_domain = a.other_domain;
-        }
-        else if(const auto toggle = DisabledBy(*s))
-            st.why_not = "disabled by " + *toggle;
-        else if(p.deterministic && !s->IsDeterministic())
-            st.why_not = "not deterministic (MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC is set)";
-        else
-        {
-            st.workspace = s->WorkspaceSize(ctx, p);
-            if(st.workspace > workspace_limit)
-                st.why_not = Concat("needs ", st.workspace, " bytes of workspace; ", workspace_limit,
-                                    " given");
-            else
-                st.usable = true;
-        }
-        out.push_back(st);
-    }
+        out.push_back(SurveySolver(ctx, p, *s, workspace_limit));
     return out;
 }
 

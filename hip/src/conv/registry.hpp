@@ -27,6 +27,10 @@ struct SolverStatus
     size_t workspace;
 };
 
+/// One solver's status for the problem (what SurveySolvers reports for it).
+SolverStatus SurveySolver(const ConvContext& ctx, const ConvProblem& p, const ConvSolver& solver,
+                          size_t workspace_limit);
+
 /// Every registered solver's status for the problem (workspace_limit: SIZE_MAX for none).
 std::vector<SolverStatus> SurveySolvers(const ConvContext& ctx, const ConvProblem& p,
                                         size_t workspace_limit);

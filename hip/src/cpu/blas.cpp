@@ -59,4 +59,12 @@ void SgemmParallel(bool trans_a, bool trans_b, int m, int n, int k, float alpha,
     }
 }
 
+void Cgemm(int m, int n, int k, const std::complex<float>* a, int lda, const std::complex<float>* b, int ldb,
+           std::complex<float>* c, int ldc)
+{
+    Init();
+    const std::complex<float> one(1.0f, 0.0f), zero(0.0f, 0.0f);
+    scipy_cblas_cgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
+}
+
 } // namespace miopen::cpu

@@ -2,6 +2,8 @@
 // C = alpha * op(A) * op(B) + beta * C, with op(A) m x k and op(B) k x n.
 #pragma once
 
+#include <complex>
+
 namespace miopen::cpu {
 
 /// On the calling thread alone (OpenBLAS is kept single-threaded): for use inside parallel loops.
@@ -11,5 +13,9 @@ void Sgemm(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const f
 /// Split over our OpenMP threads by blocks of C's columns (or rows): for a lone large GEMM.
 void SgemmParallel(bool trans_a, bool trans_b, int m, int n, int k, float alpha, const float* a, int lda,
                    const float* b, int ldb, float beta, float* c, int ldc);
+
+/// Complex single precision, row-major C = A * B (A m x k, B k x n), on the calling thread alone.
+void Cgemm(int m, int n, int k, const std::complex<float>* a, int lda, const std::complex<float>* b, int ldb,
+           std::complex<float>* c, int ldc);
 
 } // namespace miopen::cpu

@@ -42,31 +42,61 @@ inline float Max(const float* v, size_t n)
     return m;
 }
 
+// The sums run in 16 fixed lanes (element i goes to lane i % 16) combined in a fixed tree, so a
+// result is the same bits whatever SIMD width the compiler picked for the build machine (8 lanes
+// with AVX2, 16 with AVX-512, 4 with SSE): the accuracy no longer depends on the CPU.
+constexpr size_t kLanes = 16;
+
+inline float CombineLanes(float* acc)
+{
+    for(size_t w = kLanes / 2; w >= 1; w /= 2)
+        for(size_t l = 0; l < w; ++l)
+            acc[l] += acc[l + w];
+    return acc[0];
+}
+
 /// sum of exp(v - m) (of exp(v) for FAST); with `e`, also stores the terms there.
 template <bool Fast, bool Keep>
 inline float SumExp(const float* v, size_t n, float m, float* e)
 {
-    float s = 0.0f;
-#pragma omp simd reduction(+ : s)
-    for(size_t i = 0; i < n; ++i)
+    float acc[kLanes] = {};
+    size_t i = 0;
+    for(; i + kLanes <= n; i += kLanes)
     {
-        const float ei = Fast ? Exp(v[i]) : ExpNonPositive(v[i] - m);
-        if constexpr(Keep)
-            e[i] = ei;
-        s += ei;
+#pragma omp simd
+        for(size_t l = 0; l < kLanes; ++l)
+        {
+            const float ei = Fast ? Exp(v[i + l]) : ExpNonPositive(v[i + l] - m);
+            if constexpr(Keep)
+                e[i + l] = ei;
+            acc[l] += ei;
+        }
     }
-    return s;
+    for(size_t l = 0; i + l < n; ++l)
+    {
+        const float ei = Fast ? Exp(v[i + l]) : ExpNonPositive(v[i + l] - m);
+        if constexpr(Keep)
+            e[i + l] = ei;
+        acc[l] += ei;
+    }
+    return CombineLanes(acc);
 }
 
-/// The backward reduction: sum of dy (LOG) or of y * dy.
+/// The backward reduction: sum of dy (LOG) or of y * dy (same fixed lanes).
 template <bool Log>
 inline float BackwardSum(const float* y, const float* dy, size_t n)
 {
-    float s = 0.0f;
-#pragma omp simd reduction(+ : s)
-    for(size_t i = 0; i < n; ++i)
-        s += Log ? dy[i] : y[i] * dy[i];
-    return s;
+    float acc[kLanes] = {};
+    size_t i = 0;
+    for(; i + kLanes <= n; i += kLanes)
+    {
+#pragma omp simd
+        for(size_t l = 0; l < kLanes; ++l)
+            acc[l] += Log ? dy[i + l] : y[i + l] * dy[i + l];
+    }
+    for(size_t l = 0; i + l < n; ++l)
+        acc[l] += Log ? dy[i + l] : y[i + l] * dy[i + l];
+    return CombineLanes(acc);
 }
 
 // ---- row engine ---------------------------------------------------------------------------------

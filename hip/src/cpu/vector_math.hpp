@@ -27,6 +27,18 @@ inline int32_t ToBits(float f)
     return b;
 }
 
+/// a << 23 and a + b on the bit patterns, done as unsigned (wrapping) arithmetic: the signed
+/// forms are undefined for negative or overflowing values (UBSan), and the bits are the same.
+inline int32_t Shl23(int32_t a) { return static_cast<int32_t>(static_cast<uint32_t>(a) << 23); }
+inline int32_t AddBits(int32_t a, int32_t b)
+{
+    return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+inline int32_t SubBits(int32_t a, int32_t b)
+{
+    return static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b));
+}
+
 constexpr float kLog2e     = 1.44269504088896341f;
 constexpr float kLn2Hi     = 0.693145751953125f; // ln 2 = kLn2Hi + kLn2Lo, kLn2Hi has 16 bits
 constexpr float kLn2Lo     = 1.428606765330187045e-06f;
@@ -52,7 +64,7 @@ inline float ExpNonPositive(float x)
     float r       = std::fma(n, -kLn2Hi, x);
     r             = std::fma(n, -kLn2Lo, r);
     // 2^n is added to the exponent bits of e^r (in [0.7, 1.5)): an integer add, no multiply.
-    const float v = FromBits(ToBits(ExpReduced(r)) + ((ToBits(t) - kRoundBits) << 23));
+    const float v = FromBits(AddBits(ToBits(ExpReduced(r)), Shl23(SubBits(ToBits(t), kRoundBits))));
     return x < -87.33654f ? 0.0f : v;
 }
 
@@ -69,7 +81,7 @@ inline float Exp(float x)
     const int32_t e2 = e - e1;
     float r          = std::fma(n, -kLn2Hi, xc);
     r                = std::fma(n, -kLn2Lo, r);
-    const float v = ExpReduced(r) * FromBits((e1 + 127) << 23) * FromBits((e2 + 127) << 23);
+    const float v = ExpReduced(r) * FromBits(Shl23(e1 + 127)) * FromBits(Shl23(e2 + 127));
     return x > 88.72283935546875f ? std::numeric_limits<float>::infinity() : v;
 }
 
@@ -80,8 +92,8 @@ inline float Log(float x)
     const bool tiny   = x < 1.17549435e-38f; // denormal (or <= 0): scale into the normal range
     const float xs    = tiny ? x * 8388608.0f : x;
     const int32_t b   = ToBits(xs);
-    const int32_t e   = (b - 0x3f3504f3) >> 23; // 0x3f3504f3 = sqrt(1/2)
-    const float f     = FromBits(b - (e << 23)) - 1.0f;
+    const int32_t e   = SubBits(b, 0x3f3504f3) >> 23; // 0x3f3504f3 = sqrt(1/2)
+    const float f     = FromBits(SubBits(b, Shl23(e))) - 1.0f;
     float p           = std::fma(0.08698711544275284f, f, -0.14266952872276306f);
     p                 = std::fma(p, f, 0.14915139973163605f);
     p                 = std::fma(p, f, -0.16577668488025665f);

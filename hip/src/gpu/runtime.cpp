@@ -1,6 +1,7 @@
 // The GPU runtime wrapper (see runtime.hpp), written with HIP's names: on NVIDIA compat.hpp maps
 // them onto the CUDA runtime. Built without a backend, it reports no device.
 #include "gpu/runtime.hpp"
+#include "core/env.hpp"
 #include "core/errors.hpp"
 
 #include <mutex>
@@ -258,6 +259,15 @@ int PointerDevice(const void* p) noexcept
 
 void CheckLaunch(const char* what)
 {
+    // Test hook: MIOPEN_CY_DEBUG_GPU_FAIL_LAUNCH=1 (every op) or =<part of an op's name> makes
+    // the launch check fail as a failed launch does, so the error path can be tested.
+    if(const auto v = env::Value("MIOPEN_CY_DEBUG_GPU_FAIL_LAUNCH"))
+        if(*v == "1" || std::string(what).find(*v) != std::string::npos)
+        {
+            (void)hipGetLastError();
+            Throw(miopenStatusInternalError, what, ": kernel launch failed: forced by "
+                  "MIOPEN_CY_DEBUG_GPU_FAIL_LAUNCH");
+        }
     const hipError_t err = hipGetLastError();
     if(err != hipSuccess)
         Throw(miopenStatusInternalError, what, ": kernel launch failed: ", hipGetErrorString(err),

@@ -1,6 +1,7 @@
-// ConvDirectNaiveConvBwd (MIOpen id 86): direct backward data convolution on the CPU for any geometry (1-3 spatial
+// ConvDirectNaiveConvBwd (MIOpen id 86): direct backward data convolution on the CPU and on the GPU (hip/kernels/conv/conv_direct.hip) for any geometry (1-3 spatial
 // dims, pads, strides, dilations, groups) and any tensor strides. Kernel: cpu/conv_direct.cpp.
 // Workspace: none. Deterministic: yes. The universal fallback: applies to every valid problem.
+#include "conv/conv_device.hpp"
 #include "conv/conv_geometry.hpp"
 #include "conv/solvers/solvers.hpp"
 #include "cpu/conv_direct.hpp"
@@ -13,20 +14,22 @@ struct ConvDirectNaiveBwdDataSolver final : ConvSolver
     std::string_view Name() const override { return "ConvDirectNaiveConvBwd"; }   // MIOpen's name and id: never change
     uint64_t Id() const override { return 86; }
     ConvAlgo Algorithm() const override { return ConvAlgo::Direct; }
-    double EstimateMs(const ConvContext&, const ConvProblem& p) const override
+    double EstimateMs(const ConvContext& ctx, const ConvProblem& p) const override
     {
+        if(ctx.handle.IsGpu())
+            return 2.0 * p.Macs() / 1.5e12 * 1e3;   // about 1.5 TFLOP/s on a GPU
         return 2.0 * p.Macs() / (2.0 * 1e9) * 1e3;   // about 2.0 GFLOP/s
     }
     Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        if(!ctx.handle.IsCpu())
-            return OtherDomain("CPU solver");
         if(!(p.IsBackwardData()))
             return OtherDomain("backward data only");
         return Applicable();
     }
-    ConvInvoker MakeInvoker(const ConvContext&, const ConvProblem& p) const override
+    ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
     {
+        if(ctx.handle.IsGpu())
+            return conv_device::NaiveInvoker(ctx.handle, p);
         return [g = ConvGeometry(p)](const ConvArgs& a) { cpu::ConvBwdDataDirect(g, static_cast<float*>(a.x), static_cast<const float*>(a.w), static_cast<const float*>(a.y)); };
     }
 };

@@ -27,5 +27,19 @@ const ConvSolver& ConvMPBidirectWinograd4x3();
 const ConvSolver& ConvMPBidirectWinograd2x3();
 const ConvSolver& ConvCpuWinogradWrw4x3();
 const ConvSolver& ConvCpuWinogradWrw2x3();
+// FFT (packed NCHW, 2-d, filters 4x4 to 64x64, stride 1, one group): forward and backward data.
+const ConvSolver& Fft();
+// Implicit GEMM on the GPU, one solver per direction and tile variant (0..2): conv_gpu_igemm.hpp.
+const ConvSolver& ConvGpuImplicitGemmFwd(int variant);
+const ConvSolver& ConvGpuImplicitGemmBwd(int variant);
+const ConvSolver& ConvGpuImplicitGemmWrw(int variant);
+// Depthwise on the GPU (groups == C == K, 2-d, packed): conv_gpu_depthwise.cpp.
+const ConvSolver& ConvGpuDepthwiseFwd();
+const ConvSolver& ConvGpuDepthwiseBwd();
+const ConvSolver& ConvGpuDepthwiseWrw();
+
+// GCN assembly (asm/*.s, AMD GPUs only): direct forward 3x3 and 1x1.
+const ConvSolver& ConvAsm3x3U();
+const ConvSolver& ConvAsm1x1U();
 
 } // namespace miopen::solvers

@@ -1,0 +1,54 @@
+// Host entry points of the GPU convolution kernels (conv_direct.hip, conv_igemm.hip), called by
+// conv_launch.cpp. Plain C++: the argument struct is built on the host and passed by value.
+#pragma once
+
+#include "common/args.hpp"
+
+#include <cstdint>
+
+namespace miopen::gpu {
+
+/// A canonical convolution problem as plain integers (ConvGeometry without std::array): spatial
+/// dims right-aligned in d, h, w (unused dims length 1, stride 0); strides in elements, in the
+/// order n/k, c, d, h, w for x, w and y.
+struct ConvKArgs
+{
+    int64_t n, c, k, g, cpg, kpg;
+    int64_t in[3], out[3], fil[3], pad[3], str[3], dil[3];
+    int64_t xs[5], ws[5], ys[5];
+};
+
+/// Naive direct kernels: one thread per output element (forward, backward data); one block per
+/// weight-gradient element with a fixed-order block reduction (backward weights). Any geometry,
+/// any strides, no workspace; deterministic.
+void LaunchConvNaiveFwd(const ConvKArgs& a, void* stream, int sms, const float* x, const float* w,
+                        float* y);
+void LaunchConvNaiveBwd(const ConvKArgs& a, void* stream, int sms, float* dx, const float* w,
+                        const float* dy);
+void LaunchConvNaiveWrw(const ConvKArgs& a, void* stream, int sms, const float* x, float* dw,
+                        const float* dy);
+
+/// Tile shapes of the implicit-GEMM kernels (conv_igemm.hip), chosen by Find.
+constexpr int kIgemmVariants = 4;
+
+/// Implicit GEMM, one direction per call (backward data by stride phases: no zero terms). `variant` < kIgemmVariants picks the tile. Backward
+/// weights splits the reduction over n and the output positions into `splits` parts: with
+/// splits > 1 the partial sums go to `workspace` (splits * k * cpg * filter floats) and a second
+/// kernel adds them in a fixed order (deterministic).
+void LaunchConvIgemmFwd(const ConvKArgs& a, void* stream, int variant, const float* x,
+                        const float* w, float* y);
+void LaunchConvIgemmBwd(const ConvKArgs& a, void* stream, int variant, float* dx, const float* w,
+                        const float* dy);
+void LaunchConvIgemmWrw(const ConvKArgs& a, void* stream, int variant, int splits, const float* x,
+                        float* dw, const float* dy, float* workspace);
+
+/// Depthwise (groups == C == K, 2-d, packed NCHW; conv_depthwise.hip). Backward weights needs
+/// c * n * filter floats of workspace (per-image partial sums, added in order) and at most 25 taps.
+void LaunchConvDepthwiseFwd(const ConvKArgs& a, void* stream, int sms, const float* x, const float* w,
+                            float* y);
+void LaunchConvDepthwiseBwd(const ConvKArgs& a, void* stream, int sms, float* dx, const float* w,
+                            const float* dy);
+void LaunchConvDepthwiseWrw(const ConvKArgs& a, void* stream, const float* x, float* dw, const float* dy,
+                            float* workspace);
+
+} // namespace miopen::gpu

@@ -1,0 +1,298 @@
+// extern "C" shims of immediate mode (miopenConvolution{Forward,BackwardData,BackwardWeights}
+// GetSolutionCount / GetSolution / GetSolutionWorkspaceSize / CompileSolution / Immediate): each
+// builds the user's ConvCall and hands it to conv/immediate.cpp.
+#include "conv/immediate.hpp"
+#include "core/api.hpp"
+#include "core/handle.hpp"
+#include "core/tensor.hpp"
+
+#include <algorithm>
+
+using miopen::DerefConv;
+using miopen::DerefTensor;
+using miopen::Out;
+using miopen::UserDirection;
+
+namespace {
+
+void WriteSolutions(const std::vector<miopen::ConvSolutionInfo>& found, size_t max_count,
+                    size_t* solutionCount, miopenConvSolution_t* solutions)
+{
+    if(max_count < 1)
+        miopen::ThrowBadParm("maxSolutionCount = 0; must be >= 1");
+    if(solutions == nullptr)
+        miopen::ThrowBadParm("solutions is a null pointer");
+    size_t& count = Out(solutionCount, "solutionCount");
+    const size_t n = std::min(max_count, found.size());
+    for(size_t i = 0; i < n; ++i)
+    {
+        solutions[i].time           = found[i].time_ms;
+        solutions[i].workspace_size = found[i].workspace;
+        solutions[i].solution_id    = found[i].solver->Id();
+        solutions[i].algorithm      = static_cast<miopenConvAlgorithm_t>(found[i].solver->Algorithm());
+    }
+    count = n;
+}
+
+} // namespace
+
+extern "C" miopenStatus_t miopenConvolutionForwardGetSolutionCount(miopenHandle_t handle,
+    const miopenTensorDescriptor_t wDesc,
+    const miopenTensorDescriptor_t xDesc,
+    const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t yDesc, size_t* solutionCount)
+{
+    MIOPEN_LOG_FUNCTION(handle, wDesc, xDesc, convDesc, yDesc, solutionCount);
+    return MIOPEN_TRY({
+        const miopen::ConvCall call{UserDirection::Forward,
+            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
+            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
+            DerefTensor(yDesc, "yDesc"), "yDesc", nullptr};
+        size_t& count = Out(solutionCount, "solutionCount");
+        count = miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call).size();
+    });
+}
+
+extern "C" miopenStatus_t miopenConvolutionForwardGetSolution(miopenHandle_t handle,
+    const miopenTensorDescriptor_t wDesc,
+    const miopenTensorDescriptor_t xDesc,
+    const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t yDesc, const size_t maxSolutionCount, size_t* solutionCount,
+    miopenConvSolution_t* solutions)
+{
+    MIOPEN_LOG_FUNCTION(handle, wDesc, xDesc, convDesc, yDesc, maxSolutionCount, solutionCount, solutions);
+    return MIOPEN_TRY({
+        const miopen::ConvCall call{UserDirection::Forward,
+            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
+            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
+            DerefTensor(yDesc, "yDesc"), "yDesc", nullptr};
+        WriteSolutions(miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call),
+                       maxSolutionCount, solutionCount, solutions);
+    });
+}
+
+extern "C" miopenStatus_t miopenConvolutionForwardGetSolutionWorkspaceSize(miopenHandle_t handle,
+    const miopenTensorDescriptor_t wDesc,
+    const miopenTensorDescriptor_t xDesc,
+    const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t yDesc, const uint64_t solution_id, size_t* workSpaceSize)
+{
+    MIOPEN_LOG_FUNCTION(handle, wDesc, xDesc, convDesc, yDesc, solution_id, workSpaceSize);
+    return MIOPEN_TRY({
+        const miopen::ConvCall call{UserDirection::Forward,
+            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
+            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
+            DerefTensor(yDesc, "yDesc"), "yDesc", nullptr};
+        size_t& size = Out(workSpaceSize, "workSpaceSize");
+        size = miopen::ConvImmediateWorkspace(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
+    });
+}
+
+extern "C" miopenStatus_t miopenConvolutionForwardCompileSolution(miopenHandle_t handle,
+    const miopenTensorDescriptor_t wDesc,
+    const miopenTensorDescriptor_t xDesc,
+    const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t yDesc, const uint64_t solution_id)
+{
+    MIOPEN_LOG_FUNCTION(handle, wDesc, xDesc, convDesc, yDesc, solution_id);
+    return MIOPEN_TRY({
+        const miopen::ConvCall call{UserDirection::Forward,
+            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
+            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
+            DerefTensor(yDesc, "yDesc"), "yDesc", nullptr};
+        miopen::ConvImmediateCompile(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
+    });
+}
+
+extern "C" miopenStatus_t miopenConvolutionForwardImmediate(miopenHandle_t handle,
+    const miopenTensorDescriptor_t wDesc, const void* w,
+    const miopenTensorDescriptor_t xDesc, const void* x,
+    const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t yDesc, void* y,
+    void* workSpace, size_t workSpaceSize, const uint64_t solution_id)
+{
+    MIOPEN_LOG_FUNCTION(handle, wDesc, w, xDesc, x, convDesc, yDesc, y, workSpace, workSpaceSize,
+                        solution_id);
+    return MIOPEN_TRY({
+        const miopen::ConvCall call{UserDirection::Forward,
+            DerefTensor(xDesc, "xDesc"), "xDesc", x,
+            DerefTensor(wDesc, "wDesc"), "wDesc", w,
+            DerefTensor(yDesc, "yDesc"), "yDesc", y};
+        miopen::ConvImmediateRun(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id,
+                                 workSpace, workSpaceSize);
+    });
+}
+
+extern "C" miopenStatus_t miopenConvolutionBackwardDataGetSolutionCount(miopenHandle_t handle,
+    const miopenTensorDescriptor_t dyDesc,
+    const miopenTensorDescriptor_t wDesc,
+    const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t dxDesc, size_t* solutionCount)
+{
+    MIOPEN_LOG_FUNCTION(handle, dyDesc, wDesc, convDesc, dxDesc, solutionCount);
+    return MIOPEN_TRY({
+        const miopen::ConvCall call{UserDirection::BackwardData,
+            DerefTensor(dxDesc, "dxDesc"), "dxDesc", nullptr,
+            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
+            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        size_t& count = Out(solutionCount, "solutionCount");
+        count = miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call).size();
+    });
+}
+
+extern "C" miopenStatus_t miopenConvolutionBackwardDataGetSolution(miopenHandle_t handle,
+    const miopenTensorDescriptor_t dyDesc,
+    const miopenTensorDescriptor_t wDesc,
+    const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t dxDesc, const size_t maxSolutionCount, size_t* solutionCount,
+    miopenConvSolution_t* solutions)
+{
+    MIOPEN_LOG_FUNCTION(handle, dyDesc, wDesc, convDesc, dxDesc, maxSolutionCount, solutionCount, solutions);
+    return MIOPEN_TRY({
+        const miopen::ConvCall call{UserDirection::BackwardData,
+            DerefTensor(dxDesc, "dxDesc"), "dxDesc", nullptr,
+            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
+            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        WriteSolutions(miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call),
+                       maxSolutionCount, solutionCount, solutions);
+    });
+}
+
+extern "C" miopenStatus_t miopenConvolutionBackwardDataGetSolutionWorkspaceSize(miopenHandle_t handle,
+    const miopenTensorDescriptor_t dyDesc,
+    const miopenTensorDescriptor_t wDesc,
+    const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t dxDesc, const uint64_t solution_id, size_t* workSpaceSize)
+{
+    MIOPEN_LOG_FUNCTION(handle, dyDesc, wDesc, convDesc, dxDesc, solution_id, workSpaceSize);
+    return MIOPEN_TRY({
+        const miopen::ConvCall call{UserDirection::BackwardData,
+            DerefTensor(dxDesc, "dxDesc"), "dxDesc", nullptr,
+            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
+            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        size_t& size = Out(workSpaceSize, "workSpaceSize");
+        size = miopen::ConvImmediateWorkspace(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
+    });
+}
+
+extern "C" miopenStatus_t miopenConvolutionBackwardDataCompileSolution(miopenHandle_t handle,
+    const miopenTensorDescriptor_t dyDesc,
+    const miopenTensorDescriptor_t wDesc,
+    const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t dxDesc, const uint64_t solution_id)
+{
+    MIOPEN_LOG_FUNCTION(handle, dyDesc, wDesc, convDesc, dxDesc, solution_id);
+    return MIOPEN_TRY({
+        const miopen::ConvCall call{UserDirection::BackwardData,
+            DerefTensor(dxDesc, "dxDesc"), "dxDesc", nullptr,
+            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
+            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        miopen::ConvImmediateCompile(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
+    });
+}
+
+extern "C" miopenStatus_t miopenConvolutionBackwardDataImmediate(miopenHandle_t handle,
+    const miopenTensorDescriptor_t dyDesc, const void* dy,
+    const miopenTensorDescriptor_t wDesc, const void* w,
+    const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t dxDesc, void* dx,
+    void* workSpace, size_t workSpaceSize, const uint64_t solution_id)
+{
+    MIOPEN_LOG_FUNCTION(handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, workSpace, workSpaceSize,
+                        solution_id);
+    return MIOPEN_TRY({
+        const miopen::ConvCall call{UserDirection::BackwardData,
+            DerefTensor(dxDesc, "dxDesc"), "dxDesc", dx,
+            DerefTensor(wDesc, "wDesc"), "wDesc", w,
+            DerefTensor(dyDesc, "dyDesc"), "dyDesc", dy};
+        miopen::ConvImmediateRun(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id,
+                                 workSpace, workSpaceSize);
+    });
+}
+
+extern "C" miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionCount(miopenHandle_t handle,
+    const miopenTensorDescriptor_t dyDesc,
+    const miopenTensorDescriptor_t xDesc,
+    const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t dwDesc, size_t* solutionCount)
+{
+    MIOPEN_LOG_FUNCTION(handle, dyDesc, xDesc, convDesc, dwDesc, solutionCount);
+    return MIOPEN_TRY({
+        const miopen::ConvCall call{UserDirection::BackwardWeights,
+            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
+            DerefTensor(dwDesc, "dwDesc"), "dwDesc", nullptr,
+            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        size_t& count = Out(solutionCount, "solutionCount");
+        count = miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call).size();
+    });
+}
+
+extern "C" miopenStatus_t miopenConvolutionBackwardWeightsGetSolution(miopenHandle_t handle,
+    const miopenTensorDescriptor_t dyDesc,
+    const miopenTensorDescriptor_t xDesc,
+    const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t dwDesc, const size_t maxSolutionCount, size_t* solutionCount,
+    miopenConvSolution_t* solutions)
+{
+    MIOPEN_LOG_FUNCTION(handle, dyDesc, xDesc, convDesc, dwDesc, maxSolutionCount, solutionCount, solutions);
+    return MIOPEN_TRY({
+        const miopen::ConvCall call{UserDirection::BackwardWeights,
+            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
+            DerefTensor(dwDesc, "dwDesc"), "dwDesc", nullptr,
+            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        WriteSolutions(miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call),
+                       maxSolutionCount, solutionCount, solutions);
+    });
+}
+
+extern "C" miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(miopenHandle_t handle,
+    const miopenTensorDescriptor_t dyDesc,
+    const miopenTensorDescriptor_t xDesc,
+    const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t dwDesc, const uint64_t solution_id, size_t* workSpaceSize)
+{
+    MIOPEN_LOG_FUNCTION(handle, dyDesc, xDesc, convDesc, dwDesc, solution_id, workSpaceSize);
+    return MIOPEN_TRY({
+        const miopen::ConvCall call{UserDirection::BackwardWeights,
+            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
+            DerefTensor(dwDesc, "dwDesc"), "dwDesc", nullptr,
+            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        size_t& size = Out(workSpaceSize, "workSpaceSize");
+        size = miopen::ConvImmediateWorkspace(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
+    });
+}
+
+extern "C" miopenStatus_t miopenConvolutionBackwardWeightsCompileSolution(miopenHandle_t handle,
+    const miopenTensorDescriptor_t dyDesc,
+    const miopenTensorDescriptor_t xDesc,
+    const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t dwDesc, const uint64_t solution_id)
+{
+    MIOPEN_LOG_FUNCTION(handle, dyDesc, xDesc, convDesc, dwDesc, solution_id);
+    return MIOPEN_TRY({
+        const miopen::ConvCall call{UserDirection::BackwardWeights,
+            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
+            DerefTensor(dwDesc, "dwDesc"), "dwDesc", nullptr,
+            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        miopen::ConvImmediateCompile(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
+    });
+}
+
+extern "C" miopenStatus_t miopenConvolutionBackwardWeightsImmediate(miopenHandle_t handle,
+    const miopenTensorDescriptor_t dyDesc, const void* dy,
+    const miopenTensorDescriptor_t xDesc, const void* x,
+    const miopenConvolutionDescriptor_t convDesc,
+    const miopenTensorDescriptor_t dwDesc, void* dw,
+    void* workSpace, size_t workSpaceSize, const uint64_t solution_id)
+{
+    MIOPEN_LOG_FUNCTION(handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, workSpace, workSpaceSize,
+                        solution_id);
+    return MIOPEN_TRY({
+        const miopen::ConvCall call{UserDirection::BackwardWeights,
+            DerefTensor(xDesc, "xDesc"), "xDesc", x,
+            DerefTensor(dwDesc, "dwDesc"), "dwDesc", dw,
+            DerefTensor(dyDesc, "dyDesc"), "dyDesc", dy};
+        miopen::ConvImmediateRun(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id,
+                                 workSpace, workSpaceSize);
+    });
+}

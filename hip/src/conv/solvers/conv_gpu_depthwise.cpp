@@ -1,0 +1,78 @@
+// ConvGpuDepthwise{Fwd,Bwd,Wrw} (ids 2031-2033, miopen_cy's own): depthwise convolution on the GPU
+// (groups == C == K, 2-d, packed NCHW, any filter, pads, strides, dilations) by the memory-bound
+// kernels of hip/kernels/conv/conv_depthwise.hip. Forward and backward data need no workspace;
+// backward weights needs C x N x filter floats (per-image partial sums, added in a fixed order:
+// deterministic) and at most 25 filter taps. A GPU solver: other domain on the CPU.
+#include "conv/conv_device.hpp"
+#include "conv/solvers/solvers.hpp"
+
+#include <string>
+
+namespace miopen::solvers {
+namespace {
+
+class ConvGpuDepthwise final : public ConvSolver
+{
+public:
+    ConvGpuDepthwise(ConvDirection dir, uint64_t id, const char* name) : dir_(dir), id_(id), name_(name) {}
+    std::string_view Name() const override { return name_; }
+    uint64_t Id() const override { return id_; }
+    ConvAlgo Algorithm() const override { return ConvAlgo::Direct; }
+    double EstimateMs(const ConvContext&, const ConvProblem& p) const override
+    {
+        // Memory speed: x and y once each at about 1.5 TB/s, plus a few microseconds.
+        const double bytes = 4.0 * (p.n * p.c * p.InSpatial() + p.n * p.k * p.OutSpatial());
+        return bytes / 1.5e12 * 1e3 + 0.005;
+    }
+    Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
+    {
+        if(!ctx.handle.IsGpu())
+            return OtherDomain("GPU solver");
+        if(p.direction != dir_)
+            return OtherDomain("another direction");
+        if(p.dims != 2)
+            return NotApplicable("2-d only");
+        if(!(size_t(p.groups) == p.c && p.c == p.k))
+            return NotApplicable("depthwise only (groups == C == K)");
+        if(!p.IsPackedNCHW())
+            return NotApplicable("packed NCHW tensors only");
+        if(!conv_device::Fits32(p))
+            return NotApplicable("a tensor has 2^31 elements or more");
+        if(dir_ == ConvDirection::BackwardWeights && p.FilterSpatial() > 25)
+            return NotApplicable("at most 25 filter taps");
+        return Applicable();
+    }
+    size_t WorkspaceSize(const ConvContext&, const ConvProblem& p) const override
+    {
+        return dir_ == ConvDirection::BackwardWeights ? p.c * p.n * p.FilterSpatial() * sizeof(float) : 0;
+    }
+    ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
+    {
+        return conv_device::DepthwiseInvoker(ctx.handle, p);
+    }
+
+private:
+    ConvDirection dir_;
+    uint64_t id_;
+    std::string name_;
+};
+
+} // namespace
+
+const ConvSolver& ConvGpuDepthwiseFwd()
+{
+    static const ConvGpuDepthwise s(ConvDirection::Forward, 2031, "ConvGpuDepthwiseFwd");
+    return s;
+}
+const ConvSolver& ConvGpuDepthwiseBwd()
+{
+    static const ConvGpuDepthwise s(ConvDirection::BackwardData, 2032, "ConvGpuDepthwiseBwd");
+    return s;
+}
+const ConvSolver& ConvGpuDepthwiseWrw()
+{
+    static const ConvGpuDepthwise s(ConvDirection::BackwardWeights, 2033, "ConvGpuDepthwiseWrw");
+    return s;
+}
+
+} // namespace miopen::solvers

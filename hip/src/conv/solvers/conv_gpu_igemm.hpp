@@ -1,0 +1,74 @@
+// ConvGpuImplicitGemm{Fwd,Bwd,Wrw}<BMxBN>: implicit GEMM on the GPU (hip/kernels/conv/
+// conv_igemm.hip), one solver per direction and tile shape so that Find picks the tile (ids
+// 2001-2004, 2011-2014, 2021-2024: miopen_cy's own, outside MIOpen's range; never renumber).
+// Any geometry (1-3 spatial dims, pads, strides, dilations, groups) and any tensor strides, as
+// long as every tensor has fewer than 2^31 elements. Forward and backward data need no workspace;
+// backward weights splits its long reduction into parts summed in a fixed order through a
+// workspace (deterministic); backward data runs one GEMM per stride phase (no zero terms). A GPU
+// solver: other domain on the CPU.
+#pragma once
+
+#include "conv/conv_device.hpp"
+#include "conv/solvers/solvers.hpp"
+
+#include <string>
+
+namespace miopen::solvers {
+
+class ConvGpuImplicitGemm final : public ConvSolver
+{
+public:
+    ConvGpuImplicitGemm(ConvDirection dir, int variant, uint64_t id) : dir_(dir), variant_(variant), id_(id)
+    {
+        int bm, bn;
+        conv_device::IgemmTile(variant, bm, bn);
+        const char* d = dir == ConvDirection::Forward ? "Fwd" : dir == ConvDirection::BackwardData ? "Bwd" : "Wrw";
+        name_ = std::string("ConvGpuImplicitGemm") + d + "<" + std::to_string(bm) + "x" + std::to_string(bn) + ">";
+    }
+    std::string_view Name() const override { return name_; }
+    uint64_t Id() const override { return id_; }
+    ConvAlgo Algorithm() const override { return ConvAlgo::ImplicitGemm; }
+    double EstimateMs(const ConvContext&, const ConvProblem& p) const override
+    {
+        // About 15 TFLOP/s on a full tile, less for the share of the tile a small GEMM leaves idle.
+        int bm, bn;
+        conv_device::IgemmTile(variant_, bm, bn);
+        const double m = dir_ == ConvDirection::BackwardData ? double(p.c / p.groups) : double(p.k / p.groups);
+        const double fill = std::min(1.0, m / bm);
+        return 2.0 * p.Macs() / (15e12 * fill) * 1e3 + 0.005;
+    }
+    Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
+    {
+        if(!ctx.handle.IsGpu())
+            return OtherDomain("GPU solver");
+        if(p.direction != dir_)
+            return OtherDomain("another direction");
+        if(!conv_device::Fits32(p))
+            return NotApplicable("a tensor has 2^31 elements or more");
+        size_t phases = 1;
+        for(int i = 0; i < p.dims; ++i)
+            phases *= size_t(p.strides[i]);
+        if(size_t(p.groups) * phases > 65535)
+            return NotApplicable("more than 65535 groups x stride phases");
+        return Applicable();
+    }
+    size_t WorkspaceSize(const ConvContext& ctx, const ConvProblem& p) const override
+    {
+        if(dir_ != ConvDirection::BackwardWeights || !ctx.handle.IsGpu())
+            return 0;
+        const int splits = conv_device::IgemmWrwSplits(ctx.handle, p, variant_);
+        return splits > 1 ? size_t(splits) * p.k * (p.c / p.groups) * p.FilterSpatial() * sizeof(float) : 0;
+    }
+    ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
+    {
+        return conv_device::IgemmInvoker(ctx.handle, p, variant_);
+    }
+
+private:
+    ConvDirection dir_;
+    int variant_;
+    uint64_t id_;
+    std::string name_;
+};
+
+} // namespace miopen::solvers

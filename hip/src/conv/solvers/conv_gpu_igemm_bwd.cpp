@@ -1,0 +1,15 @@
+// ConvGpuImplicitGemmBwd<128x128>, <64x64>, <128x64>, <16x128> (ids 2011-2014): see conv_gpu_igemm.hpp.
+#include "conv/solvers/conv_gpu_igemm.hpp"
+
+namespace miopen::solvers {
+
+const ConvSolver& ConvGpuImplicitGemmBwd(int variant)
+{
+    static const ConvGpuImplicitGemm v0(ConvDirection::BackwardData, 0, 2011);
+    static const ConvGpuImplicitGemm v1(ConvDirection::BackwardData, 1, 2012);
+    static const ConvGpuImplicitGemm v2(ConvDirection::BackwardData, 2, 2013);
+    static const ConvGpuImplicitGemm v3(ConvDirection::BackwardData, 3, 2014);
+    return variant == 0 ? v0 : variant == 1 ? v1 : variant == 2 ? v2 : v3;
+}
+
+} // namespace miopen::solvers

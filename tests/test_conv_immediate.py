@@ -1,0 +1,246 @@
+"""Immediate mode: every solution id that *GetSolution returns, in all three directions, run with
+*Immediate and compared with PyTorch; the count, order, workspace and compile calls; and the
+errors of an id that does not apply (nothing written)."""
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings, strategies as st
+
+import miopen_cy as mi
+from helpers import Strided, desc, poisoned, rel_l2
+from test_conv import BWD, CASES, FWD, WRW, Case, reference
+
+LAYER = Case(2, 8, (10, 9), 6, (3, 3), (1, 1), (1, 1), (1, 1))
+APPROX = (mi.miopenConvolutionAlgoWinograd, mi.miopenConvolutionAlgoFFT)
+
+
+class Call:
+    """One direction of a case: the descriptors in the C argument order of its immediate calls,
+    the inputs, a poisoned output and PyTorch's float64 answer."""
+
+    def __init__(self, case, direction, rng):
+        x, w, dy, y, dx, dw = reference(case, rng)
+        self.cd, self.direction = case.conv_desc(), direction
+        xd, wd, yd = desc(x.shape), desc(w.shape), desc(y.shape)
+        if direction == FWD:
+            self.descs = (wd, xd, self.cd, yd)
+            self.inputs, self.expected = ((wd, w), (xd, x)), y
+            self.prefix = "convolutionForward"
+        elif direction == BWD:
+            self.descs = (yd, wd, self.cd, xd)
+            self.inputs, self.expected = ((yd, dy), (wd, w)), dx
+            self.prefix = "convolutionBackwardData"
+        else:
+            self.descs = (yd, xd, self.cd, wd)
+            self.inputs, self.expected = ((yd, dy), (xd, x)), dw
+            self.prefix = "convolutionBackwardWeights"
+        self.out_desc = self.descs[3]
+
+    def fn(self, suffix):
+        return getattr(mi, self.prefix + suffix)
+
+    def count(self, handle):
+        return self.fn("GetSolutionCount")(handle, *self.descs)
+
+    def solutions(self, handle, n=16):
+        return self.fn("GetSolution")(handle, *self.descs, n)
+
+    def workspace(self, handle, sid):
+        return self.fn("GetSolutionWorkspaceSize")(handle, *self.descs, sid)
+
+    def compile(self, handle, sid):
+        self.fn("CompileSolution")(handle, *self.descs, sid)
+
+    def run(self, handle, sid, ws=None, ws_size=None, out=None):
+        out = poisoned(self.expected.shape) if out is None else out
+        if ws_size is None:
+            ws_size = self.workspace(handle, sid)
+            ws = np.empty(max(ws_size, 1), np.uint8)
+        (ad, a), (bd, b) = self.inputs
+        self.fn("Immediate")(handle, ad, a, bd, b, self.cd, self.out_desc, out, ws, ws_size, sid)
+        return out
+
+
+@pytest.mark.parametrize("case", CASES, ids=str)
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
+def test_every_solution_id_matches_torch(handle, rng, case, direction):
+    call = Call(case, direction, rng)
+    sols = call.solutions(handle)
+    assert len(sols) == call.count(handle) >= 1
+    assert len({s.solution_id for s in sols}) == len(sols)
+    for s in sols:
+        assert mi.getSolverIdConvAlgorithm(s.solution_id) == s.algorithm
+        assert call.workspace(handle, s.solution_id) == s.workspace_size
+        call.compile(handle, s.solution_id)
+        out = call.run(handle, s.solution_id)
+        bound = 1e-4 if s.algorithm in APPROX else 1e-5
+        assert rel_l2(out, call.expected) <= bound, (s, rel_l2(out, call.expected))
+
+
+def test_a_3x3_layer_offers_every_cpu_algorithm_and_orders_by_estimate(handle, rng):
+    call = Call(LAYER, FWD, rng)
+    sols = call.solutions(handle)
+    assert {int(s.algorithm) for s in sols} >= {0, 1, 3, 5}
+    assert [s.time for s in sols] == sorted(s.time for s in sols)   # no record: the estimates
+    assert all(s.time > 0 for s in sols)
+    assert len(call.solutions(handle, 1)) == 1
+    assert [s.solution_id for s in call.solutions(handle, 2)] == [s.solution_id for s in sols[:2]]
+
+
+def test_a_find_db_record_orders_the_solutions_by_measured_time(handle, rng):
+    call = Call(LAYER, FWD, rng)
+    wd, xd, cd, yd = call.descs
+    (_, w), (_, x) = call.inputs
+    size = mi.convolutionForwardGetWorkSpaceSize(handle, wd, xd, cd, yd)
+    mi.findConvolutionForwardAlgorithm(handle, xd, x, wd, w, cd, yd, poisoned(call.expected.shape), 5,
+                                       np.empty(size, np.uint8), size, False)
+    # The record, read back through a Find 2.0 find (which answers from it without benchmarking).
+    problem = mi.ConvProblem(cd, mi.miopenProblemDirectionForward)
+    for role, d in ((mi.miopenTensorConvolutionX, xd), (mi.miopenTensorConvolutionW, wd),
+                    (mi.miopenTensorConvolutionY, yd)):
+        mi.setProblemTensorDescriptor(problem, role, d)
+    recorded = {mi.getSolutionSolverId(s): mi.getSolutionTime(s)
+                for s in mi.findSolutions(handle, problem, None, 16)}
+    sols = call.solutions(handle)
+    head = [s for s in sols if s.solution_id in recorded]
+    assert sols[:len(head)] == head and len(head) == len(recorded) >= 2
+    assert [s.time for s in head] == sorted(recorded.values())
+    assert all(s.time == pytest.approx(recorded[s.solution_id]) for s in head)
+
+
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
+def test_an_unknown_id_is_bad_parm_and_writes_nothing(handle, rng, direction):
+    call = Call(LAYER, direction, rng)
+    for fn in ("GetSolutionWorkspaceSize", "CompileSolution"):
+        with pytest.raises(mi.BadParmError, match="solution_id = 424242 is not the id of any solver"):
+            call.fn(fn)(handle, *call.descs, 424242)
+    out = poisoned(call.expected.shape)
+    with pytest.raises(mi.BadParmError, match="424242"):
+        call.run(handle, 424242, None, 0, out)
+    assert np.isnan(out).all()
+
+
+@pytest.mark.parametrize("direction, other_id, name", [
+    (FWD, 86, "ConvDirectNaiveConvBwd"), (BWD, 87, "ConvDirectNaiveConvWrw"),
+    (WRW, 85, "ConvDirectNaiveConvFwd")])
+def test_an_id_of_another_direction_names_the_solver_and_the_reason(handle, rng, direction, other_id, name):
+    call = Call(LAYER, direction, rng)
+    out = poisoned(call.expected.shape)
+    with pytest.raises(mi.BadParmError, match=rf"solution_id = {other_id} \({name}\) does not apply .*only"):
+        call.run(handle, other_id, None, 0, out)
+    assert np.isnan(out).all()
+    with pytest.raises(mi.BadParmError, match=name):
+        call.compile(handle, other_id)
+
+
+def test_a_solver_that_does_not_fit_the_geometry_is_refused(handle, rng):
+    case = Case(2, 8, (6, 5), 12, (1, 1), (0, 0), (2, 2), (1, 1))     # 1x1 stride 2: no Winograd
+    call = Call(case, FWD, rng)
+    assert 67 not in [s.solution_id for s in call.solutions(handle)]
+    with pytest.raises(mi.BadParmError, match=r"ConvMPBidirectWinograd<2-3>\) does not apply"):
+        call.run(handle, 67, None, 0)
+
+
+def test_too_small_a_workspace_is_refused_before_anything_runs(handle, rng):
+    call = Call(LAYER, FWD, rng)
+    needy = [s for s in call.solutions(handle) if s.workspace_size > 0]
+    assert needy
+    out = poisoned(call.expected.shape)
+    ws = np.empty(needy[0].workspace_size, np.uint8)
+    with pytest.raises(mi.BadParmError, match="workspace"):
+        call.run(handle, needy[0].solution_id, ws, needy[0].workspace_size - 1, out)
+    assert np.isnan(out).all()
+    with pytest.raises(mi.BadParmError, match="workspace"):
+        call.run(handle, needy[0].solution_id, None, 0, out)
+    assert np.isnan(out).all()
+
+
+def test_a_disabled_algorithm_is_neither_listed_nor_runnable(handle, rng, monkeypatch):
+    call = Call(LAYER, FWD, rng)
+    gemm = [s.solution_id for s in call.solutions(handle) if s.algorithm == mi.miopenConvolutionAlgoGEMM]
+    assert gemm
+    monkeypatch.setenv("MIOPEN_DEBUG_CONV_GEMM", "0")
+    assert all(s.algorithm != mi.miopenConvolutionAlgoGEMM for s in call.solutions(handle))
+    with pytest.raises(mi.BadParmError, match="disabled by MIOPEN_DEBUG_CONV_GEMM=0"):
+        call.run(handle, gemm[0], None, 0)
+
+
+def test_bad_arguments_name_the_parameter(handle, rng):
+    call = Call(LAYER, FWD, rng)
+    with pytest.raises(mi.BadParmError, match="maxSolutionCount = 0"):
+        call.solutions(handle, 0)
+    with pytest.raises(OverflowError, match="solution_id"):
+        call.compile(handle, -1)
+    with pytest.raises(TypeError, match="solution_id"):
+        call.compile(handle, "85")
+    wd, xd, cd, yd = call.descs
+    bad_y = desc((2, 6, 10, 8))
+    with pytest.raises(mi.BadParmError, match="yDesc"):
+        mi.convolutionForwardGetSolutionCount(handle, wd, xd, cd, bad_y)
+    (_, w), (_, x) = call.inputs
+    small = np.full(10, np.nan, np.float32)
+    with pytest.raises(mi.BadParmError, match="y"):
+        mi.convolutionForwardImmediate(handle, wd, w, xd, x, cd, yd, small, None, 0, 85)
+    assert np.isnan(small).all()
+
+
+@st.composite
+def cases(draw):
+    """Random geometries: 1-3 spatial dims, groups, pads, strides, dilations, transposed ones."""
+    dims = draw(st.sampled_from([1, 2, 2, 3]))
+    groups = draw(st.sampled_from([1, 1, 2, 3]))
+    cpg, kpg = draw(st.integers(1, 3)), draw(st.integers(1, 3))
+    transpose = draw(st.booleans())
+    filt = [draw(st.sampled_from([1, 2, 3, 3])) for _ in range(dims)]
+    dil = [draw(st.integers(1, 2)) for _ in range(dims)]
+    pad = [draw(st.integers(0, 2)) for _ in range(dims)]
+    stride = [draw(st.integers(1, 3)) for _ in range(dims)]
+    span = [d * (f - 1) + 1 for d, f in zip(dil, filt)]
+    spatial = [draw(st.integers(max(1, s - 2 * p), max(1, s - 2 * p) + 6)) for s, p in zip(span, pad)]
+    adj = [draw(st.integers(0, max(0, max(s, d) - 1))) for s, d in zip(stride, dil)] if transpose else None
+    if transpose:
+        assume(all((i - 1) * s - 2 * p + d * (f - 1) + a + 1 >= 1
+                   for i, s, p, d, f, a in zip(spatial, stride, pad, dil, filt, adj)))
+    return Case(draw(st.integers(1, 2)), cpg * groups, spatial, kpg * groups, filt, pad, stride, dil,
+                groups=groups, transpose=transpose, adj=adj)
+
+
+@settings(max_examples=20, deadline=None)
+@given(case=cases())
+def test_hypothesis_geometries_every_solution_id(case):
+    handle = mi.Handle(device="cpu")
+    rng = np.random.default_rng(abs(hash(str(case))) % 2**32)
+    for direction in (FWD, BWD, WRW):
+        call = Call(case, direction, rng)
+        sols = call.solutions(handle)
+        assert sols, (str(case), direction)
+        for s in sols:
+            out = call.run(handle, s.solution_id)
+            bound = 1e-4 if s.algorithm in APPROX else 1e-5
+            assert rel_l2(out, call.expected) <= bound, (str(case), direction, s)
+
+
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
+def test_strided_tensors_list_and_run_only_what_applies(handle, rng, direction):
+    case = Case(2, 4, (7, 6), 5, (3, 3), (1, 1), (1, 1), (1, 1))
+    x, w, dy, y, dx, dw = reference(case, rng)
+    T = {"x": Strided(x.shape, fill=x), "w": Strided(w.shape, fill=w), "y": Strided(dy.shape, fill=dy)}
+    written, expected = {FWD: ("y", y), BWD: ("x", dx), WRW: ("w", dw)}[direction]
+    cd = case.conv_desc()
+    d = {k: t.desc() for k, t in T.items()}
+    if direction == FWD:
+        descs, prefix, ins = (d["w"], d["x"], cd, d["y"]), "convolutionForward", ("w", "x")
+    elif direction == BWD:
+        descs, prefix, ins = (d["y"], d["w"], cd, d["x"]), "convolutionBackwardData", ("y", "w")
+    else:
+        descs, prefix, ins = (d["y"], d["x"], cd, d["w"]), "convolutionBackwardWeights", ("y", "x")
+    sols = getattr(mi, prefix + "GetSolution")(handle, *descs, 16)
+    assert sols and all(s.algorithm == mi.miopenConvolutionAlgoDirect for s in sols)
+    for s in sols:
+        out = Strided(T[written].shape, fill=np.nan)
+        args = [descs[0], T[ins[0]].buf, descs[1], T[ins[1]].buf, cd, descs[3], out.buf, None, 0, s.solution_id]
+        getattr(mi, prefix + "Immediate")(handle, *args)
+        assert rel_l2(out.view, expected) <= 1e-5 and out.gaps_untouched()
+    with pytest.raises(mi.BadParmError, match=r"\(Gemm\w+\) does not apply"):
+        getattr(mi, prefix + "Immediate")(handle, descs[0], T[ins[0]].buf, descs[1], T[ins[1]].buf, cd,
+                                          descs[3], Strided(T[written].shape).buf, None, 0,
+                                          {FWD: 91, BWD: 97, WRW: 102}[direction])
