@@ -7,7 +7,6 @@ sides are timed (median of --repeat runs after warm-up). Prints our time, theirs
 
     python perf/bench_conv.py [--device cpu|gpu] [--batch N] [--repeat N] [--set resnet50|extra|all]
                               [--filter SUBSTRING] [--directions FBW] [--stat median|min] [--exhaustive]
-                              [--interleave]
 
 --exhaustive: Find with exhaustiveSearch=true, so the tunable solvers search their variants
 (conv/tuning.hpp) and the best variant is stored in the perf-db before timing.
@@ -65,7 +64,6 @@ EXTRA = [
 
 STAT = "median"   # --stat: median, or min (robust when other work shares the cores)
 EXHAUSTIVE = False
-INTERLEAVE = False
 
 def openblas_core():
     """OpenBLAS's kernel set (it follows OPENBLAS_CORETYPE when that is set): our GEMMs' speed."""
@@ -93,22 +91,6 @@ def desc(shape):
     d = mi.TensorDescriptor()
     mi.setTensorDescriptor(d, mi.miopenFloat, len(shape), list(shape), None)
     return d
-
-
-def interleaved_ms(ours, theirs, repeat, sync):
-    """Both sides timed run by run in turn (--interleave), so a burst of other work on a shared
-    machine hits both alike; then the --stat statistic of each."""
-    ours(), theirs()
-    sync()
-    to, tt = [], []
-    for _ in range(repeat):
-        for fn, out in ((ours, to), (theirs, tt)):
-            t0 = time.perf_counter()
-            fn()
-            sync()
-            out.append((time.perf_counter() - t0) * 1e3)
-    pick = min if STAT == "min" else statistics.median
-    return pick(to), pick(tt)
 
 
 def median_ms(fn, repeat, sync):
@@ -198,11 +180,8 @@ def bench_layer(h_, dev, n, layer, directions, repeat, sync):
             ours = lambda: mi.convolutionBackwardWeights(h_, 1.0, yd, dy, xd, x, cd, algo, 0.0, wd, dw, ws, wsz)
             theirs = lambda: torch.ops.aten.convolution_backward(
                 tdy, tx, tw, None, [st, st], [p, p], [1, 1], False, [0, 0], g, [False, True, False])
-        if INTERLEAVE:
-            t_ours, t_theirs = interleaved_ms(ours, theirs, repeat, sync)
-        else:
-            t_ours = median_ms(ours, repeat, sync)
-            t_theirs = median_ms(theirs, repeat, sync)
+        t_ours = median_ms(ours, repeat, sync)
+        t_theirs = median_ms(theirs, repeat, sync)
         # The problem key (ConvProblem::Key): C-H-W-RxS-K-Ho-Wo-N-pads-strides-dilations-G-...
         solver = chosen_solver(f"{c}-{hh}-{ww}-{r}x{s}-{k}-{ys[2]}-{ys[3]}-{n}-{p}x{p}-{st}x{st}-1x1-{g}"
                                f"-NCHW-FP32-{d}")
@@ -221,11 +200,8 @@ def main(argv=None):
     ap.add_argument("--directions", default="FBW")
     ap.add_argument("--stat", default="median", choices=["median", "min"])
     ap.add_argument("--exhaustive", action="store_true", help="Find with exhaustiveSearch=true")
-    ap.add_argument("--interleave", action="store_true",
-                    help="time ours and theirs run by run in turn (fairer on a busy machine)")
     args = ap.parse_args(argv)
-    global STAT, EXHAUSTIVE, INTERLEAVE, GPU_EVENTS
-    INTERLEAVE = args.interleave
+    global STAT, EXHAUSTIVE, GPU_EVENTS
     STAT = args.stat
     EXHAUSTIVE = args.exhaustive
     GPU_EVENTS = args.device.startswith("gpu")

@@ -2,7 +2,9 @@
 
 For each layer and direction the solver is forced (MIOPEN_DEBUG_FIND_ONLY_SOLVER), an exhaustive
 Find writes its perf-db record, and then each variant is put in the record in turn and timed
-against PyTorch, the two interleaved run by run (fair on a shared machine), min of --repeat.
+(min of --repeat runs in a row), as is PyTorch. Runs of the two are not interleaved: each library
+has its own OpenMP pool, and threads of one still spinning after its call slow the other's next
+call several-fold on a 2-core machine.
 Prints the ratio theirs / ours per variant (> 1: we are faster) and which variant the search chose.
 
     python perf/measure_tuning.py [--batch 4] [--repeat 9] [--filter SUBSTRING] [--directions FBW]
@@ -47,18 +49,14 @@ def set_variant(key, solver, variant):
     os.replace(path + ".tmp", path)
 
 
-def interleaved_min(ours, theirs, repeat):
-    ours()
-    theirs()
-    to, tt = [], []
+def min_ms(fn, repeat):
+    fn()
+    times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
-        ours()
-        to.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        theirs()
-        tt.append(time.perf_counter() - t0)
-    return min(to) * 1e3, min(tt) * 1e3
+        fn()
+        times.append(time.perf_counter() - t0)
+    return min(times) * 1e3
 
 
 def variants_of(n):
@@ -77,7 +75,7 @@ def main(argv=None):
     h = mi.Handle(device="cpu")
     layers = {"resnet50": RESNET50, "extra": EXTRA, "all": RESNET50 + EXTRA}[args.set]
     print(f"# miopen_cy {mi.__version__} vs PyTorch {torch.__version__} (oneDNN), CPU, "
-          f"{torch.get_num_threads()} threads, batch {n}, min of {args.repeat} interleaved runs")
+          f"{torch.get_num_threads()} threads, batch {n}, min of {args.repeat} runs")
     print(f"{'dir':<3} {'layer':<36} {'variant':<8} {'ours ms':>9} {'peer ms':>9} {'ratio':>6}")
     rng = np.random.default_rng(0)
     for layer in layers:
@@ -118,9 +116,10 @@ def main(argv=None):
                     tdy, tx, tw, None, [st, st], [p, p], [1, 1], False, [0, 0], g, [False, True, False])
             key = next(k_ for k_ in read_record() if k_.endswith("-" + d))
             chosen = read_record()[key].split(":", 1)[1]
+            tt = min_ms(theirs, args.repeat)
             for v in variants_of(n):
                 set_variant(key, SOLVER[d], v)
-                to, tt = interleaved_min(ours, theirs, args.repeat)
+                to = min_ms(ours, args.repeat)
                 mark = " <- search" if v == chosen else ""
                 print(f"{d:<3} {name:<36} {v:<8} {to:9.3f} {tt:9.3f} {tt / to:6.2f}{mark}", flush=True)
             os.environ.pop("MIOPEN_DEBUG_FIND_ONLY_SOLVER")
