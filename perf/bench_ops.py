@@ -8,8 +8,8 @@ bandwidth each reaches counting the bytes read and written once, and the speed r
 
 --size large (the default on a GPU) takes tensors of 100 MB or more, which no GPU cache holds, and
 times with CUDA events; the GPU run also prints the measured device copy bandwidth, each row's
-fraction of it, the pooling forward with the generic kernel beside the 2-d one, and the per-call
-Python overhead on the GPU handle.
+fraction of it, the pooling forward and backward with the generic kernels beside the 2-d ones,
+and the per-call Python overhead on the GPU handle.
 """
 import argparse
 import os
@@ -193,6 +193,15 @@ def bench_pooling(b):
         b.row(name.replace("fwd", "bwd"), shape, nbytes + 4 * int(np.prod(shape)),
               lambda: mi.poolingBackward(b.h, pd, 1.0, od, y, od, dy, d, x, 0.0, d, dx, ws),
               lambda: torch.autograd.grad(ty, txg, tdy, retain_graph=True))
+        if b.tdev == "cuda":
+            os.environ["MIOPEN_CY_POOL_KERNEL"] = "generic"
+            try:
+                b.row(name.replace("fwd", "bwd") + "[generic]", shape,
+                      nbytes + 4 * int(np.prod(shape)),
+                      lambda: mi.poolingBackward(b.h, pd, 1.0, od, y, od, dy, d, x, 0.0, d, dx, ws),
+                      lambda: torch.autograd.grad(ty, txg, tdy, retain_graph=True), keep=False)
+            finally:
+                del os.environ["MIOPEN_CY_POOL_KERNEL"]
 
 
 def bench_batchnorm(b):

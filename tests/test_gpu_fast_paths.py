@@ -324,3 +324,127 @@ def test_short_row_softmax_matches_torch_and_repeats_its_bits(rng, shape, mode, 
     dxb2 = mi.DeviceBuffer.from_numpy(h, poisoned(shape))
     mi.softmaxBackward_V2(h, 1.0, d, yb, d, dyb, 0.0, d, dxb2, algo, mode)
     assert dxb2.to_numpy(shape, np.float32).tobytes() == dx.tobytes()
+
+
+# ---- the dedicated 2-d pooling backward (pool_bwd_2d) -----------------------------------------
+
+POOL_BWD_CASES = POOL_CASES + [
+    ((2, 3, 20, 36), (2, 2), (0, 0), (2, 2)),      # 2x2 s2: the <2, 2> variant
+    ((2, 2, 19, 45), (3, 3), (1, 1), (2, 2)),      # 3x3 s2 p1: the <3, 2> variant, odd sizes
+    ((1, 3, 18, 33), (3, 3), (1, 1), (1, 1)),      # 3x3 s1 p1: the <3, 1> variant
+    ((1, 2, 10, 12), (3, 3), (0, 0), (1, 1)),      # 3x3 s1, no padding
+    ((1, 2, 14, 15), (2, 2), (1, 1), (3, 3)),      # stride > window: uncovered dx elements
+]
+
+
+def run_pool_bwd(h, case, mode, x, dy, *, index_type=None, image=False, alpha=1.0, beta=0.0,
+                 dx0=None, use_ws=True):
+    """The forward (with its index workspace) then the backward; returns dx."""
+    shape = case[0]
+    y, ws = run_pool(h, case, mode, x, index_type=index_type, image=image)
+    pd = mi.PoolingDescriptor()
+    (r, s), (ph, pw), (sh, sw) = case[1:]
+    mi.set2dPoolingDescriptor(pd, mode, r, s, ph, pw, sh, sw)
+    if index_type is not None:
+        mi.setPoolingIndexType(pd, index_type)
+    if image:
+        mi.setPoolingWorkSpaceIndexMode(pd, mi.miopenPoolingWorkspaceIndexImage)
+    xd, yd = desc(shape), desc(y.shape)
+    dxb = mi.DeviceBuffer.from_numpy(h, poisoned(shape) if dx0 is None else dx0)
+    wsb = mi.DeviceBuffer.from_numpy(h, ws) if use_ws else None
+    mi.poolingBackward(h, pd, alpha, yd, mi.DeviceBuffer.from_numpy(h, y), yd,
+                       mi.DeviceBuffer.from_numpy(h, dy), xd, mi.DeviceBuffer.from_numpy(h, x),
+                       beta, xd, dxb, wsb)
+    return dxb.to_numpy(shape, np.float32)
+
+
+def torch_pool_bwd(case, mode, x, dy):
+    _, window, pad, stride = case
+    t = torch.from_numpy(x.astype(np.float64)).requires_grad_(True)
+    if mode == mi.miopenPoolingMax:
+        y = F.max_pool2d(t, window, stride, pad)
+    else:
+        y = F.avg_pool2d(t, window, stride, pad,
+                         count_include_pad=mode == mi.miopenPoolingAverageInclusive)
+    (g,) = torch.autograd.grad(y, t, torch.from_numpy(dy.astype(np.float64)))
+    return g.numpy()
+
+
+def out_shape(case):
+    (n, c, h, w), (r, s), (ph, pw), (sh, sw) = case
+    return (n, c, (h + 2 * ph - r) // sh + 1, (w + 2 * pw - s) // sw + 1)
+
+
+@requires_gpu
+@pytest.mark.parametrize("mode", MODES, ids=["max", "avg", "avg_incl"])
+@pytest.mark.parametrize("case", POOL_BWD_CASES, ids=pool_case_id)
+def test_pool_bwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(
+        monkeypatch, rng, case, mode):
+    h = mi.Handle(device="gpu")
+    x = rng.standard_normal(case[0]).astype(np.float32)
+    dy = rng.standard_normal(out_shape(case)).astype(np.float32)
+    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "direct")
+    dx_direct = run_pool_bwd(h, case, mode, x, dy)
+    dx_again = run_pool_bwd(h, case, mode, x, dy)
+    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "generic")
+    dx_generic = run_pool_bwd(h, case, mode, x, dy)
+    assert dx_direct.tobytes() == dx_again.tobytes() == dx_generic.tobytes()
+    assert rel_l2(dx_direct, torch_pool_bwd(case, mode, x, dy)) <= 1e-6
+
+
+@requires_gpu
+@pytest.mark.parametrize("image", [False, True], ids=["mask", "image"])
+@pytest.mark.parametrize("index_type", [mi.miopenIndexUint8, mi.miopenIndexUint16,
+                                        mi.miopenIndexUint32, mi.miopenIndexUint64])
+@pytest.mark.parametrize("case", [((2, 3, 12, 14), (3, 3), (1, 1), (2, 2)),
+                                  ((1, 2, 9, 11), (3, 3), (1, 1), (1, 1)),
+                                  ((2, 2, 8, 10), (2, 2), (0, 0), (2, 2))],
+                         ids=pool_case_id)
+def test_pool_bwd_2d_index_types_and_alpha_beta_equal_the_generic_kernel(
+        monkeypatch, rng, case, index_type, image):
+    h = mi.Handle(device="gpu")
+    x = rng.standard_normal(case[0]).astype(np.float32)
+    dy = rng.standard_normal(out_shape(case)).astype(np.float32)
+    dx0 = rng.standard_normal(case[0]).astype(np.float32)
+    out = {}
+    for kernel in ("direct", "generic"):
+        monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
+        out[kernel] = run_pool_bwd(h, case, mi.miopenPoolingMax, x, dy, index_type=index_type,
+                                   image=image, alpha=1.5, beta=-0.5, dx0=dx0)
+    assert out["direct"].tobytes() == out["generic"].tobytes()
+    ref = 1.5 * torch_pool_bwd(case, mi.miopenPoolingMax, x, dy) - 0.5 * dx0
+    assert rel_l2(out["direct"], ref) <= 1e-6
+
+
+@requires_gpu
+@pytest.mark.parametrize("mode", [mi.miopenPoolingMax, mi.miopenPoolingAverage], ids=["max", "avg"])
+def test_pool_bwd_2d_with_strided_rows_and_max_without_workspace(monkeypatch, rng, mode):
+    """Rows with gaps (H stride > W) take the direct kernel, only the tensor is written; max
+    without a workspace takes the generic kernel (the argmax found again from x)."""
+    from helpers import Strided
+    h = mi.Handle(device="gpu")
+    case = ((2, 3, 13, 17), (3, 3), (1, 1), (2, 2))
+    x = rng.standard_normal(case[0]).astype(np.float32)
+    dy_a = rng.standard_normal(out_shape(case)).astype(np.float32)
+    ref = torch_pool_bwd(case, mode, x, dy_a)
+    pd = mi.PoolingDescriptor()
+    mi.set2dPoolingDescriptor(pd, mode, 3, 3, 1, 1, 2, 2)
+    y, ws = run_pool(h, case, mode, x)
+    results = []
+    for kernel in ("direct", "generic"):
+        monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
+        dx = Strided(case[0])
+        dy = Strided(out_shape(case), fill=dy_a)
+        dxb = mi.DeviceBuffer.from_numpy(h, dx.buf)
+        mi.poolingBackward(h, pd, 1.0, desc(y.shape), mi.DeviceBuffer.from_numpy(h, y), dy.desc(),
+                           mi.DeviceBuffer.from_numpy(h, dy.buf), desc(case[0]),
+                           mi.DeviceBuffer.from_numpy(h, x), 0.0, dx.desc(), dxb,
+                           mi.DeviceBuffer.from_numpy(h, ws))
+        dx.buf[...] = dxb.to_numpy(dx.buf.shape, np.float32)
+        assert dx.gaps_untouched()
+        assert rel_l2(dx.view, ref) <= 1e-6
+        results.append(np.ascontiguousarray(dx.view).tobytes())
+        if mode == mi.miopenPoolingMax:
+            no_ws = run_pool_bwd(h, case, mode, x, dy_a, use_ws=False)
+            assert rel_l2(no_ws, ref) <= 1e-6
+    assert results[0] == results[1]

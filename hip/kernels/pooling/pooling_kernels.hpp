@@ -47,4 +47,13 @@ int Pool2dTileH(const Pool2dArgs& a);
 int Pool2dThreads();
 void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index);
 
+/// The 2-d backward of pool_bwd_2d.hip (same conditions; average, or max with the index
+/// workspace): xs_* are dx's strides, ys_* dy's, in/out the dx/dy sizes, tiles over dx. Grid:
+/// tiles_w * tiles_h * n * c blocks of Pool2dThreads() threads, a PoolBwd2dTileH() x
+/// PoolBwd2dTileW() tile of dx each.
+int PoolBwd2dTileW();
+int PoolBwd2dTileH();
+void LaunchPoolBwd2d(const Pool2dArgs& a, const Launch& l, const float* dy, const void* index,
+                     float* dx);
+
 } // namespace miopen::gpu

@@ -62,8 +62,8 @@ bool Small(const PoolArgs& a)
            Span(a.n, a.c, a.out, a.ys) < limit && Span(a.n, a.c, a.in, a.x2s) < limit;
 }
 
-/// MIOPEN_CY_POOL_KERNEL: "direct" or unset picks pool_fwd_2d where it applies, "generic"
-/// always the generic kernel (for tests and benchmarks comparing the two).
+/// MIOPEN_CY_POOL_KERNEL: "direct" or unset picks pool_fwd_2d / pool_bwd_2d where they apply,
+/// "generic" always the generic kernels (for tests and benchmarks comparing the two).
 bool UseDirect2d()
 {
     const auto v = env::Value("MIOPEN_CY_POOL_KERNEL");
@@ -147,6 +147,22 @@ void PoolBackward(Handle& h, const cpu::PoolShape& s, float alpha, const float* 
     a.index_type = static_cast<int>(index.type);
     a.small      = Small(a);
     const int64_t total = s.n * s.c * s.in[0] * s.in[1] * s.in[2];
+    Pool2dArgs p;
+    if(total > 0 && (s.mode != miopenPoolingMax || index.data != nullptr) && UseDirect2d() &&
+       Plan2d(a, s, p))
+    {
+        // pool_bwd_2d: tiles over dx (Plan2d counted tiles over y, the forward's split)
+        const int64_t tiles_w = (a.in[2] + PoolBwd2dTileW() - 1) / PoolBwd2dTileW();
+        const int64_t tiles_h = (a.in[1] + PoolBwd2dTileH() - 1) / PoolBwd2dTileH();
+        if(tiles_w * tiles_h * a.n * a.c < (int64_t{1} << 31))
+        {
+            p.tiles_w = static_cast<int>(tiles_w), p.tiles_h = static_cast<int>(tiles_h);
+            const auto blocks = static_cast<unsigned>(tiles_w * tiles_h * a.n * a.c);
+            LaunchPoolBwd2d(p, On(h, D1(blocks), D1(Pool2dThreads())), dy, index.data, dx);
+            CheckLaunch("miopenPoolingBackward");
+            return;
+        }
+    }
     LaunchPoolBwd(a, On(h, D1(GridStrideBlocks(h, total, 256)), D1(256)), dy, index.data, x, dx);
     CheckLaunch("miopenPoolingBackward");
 }
