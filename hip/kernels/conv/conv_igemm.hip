@@ -4,9 +4,11 @@
 //   forward          m = k,  n = (batch, output position),  kk = (c, filter position)
 //   backward data    m = c,  n = (batch, input position),   kk = (k, filter position)
 //   backward weights m = k,  n = (c, filter position),      kk = (batch, output position)
-// A block owns a BM x BN tile of C; per step of BK, BK threads first decode the step's kk values
-// into a small shared table (offsets and filter/output displacements), then all threads stage A
-// and B tiles (zeros outside the tensors and the padding) and accumulate TM x TN outputs each.
+// A block owns a BM x BN tile of C; per step of BK, BK threads (spread over the warps) decode the
+// kk values of the step after next into a shared ring of tables (offsets and filter/output
+// displacements), all threads fetch the next step's A and B elements into registers (zeros
+// outside the tensors and the padding), and accumulate TM x TN outputs each from this step's
+// shared-memory stage (two stages, one barrier per step).
 // A thread's m (A) and n (B) indices are fixed for the whole k loop, so their decoding happens
 // once. Backward weights may split the kk range over blockIdx.z: partial tiles go to the
 // workspace and ConvIgemmWrwReduce adds them in split order (deterministic). Indices are 32-bit:
@@ -126,12 +128,15 @@ struct FwdView
                    ? x[c.off + r.o1]
                    : 0.0f;
     }
-    __device__ void Store(int g, int, int m, int n, float v) const
+    // The output offset of (m, n) is MPart(m) + NPart(n): the epilogue decodes each once.
+    __device__ float* Out(int) const { return y; }
+    __device__ int64_t MPart(int g, int, int m) const { return (g * a.kpg + m) * a.ys[1]; }
+    __device__ int NPart(int, int, int n) const
     {
         const int b = n / a.osp;
         int od, oh, ow;
         SplitOut(a, n - b * a.osp, od, oh, ow);
-        y[b * a.ys[0] + (g * a.kpg + m) * a.ys[1] + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4]] = v;
+        return b * a.ys[0] + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4];
     }
 };
 
@@ -238,12 +243,14 @@ struct BwdView
                    ? dy[c.off + r.o1 + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4]]
                    : 0.0f;
     }
-    __device__ void Store(int g, int, int m, int n, float v) const
+    __device__ float* Out(int) const { return dx; }
+    __device__ int64_t MPart(int g, int, int m) const { return (g * a.cpg + m) * a.xs[1]; }
+    __device__ int NPart(int, int, int n) const
     {
         int b, jd, jh, jw;
         SplitPos(n, b, jd, jh, jw);
         const int id = res[0] + jd * a.str[0], ih = res[1] + jh * a.str[1], iw = res[2] + jw * a.str[2];
-        dx[b * a.xs[0] + (g * a.cpg + m) * a.xs[1] + id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4]] = v;
+        return b * a.xs[0] + id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4];
     }
 };
 
@@ -311,17 +318,34 @@ struct WrwView
         SplitFilter(a, n - cl * a.fsp, fd, fh, fw);
         dw[(g * a.kpg + m) * a.ws[0] + cl * a.ws[1] + fd * a.ws[2] + fh * a.ws[3] + fw * a.ws[4]] = v;
     }
-    __device__ void Store(int g, int split, int m, int n, float v) const
+    __device__ float* Out(int) const { return part == nullptr ? dw : part; }
+    __device__ int64_t MPart(int g, int split, int m) const
     {
-        if(part == nullptr)
-            StoreWeight(g, m, n, v);
-        else
-            part[((static_cast<int64_t>(split) * a.g + g) * M + m) * N + n] = v;
+        return part == nullptr ? int64_t{(g * a.kpg + m) * a.ws[0]}
+                               : ((static_cast<int64_t>(split) * a.g + g) * M + m) * N;
+    }
+    __device__ int NPart(int, int, int n) const
+    {
+        if(part != nullptr)
+            return n;
+        const int cl = n / a.fsp;
+        int fd, fh, fw;
+        SplitFilter(a, n - cl * a.fsp, fd, fh, fw);
+        return cl * a.ws[1] + fd * a.ws[2] + fh * a.ws[3] + fw * a.ws[4];
     }
 };
 
+// Blocks per multiprocessor asked of the compiler (a register cap): 2 for the 8x8 and 8x4
+// micro-tiles of 256 threads, 3 for 4x4, 4 for blocks of 128 threads or fewer.
+template <int T, int TM, int TN>
+constexpr int IgemmMinBlocks()
+{
+    return T <= 128 ? 4 : TM * TN >= 32 ? 2 : 3;
+}
+
 template <int BM, int BN, int BK, int TM, int TN, class View>
-__global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View view, int splits)
+__global__ void __launch_bounds__((BM / TM) * (BN / TN), (IgemmMinBlocks<(BM / TM) * (BN / TN), TM, TN>()))
+ConvIgemm(View view, int splits)
 {
     constexpr int T  = (BM / TM) * (BN / TN);
     constexpr int LA = BM * BK / T;
@@ -329,8 +353,10 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View view, in
     static_assert(BM * BK % T == 0 && BN * BK % T == 0 && T % BK == 0 &&
                       (View::kAKFast || T % BM == 0) && (View::kBKFast || T % BN == 0),
                   "tile shape: each thread keeps its m and n indices for the whole k loop");
-    __shared__ __align__(16) float As[BK][BM];
-    __shared__ __align__(16) float Bs[BK][BN];
+    // Two stages of A and B: a step stores its tiles into one while the other may still be read,
+    // so one barrier per step suffices.
+    __shared__ __align__(16) float As[2][BK][BM];
+    __shared__ __align__(16) float Bs[2][BK][BN];
     // A thread's i-th row of the tile: with TM a multiple of 4, runs of 4 neighbours (one float4
     // read from shared memory) spaced BM/TM*4 apart; else single rows spaced BM/TM apart. Either
     // way a warp's reads are conflict-free (broadcasts along m, consecutive along n).
@@ -340,7 +366,9 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View view, in
     auto NOff = [](int t, int j) {
         return TN % 4 == 0 ? t * 4 + (j & 3) + (j >> 2) * (BN / TN * 4) : t + j * (BN / TN);
     };
-    __shared__ Row rows[2][BK];   // the decoded kk of this step and the next
+    // The decoded kk of three steps (a ring): step s + 2 is decoded while step s + 1 is fetched
+    // and step s computed, so the decoding is off the barrier's path.
+    __shared__ Row rows[3][BK];
 
     View v = view;
     int g, split, ksplits;
@@ -353,6 +381,11 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View view, in
     const int per  = ((v.K + ksplits - 1) / ksplits + BK - 1) / BK * BK;
     const int kbeg  = split * per;
     const int kend  = min(v.K, kbeg + per);
+    // The threads that decode kk rows are spread over the block (thread r * T / BK decodes row
+    // r), so no single warp carries the divisions of a whole step.
+    constexpr int kRowStride = T / BK;
+    const bool row_thread    = tid % kRowStride == 0;
+    const int row_index      = tid / kRowStride;
 
     typename View::ACtx actx[LA];
     int akl[LA], aml[LA];
@@ -381,25 +414,42 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View view, in
 #pragma unroll
         for(int j = 0; j < TN; ++j)
             acc[i][j] = 0.0f;
-    const int tx = tid % (BN / TN);
-    const int ty = tid / (BN / TN);
+    // The thread's place in the grid of BM/TM x BN/TN micro-tiles: patches of 4 x 8 consecutive
+    // threads, so a warp (or wavefront) reads few distinct A and B vectors from shared memory
+    // per kk (fewer shared-memory wavefronts per FMA). Any thread permutation is correct.
+    constexpr int TXN = BN / TN, TYN = BM / TM;
+    int tx, ty;
+    if constexpr(TXN % 8 == 0 && TYN % 4 == 0)
+    {
+        const int p = tid / 32, l = tid % 32;
+        tx          = (p % (TXN / 8)) * 8 + l % 8;
+        ty          = (p / (TXN / 8)) * 4 + l / 8;
+    }
+    else
+    {
+        tx = tid % TXN;
+        ty = tid / TXN;
+    }
 
     // Software pipeline: the global loads of step k0 + BK are issued into registers before the
     // arithmetic of step k0, so their latency hides behind it.
     float pa[LA], pb[LB];
-    auto fetch = [&](int k0, int buf) {
+    auto fetch = [&](int k0, int slot) {
 #pragma unroll
         for(int j = 0; j < LA; ++j)
-            pa[j] = k0 + akl[j] < kend ? v.ALoad(actx[j], rows[buf][akl[j]]) : 0.0f;
+            pa[j] = k0 + akl[j] < kend ? v.ALoad(actx[j], rows[slot][akl[j]]) : 0.0f;
 #pragma unroll
         for(int j = 0; j < LB; ++j)
-            pb[j] = k0 + bkl[j] < kend ? v.BLoad(bctx[j], rows[buf][bkl[j]]) : 0.0f;
+            pb[j] = k0 + bkl[j] < kend ? v.BLoad(bctx[j], rows[slot][bkl[j]]) : 0.0f;
     };
-    int buf = 0;
+    int slot = 0;   // the ring slot of step k0's rows
+    int st   = 0;   // the A/B stage of step k0
     if(kbeg < kend)
     {
-        if(tid < BK && kbeg + tid < kend)
-            rows[0][tid] = v.MakeRow(g, kbeg + tid);
+        if(row_thread && kbeg + row_index < kend)
+            rows[0][row_index] = v.MakeRow(g, kbeg + row_index);
+        if(row_thread && kbeg + BK + row_index < kend)
+            rows[1][row_index] = v.MakeRow(g, kbeg + BK + row_index);
         __syncthreads();
         fetch(kbeg, 0);
     }
@@ -407,16 +457,20 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View view, in
     {
 #pragma unroll
         for(int j = 0; j < LA; ++j)
-            As[akl[j]][aml[j]] = pa[j];
+            As[st][akl[j]][aml[j]] = pa[j];
 #pragma unroll
         for(int j = 0; j < LB; ++j)
-            Bs[bkl[j]][bnl[j]] = pb[j];
-        const int next = k0 + BK;
-        if(next < kend && tid < BK && next + tid < kend)
-            rows[buf ^ 1][tid] = v.MakeRow(g, next + tid);
+            Bs[st][bkl[j]][bnl[j]] = pb[j];
+        // The barrier publishes this stage and the rows of step k0 + BK (decoded last step); the
+        // other stage and the ring slot written next were last read before the previous barrier.
         __syncthreads();
+        const int next  = k0 + BK;
+        const int slot1 = slot == 2 ? 0 : slot + 1;
+        const int slot2 = slot1 == 2 ? 0 : slot1 + 1;
         if(next < kend)
-            fetch(next, buf ^ 1);
+            fetch(next, slot1);
+        if(row_thread && next + BK + row_index < kend)
+            rows[slot2][row_index] = v.MakeRow(g, next + BK + row_index);
 #pragma unroll
         for(int kk = 0; kk < BK; ++kk)
         {
@@ -426,7 +480,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View view, in
 #pragma unroll
                 for(int q = 0; q < TM / 4; ++q)
                 {
-                    const float4 v4 = *reinterpret_cast<const float4*>(&As[kk][MOff(ty, 4 * q)]);
+                    const float4 v4 = *reinterpret_cast<const float4*>(&As[st][kk][MOff(ty, 4 * q)]);
                     ra[4 * q] = v4.x; ra[4 * q + 1] = v4.y; ra[4 * q + 2] = v4.z; ra[4 * q + 3] = v4.w;
                 }
             }
@@ -434,14 +488,14 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View view, in
             {
 #pragma unroll
                 for(int i = 0; i < TM; ++i)
-                    ra[i] = As[kk][MOff(ty, i)];
+                    ra[i] = As[st][kk][MOff(ty, i)];
             }
             if constexpr(TN % 4 == 0)
             {
 #pragma unroll
                 for(int q = 0; q < TN / 4; ++q)
                 {
-                    const float4 v4 = *reinterpret_cast<const float4*>(&Bs[kk][NOff(tx, 4 * q)]);
+                    const float4 v4 = *reinterpret_cast<const float4*>(&Bs[st][kk][NOff(tx, 4 * q)]);
                     rb[4 * q] = v4.x; rb[4 * q + 1] = v4.y; rb[4 * q + 2] = v4.z; rb[4 * q + 3] = v4.w;
                 }
             }
@@ -449,7 +503,7 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View view, in
             {
 #pragma unroll
                 for(int j = 0; j < TN; ++j)
-                    rb[j] = Bs[kk][NOff(tx, j)];
+                    rb[j] = Bs[st][kk][NOff(tx, j)];
             }
 #pragma unroll
             for(int i = 0; i < TM; ++i)
@@ -457,8 +511,19 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View view, in
                 for(int j = 0; j < TN; ++j)
                     acc[i][j] = fmaf(ra[i], rb[j], acc[i][j]);
         }
-        __syncthreads();
-        buf ^= 1;
+        st ^= 1;
+        slot = slot1;
+    }
+    // The epilogue: each column's and each row's part of the output offset is decoded once.
+    float* out = v.Out(split);
+    int npart[TN];
+    bool nok[TN];
+#pragma unroll
+    for(int j = 0; j < TN; ++j)
+    {
+        const int n = n0 + NOff(tx, j);
+        nok[j]      = n < v.N;
+        npart[j]    = nok[j] ? v.NPart(g, split, n) : 0;
     }
 #pragma unroll
     for(int i = 0; i < TM; ++i)
@@ -466,13 +531,11 @@ __global__ void __launch_bounds__((BM / TM) * (BN / TN)) ConvIgemm(View view, in
         const int m = m0 + MOff(ty, i);
         if(m >= v.M)
             continue;
+        const int64_t mpart = v.MPart(g, split, m);
 #pragma unroll
         for(int j = 0; j < TN; ++j)
-        {
-            const int n = n0 + NOff(tx, j);
-            if(n < v.N)
-                v.Store(g, split, m, n, acc[i][j]);
-        }
+            if(nok[j])
+                out[mpart + npart[j]] = acc[i][j];
     }
 }
 
