@@ -36,7 +36,6 @@ struct Pool2dArgs
     int win_h = 1, win_w = 1, pad_h = 0, pad_w = 0, stride_h = 1, stride_w = 1;
     int xs_n = 0, xs_c = 0, xs_h = 0, ys_n = 0, ys_c = 0, ys_h = 0;
     int tiles_w = 1, tiles_h = 1;
-    int lanes_w = 32; // pool_bwd_2d: threads along w of a block
     bool max = false, inclusive = false, image = false;
     int index_type = 0;
     float alpha = 1.0f, beta = 0.0f;
@@ -50,11 +49,10 @@ void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const float* x, float
 
 /// The 2-d backward of pool_bwd_2d.hip (same conditions; average, or max with the index
 /// workspace): xs_* are dx's strides, ys_* dy's, in/out the dx/dy sizes, tiles over dx. Grid:
-/// tiles_w * tiles_h * n * c blocks of Pool2dThreads() threads, a PoolBwd2dTileH(lanes_w) x
-/// PoolBwd2dTileW(lanes_w) tile of dx each, lanes_w = PoolBwd2dLanesW(in_w).
-int PoolBwd2dLanesW(int in_w);
-int PoolBwd2dTileW(int lanes);
-int PoolBwd2dTileH(int lanes);
+/// tiles_w * tiles_h * n * c blocks of Pool2dThreads() threads, a PoolBwd2dTileH() x
+/// PoolBwd2dTileW() tile of dx each.
+int PoolBwd2dTileW();
+int PoolBwd2dTileH();
 void LaunchPoolBwd2d(const Pool2dArgs& a, const Launch& l, const float* dy, const void* index,
                      float* dx);
 

@@ -152,11 +152,8 @@ void PoolBackward(Handle& h, const cpu::PoolShape& s, float alpha, const float* 
        Plan2d(a, s, p))
     {
         // pool_bwd_2d: tiles over dx (Plan2d counted tiles over y, the forward's split)
-        p.lanes_w             = PoolBwd2dLanesW(p.in_w);
-        const int64_t tile_w  = PoolBwd2dTileW(p.lanes_w);
-        const int64_t tile_h  = PoolBwd2dTileH(p.lanes_w);
-        const int64_t tiles_w = (a.in[2] + tile_w - 1) / tile_w;
-        const int64_t tiles_h = (a.in[1] + tile_h - 1) / tile_h;
+        const int64_t tiles_w = (a.in[2] + PoolBwd2dTileW() - 1) / PoolBwd2dTileW();
+        const int64_t tiles_h = (a.in[1] + PoolBwd2dTileH() - 1) / PoolBwd2dTileH();
         if(tiles_w * tiles_h * a.n * a.c < (int64_t{1} << 31))
         {
             p.tiles_w = static_cast<int>(tiles_w), p.tiles_h = static_cast<int>(tiles_h);
