@@ -58,6 +58,8 @@ inline void ValidRange(long in, long out, long p, long s, long d, long f, long& 
 {
     const long off = f * d - p;                 // input index = o * s + off
     lo = off >= 0 ? 0 : (-off + s - 1) / s;
+    if(lo > out)                                // every output reads padding: an empty range at
+        lo = out;                               // the end, never past it (callers zero [0, lo))
     const long last = in - 1 - off;             // o * s <= last
     hi = last < 0 ? 0 : (out < last / s + 1 ? out : last / s + 1);
     if(hi < lo)
