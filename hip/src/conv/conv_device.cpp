@@ -131,10 +131,10 @@ void Blend(const Handle& handle, float alpha, const TensorDescriptor& desc, cons
     cpu::Axpby(alpha, desc, result, beta, desc, out);
 }
 
-Buffer::Buffer(const Handle& handle, size_t bytes) : handle_(handle)
+Buffer::Buffer(const Handle& handle, size_t bytes, const char* what) : handle_(handle)
 {
     if(handle.IsGpu())
-        p_ = gpu::Malloc(std::max<size_t>(bytes, 4), "convolution alpha/beta scratch");
+        p_ = gpu::Malloc(std::max<size_t>(bytes, 4), what);
     else
     {
         host_.reset(new char[std::max<size_t>(bytes, 4)]);

@@ -38,11 +38,13 @@ double MeasureMs(const Handle& handle, const ConvInvoker& run, const ConvArgs& a
 void Blend(const Handle& handle, float alpha, const TensorDescriptor& desc, const float* result,
            float beta, float* out);
 
-/// Device memory for one written tensor of `desc` (the solvers write there before the blend).
+/// Scratch memory on the handle's device (host memory on a CPU handle): the blend's result tensor,
+/// Find 2.0's benchmark tensors and workspace.
 class Buffer
 {
 public:
-    Buffer(const Handle& handle, size_t bytes);
+    /// `what` names the buffer in an allocation failure.
+    Buffer(const Handle& handle, size_t bytes, const char* what);
     ~Buffer();
     Buffer(const Buffer&) = delete;
     Buffer& operator=(const Buffer&) = delete;

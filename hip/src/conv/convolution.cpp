@@ -176,10 +176,7 @@ std::vector<FindDbEntry> ConvMeasure(Handle& handle, const ConvolutionDescriptor
                                      bool exhaustive)
 {
     const ConvProblem p = ProblemOf(conv, call);
-    CheckCallData(call);
-    if(workspace == nullptr && workspace_size != 0)
-        ThrowBadParm("workSpace is null but workSpaceSize = ", workspace_size);
-    LogCommand(conv, call);
+    ConvPrepareRun(handle, conv, call, workspace, workspace_size);
     const conv_device::Scope device_scope(handle);
     const ConvContext ctx{handle};
     const auto survey = SurveySolvers(ctx, p, workspace == nullptr ? 0 : workspace_size);
@@ -354,7 +351,7 @@ void ConvRunSolver(Handle& handle, const ConvolutionDescriptor& conv, const Conv
     }
     // Other alpha/beta: solve into a scratch tensor of the same layout, then blend.
     const TensorDescriptor& out = Written(p);
-    conv_device::Buffer scratch(handle, out.ElementSpace() * sizeof(float));
+    conv_device::Buffer scratch(handle, out.ElementSpace() * sizeof(float), "convolution alpha/beta scratch");
     void*& target = WrittenPtr(p, args);
     float* user_out = static_cast<float*>(target);
     target = scratch.Get();

@@ -54,7 +54,7 @@ std::vector<FindDbEntry> ConvMeasure(Handle& handle, const ConvolutionDescriptor
                                      const ConvCall& call, void* workspace, size_t workspace_size,
                                      bool exhaustive);
 
-/// The checks before a run (CPU handle, data pointers, workspace pointer/size) and the
+/// The checks before a run or a Find (data pointers, workspace pointer/size) and the
 /// MIOPEN_ENABLE_LOGGING_CMD line.
 void ConvPrepareRun(const Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
                     const void* workspace, size_t workspace_size);

@@ -72,7 +72,7 @@ std::vector<Solution> FindSolutions(Handle& handle, const Problem& problem, cons
             state = state * 1664525u + 1013904223u;
             values[i] = static_cast<float>(state >> 8) * (1.0f / 16777216.0f) - 0.5f;
         }
-        scratch.push_back(std::make_unique<conv_device::Buffer>(handle, n * sizeof(float)));
+        scratch.push_back(std::make_unique<conv_device::Buffer>(handle, n * sizeof(float), "find 2.0 scratch tensor"));
         if(handle.IsGpu())
             gpu::Copy(scratch.back()->Get(), values.data(), n * sizeof(float), handle.Stream());
         else
@@ -102,7 +102,7 @@ std::vector<Solution> FindSolutions(Handle& handle, const Problem& problem, cons
                 ws_size = std::max(ws_size, s.workspace);
         if(ws_size > 0)
         {
-            ws_scratch = std::make_unique<conv_device::Buffer>(handle, ws_size);
+            ws_scratch = std::make_unique<conv_device::Buffer>(handle, ws_size, "find 2.0 scratch workspace");
             ws = ws_scratch->Get();
         }
     }
