@@ -1,0 +1,138 @@
+// The micro-kernels of the blocked direct convolution (conv_direct_blocked.hpp), written once over
+// a few vector macros and compiled twice: conv_direct_blocked_avx512.cpp and _avx2.cpp define
+// DBLK_V, DBLK_VEC, DBLK_ZERO, DBLK_LOAD, DBLK_BCAST, DBLK_FMA, DBLK_STORE and DBLK_ENTRY and
+// include this file. It includes no standard headers, so nothing compiled here with the wider
+// ISA can be picked by the linker for code that runs on any CPU (inline functions are shared
+// across translation units). Everything but the entry point sits in an anonymous namespace.
+//
+// Layouts (all packed, padding written out as zeros):
+//   xp  [n][group][cb][hp][wp][vc]          vc = DBLK_V, or the channel count when smaller
+//   wp  [group][kg][cb][r][s][vc][kt]       kt = NKV * DBLK_V output channels per tile
+// One work item is (image, group, channel tile, output row); its output row is covered by tiles
+// of UR_W columns, each computed in UR_W x NKV vector accumulators over (cb, r, s, c) and written
+// to y through a small per-thread buffer (the unpack to y's own layout).
+#include "cpu/conv_direct_blocked_args.hpp"
+
+namespace miopen::cpu::dblk {
+namespace {
+
+template <int UR, int NKV, bool FULLV>
+inline void TileKernel(const float* __restrict x, const float* __restrict w, long cb_n, long vc, long xcb,
+                       long xdh, long rn, long sn, long xdw, long xsw, float* __restrict tmp)
+{
+    constexpr long KT = NKV * DBLK_V;
+    const long nc = FULLV ? DBLK_V : vc;
+    DBLK_VEC acc[UR][NKV];
+#pragma GCC unroll 32
+    for(int u = 0; u < UR; ++u)
+#pragma GCC unroll 4
+        for(int j = 0; j < NKV; ++j)
+            acc[u][j] = DBLK_ZERO();
+    for(long cb = 0; cb < cb_n; ++cb)
+    {
+        for(long r = 0; r < rn; ++r)
+        {
+            const float* xr = x + cb * xcb + r * xdh;
+            const float* wr = w + (cb * rn + r) * sn * nc * KT;
+            for(long s = 0; s < sn; ++s)
+            {
+                const float* xq = xr + s * xdw;
+                const float* wq = wr + s * nc * KT;
+#pragma GCC unroll 16
+                for(long c = 0; c < nc; ++c)
+                {
+                    DBLK_VEC wv[NKV];
+#pragma GCC unroll 4
+                    for(int j = 0; j < NKV; ++j)
+                        wv[j] = DBLK_LOAD(wq + c * KT + j * DBLK_V);
+#pragma GCC unroll 32
+                    for(int u = 0; u < UR; ++u)
+                    {
+                        const DBLK_VEC xb = DBLK_BCAST(xq + u * xsw + c);
+#pragma GCC unroll 4
+                        for(int j = 0; j < NKV; ++j)
+                            acc[u][j] = DBLK_FMA(xb, wv[j], acc[u][j]);
+                    }
+                }
+            }
+        }
+    }
+#pragma GCC unroll 32
+    for(int u = 0; u < UR; ++u)
+#pragma GCC unroll 4
+        for(int j = 0; j < NKV; ++j)
+            DBLK_STORE(tmp + u * KT + j * DBLK_V, acc[u][j]);
+}
+
+template <int UR, int NKV, bool FULLV>
+void Driver(const KernelArgs& a)
+{
+    constexpr long KT = NKV * DBLK_V;
+    const long xh = a.wpw * a.vc, xcb = a.hp * xh;
+    const long wtile = a.cb * a.r * a.s * a.vc * KT;
+    const long items = a.n * a.groups * a.kg * a.oh;
+#pragma omp parallel
+    {
+        alignas(64) float tmp[UR * KT];
+#pragma omp for schedule(static)
+        for(long item = 0; item < items; ++item)
+        {
+            long rest = item;
+            const long oh = rest % a.oh;
+            rest /= a.oh;
+            const long kgi = rest % a.kg;
+            rest /= a.kg;
+            const long grp = rest % a.groups;
+            const long n = rest / a.groups;
+            const float* xb = a.xp + ((n * a.groups + grp) * a.cb) * xcb + oh * a.sh * xh;
+            const float* wb = a.wp + (grp * a.kg + kgi) * wtile;
+            const long kvalid = a.kout - kgi * KT < KT ? a.kout - kgi * KT : KT;
+            float* yb = a.y + n * a.ys[0] + (grp * a.kout + kgi * KT) * a.ys[1] + oh * a.ys[2];
+            for(long t = 0; t < a.owt; ++t)
+            {
+                const long ow0 = t * UR;
+                TileKernel<UR, NKV, FULLV>(xb + ow0 * a.sw * a.vc, wb, a.cb, a.vc, xcb, a.dh * xh, a.r, a.s,
+                                           a.dw * a.vc, a.sw * a.vc, tmp);
+                const long nw = a.ow - ow0 < UR ? a.ow - ow0 : UR;
+                float* yt = yb + ow0 * a.ys[3];
+                if(a.ys[3] == 1 && nw == UR)
+                {
+                    for(long k = 0; k < kvalid; ++k)
+#pragma GCC unroll 32
+                        for(int u = 0; u < UR; ++u)
+                            yt[k * a.ys[1] + u] = tmp[u * KT + k];
+                }
+                else
+                {
+                    for(long k = 0; k < kvalid; ++k)
+                        for(long u = 0; u < nw; ++u)
+                            yt[k * a.ys[1] + u * a.ys[3]] = tmp[u * KT + k];
+                }
+            }
+        }
+    }
+}
+
+template <int UR, int NKV>
+bool Dispatch(const KernelArgs& a)
+{
+    if(a.vc == DBLK_V)
+        Driver<UR, NKV, true>(a);
+    else
+        Driver<UR, NKV, false>(a);
+    return true;
+}
+
+} // namespace
+
+bool DBLK_ENTRY(const KernelArgs& a)
+{
+#define DBLK_TILE(UR_, NKV_)                                                                       \
+    if(a.ur_w == (UR_) && a.nkv == (NKV_))                                                         \
+        return Dispatch<UR_, NKV_>(a);
+    DBLK_TILES
+#undef DBLK_TILE
+    return false;
+}
+
+} // namespace miopen::cpu::dblk
