@@ -140,7 +140,7 @@ SOLVERS = {
           "ConvCpuImplicitGemmBwd", "ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>",
           "ConvCpuDirectBlockedBwd"],
     WRW: ["ConvDirectNaiveConvWrw", "GemmWrw1x1_stride1", "GemmWrwUniversal", "ConvCpuImplicitGemmWrw",
-          "ConvCpuWinogradWrw<4-3>", "ConvCpuWinogradWrw<2-3>"],
+          "ConvCpuWinogradWrw<4-3>", "ConvCpuWinogradWrw<2-3>", "ConvCpuDirectBlockedWrw"],
 }
 
 

@@ -1,4 +1,4 @@
-"""The blocked direct convolution (ConvCpuDirectBlocked{Fwd,Bwd}: channel-blocked layouts,
+"""The blocked direct convolution (ConvCpuDirectBlocked{Fwd,Bwd,Wrw}: channel-blocked layouts,
 register-tiled AVX-512 / AVX2 micro-kernels) forced alone against PyTorch (float64): 1x1 to 7x7
 filters, strides, pads, dilation, groups, 1-d, odd channel counts (partly filled channel vectors),
 strided tensors, every register tile of both instruction sets, where it does not apply and why,
@@ -9,15 +9,17 @@ from hypothesis import assume, given, settings, strategies as st
 
 import miopen_cy as mi
 from helpers import Strided, poisoned, rel_l2
-from test_conv import BWD, FWD, Case, reference, run
+from test_conv import BWD, FWD, WRW, Case, reference, run
 from test_conv_tuning import find, perf_db, write_perf_db
 
 TOL = 1e-5
 DIRECT = int(mi.miopenConvolutionAlgoDirect)
-SOLVER = {FWD: "ConvCpuDirectBlockedFwd", BWD: "ConvCpuDirectBlockedBwd"}
+SOLVER = {FWD: "ConvCpuDirectBlockedFwd", BWD: "ConvCpuDirectBlockedBwd", WRW: "ConvCpuDirectBlockedWrw"}
 # The kernels' tile tables (cpu/conv_direct_blocked_args.hpp): (UR_W, NKV).
 TILES = {"avx512": [(14, 2), (7, 4), (7, 2), (28, 1), (8, 3), (6, 4), (4, 4)],
          "avx2": [(6, 2), (4, 3), (3, 4), (4, 2), (7, 1), (12, 1)]}
+# Backward weights: (UC, NKV).
+WRW_TILES = {"avx512": [(8, 2), (16, 1), (4, 4), (8, 1)], "avx2": [(4, 3), (4, 2), (8, 1)]}
 
 
 def cpu_flags():
@@ -104,19 +106,31 @@ def test_backward_data_matches_torch_or_says_why_not(handle, rng, monkeypatch, i
             run(handle, case, BWD, x, w, dy, algo=DIRECT)
 
 
-@pytest.mark.parametrize("direction", [FWD, BWD])
+@pytest.mark.parametrize("case", CASES, ids=str)
+def test_backward_weights_matches_torch(handle, rng, monkeypatch, isa, case):
+    x, w, dy, _, _, dw_ref = reference(case, rng)
+    forced(monkeypatch, WRW)
+    if case.k // case.groups < 4:
+        with pytest.raises(mi.BadParmError, match="ConvCpuDirectBlockedWrw not applicable: needs at least 4"):
+            run(handle, case, WRW, x, w, dy, algo=DIRECT)
+        return
+    for _ in range(2):
+        assert rel_l2(run(handle, case, WRW, x, w, dy, algo=DIRECT), dw_ref) <= TOL
+
+
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
 def test_every_tile_matches_torch(handle, rng, monkeypatch, isa, direction):
     """The exhaustive search writes the perf-db record; then each tile of the ISA is run through it."""
     case = Case(2, 21, (9, 17), 35, (3, 3), (1, 1), (1, 1), (1, 1))
     refs = reference(case, rng)
     x, w, dy = refs[:3]
-    expect = refs[3] if direction == FWD else refs[4]
+    expect = {FWD: refs[3], BWD: refs[4], WRW: refs[5]}[direction]
     forced(monkeypatch, direction)
     _, out = find(handle, case, direction, x, w, dy, exhaustive=True)
     assert rel_l2(out, expect) <= TOL
     db = perf_db()
     (key,) = db
-    rows = [f"{isa},{u},{k}" for u, k in TILES[isa]]
+    rows = [f"{isa},{u},{k}" for u, k in (WRW_TILES if direction == WRW else TILES)[isa]]
     assert db[key][SOLVER[direction]] in rows
     for row in rows:
         write_perf_db({key: {SOLVER[direction]: row}})
@@ -135,12 +149,12 @@ def test_a_record_of_another_isa_falls_back_to_the_default(handle, rng, monkeypa
     assert rel_l2(run(handle, case, FWD, x, w, dy, algo=DIRECT), y_ref) <= TOL
 
 
-@pytest.mark.parametrize("direction", [FWD, BWD])
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
 def test_strided_tensors(handle, rng, monkeypatch, isa, direction):
     """Any tensor strides: packing reads x (or dy) and w through them, the unpack writes through them
     and leaves the gaps alone."""
     case = Case(2, 20, (7, 9), 18, (3, 3), (1, 1), (1, 1), (1, 1))
-    x, w, dy, y_ref, dx_ref, _ = reference(case, rng)
+    x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
     X, W, DY = Strided(x.shape, fill=x), Strided(w.shape, fill=w), Strided(dy.shape, fill=dy)
     cd = case.conv_desc()
     forced(monkeypatch, direction)
@@ -149,11 +163,16 @@ def test_strided_tensors(handle, rng, monkeypatch, isa, direction):
         mi.convolutionForward(handle, 1.0, X.desc(), X.buf, W.desc(), W.buf, cd, DIRECT, 0.0, out.desc(), out.buf,
                               None, 0)
         expect = y_ref
-    else:
+    elif direction == BWD:
         out = Strided(x.shape, fill=np.nan)
         mi.convolutionBackwardData(handle, 1.0, DY.desc(), DY.buf, W.desc(), W.buf, cd, DIRECT, 0.0, out.desc(),
                                    out.buf, None, 0)
         expect = dx_ref
+    else:
+        out = Strided(w.shape, fill=np.nan)
+        mi.convolutionBackwardWeights(handle, 1.0, DY.desc(), DY.buf, X.desc(), X.buf, cd, DIRECT, 0.0, out.desc(),
+                                      out.buf, None, 0)
+        expect = dw_ref
     assert rel_l2(out.view, expect) <= TOL and out.gaps_untouched()
 
 
@@ -161,6 +180,8 @@ def test_strided_tensors(handle, rng, monkeypatch, isa, direction):
     (Case(1, 4, (5, 5, 5), 8, (3, 3, 3), (1, 1, 1), (1, 1, 1), (1, 1, 1)), FWD, "needs 1 or 2 spatial dims"),
     (Case(2, 8, (9, 9), 8, (3, 3), (1, 1), (1, 1), (1, 1), groups=8), FWD, "needs at least 4 output channels"),
     (Case(2, 8, (9, 9), 8, (3, 3), (1, 1), (1, 1), (1, 1), groups=4), BWD, "needs at least 4 output channels"),
+    (Case(2, 8, (9, 9), 8, (3, 3), (1, 1), (1, 1), (1, 1), groups=4), WRW, "needs at least 4 output channels"),
+    (Case(1, 4, (5, 5, 5), 8, (3, 3, 3), (1, 1, 1), (1, 1, 1), (1, 1, 1)), WRW, "needs 1 or 2 spatial dims"),
 ], ids=str)
 def test_not_applicable_says_why(handle, rng, monkeypatch, case, direction, reason):
     x, w, dy, *_ = reference(case, rng)
@@ -193,6 +214,7 @@ def test_direct_toggle_disables_it(handle, rng, monkeypatch):
 def test_solver_ids_are_direct(handle):
     assert mi.getSolverIdConvAlgorithm(1020) == DIRECT
     assert mi.getSolverIdConvAlgorithm(1021) == DIRECT
+    assert mi.getSolverIdConvAlgorithm(1022) == DIRECT
 
 
 @settings(max_examples=30, deadline=None)
@@ -213,7 +235,7 @@ def test_hypothesis_geometries(data):
     assume(isa != "none")
     case = Case(data.draw(st.integers(1, 2)), cpg * groups, spatial, kpg * groups, filt, pad, stride, dil, groups=groups)
     rng = np.random.default_rng(abs(hash(str(case))) % 2**32)
-    x, w, dy, y_ref, dx_ref, _ = reference(case, rng)
+    x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
     handle = mi.Handle(device="cpu")
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("MIOPEN_CY_DEBUG_CPU_ISA", isa)
@@ -222,3 +244,5 @@ def test_hypothesis_geometries(data):
         if bwd_applies(case):
             mp.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", SOLVER[BWD])
             assert rel_l2(run(handle, case, BWD, x, w, dy, algo=DIRECT), dx_ref) <= TOL, (str(case), isa)
+        mp.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", SOLVER[WRW])
+        assert rel_l2(run(handle, case, WRW, x, w, dy, algo=DIRECT), dw_ref) <= TOL, (str(case), isa)

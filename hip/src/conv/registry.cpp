@@ -39,6 +39,7 @@ const std::vector<const ConvSolver*>& ConvSolvers()
     static const std::vector<const ConvSolver*> all = {
         &solvers::ConvCpuDirectBlockedFwd(),
         &solvers::ConvCpuDirectBlockedBwd(),
+        &solvers::ConvCpuDirectBlockedWrw(),
         &solvers::ConvCpuImplicitGemmFwd(),
         &solvers::ConvCpuImplicitGemmBwd(),
         &solvers::ConvCpuImplicitGemmWrw(),

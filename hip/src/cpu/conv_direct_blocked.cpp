@@ -128,6 +128,38 @@ Tile DefaultTile(const Plan& p, Isa isa)
     return best;
 }
 
+const std::vector<WrwTile>& WrwTiles(Isa isa)
+{
+#define DBLK_WRW_TILE(UC_, NKV_) WrwTile{UC_, NKV_},
+    static const std::vector<WrwTile> avx512 = {DBLK_WRW_TILES_AVX512};
+    static const std::vector<WrwTile> avx2 = {DBLK_WRW_TILES_AVX2};
+    static const std::vector<WrwTile> none = {};
+#undef DBLK_WRW_TILE
+    return isa == Isa::Avx512 ? avx512 : isa == Isa::Avx2 ? avx2 : none;
+}
+
+WrwTile DefaultWrwTile(const Plan& p, Isa isa)
+{
+    // As DefaultTile, with output channels rounded up to NKV vectors (input channels are padded
+    // to whole vectors whatever the tile).
+    const int v = VectorWidth(isa);
+    WrwTile best{0, 0};
+    double best_cost = 0;
+    for(const WrwTile& t : WrwTiles(isa))
+    {
+        const long kt = static_cast<long>(t.nkv) * v;
+        const double chans = std::ceil(static_cast<double>(p.kout) / kt) * kt;
+        const double acc = static_cast<double>(t.uc) * t.nkv;
+        double per = 1.0 + 0.5 * (t.uc + t.nkv) / acc;
+        if(acc < 8)
+            per *= 8.0 / acc;
+        const double cost = chans * per;
+        if(best.uc == 0 || cost < best_cost - 1e-9)
+            best = t, best_cost = cost;
+    }
+    return best;
+}
+
 namespace {
 
 // Scratch for the packed tensors, kept between calls (page-faulting a fresh buffer every call
@@ -198,6 +230,35 @@ void PackX(const Plan& p, const float* x, float* xp, long cb, long vc, long hp, 
     }
 }
 
+// dy (the plan's output) into [n][group][kg][oh][ow][kt], channels past kout zero.
+void PackDy(const Plan& p, const float* dy, float* dyp, long kg, long kt)
+{
+    const long items = p.n * p.groups * kg * p.oh;
+#pragma omp parallel for schedule(static)
+    for(long item = 0; item < items; ++item)
+    {
+        const long oh = item % p.oh;
+        const long kgi = (item / p.oh) % kg;
+        const long grp = (item / (p.oh * kg)) % p.groups;
+        const long n = item / (p.oh * kg * p.groups);
+        float* dst = dyp + item * p.ow * kt;
+        for(long kk = 0; kk < kt; ++kk)
+        {
+            const long k = kgi * kt + kk;
+            float* d = dst + kk;
+            if(k >= p.kout)
+            {
+                for(long ow = 0; ow < p.ow; ++ow)
+                    d[ow * kt] = 0.0f;
+                continue;
+            }
+            const float* src = dy + n * p.ys[0] + (grp * p.kout + k) * p.ys[1] + oh * p.ys[2];
+            for(long ow = 0; ow < p.ow; ++ow)
+                d[ow * kt] = src[ow * p.ys[3]];
+        }
+    }
+}
+
 void PackW(const Plan& p, const float* w, float* wp, long cb, long vc, long kg, long kt)
 {
     const long items = p.groups * kg * cb;
@@ -264,6 +325,41 @@ void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* 
     wsc.Trim();
     if(!ran)
         ThrowBadParm("blocked direct convolution: tile ", t.ur_w, "x", t.nkv, " has no ", IsaName(isa), " kernel");
+}
+
+void RunWrw(const Plan& p, Isa isa, WrwTile t, const float* x, const float* dy, float* dw)
+{
+    if(isa == Isa::None)
+        ThrowBadParm("blocked direct convolution: no AVX2 or AVX-512 kernels on this CPU");
+    const long vc = VectorWidth(isa);   // whole vectors of input channels: UC divides them
+    const long cb = (p.cin + vc - 1) / vc;
+    const long kt = t.nkv * vc;
+    const long kg = (p.kout + kt - 1) / kt;
+    const long hp = (p.oh - 1) * p.sh + (p.r - 1) * p.dh + 1;
+    const long wpw = (p.ow - 1) * p.sw + (p.s - 1) * p.dw + 1;
+    const size_t xcount = static_cast<size_t>(p.n * p.groups * cb * hp * wpw * vc);
+    const size_t dcount = static_cast<size_t>(p.n * p.groups * kg * p.oh * p.ow * kt);
+
+    static thread_local Scratch xs, ds;
+    float* xp = xs.Get(xcount);
+    float* dyp = ds.Get(dcount);
+    PackX(p, x, xp, cb, vc, hp, wpw);
+    PackDy(p, dy, dyp, kg, kt);
+
+    WrwArgs a{};
+    a.xp = xp, a.dyp = dyp, a.dw = dw;
+    a.n = p.n, a.groups = p.groups, a.cb = cb, a.vc = vc, a.hp = hp, a.wpw = wpw;
+    a.kg = kg, a.kout = p.kout, a.cin = p.cin;
+    a.r = p.r, a.s = p.s, a.sh = p.sh, a.sw = p.sw, a.dh = p.dh, a.dw_ = p.dw, a.oh = p.oh, a.ow = p.ow;
+    a.rows = std::max<long>(1, 256 / std::max<long>(p.ow, 1));
+    a.ws[0] = p.wk, a.ws[1] = p.wc, a.ws[2] = p.wr, a.ws[3] = p.wsd;
+    a.uc = t.uc, a.nkv = t.nkv;
+    const bool ran = isa == Isa::Avx512 ? RunWrwAvx512(a) : RunWrwAvx2(a);
+    xs.Trim();
+    ds.Trim();
+    if(!ran)
+        ThrowBadParm("blocked direct convolution: backward-weights tile ", t.uc, "x", t.nkv, " has no ",
+                     IsaName(isa), " kernel");
 }
 
 } // namespace miopen::cpu::dblk

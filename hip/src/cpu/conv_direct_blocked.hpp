@@ -6,6 +6,8 @@
 // registers and runs over (c block, r, s, c): one vector load per NKV weights, one broadcast per
 // input value, UR_W x NKV FMAs. Threads take (image, group, channel tile, output row) items. The
 // tile is written straight to y in its own layout (the unpack is fused).
+// Backward weights keeps a tile of UC input channels x NKV vectors of output channels per filter
+// tap in registers, summed over images and output positions (cpu/conv_direct_blocked_kernel.hpp).
 // Backward data of stride-1 convolutions is the same forward on dy with the flipped filter and
 // C/K swapped (pad' = dilation * (filter - 1) - pad).
 // Kernels: conv_direct_blocked_avx512.cpp (-mavx512f) and conv_direct_blocked_avx2.cpp (-mavx2
@@ -65,5 +67,17 @@ void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* 
 
 /// The default tile for a problem (the variant table's first row).
 Tile DefaultTile(const Plan& p, Isa isa);
+
+/// Backward weights: tiles of UC input channels x NKV vectors of output channels (one filter tap
+/// at a time), summed over images and output positions. The plan is the forward one: x in, y is
+/// dy, and dw is written where the plan's filter strides say.
+struct WrwTile
+{
+    int uc;
+    int nkv;
+};
+const std::vector<WrwTile>& WrwTiles(Isa isa);
+WrwTile DefaultWrwTile(const Plan& p, Isa isa);
+void RunWrw(const Plan& p, Isa isa, WrwTile t, const float* x, const float* dy, float* dw);
 
 } // namespace miopen::cpu::dblk

@@ -26,4 +26,24 @@ struct KernelArgs
 bool RunAvx512(const KernelArgs& a);   // false: the tile is not one of DBLK_TILES_AVX512
 bool RunAvx2(const KernelArgs& a);
 
+// Backward weights: dw tiles of UC input channels x NKV vectors of output channels, one filter
+// tap at a time, summed over images, output rows and columns.
+struct WrwArgs
+{
+    const float* xp;   // packed input [n][groups][cb][hp][wpw][vc], vc = the vector width
+    const float* dyp;  // packed dy [n][groups][kg][oh][ow][kt]
+    float* dw;         // filter gradient, element (k, c, r, s) at k*ws[0] + c*ws[1] + r*ws[2] + s*ws[3]
+    long n, groups, cb, vc, hp, wpw;
+    long kg, kout, cin;   // channel tiles per group; output and input channels per group
+    long r, s, sh, sw, dh, dw_, oh, ow, rows;   // rows: output rows per pass over the taps
+    long ws[4];
+    int uc, nkv;
+};
+
+#define DBLK_WRW_TILES_AVX512 DBLK_WRW_TILE(8, 2) DBLK_WRW_TILE(16, 1) DBLK_WRW_TILE(4, 4) DBLK_WRW_TILE(8, 1)
+#define DBLK_WRW_TILES_AVX2 DBLK_WRW_TILE(4, 3) DBLK_WRW_TILE(4, 2) DBLK_WRW_TILE(8, 1)
+
+bool RunWrwAvx512(const WrwArgs& a);   // false: the tile is not one of DBLK_WRW_TILES_AVX512
+bool RunWrwAvx2(const WrwArgs& a);
+
 } // namespace miopen::cpu::dblk

@@ -13,8 +13,11 @@
 #define DBLK_STORE(p, v) _mm256_storeu_ps(p, v)
 #define DBLK_ENTRY RunAvx2
 #define DBLK_TILES DBLK_TILES_AVX2
+#define DBLK_WRW_ENTRY RunWrwAvx2
+#define DBLK_WRW_TILES DBLK_WRW_TILES_AVX2
 #include "cpu/conv_direct_blocked_kernel.hpp"
 #else
 #include "cpu/conv_direct_blocked_args.hpp"
 bool miopen::cpu::dblk::RunAvx2(const KernelArgs&) { return false; }   // not an x86 CPU
+bool miopen::cpu::dblk::RunWrwAvx2(const WrwArgs&) { return false; }
 #endif

@@ -123,7 +123,105 @@ bool Dispatch(const KernelArgs& a)
     return true;
 }
 
+// ---- backward weights --------------------------------------------------------------------------
+// One work item is (group, channel tile, input channel block): it owns dw for those channels and
+// every tap, so the sum over images and positions runs in one fixed order (deterministic). Rows
+// of output are taken `rows` at a time; for each tap and UC-channel slice the accumulators are
+// loaded from the item's dw buffer, run over the rows' positions, and stored back, so the rows'
+// x and dy stay in L1/L2 across the taps.
+template <int UC, int NKV>
+void WrwDriver(const WrwArgs& a)
+{
+    constexpr long KT = NKV * DBLK_V;
+    const long xh = a.wpw * a.vc, xcb = a.hp * xh;
+    const long items = a.groups * a.kg * a.cb;
+    const long taps = a.r * a.s;
+#pragma omp parallel
+    {
+        float* buf = new float[taps * a.vc * KT];
+#pragma omp for schedule(static)
+        for(long item = 0; item < items; ++item)
+        {
+            const long b = item % a.cb;
+            const long kgi = (item / a.cb) % a.kg;
+            const long grp = item / (a.cb * a.kg);
+            for(long i = 0; i < taps * a.vc * KT; ++i)
+                buf[i] = 0.0f;
+            for(long n = 0; n < a.n; ++n)
+            {
+                const float* xb = a.xp + ((n * a.groups + grp) * a.cb + b) * xcb;
+                const float* db = a.dyp + ((n * a.groups + grp) * a.kg + kgi) * a.oh * a.ow * KT;
+                for(long oh0 = 0; oh0 < a.oh; oh0 += a.rows)
+                {
+                    const long oh1 = oh0 + a.rows < a.oh ? oh0 + a.rows : a.oh;
+                    for(long r = 0; r < a.r; ++r)
+                        for(long s = 0; s < a.s; ++s)
+                            for(long c0 = 0; c0 < a.vc; c0 += UC)
+                            {
+                                float* acc_p = buf + ((r * a.s + s) * a.vc + c0) * KT;
+                                DBLK_VEC acc[UC][NKV];
+#pragma GCC unroll 16
+                                for(int u = 0; u < UC; ++u)
+#pragma GCC unroll 4
+                                    for(int j = 0; j < NKV; ++j)
+                                        acc[u][j] = DBLK_LOAD(acc_p + u * KT + j * DBLK_V);
+                                for(long oh = oh0; oh < oh1; ++oh)
+                                {
+                                    const float* xq = xb + (oh * a.sh + r * a.dh) * xh + s * a.dw_ * a.vc + c0;
+                                    const float* dq = db + oh * a.ow * KT;
+                                    const long xstep = a.sw * a.vc;
+                                    for(long ow = 0; ow < a.ow; ++ow)
+                                    {
+                                        DBLK_VEC dv[NKV];
+#pragma GCC unroll 4
+                                        for(int j = 0; j < NKV; ++j)
+                                            dv[j] = DBLK_LOAD(dq + ow * KT + j * DBLK_V);
+                                        const float* xo = xq + ow * xstep;
+#pragma GCC unroll 16
+                                        for(int u = 0; u < UC; ++u)
+                                        {
+                                            const DBLK_VEC xv = DBLK_BCAST(xo + u);
+#pragma GCC unroll 4
+                                            for(int j = 0; j < NKV; ++j)
+                                                acc[u][j] = DBLK_FMA(xv, dv[j], acc[u][j]);
+                                        }
+                                    }
+                                }
+#pragma GCC unroll 16
+                                for(int u = 0; u < UC; ++u)
+#pragma GCC unroll 4
+                                    for(int j = 0; j < NKV; ++j)
+                                        DBLK_STORE(acc_p + u * KT + j * DBLK_V, acc[u][j]);
+                            }
+                }
+            }
+            // Unpack the item's valid channels into dw.
+            const long kvalid = a.kout - kgi * KT < KT ? a.kout - kgi * KT : KT;
+            const long cvalid = a.cin - b * a.vc < a.vc ? a.cin - b * a.vc : a.vc;
+            for(long k = 0; k < kvalid; ++k)
+                for(long c = 0; c < cvalid; ++c)
+                {
+                    float* d = a.dw + (grp * a.kout + kgi * KT + k) * a.ws[0] + (b * a.vc + c) * a.ws[1];
+                    for(long r = 0; r < a.r; ++r)
+                        for(long s = 0; s < a.s; ++s)
+                            d[r * a.ws[2] + s * a.ws[3]] = buf[((r * a.s + s) * a.vc + c) * KT + k];
+                }
+        }
+        delete[] buf;
+    }
+}
+
 } // namespace
+
+bool DBLK_WRW_ENTRY(const WrwArgs& a)
+{
+#define DBLK_WRW_TILE(UC_, NKV_)                                                                   \
+    if(a.uc == (UC_) && a.nkv == (NKV_) && a.vc % (UC_) == 0)                                      \
+        return WrwDriver<UC_, NKV_>(a), true;
+    DBLK_WRW_TILES
+#undef DBLK_WRW_TILE
+    return false;
+}
 
 bool DBLK_ENTRY(const KernelArgs& a)
 {

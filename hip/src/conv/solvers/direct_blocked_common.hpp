@@ -21,20 +21,23 @@
 namespace miopen::solvers::dblk {
 
 inline constexpr std::string_view kHeader = "ISA,UR_W,NKV";
+inline constexpr std::string_view kWrwHeader = "ISA,UC,NKV";   // backward weights: UC input channels
 
 inline Applicability CommonApplicability(const ConvContext& ctx, const ConvProblem& p, ConvDirection dir)
 {
     if(!ctx.handle.IsCpu())
         return OtherDomain("CPU solver");
     if(p.direction != dir)
-        return OtherDomain(dir == ConvDirection::Forward ? "forward only" : "backward data only");
+        return OtherDomain(dir == ConvDirection::Forward        ? "forward only"
+                           : dir == ConvDirection::BackwardData ? "backward data only"
+                                                                : "backward weights only");
     if(p.dims > 2)
         return NotApplicable("needs 1 or 2 spatial dims");
     const cpu::dblk::Isa isa = cpu::dblk::BestIsa();
     if(isa == cpu::dblk::Isa::None)
         return NotApplicable("needs AVX2+FMA or AVX-512F (none on this CPU, or MIOPEN_CY_DEBUG_CPU_ISA=none)");
     // The tile is a multiple of a vector of output channels: with few per group most lanes idle.
-    const size_t out_per_group = (dir == ConvDirection::Forward ? p.k : p.c) / p.groups;
+    const size_t out_per_group = (dir == ConvDirection::BackwardData ? p.c : p.k) / p.groups;
     if(out_per_group < 4)
         return NotApplicable("needs at least 4 output channels per group (depthwise and narrow groups waste the "
                              "channel vectors)");
@@ -44,7 +47,7 @@ inline Applicability CommonApplicability(const ConvContext& ctx, const ConvProbl
 inline cpu::dblk::Plan PlanOf(const ConvProblem& p)
 {
     const ConvGeometry g(p);
-    return p.IsForward() ? cpu::dblk::ForwardPlan(g) : cpu::dblk::BackwardDataPlan(g);
+    return p.IsBackwardData() ? cpu::dblk::BackwardDataPlan(g) : cpu::dblk::ForwardPlan(g);
 }
 
 inline std::string Row(cpu::dblk::Isa isa, cpu::dblk::Tile t)
@@ -64,20 +67,33 @@ inline std::vector<std::string> Variants(const ConvProblem& p)
     return out;
 }
 
+inline std::vector<std::string> WrwVariants(const ConvProblem& p)
+{
+    const cpu::dblk::Isa isa = cpu::dblk::BestIsa();
+    const cpu::dblk::WrwTile def = cpu::dblk::DefaultWrwTile(PlanOf(p), isa);
+    std::vector<std::string> out = {Row(isa, {def.uc, def.nkv})};
+    for(const auto& t : cpu::dblk::WrwTiles(isa))
+        if(t.uc != def.uc || t.nkv != def.nkv)
+            out.push_back(Row(isa, {t.uc, t.nkv}));
+    return out;
+}
+
 struct Variant
 {
     cpu::dblk::Isa isa;
     cpu::dblk::Tile tile;
 };
 
-inline Variant Parse(std::string_view solver, const std::string& text, const std::vector<std::string>& allowed)
+/// A row of Variants() or WrwVariants() (the tile's two numbers in `tile`, whatever they mean).
+inline Variant Parse(std::string_view solver, const std::string& text, const std::vector<std::string>& allowed,
+                     std::string_view header = kHeader)
 {
     if(std::find(allowed.begin(), allowed.end(), text) == allowed.end())
     {
         std::string list;
         for(const auto& a : allowed)
             list += (list.empty() ? "" : " ") + a;
-        ThrowBadParm(solver, ": variant '", text, "' is not one of this problem's variants (", kHeader, "): ", list);
+        ThrowBadParm(solver, ": variant '", text, "' is not one of this problem's variants (", header, "): ", list);
     }
     const size_t a = text.find(','), b = text.find(',', a + 1);
     const std::string isa = text.substr(0, a);
