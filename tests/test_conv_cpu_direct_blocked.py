@@ -68,6 +68,11 @@ CASES = [
     Case(2, 6, (30,), 10, (5,), (2,), (1,), (1,)),                     # 1-d
     Case(1, 16, (3, 40), 16, (3, 3), (0, 1), (1, 1), (1, 1)),          # wide row: many column tiles
     Case(1, 4, (5, 5), 8, (3, 3), (3, 3), (1, 1), (1, 1)),             # padding beyond the filter (fwd only)
+    # 1x1, stride 1, no padding, whole channel vectors: read from x in place, an image's positions
+    # as one row (a partial last tile: 9*7 = 63 positions); groups; K not a whole tile.
+    Case(3, 32, (9, 7), 40, (1, 1), (0, 0), (1, 1), (1, 1)),
+    Case(2, 64, (5, 6), 48, (1, 1), (0, 0), (1, 1), (1, 1), groups=2),
+    Case(1, 16, (28,), 24, (1,), (0,), (1,), (1,)),
 ]
 
 

@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#ifdef DBLK_PROFILE
+#include <cstdio>
+#endif
 
 #include <omp.h>
 
@@ -269,21 +272,28 @@ void PackW(const Plan& p, const float* w, float* wp, long cb, long vc, long kg, 
         const long kgi = (item / cb) % kg;
         const long grp = item / (cb * kg);
         float* dst = wp + item * p.r * p.s * vc * kt;
+        const long cvalid = std::clamp<long>(p.cin - b * vc, 0, vc);
+        const long kvalid = std::clamp<long>(p.kout - kgi * kt, 0, kt);
+        // Output channel outermost: each filter row is read along its input channels (adjacent
+        // for 1x1 filters), not across K rows a page apart.
         for(long r = 0; r < p.r; ++r)
             for(long s = 0; s < p.s; ++s)
             {
                 const long rr = p.flip ? p.r - 1 - r : r, ss = p.flip ? p.s - 1 - s : s;
-                for(long c = 0; c < vc; ++c)
+                float* d = dst + (r * p.s + s) * vc * kt;
+                for(long kk = 0; kk < kt; ++kk)
                 {
-                    float* d = dst + ((r * p.s + s) * vc + c) * kt;
-                    const long ci = b * vc + c;
-                    for(long kk = 0; kk < kt; ++kk)
+                    if(kk >= kvalid)
                     {
-                        const long k = kgi * kt + kk;
-                        d[kk] = (ci < p.cin && k < p.kout)
-                                    ? w[grp * p.wg + k * p.wk + ci * p.wc + rr * p.wr + ss * p.wsd]
-                                    : 0.0f;
+                        for(long c = 0; c < vc; ++c)
+                            d[c * kt + kk] = 0.0f;
+                        continue;
                     }
+                    const float* src = w + grp * p.wg + (kgi * kt + kk) * p.wk + b * vc * p.wc + rr * p.wr + ss * p.wsd;
+                    for(long c = 0; c < cvalid; ++c)
+                        d[c * kt + kk] = src[c * p.wc];
+                    for(long c = cvalid; c < vc; ++c)
+                        d[c * kt + kk] = 0.0f;
                 }
             }
     }
@@ -303,14 +313,30 @@ void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* 
     const long owt = (p.ow + t.ur_w - 1) / t.ur_w;
     const long hp = (p.oh - 1) * p.sh + (p.r - 1) * p.dh + 1;
     const long wpw = (owt * t.ur_w - 1) * p.sw + (p.s - 1) * p.dw + 1;
-    const size_t xcount = static_cast<size_t>(p.n * p.groups * cb * hp * wpw * vc);
+    // 1x1, stride 1, no padding, whole channel vectors, rows of x and y adjacent: the kernels read
+    // x where it is, an image's positions as one long row.
+    const bool flat = p.r == 1 && p.s == 1 && p.sh == 1 && p.sw == 1 && p.ph == 0 && p.pw == 0 && p.cin % v == 0 &&
+                      p.xs[3] == 1 && p.xs[2] == p.iw && p.ys[3] == 1 && p.ys[2] == p.ow && p.ih == p.oh &&
+                      p.iw == p.ow;
+    const size_t xcount = flat ? 0 : static_cast<size_t>(p.n * p.groups * cb * hp * wpw * vc);
     const size_t wcount = static_cast<size_t>(p.groups * kg * cb * p.r * p.s * vc * kt);
 
     static thread_local Scratch xs, wsc;
-    float* xp = xs.Get(xcount);
+    float* xp = flat ? nullptr : xs.Get(xcount);
     float* wp = wsc.Get(wcount);
-    PackX(p, x, xp, cb, vc, hp, wpw);
+#ifdef DBLK_PROFILE
+    double t0 = omp_get_wtime();
+#endif
+    if(!flat)
+        PackX(p, x, xp, cb, vc, hp, wpw);
+#ifdef DBLK_PROFILE
+    double t1 = omp_get_wtime();
+#endif
     PackW(p, w, wp, cb, vc, kg, kt);
+#ifdef DBLK_PROFILE
+    double t2 = omp_get_wtime();
+    fprintf(stderr, "packx %.3f packw %.3f\n", (t1 - t0) * 1e3, (t2 - t1) * 1e3);
+#endif
 
     KernelArgs a{};
     a.xp = xp, a.wp = wp, a.y = y;
@@ -320,6 +346,14 @@ void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* 
     for(int i = 0; i < 4; ++i)
         a.ys[i] = p.ys[i];
     a.ur_w = t.ur_w, a.nkv = t.nkv;
+    if(flat)
+    {
+        a.flat = 1;
+        a.xp = x;
+        a.xn = p.xs[0], a.xc = p.xs[1];
+        a.oh = 1, a.ow = p.oh * p.ow;
+        a.ys[2] = 0;
+    }
     const bool ran = isa == Isa::Avx512 ? RunAvx512(a) : RunAvx2(a);
     xs.Trim();
     wsc.Trim();

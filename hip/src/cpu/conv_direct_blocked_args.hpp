@@ -16,6 +16,11 @@ struct KernelArgs
     long r, s, sh, sw, dh, dw, oh, ow, owt;   // owt: tiles of ur_w columns per output row
     long ys[4];
     int ur_w, nkv;
+    // flat: a 1x1, stride-1, unpadded problem read straight from x (no packing): x is [n][c][p]
+    // with positions p contiguous (xn, xc: image and channel strides), y likewise, oh = 1 and
+    // ow = the positions of an image; cb * vc = the input channels (whole vectors).
+    int flat;
+    long xn, xc;
 };
 
 // (UR_W, NKV) pairs: UR_W x NKV accumulators plus NKV weight vectors and a broadcast must fit the

@@ -64,6 +64,99 @@ inline void TileKernel(const float* __restrict x, const float* __restrict w, lon
             DBLK_STORE(tmp + u * KT + j * DBLK_V, acc[u][j]);
 }
 
+// 1x1 stride 1 without padding, straight from x: positions u of the tile are adjacent in x, the
+// channels a plane (xc) apart. One pointer per channel instead of one per column.
+template <int UR, int NKV>
+inline void TileKernelFlat(const float* __restrict x, const float* __restrict w, long cin, long xc,
+                           float* __restrict tmp)
+{
+    constexpr long KT = NKV * DBLK_V;
+    DBLK_VEC acc[UR][NKV];
+#pragma GCC unroll 32
+    for(int u = 0; u < UR; ++u)
+#pragma GCC unroll 4
+        for(int j = 0; j < NKV; ++j)
+            acc[u][j] = DBLK_ZERO();
+#pragma GCC unroll 4
+    for(long c = 0; c < cin; ++c)
+    {
+        const float* xq = x + c * xc;
+        DBLK_VEC wv[NKV];
+#pragma GCC unroll 4
+        for(int j = 0; j < NKV; ++j)
+            wv[j] = DBLK_LOAD(w + c * KT + j * DBLK_V);
+#pragma GCC unroll 32
+        for(int u = 0; u < UR; ++u)
+        {
+            const DBLK_VEC xb = DBLK_BCAST(xq + u);
+#pragma GCC unroll 4
+            for(int j = 0; j < NKV; ++j)
+                acc[u][j] = DBLK_FMA(xb, wv[j], acc[u][j]);
+        }
+    }
+#pragma GCC unroll 32
+    for(int u = 0; u < UR; ++u)
+#pragma GCC unroll 4
+        for(int j = 0; j < NKV; ++j)
+            DBLK_STORE(tmp + u * KT + j * DBLK_V, acc[u][j]);
+}
+
+template <int UR, int NKV>
+void DriverFlat(const KernelArgs& a)
+{
+    constexpr long KT = NKV * DBLK_V;
+    const long cin = a.cb * a.vc;
+    const long wtile = cin * KT;
+    const long owt = (a.ow + UR - 1) / UR;
+    // Items: (image, group, channel tile, block of column tiles); blocks of ~8 tiles keep the
+    // tile's weights in L1/L2 while x streams, with enough items for the threads.
+    const long tb = 8;
+    const long nblk = (owt + tb - 1) / tb;
+    const long items = a.n * a.groups * nblk * a.kg;
+#pragma omp parallel
+    {
+        alignas(64) float tmp[UR * KT];
+        float* tail = nullptr;   // the last, partial column tile, copied with zeros past the end
+#pragma omp for schedule(static)
+        for(long item = 0; item < items; ++item)
+        {
+            long rest = item;
+            const long kgi = rest % a.kg;
+            rest /= a.kg;
+            const long blk = rest % nblk;
+            rest /= nblk;
+            const long grp = rest % a.groups;
+            const long n = rest / a.groups;
+            const float* xb = a.xp + n * a.xn + grp * cin * a.xc;
+            const float* wb = a.wp + (grp * a.kg + kgi) * wtile;
+            const long kvalid = a.kout - kgi * KT < KT ? a.kout - kgi * KT : KT;
+            float* yb = a.y + n * a.ys[0] + (grp * a.kout + kgi * KT) * a.ys[1];
+            const long t1 = (blk + 1) * tb < owt ? (blk + 1) * tb : owt;
+            for(long t = blk * tb; t < t1; ++t)
+            {
+                const long ow0 = t * UR;
+                const long nw = a.ow - ow0 < UR ? a.ow - ow0 : UR;
+                if(nw == UR)
+                    TileKernelFlat<UR, NKV>(xb + ow0, wb, cin, a.xc, tmp);
+                else
+                {
+                    if(tail == nullptr)
+                        tail = new float[cin * UR];
+                    for(long c = 0; c < cin; ++c)
+                        for(long u = 0; u < UR; ++u)
+                            tail[c * UR + u] = u < nw ? xb[c * a.xc + ow0 + u] : 0.0f;
+                    TileKernelFlat<UR, NKV>(tail, wb, cin, UR, tmp);
+                }
+                float* yt = yb + ow0;
+                for(long k = 0; k < kvalid; ++k)
+                    for(long u = 0; u < nw; ++u)
+                        yt[k * a.ys[1] + u] = tmp[u * KT + k];
+            }
+        }
+        delete[] tail;
+    }
+}
+
 template <int UR, int NKV, bool FULLV>
 void Driver(const KernelArgs& a)
 {
@@ -116,7 +209,9 @@ void Driver(const KernelArgs& a)
 template <int UR, int NKV>
 bool Dispatch(const KernelArgs& a)
 {
-    if(a.vc == DBLK_V)
+    if(a.flat)
+        DriverFlat<UR, NKV>(a);
+    else if(a.vc == DBLK_V)
         Driver<UR, NKV, true>(a);
     else
         Driver<UR, NKV, false>(a);
