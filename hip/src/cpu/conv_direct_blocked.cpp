@@ -9,11 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#ifdef DBLK_PROFILE
-#include <cstdio>
-#endif
-
-#include <omp.h>
 
 namespace miopen::cpu::dblk {
 
@@ -274,6 +269,7 @@ void PackDy(const Plan& p, const float* dy, float* dyp, long kg, long kt)
 void PackW(const Plan& p, const float* w, float* wp, long cb, long vc, long kg, long kt)
 {
     const long items = p.groups * kg * cb;
+    w += p.woff;
 #pragma omp parallel for schedule(static)
     for(long item = 0; item < items; ++item)
     {
@@ -334,19 +330,9 @@ void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* 
     static thread_local Scratch xs, wsc;
     float* xp = flat ? nullptr : xs.Get(xcount);
     float* wp = wsc.Get(wcount);
-#ifdef DBLK_PROFILE
-    double t0 = omp_get_wtime();
-#endif
     if(!flat)
         PackX(p, x, xp, cb, vc, hp, wpw);
-#ifdef DBLK_PROFILE
-    double t1 = omp_get_wtime();
-#endif
     PackW(p, w, wp, cb, vc, kg, kt);
-#ifdef DBLK_PROFILE
-    double t2 = omp_get_wtime();
-    fprintf(stderr, "packx %.3f packw %.3f\n", (t1 - t0) * 1e3, (t2 - t1) * 1e3);
-#endif
 
     KernelArgs a{};
     a.xp = xp, a.wp = wp, a.y = y;
@@ -369,6 +355,52 @@ void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* 
     wsc.Trim();
     if(!ran)
         ThrowBadParm("blocked direct convolution: tile ", t.ur_w, "x", t.nkv, " has no ", IsaName(isa), " kernel");
+}
+
+void RunBackwardData(const ConvGeometry& g, Isa isa, Tile t, const float* dy, const float* w, float* dx)
+{
+    const Plan base = BackwardDataPlan(g);
+    const long sh = g.str[1], sw = g.str[2];
+    if(sh == 1 && sw == 1)
+    {
+        Run(base, isa, t, dy, w, dx);
+        return;
+    }
+    for(long a = 0; a < sh; ++a)
+        for(long b = 0; b < sw; ++b)
+        {
+            const long hi = (g.in[1] - a + sh - 1) / sh, wi = (g.in[2] - b + sw - 1) / sw;
+            if(hi <= 0 || wi <= 0)
+                continue;
+            // dx[a + sh*i] = sum_t dy[i + q - t] * w[r0 + sh*t]: a stride-1 forward over the
+            // phase's taps, flipped, with pad' = taps - 1 - q (negative: dy starts later).
+            const long r0 = (a + g.pad[1]) % sh, s0 = (b + g.pad[2]) % sw;
+            const long rt = r0 < g.fil[1] ? (g.fil[1] - r0 + sh - 1) / sh : 0;
+            const long st = s0 < g.fil[2] ? (g.fil[2] - s0 + sw - 1) / sw : 0;
+            float* out = dx + a * g.xs[3] + b * g.xs[4];
+            if(rt == 0 || st == 0)
+            {
+                const long planes = g.n * g.c;
+#pragma omp parallel for schedule(static)
+                for(long pl = 0; pl < planes; ++pl)
+                {
+                    float* o = out + (pl / g.c) * g.xs[0] + (pl % g.c) * g.xs[1];
+                    for(long i = 0; i < hi; ++i)
+                        for(long j = 0; j < wi; ++j)
+                            o[i * sh * g.xs[3] + j * sw * g.xs[4]] = 0.0f;
+                }
+                continue;
+            }
+            Plan p = base;
+            p.oh = hi, p.ow = wi, p.r = rt, p.s = st;
+            p.ph = (rt - 1) - (a + g.pad[1] - r0) / sh;
+            p.pw = (st - 1) - (b + g.pad[2] - s0) / sw;
+            p.sh = p.sw = p.dh = p.dw = 1;
+            p.ys[2] = g.xs[3] * sh, p.ys[3] = g.xs[4] * sw;
+            p.woff = r0 * g.ws[3] + s0 * g.ws[4];
+            p.wr = sh * g.ws[3], p.wsd = sw * g.ws[4];
+            Run(p, isa, t, dy, w, out);
+        }
 }
 
 void RunWrw(const Plan& p, Isa isa, WrwTile t, const float* x, const float* dy, float* dw)

@@ -8,8 +8,8 @@
 // tile is written straight to y in its own layout (the unpack is fused).
 // Backward weights keeps a tile of UC input channels x NKV vectors of output channels per filter
 // tap in registers, summed over images and output positions (cpu/conv_direct_blocked_kernel.hpp).
-// Backward data of stride-1 convolutions is the same forward on dy with the flipped filter and
-// C/K swapped (pad' = dilation * (filter - 1) - pad).
+// Backward data is the same forward on dy with the flipped filter and C/K swapped (pad' =
+// dilation * (filter - 1) - pad), one stride phase of dx at a time when strided.
 // Kernels: conv_direct_blocked_avx512.cpp (-mavx512f) and conv_direct_blocked_avx2.cpp (-mavx2
 // -mfma), chosen at run time by what the CPU supports; MIOPEN_CY_DEBUG_CPU_ISA=avx2 forces the
 // AVX2 kernels on an AVX-512 machine, =none makes the blocked solvers not applicable.
@@ -56,6 +56,7 @@ struct Plan
     // (r -> R-1-r, s -> S-1-s) with the roles of wk and wc given by AsForward.
     long wg, wk, wc, wr, wsd;
     bool flip;
+    long woff = 0;   // added to every filter offset (a phase's first tap)
 };
 
 Plan ForwardPlan(const ConvGeometry& g);
@@ -64,6 +65,12 @@ Plan BackwardDataPlan(const ConvGeometry& g);
 
 /// Runs the plan with one tile of one ISA: x (or dy) in, y (or dx) out.
 void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* y);
+
+/// Backward data of any stride: stride 1 is BackwardDataPlan; with stride s (dilation 1) dx splits
+/// into s_h x s_w phases (dx rows a, a + s_h, ...), each a stride-1 forward of dy with the taps
+/// r = r0, r0 + s_h, ... of the flipped filter (r0 = (a + pad) mod s_h); a phase no tap reaches
+/// is zero.
+void RunBackwardData(const ConvGeometry& g, Isa isa, Tile t, const float* dy, const float* w, float* dx);
 
 /// The default tile for a problem (the variant table's first row).
 Tile DefaultTile(const Plan& p, Isa isa);

@@ -1,6 +1,6 @@
-// ConvCpuDirectBlockedBwd (miopen_cy id 1021): backward data of stride-1 convolutions (1 or 2
-// spatial dims, pad <= dilation * (filter - 1), any groups and tensor strides) as the blocked
-// direct forward of dy with the flipped filter, C and K swapped (cpu::dblk::BackwardDataPlan).
+// ConvCpuDirectBlockedBwd (miopen_cy id 1021): backward data (1 or 2 spatial dims, any pads,
+// groups and tensor strides; strides > 1 with dilation 1) as the blocked direct forward of dy with
+// the flipped filter, C and K swapped, one stride phase of dx at a time (cpu::dblk::RunBackwardData).
 // Variants: the register tile (direct_blocked_common.hpp). Workspace: none. Deterministic: yes.
 #include "conv/solvers/direct_blocked_common.hpp"
 #include "conv/solvers/solvers.hpp"
@@ -19,13 +19,14 @@ struct ConvCpuDirectBlockedBwdSolver final : ConvTunableSolver
         const Applicability common = dblk::CommonApplicability(ctx, p, ConvDirection::BackwardData);
         if(!common.ok)
             return common;
+        bool strided = false, dilated = false;
         for(int i = 0; i < p.dims; ++i)
         {
-            if(p.strides[i] != 1)
-                return NotApplicable("needs stride 1");
-            if(p.pads[i] > p.dilations[i] * (static_cast<int>(p.filter[i]) - 1))
-                return NotApplicable("needs pad <= dilation * (filter - 1)");
+            strided = strided || p.strides[i] != 1;
+            dilated = dilated || p.dilations[i] != 1;
         }
+        if(strided && dilated)
+            return NotApplicable("strides > 1 need dilation 1");
         return Applicable();
     }
     std::string_view VariantHeader() const override { return dblk::kHeader; }
@@ -36,9 +37,9 @@ struct ConvCpuDirectBlockedBwdSolver final : ConvTunableSolver
     ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p, const std::string& variant) const override
     {
         const dblk::Variant v = dblk::Parse(Name(), variant, Variants(ctx, p));
-        return [plan = dblk::PlanOf(p), v](const ConvArgs& a) {
-            cpu::dblk::Run(plan, v.isa, v.tile, static_cast<const float*>(a.y), static_cast<const float*>(a.w),
-                           static_cast<float*>(a.x));
+        return [g = ConvGeometry(p), v](const ConvArgs& a) {
+            cpu::dblk::RunBackwardData(g, v.isa, v.tile, static_cast<const float*>(a.y),
+                                       static_cast<const float*>(a.w), static_cast<float*>(a.x));
         };
     }
 };
