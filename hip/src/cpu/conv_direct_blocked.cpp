@@ -266,7 +266,7 @@ void PackDy(const Plan& p, const float* dy, float* dyp, long kg, long kt)
     }
 }
 
-void PackW(const Plan& p, const float* w, float* wp, long cb, long vc, long kg, long kt)
+void PackW(const Plan& p, Isa isa, const float* w, float* wp, long cb, long vc, long kg, long kt)
 {
     const long items = p.groups * kg * cb;
     w += p.woff;
@@ -282,6 +282,19 @@ void PackW(const Plan& p, const float* w, float* wp, long cb, long vc, long kg, 
         // Output channel outermost, then input channel, then taps: w is read in its own order
         // (adjacent for packed filters); the writes stay inside this item's block (L1).
         const long taps = p.r * p.s;
+        if(isa == Isa::Avx512 && cvalid == vc && kvalid == kt && kt % 16 == 0 && (kt - 1) * p.wk < (1L << 31))
+        {
+            // Whole tiles: 16 output channels a gather (the scalar loop below costs ~1 ns an
+            // element, as much as the convolution itself for 7x7 images).
+            const float* src = w + grp * p.wg + kgi * kt * p.wk + b * vc * p.wc;
+            for(long r = 0; r < p.r; ++r)
+                for(long s = 0; s < p.s; ++s)
+                {
+                    const long rr = p.flip ? p.r - 1 - r : r, ss = p.flip ? p.s - 1 - s : s;
+                    PackWGatherAvx512(src + rr * p.wr + ss * p.wsd, p.wk, p.wc, dst + (r * p.s + s) * vc * kt, vc, kt);
+                }
+            continue;
+        }
         for(long kk = 0; kk < kt; ++kk)
         {
             if(kk >= kvalid)
@@ -332,7 +345,7 @@ void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* 
     float* wp = wsc.Get(wcount);
     if(!flat)
         PackX(p, x, xp, cb, vc, hp, wpw);
-    PackW(p, w, wp, cb, vc, kg, kt);
+    PackW(p, isa, w, wp, cb, vc, kg, kt);
 
     KernelArgs a{};
     a.xp = xp, a.wp = wp, a.y = y;

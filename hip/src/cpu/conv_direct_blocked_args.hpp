@@ -48,7 +48,11 @@ struct WrwArgs
 #define DBLK_WRW_TILES_AVX512 DBLK_WRW_TILE(8, 2) DBLK_WRW_TILE(16, 1) DBLK_WRW_TILE(4, 4) DBLK_WRW_TILE(8, 1)
 #define DBLK_WRW_TILES_AVX2 DBLK_WRW_TILE(4, 3) DBLK_WRW_TILE(4, 2) DBLK_WRW_TILE(8, 1)
 
-bool RunWrwAvx512(const WrwArgs& a);   // false: the tile is not one of DBLK_WRW_TILES_AVX512
+bool RunWrwAvx512(const WrwArgs& a);
+
+/// Filter packing with gathers: dst[c * kt + kk] = w[kk * wk + c * wc] for c < vc, kk < kt (kt a
+/// multiple of 16, kk * wk within 32-bit ints). False where AVX-512 code is not compiled.
+bool PackWGatherAvx512(const float* w, long wk, long wc, float* dst, long vc, long kt);   // false: the tile is not one of DBLK_WRW_TILES_AVX512
 bool RunWrwAvx2(const WrwArgs& a);
 
 } // namespace miopen::cpu::dblk

@@ -16,8 +16,22 @@
 #define DBLK_WRW_ENTRY RunWrwAvx512
 #define DBLK_WRW_TILES DBLK_WRW_TILES_AVX512
 #include "cpu/conv_direct_blocked_kernel.hpp"
+
+bool miopen::cpu::dblk::PackWGatherAvx512(const float* w, long wk, long wc, float* dst, long vc, long kt)
+{
+    const __m512i idx = _mm512_mullo_epi32(_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
+                                           _mm512_set1_epi32(static_cast<int>(wk)));
+    for(long k0 = 0; k0 < kt; k0 += 16)
+    {
+        const float* src = w + k0 * wk;
+        for(long c = 0; c < vc; ++c)
+            _mm512_storeu_ps(dst + c * kt + k0, _mm512_i32gather_ps(idx, src + c * wc, 4));
+    }
+    return true;
+}
 #else
 #include "cpu/conv_direct_blocked_args.hpp"
 bool miopen::cpu::dblk::RunAvx512(const KernelArgs&) { return false; }   // not an x86 CPU
 bool miopen::cpu::dblk::RunWrwAvx512(const WrwArgs&) { return false; }
+bool miopen::cpu::dblk::PackWGatherAvx512(const float*, long, long, float*, long, long) { return false; }
 #endif
