@@ -25,7 +25,9 @@ bool miopen::cpu::dblk::PackWGatherAvx512(const float* w, long wk, long wc, floa
     {
         const float* src = w + k0 * wk;
         for(long c = 0; c < vc; ++c)
-            _mm512_storeu_ps(dst + c * kt + k0, _mm512_i32gather_ps(idx, src + c * wc, 4));
+            // The masked form: the plain one trips GCC 12's -Wmaybe-uninitialized inside its header.
+            _mm512_storeu_ps(dst + c * kt + k0,
+                             _mm512_mask_i32gather_ps(_mm512_setzero_ps(), 0xFFFF, idx, src + c * wc, 4));
     }
     return true;
 }
