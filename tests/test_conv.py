@@ -142,10 +142,12 @@ SOLVERS = {
 }
 
 
-# On a GPU handle: the naive direct solvers (both devices) and the GPU implicit GEMM tiles.
+# On a GPU handle: the naive direct and Winograd solvers (both devices) and the GPU implicit GEMM
+# tiles.
 GPU_SOLVERS = {
     d: [names[0], f"ConvGpuDepthwise{t}"]
     + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128")]
+    + [n for n in names if n.startswith(("ConvMPBidirectWinograd", "ConvCpuWinogradWrw"))]
     for (d, names), t in zip(SOLVERS.items(), ("Fwd", "Bwd", "Wrw"))
 }
 

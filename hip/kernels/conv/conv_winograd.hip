@@ -5,7 +5,10 @@
 //                     V[e][c][t] (consecutive threads: consecutive tiles, so the writes coalesce);
 //   filter transform  one thread per (output channel, input channel of the group): U[e][k][c];
 //   output transform  one thread per (output channel, tile): reads M[e][k][t], writes the m x m
-//                     outputs (the part inside the image) to `out`.
+//                     outputs (the part inside the image) to `out`;
+//   backward weights  the input transform (with the tiles in parts), a dy transform (one thread
+//                     per (output channel, tile)) and a weight transform (one thread per filter:
+//                     adds the parts' products in order, then G^T . G).
 // The transforms are Lavin & Gray's (points 0, +-1, +-2 and infinity for m = 4; 0, +-1 and
 // infinity for m = 2), the same as the CPU solver's (cpu/conv_winograd.cpp), so both devices
 // round alike. Deterministic: no atomics, every output written by one thread.
@@ -48,6 +51,22 @@ struct WinoTile<2>
         o[0]  = m0 + m1 + m2;
         o[os] = m1 - m2 - m3;
     }
+    // Backward weights: Dy = A dy (m -> alpha), Wt = G^T m (alpha -> 3).
+    __device__ static inline void Dy(const float* d, int ds, float* o, int os)
+    {
+        const float d0 = d[0], d1 = d[ds];
+        o[0]      = d0;
+        o[os]     = d0 + d1;
+        o[2 * os] = d0 - d1;
+        o[3 * os] = -d1;
+    }
+    __device__ static inline void Wt(const float* m, int ms, float* o, int os)
+    {
+        const float m0 = m[0], m1 = m[ms], m2 = m[2 * ms], m3 = m[3 * ms];
+        o[0]      = m0 + 0.5f * (m1 + m2);
+        o[os]     = 0.5f * (m1 - m2);
+        o[2 * os] = 0.5f * (m1 + m2) + m3;
+    }
 };
 
 template <>
@@ -88,6 +107,27 @@ struct WinoTile<4>
         o[2 * os] = a + 4.0f * c;
         o[3 * os] = b + 8.0f * d + m5;
     }
+    __device__ static inline void Dy(const float* d, int ds, float* o, int os)
+    {
+        const float d0 = d[0], d1 = d[ds], d2 = d[2 * ds], d3 = d[3 * ds];
+        const float a = d0 + d2, b = d1 + d3;
+        const float c = d0 + 4.0f * d2, e = 2.0f * d1 + 8.0f * d3;
+        o[0]      = d0;
+        o[os]     = a + b;
+        o[2 * os] = a - b;
+        o[3 * os] = c + e;
+        o[4 * os] = c - e;
+        o[5 * os] = d3;
+    }
+    __device__ static inline void Wt(const float* m, int ms, float* o, int os)
+    {
+        constexpr float k6 = 1.0f / 6.0f, k12 = 1.0f / 12.0f, k24 = 1.0f / 24.0f;
+        const float m0 = m[0], m1 = m[ms], m2 = m[2 * ms], m3 = m[3 * ms], m4 = m[4 * ms], m5 = m[5 * ms];
+        const float a = m1 + m2, b = m3 + m4;
+        o[0]      = 0.25f * m0 - k6 * a + k24 * b;
+        o[os]     = k6 * (m2 - m1) + k12 * (m3 - m4);
+        o[2 * os] = k6 * (b - a) + m5;
+    }
 };
 
 template <int M>
@@ -96,11 +136,14 @@ WinoInput(WinogradKArgs a, const float* __restrict__ in, float* __restrict__ v)
 {
     constexpr int A = M + 2;
     const int per_image = a.tiles_h * a.tiles_w;
-    const int64_t plane = int64_t{a.ic} * a.tiles;   // V's stride between tile elements
+    const int padded = a.splits * a.part;
+    const int64_t plane = int64_t{a.ic} * padded;   // V's stride between tile elements
     for(int c = blockIdx.y; c < a.ic; c += gridDim.y)
     {
-        for(int t = blockIdx.x * blockDim.x + threadIdx.x; t < a.tiles; t += gridDim.x * blockDim.x)
+        for(int t = blockIdx.x * blockDim.x + threadIdx.x; t < padded; t += gridDim.x * blockDim.x)
         {
+            // Tiles past T (the padding of the last part) are zero: they add nothing.
+            const bool tile = t < a.tiles;
             const int n = t / per_image, r = t - n * per_image;
             const int th = r / a.tiles_w, tw = r - th * a.tiles_w;
             const int ih0 = th * M - a.pad_h, iw0 = tw * M - a.pad_w;
@@ -110,7 +153,7 @@ WinoInput(WinogradKArgs a, const float* __restrict__ in, float* __restrict__ v)
             for(int i = 0; i < A; ++i)
             {
                 const int ih = ih0 + i;
-                const bool row_in = ih >= 0 && ih < a.h;
+                const bool row_in = tile && ih >= 0 && ih < a.h;
 #pragma unroll
                 for(int j = 0; j < A; ++j)
                 {
@@ -125,7 +168,8 @@ WinoInput(WinogradKArgs a, const float* __restrict__ in, float* __restrict__ v)
 #pragma unroll
             for(int i = 0; i < A; ++i)   // rows: (B^T d) B
                 WinoTile<M>::In(tmp + i * A, 1, o + i * A, 1);
-            float* dst = v + int64_t{c} * a.tiles + t;
+            const int s = t / a.part, tl = t - s * a.part;
+            float* dst = v + (int64_t{s} * a.ic + c) * a.part + tl;
 #pragma unroll
             for(int e = 0; e < A * A; ++e)
                 dst[e * plane] = o[e];
@@ -174,9 +218,25 @@ WinoFilter(WinogradKArgs a, const float* __restrict__ w, float* __restrict__ u)
     }
 }
 
+/// Stores M consecutive floats at a 4*M-byte aligned address as one vector.
+template <int M>
+__device__ inline void StoreRun(float* p, const float* v);
+template <>
+__device__ inline void StoreRun<2>(float* p, const float* v)
+{
+    *reinterpret_cast<float2*>(p) = make_float2(v[0], v[1]);
+}
+template <>
+__device__ inline void StoreRun<4>(float* p, const float* v)
+{
+    *reinterpret_cast<float4*>(p) = make_float4(v[0], v[1], v[2], v[3]);
+}
+
+/// `vec`: rows of `out` are whole runs of M floats and `out` is 4*M-byte aligned, so every tile
+/// row inside the image is one aligned vector.
 template <int M>
 __global__ void __launch_bounds__(kWinoThreads)
-WinoOutput(WinogradKArgs a, const float* __restrict__ mprod, float* __restrict__ out)
+WinoOutput(WinogradKArgs a, const float* __restrict__ mprod, float* __restrict__ out, bool vec)
 {
     constexpr int A = M + 2;
     const int per_image = a.tiles_h * a.tiles_w;
@@ -206,12 +266,93 @@ WinoOutput(WinogradKArgs a, const float* __restrict__ mprod, float* __restrict__
             {
                 if(oh0 + i >= a.oh)
                     break;
+                float* row = dst + int64_t{oh0 + i} * a.ow + ow0;
+                if(vec && ow0 + M <= a.ow)   // a whole aligned run of M: one vector store
+                    StoreRun<M>(row, o + i * M);
+                else
+                {
 #pragma unroll
-                for(int j = 0; j < M; ++j)
-                    if(ow0 + j < a.ow)
-                        dst[int64_t{oh0 + i} * a.ow + ow0 + j] = o[i * M + j];
+                    for(int j = 0; j < M; ++j)
+                        if(ow0 + j < a.ow)
+                            row[j] = o[i * M + j];
+                }
             }
         }
+    }
+}
+
+template <int M>
+__global__ void __launch_bounds__(kWinoThreads)
+WinoDy(WinogradKArgs a, const float* __restrict__ dy, float* __restrict__ dd)
+{
+    constexpr int A = M + 2;
+    const int per_image = a.tiles_h * a.tiles_w;
+    const int padded = a.splits * a.part;
+    const int64_t plane = int64_t{a.oc} * padded;   // D's stride between tile elements
+    for(int k = blockIdx.y; k < a.oc; k += gridDim.y)
+    {
+        for(int t = blockIdx.x * blockDim.x + threadIdx.x; t < padded; t += gridDim.x * blockDim.x)
+        {
+            const bool tile = t < a.tiles;
+            const int n = t / per_image, r = t - n * per_image;
+            const int th = r / a.tiles_w, tw = r - th * a.tiles_w;
+            const int oh0 = th * M, ow0 = tw * M;
+            const float* src = dy + (int64_t{n} * a.oc + k) * a.oh * a.ow;
+            float d[M * M];
+#pragma unroll
+            for(int i = 0; i < M; ++i)
+            {
+                const bool row_in = tile && oh0 + i < a.oh;
+#pragma unroll
+                for(int j = 0; j < M; ++j)
+                    d[i * M + j] = row_in && ow0 + j < a.ow ? src[int64_t{oh0 + i} * a.ow + ow0 + j] : 0.0f;
+            }
+            float tmp[A * M], o[A * A];
+#pragma unroll
+            for(int j = 0; j < M; ++j)   // columns: A dy
+                WinoTile<M>::Dy(d + j, M, tmp + j, M);
+#pragma unroll
+            for(int i = 0; i < A; ++i)   // rows: (A dy) A^T
+                WinoTile<M>::Dy(tmp + i * M, 1, o + i * A, 1);
+            const int s = t / a.part, tl = t - s * a.part;
+            float* dst = dd + (int64_t{s} * a.oc + k) * a.part + tl;
+#pragma unroll
+            for(int e = 0; e < A * A; ++e)
+                dst[e * plane] = o[e];
+        }
+    }
+}
+
+template <int M>
+__global__ void __launch_bounds__(kWinoThreads)
+WinoWeight(WinogradKArgs a, const float* __restrict__ p, float* __restrict__ dw)
+{
+    constexpr int A = M + 2;
+    const int total = a.oc * a.icpg;
+    const int64_t plane = int64_t{a.oc} * a.icpg;   // P's stride between (element, part) pairs
+    for(int f = blockIdx.x * blockDim.x + threadIdx.x; f < total; f += gridDim.x * blockDim.x)
+    {
+        float sum[A * A];
+#pragma unroll
+        for(int e = 0; e < A * A; ++e)
+        {
+            const float* src = p + int64_t{e} * a.splits * plane + f;
+            float acc = 0.0f;
+            for(int s = 0; s < a.splits; ++s)   // in part order: deterministic
+                acc += src[s * plane];
+            sum[e] = acc;
+        }
+        float tmp[3 * A], o[9];
+#pragma unroll
+        for(int j = 0; j < A; ++j)   // columns: G^T s
+            WinoTile<M>::Wt(sum + j, A, tmp + j, A);
+#pragma unroll
+        for(int i = 0; i < 3; ++i)   // rows: (G^T s) G
+            WinoTile<M>::Wt(tmp + i * A, 1, o + i * 3, 1);
+        float* dst = dw + int64_t{f} * 9;
+#pragma unroll
+        for(int i = 0; i < 9; ++i)
+            dst[i] = o[i];
     }
 }
 
@@ -226,7 +367,7 @@ dim3 TileGrid(int tiles, int channels)
 
 void LaunchWinogradInputTransform(const WinogradKArgs& a, void* stream, const float* in, float* v)
 {
-    const dim3 grid = TileGrid(a.tiles, a.ic);
+    const dim3 grid = TileGrid(a.splits * a.part, a.ic);
     if(a.m == 4)
         WinoInput<4><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, in, v);
     else
@@ -246,10 +387,30 @@ void LaunchWinogradFilterTransform(const WinogradKArgs& a, void* stream, const f
 void LaunchWinogradOutputTransform(const WinogradKArgs& a, void* stream, const float* mprod, float* out)
 {
     const dim3 grid = TileGrid(a.tiles, a.oc);
+    const bool vec = a.ow % a.m == 0 && reinterpret_cast<uintptr_t>(out) % (sizeof(float) * a.m) == 0;
     if(a.m == 4)
-        WinoOutput<4><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, mprod, out);
+        WinoOutput<4><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, mprod, out, vec);
     else
-        WinoOutput<2><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, mprod, out);
+        WinoOutput<2><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, mprod, out, vec);
+}
+
+void LaunchWinogradDyTransform(const WinogradKArgs& a, void* stream, const float* dy, float* d)
+{
+    const dim3 grid = TileGrid(a.splits * a.part, a.oc);
+    if(a.m == 4)
+        WinoDy<4><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, dy, d);
+    else
+        WinoDy<2><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, dy, d);
+}
+
+void LaunchWinogradWeightTransform(const WinogradKArgs& a, void* stream, const float* p, float* dw)
+{
+    const int total = a.oc * a.icpg;
+    const unsigned blocks = static_cast<unsigned>((total + kWinoThreads - 1) / kWinoThreads);
+    if(a.m == 4)
+        WinoWeight<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, p, dw);
+    else
+        WinoWeight<2><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, p, dw);
 }
 
 } // namespace miopen::gpu

@@ -12,6 +12,13 @@
 //   V[e][ic][T]      transformed inputs  B^T d B
 //   U[e][oc][icpg]   transformed filters G g G^T
 //   M[e][oc][T]      products: per tile element and group, M_e = U_e x V_e (the GEMM, not here)
+// Backward weights (dw = sum over tiles of G^T [(A dy A^T) . (B^T x B)] G) cuts the tiles into
+// `splits` parts of `part` tiles (the last padded with zero tiles), so that its GEMMs, which
+// reduce over the tiles, have parts enough to fill the GPU:
+//   V[e][s][ic][part]   transformed x  (the input transform with splits; forward: one part of T)
+//   D[e][s][oc][part]   transformed dy A dy A^T
+//   P[e][s][oc][icpg]   per part: P = D x V^T (the GEMM, not here)
+// and the weight transform adds the parts in order and applies G^T . G into dw (oc, icpg, 3, 3).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +33,7 @@ struct WinogradKArgs
     int pad_h, pad_w;               // any sign (backward data: 2 - pad)
     int tiles_h, tiles_w;
     int tiles;                      // T = n * tiles_h * tiles_w
+    int splits, part;               // the tiles in `splits` parts of `part` (forward: 1, T)
     bool flip;                      // filters are the user's (K, C/g, 3, 3): read transposed, flipped
 };
 
@@ -35,5 +43,11 @@ void LaunchWinogradInputTransform(const WinogradKArgs& a, void* stream, const fl
 void LaunchWinogradFilterTransform(const WinogradKArgs& a, void* stream, const float* w, float* u);
 /// out = A^T M A for every (output channel, tile), the parts past the edge of `out` dropped.
 void LaunchWinogradOutputTransform(const WinogradKArgs& a, void* stream, const float* mprod, float* out);
+
+/// Backward weights: D = A dy A^T for every (output channel, tile), `out` being dy (oh x ow).
+void LaunchWinogradDyTransform(const WinogradKArgs& a, void* stream, const float* dy, float* d);
+/// Backward weights: dw = G^T (sum over the parts of P) G for every (output channel, input
+/// channel of its group).
+void LaunchWinogradWeightTransform(const WinogradKArgs& a, void* stream, const float* p, float* dw);
 
 } // namespace miopen::gpu
