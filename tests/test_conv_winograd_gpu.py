@@ -47,7 +47,8 @@ ACCURACY = [
     c3(2, 64, (12, 12), 64, (1, 1), groups=4),
     c3(2, 6, (6, 5), 4, (3, 4)),                    # pads past the filter: backward data crops
     c3(1, 4, (3, 3), 5, (0, 0)),                    # a 1x1 output
-    c3(1, 1, (17, 19), 1, (1, 1)),                  # one channel each way
+    c3(1, 1, (17, 19), 2, (1, 1)),                  # one input channel
+    c3(2, 3, (16, 16), 1, (1, 1)),                  # one output channel
     c3(2, 256, (14, 14), 256, (1, 1)),              # ResNet-50's 14x14 channels
     c3(1, 131, (9, 11), 67, (1, 0)),                # channel counts that are multiples of nothing
     c3(4, 64, (30, 29), 32, (1, 1)),                # many tiles
