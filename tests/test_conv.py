@@ -142,11 +142,12 @@ SOLVERS = {
 }
 
 
-# On a GPU handle: the naive direct solvers and the 1x1 stride-1 GEMM solvers (both devices),
-# and the GPU implicit GEMM tiles.
+# On a GPU handle: the naive direct, the 1x1 stride-1 GEMM and the Winograd solvers (both
+# devices), and the GPU implicit GEMM tiles.
 GPU_SOLVERS = {
     d: [names[0], names[1], f"ConvGpuDepthwise{t}"]
     + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128")]
+    + [n for n in names if n.startswith(("ConvMPBidirectWinograd", "ConvCpuWinogradWrw"))]
     for (d, names), t in zip(SOLVERS.items(), ("Fwd", "Bwd", "Wrw"))
 }
 
