@@ -145,9 +145,10 @@ SOLVERS = {
 # On a GPU handle: the naive direct solvers (both devices) and the GPU implicit GEMM tiles.
 GPU_SOLVERS = {
     d: [names[0], f"ConvGpuDepthwise{t}"]
-    + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128")]
+    + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128", "128x64x16", "64x128x16")]
     for (d, names), t in zip(SOLVERS.items(), ("Fwd", "Bwd", "Wrw"))
 }
+GPU_SOLVERS[BWD].append("ConvGpuDirectBwdSmallC")
 
 
 def is_gpu(handle):
@@ -155,7 +156,7 @@ def is_gpu(handle):
 
 
 def _algo(solver):
-    if solver.startswith(("ConvDirectNaive", "ConvGpuDepthwise")):
+    if solver.startswith(("ConvDirectNaive", "ConvGpuDepthwise", "ConvGpuDirect")):
         return int(mi.miopenConvolutionAlgoDirect)
     if solver.startswith(("ConvCpuImplicitGemm", "ConvGpuImplicitGemm")):
         return int(mi.miopenConvolutionAlgoImplicitGEMM)
