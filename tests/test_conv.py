@@ -148,8 +148,12 @@ GPU_SOLVERS = {
     d: [names[0], names[1], f"ConvGpuDepthwise{t}"]
     + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128")]
     + [n for n in names if n.startswith(("ConvMPBidirectWinograd", "ConvCpuWinogradWrw"))]
+
+    d: [names[0], f"ConvGpuDepthwise{t}"]
+    + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128", "128x64x16", "64x128x16")]
     for (d, names), t in zip(SOLVERS.items(), ("Fwd", "Bwd", "Wrw"))
 }
+GPU_SOLVERS[BWD].append("ConvGpuDirectBwdSmallC")
 
 
 def is_gpu(handle):
@@ -157,7 +161,7 @@ def is_gpu(handle):
 
 
 def _algo(solver):
-    if solver.startswith(("ConvDirectNaive", "ConvGpuDepthwise")):
+    if solver.startswith(("ConvDirectNaive", "ConvGpuDepthwise", "ConvGpuDirect")):
         return int(mi.miopenConvolutionAlgoDirect)
     if solver.startswith(("ConvCpuImplicitGemm", "ConvGpuImplicitGemm")):
         return int(mi.miopenConvolutionAlgoImplicitGEMM)

@@ -33,6 +33,8 @@ const ConvSolver& Fft();
 const ConvSolver& ConvGpuImplicitGemmFwd(int variant);
 const ConvSolver& ConvGpuImplicitGemmBwd(int variant);
 const ConvSolver& ConvGpuImplicitGemmWrw(int variant);
+// Backward data on the GPU for C/G <= 4 (2-d): conv_gpu_bwd_smallc.cpp.
+const ConvSolver& ConvGpuDirectBwdSmallC();
 // Depthwise on the GPU (groups == C == K, 2-d, packed): conv_gpu_depthwise.cpp.
 const ConvSolver& ConvGpuDepthwiseFwd();
 const ConvSolver& ConvGpuDepthwiseBwd();
