@@ -3,6 +3,7 @@
 #include "activation/activation.hpp"
 #include "activation/activation_kernels.hpp"
 #include "common/launch_common.hpp"
+#include "common/packed_choice.hpp"
 
 namespace miopen::gpu {
 namespace {
@@ -24,7 +25,7 @@ void ActivationForward(const Handle& h, const cpu::ActivationParams& p, float al
     auto a  = PlanMap<1>(h, s, beta, l);
     a.in[0] = x;
     a.out   = y;
-    LaunchActivationFwd(a, l, ModeOf(p), alpha, beta != 0.0f);
+    LaunchActivationFwd(a, l, ModeOf(p), alpha, beta != 0.0f, PackedUnroll(1));
     CheckLaunch("miopenActivationForward");
 }
 
@@ -40,7 +41,7 @@ void ActivationBackward(const Handle& h, const cpu::ActivationParams& p, float a
     a.in[0] = dy;
     a.in[1] = x;
     a.out   = dx;
-    LaunchActivationBwd(a, l, ModeOf(p), alpha, beta != 0.0f);
+    LaunchActivationBwd(a, l, ModeOf(p), alpha, beta != 0.0f, PackedUnroll(2));
     CheckLaunch("miopenActivationBackward");
 }
 
