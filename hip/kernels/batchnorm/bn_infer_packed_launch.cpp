@@ -13,7 +13,7 @@ bool BatchNormInferencePacked(Handle& h, const cpu::BnForwardArgs& args)
 {
     const TensorDescriptor& x = *args.xDesc;
     const TensorDescriptor& y = *args.yDesc;
-    const int unroll          = PackedUnroll(1);
+    const int unroll          = PackedUnroll(4); // 4 float4s of x a thread (2 per activation)
     if(unroll == 0 || !x.IsPacked() || !y.IsPacked() || x.NumDims() < 2 ||
        (reinterpret_cast<uintptr_t>(args.x) & 15) != 0 ||
        (reinterpret_cast<uintptr_t>(args.y) & 15) != 0)
