@@ -210,14 +210,9 @@ def bench_pooling(b):
         b.row(name, shape, nbytes,
               lambda: mi.poolingForward(b.h, pd, 1.0, d, x, 0.0, od, y, False, None, 0),
               lambda: tfn(tx))
-        if b.tdev == "cuda":
-            os.environ["MIOPEN_CY_POOL_KERNEL"] = "generic"
-            try:
-                b.row(name + "[generic]", shape, nbytes,
-                      lambda: mi.poolingForward(b.h, pd, 1.0, d, x, 0.0, od, y, False, None, 0),
-                      lambda: tfn(tx), keep=False)
-            finally:
-                del os.environ["MIOPEN_CY_POOL_KERNEL"]
+        variant_rows(b, name, shape, nbytes,
+                     lambda: mi.poolingForward(b.h, pd, 1.0, d, x, 0.0, od, y, False, None, 0),
+                     lambda: tfn(tx), "MIOPEN_CY_POOL_KERNEL", ("generic", "prefetch"))
         # backward: dx from dy (and, for max, the index workspace saved by the forward)
         ws_size = mi.poolingGetWorkSpaceSizeV2(pd, od)
         ws = b.empty(None, nbytes=max(ws_size, 1))

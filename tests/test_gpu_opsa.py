@@ -1,6 +1,7 @@
 """The GPU fast paths of issue 6, second round ("opsa"):
 - pool_fwd_2d_shfl (K x K windows, K = 2, 3, stride 2 and padding 0 or 1 along w, aligned rows)
-  against the generic kernel (same bits) and PyTorch, on rows wider than one block's tile (the
+  and its prefetch variant (MIOPEN_CY_POOL_KERNEL=prefetch) against the generic kernel (same
+  bits) and PyTorch, on rows wider than one block's tile (the
   old tile plan sized max pooling's grid by the average variant's tile there), with the index
   workspace, alpha/beta, and the fallback when rows are not 16-byte aligned;
 - the packed element-wise kernel (MapPacked, MIOPEN_CY_MAP_KERNEL) under activation forward and
@@ -88,13 +89,15 @@ def torch_fwd(case, mode, x):
 
 
 @requires_gpu
+@pytest.mark.parametrize("kernel", ["direct", "prefetch"])
 @pytest.mark.parametrize("mode", MODES, ids=["max", "avg", "avg_incl"])
 @pytest.mark.parametrize("case", SHFL_CASES, ids=pool_id)
-def test_pool_fwd_shfl_equals_the_generic_kernel_and_matches_torch(monkeypatch, rng, case, mode):
+def test_pool_fwd_shfl_equals_the_generic_kernel_and_matches_torch(monkeypatch, rng, case, mode,
+                                                                   kernel):
     h = mi.Handle(device="gpu")
     x = rng.standard_normal(case[0]).astype(np.float32)
     x.reshape(-1)[rng.integers(0, x.size, 3)] = -0.0        # signed zeros keep their sum bits
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "direct")
+    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
     y_direct, ws_direct = run_fwd(h, case, mode, x)
     y_again, _ = run_fwd(h, case, mode, x)
     monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "generic")
@@ -122,12 +125,13 @@ def test_pool_fwd_shfl_indices_nan_and_alpha_beta_equal_the_generic_kernel(
     oshape = mi.getPoolingForwardOutputDim(pool_desc(case, mi.miopenPoolingMax), desc(case[0]))
     y0 = rng.standard_normal(oshape).astype(np.float32)
     out = {}
-    for kernel in ("direct", "generic"):
+    for kernel in ("direct", "prefetch", "generic"):
         monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
         out[kernel] = run_fwd(h, case, mi.miopenPoolingMax, x, index_type=index_type,
                               image=image, alpha=1.5, beta=-0.5, y0=y0)
-    assert out["direct"][0].tobytes() == out["generic"][0].tobytes()
-    assert out["direct"][1].tobytes() == out["generic"][1].tobytes()
+    for kernel in ("direct", "prefetch"):
+        assert out[kernel][0].tobytes() == out["generic"][0].tobytes()
+        assert out[kernel][1].tobytes() == out["generic"][1].tobytes()
     assert np.isnan(out["direct"][0][0, 0]).any()
     finite = np.isfinite(out["direct"][0])
     ref = 1.5 * torch_fwd(case, mi.miopenPoolingMax, x) - 0.5 * y0

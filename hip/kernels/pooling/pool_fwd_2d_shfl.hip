@@ -13,6 +13,11 @@
 // Block: 256 threads, lanes_w threads along w (8, 16 or 32: the narrowest whose 2 * lanes_w
 // outputs cover the row) times 256 / lanes_w output rows of one (n, c) plane. Every thread of a
 // block reaches the shuffles (no early return); only the writes are guarded.
+// Variant Prefetch (MIOPEN_CY_POOL_KERNEL=prefetch, an experiment not yet timed): the default
+// issues each row's load and then its shuffle, so a thread waits for one row at a time (seen in
+// the PTX: load, shfl, edge load, next row); Prefetch issues all K rows' loads (and the edge
+// lanes' extra loads) first and shuffles after, and takes the average's 1 / count from
+// constants (1, 1/2, 1/3: the values the division gives). Same bits either way.
 #include "common/device.hpp"
 #include "pooling/pool_math.hpp"
 #include "pooling/pooling_kernels.hpp"
@@ -45,8 +50,12 @@ __device__ inline float ShflDown(float v, int delta, int width)
 #endif
 }
 
+/// 1 / k for the in-bounds count k of a window row or column, 1 <= k <= K <= 3, without a
+/// division: the constants are the correctly rounded quotients, as the division computes them.
+__device__ inline float InvCount(int k) { return k == 3 ? 1.0f / 3.0f : k == 2 ? 0.5f : 1.0f; }
+
 /// K x K windows, stride 2 and padding P along w; stride and padding along h any.
-template <int K, int P, class T, bool Max, bool Index, bool ReadY>
+template <int K, int P, bool Prefetch, class T, bool Max, bool Index, bool ReadY>
 __global__ void __launch_bounds__(kThreadsShfl)
     PoolFwd2dShfl(Pool2dArgs a, const float* __restrict__ x, float* __restrict__ y, T* index)
 {
@@ -67,42 +76,93 @@ __global__ void __launch_bounds__(kThreadsShfl)
     const bool row_ok = oh < a.out_h;
     // r[i][j]: input column cb - 1 + j of window row i (0 where not loaded: never used).
     float r[K][6];
-#pragma unroll
-    for(int i = 0; i < K; ++i)
+    if(Prefetch)
     {
-        float4 q = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        float left = 0.0f, right = 0.0f;
-        const bool load = row_ok && i >= kh0 && i < kh1;
-        const float* row = xb + (h0 + i) * a.xs_h;
-        if(load)
+        float4 q[K];
+        float edge[K];
+#pragma unroll
+        for(int i = 0; i < K; ++i)
         {
-            if(cb + 3 < a.in_w)
-                q = *reinterpret_cast<const float4*>(row + cb);
-            else if(cb < a.in_w)
+            q[i]             = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            edge[i]          = 0.0f;
+            const bool load  = row_ok && i >= kh0 && i < kh1;
+            const float* row = xb + (h0 + i) * a.xs_h;
+            if(load && cb + 3 < a.in_w)
+                q[i] = *reinterpret_cast<const float4*>(row + cb);
+            else if(load && cb < a.in_w)
             {
-                q.x = row[cb];
-                q.y = cb + 1 < a.in_w ? row[cb + 1] : 0.0f;
-                q.z = cb + 2 < a.in_w ? row[cb + 2] : 0.0f;
+                q[i].x = row[cb];
+                q[i].y = cb + 1 < a.in_w ? row[cb + 1] : 0.0f;
+                q[i].z = cb + 2 < a.in_w ? row[cb + 2] : 0.0f;
             }
+            if(P == 1 && lane == 0 && load && cb >= 1 && cb - 1 < a.in_w)
+                edge[i] = row[cb - 1];
+            if(K == 3 && P == 0 && lane == lanes - 1 && load && cb + 4 < a.in_w)
+                edge[i] = row[cb + 4];
         }
-        if(P == 1)
+#pragma unroll
+        for(int i = 0; i < K; ++i)
         {
-            left = ShflUp(q.w, 1, lanes);
-            if(lane == 0)
-                left = load && cb >= 1 && cb - 1 < a.in_w ? row[cb - 1] : 0.0f;
+            float left = 0.0f, right = 0.0f;
+            if(P == 1)
+            {
+                left = ShflUp(q[i].w, 1, lanes);
+                if(lane == 0)
+                    left = edge[i];
+            }
+            if(K == 3 && P == 0)
+            {
+                right = ShflDown(q[i].x, 1, lanes);
+                if(lane == lanes - 1)
+                    right = edge[i];
+            }
+            r[i][0] = left;
+            r[i][1] = q[i].x;
+            r[i][2] = q[i].y;
+            r[i][3] = q[i].z;
+            r[i][4] = q[i].w;
+            r[i][5] = right;
         }
-        if(K == 3 && P == 0)
+    }
+    else
+    {
+#pragma unroll
+        for(int i = 0; i < K; ++i)
         {
-            right = ShflDown(q.x, 1, lanes);
-            if(lane == lanes - 1)
-                right = load && cb + 4 < a.in_w ? row[cb + 4] : 0.0f;
+            float4 q = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            float left = 0.0f, right = 0.0f;
+            const bool load = row_ok && i >= kh0 && i < kh1;
+            const float* row = xb + (h0 + i) * a.xs_h;
+            if(load)
+            {
+                if(cb + 3 < a.in_w)
+                    q = *reinterpret_cast<const float4*>(row + cb);
+                else if(cb < a.in_w)
+                {
+                    q.x = row[cb];
+                    q.y = cb + 1 < a.in_w ? row[cb + 1] : 0.0f;
+                    q.z = cb + 2 < a.in_w ? row[cb + 2] : 0.0f;
+                }
+            }
+            if(P == 1)
+            {
+                left = ShflUp(q.w, 1, lanes);
+                if(lane == 0)
+                    left = load && cb >= 1 && cb - 1 < a.in_w ? row[cb - 1] : 0.0f;
+            }
+            if(K == 3 && P == 0)
+            {
+                right = ShflDown(q.x, 1, lanes);
+                if(lane == lanes - 1)
+                    right = load && cb + 4 < a.in_w ? row[cb + 4] : 0.0f;
+            }
+            r[i][0] = left;
+            r[i][1] = q.x;
+            r[i][2] = q.y;
+            r[i][3] = q.z;
+            r[i][4] = q.w;
+            r[i][5] = right;
         }
-        r[i][0] = left;
-        r[i][1] = q.x;
-        r[i][2] = q.y;
-        r[i][3] = q.z;
-        r[i][4] = q.w;
-        r[i][5] = right;
     }
     if(!row_ok)
         return;
@@ -172,9 +232,11 @@ __global__ void __launch_bounds__(kThreadsShfl)
                     sum += r[i][j0 + 2 * e + s];
                 }
             }
-            const float scale = a.inclusive ? 1.0f / static_cast<float>(K * K)
-                                            : (1.0f / static_cast<float>(kh1 - kh0)) *
-                                                  (1.0f / static_cast<float>(kw1 - kw0));
+            const float scale =
+                a.inclusive ? 1.0f / static_cast<float>(K * K)
+                : Prefetch  ? InvCount(kh1 - kh0) * InvCount(kw1 - kw0)
+                            : (1.0f / static_cast<float>(kh1 - kh0)) *
+                                 (1.0f / static_cast<float>(kw1 - kw0));
             res[e] = sum * scale;
         }
     }
@@ -202,27 +264,27 @@ __global__ void __launch_bounds__(kThreadsShfl)
             out[e] = ReadY ? PoolBlend(a.alpha, res[e], a.beta, out[e]) : a.alpha * res[e];
 }
 
-template <int K, int P>
-void FwdShfl(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index)
+template <int K, int P, bool Prefetch>
+void FwdShflVariant(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index)
 {
     const bool read = a.beta != 0.0f;
     if(!a.max)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((PoolFwd2dShfl<K, P, uint8_t, false, false, true>), l, 0, a, x, y,
+            MIOPEN_CY_LAUNCH((PoolFwd2dShfl<K, P, Prefetch, uint8_t, false, false, true>), l, 0, a, x, y,
                              nullptr);
         else
-            MIOPEN_CY_LAUNCH((PoolFwd2dShfl<K, P, uint8_t, false, false, false>), l, 0, a, x, y,
+            MIOPEN_CY_LAUNCH((PoolFwd2dShfl<K, P, Prefetch, uint8_t, false, false, false>), l, 0, a, x, y,
                              nullptr);
         return;
     }
     if(index == nullptr)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((PoolFwd2dShfl<K, P, uint8_t, true, false, true>), l, 0, a, x, y,
+            MIOPEN_CY_LAUNCH((PoolFwd2dShfl<K, P, Prefetch, uint8_t, true, false, true>), l, 0, a, x, y,
                              nullptr);
         else
-            MIOPEN_CY_LAUNCH((PoolFwd2dShfl<K, P, uint8_t, true, false, false>), l, 0, a, x, y,
+            MIOPEN_CY_LAUNCH((PoolFwd2dShfl<K, P, Prefetch, uint8_t, true, false, false>), l, 0, a, x, y,
                              nullptr);
         return;
     }
@@ -230,9 +292,9 @@ void FwdShfl(const Pool2dArgs& a, const Launch& l, const float* x, float* y, voi
         using T = decltype(tag);
         T* idx  = static_cast<T*>(index);
         if(read)
-            MIOPEN_CY_LAUNCH((PoolFwd2dShfl<K, P, T, true, true, true>), l, 0, a, x, y, idx);
+            MIOPEN_CY_LAUNCH((PoolFwd2dShfl<K, P, Prefetch, T, true, true, true>), l, 0, a, x, y, idx);
         else
-            MIOPEN_CY_LAUNCH((PoolFwd2dShfl<K, P, T, true, true, false>), l, 0, a, x, y, idx);
+            MIOPEN_CY_LAUNCH((PoolFwd2dShfl<K, P, Prefetch, T, true, true, false>), l, 0, a, x, y, idx);
     };
     switch(a.index_type)
     {
@@ -241,6 +303,15 @@ void FwdShfl(const Pool2dArgs& a, const Launch& l, const float* x, float* y, voi
     case miopenIndexUint32: return with(uint32_t{});
     default: return with(uint64_t{});
     }
+}
+
+template <int K, int P>
+void FwdShfl(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index)
+{
+    if(a.prefetch)
+        FwdShflVariant<K, P, true>(a, l, x, y, index);
+    else
+        FwdShflVariant<K, P, false>(a, l, x, y, index);
 }
 
 } // namespace

@@ -38,6 +38,7 @@ struct Pool2dArgs
     int tiles_w = 1, tiles_h = 1;
     int lanes_w = 32; // pool_bwd_2d, pool_fwd_2d_shfl: threads along w of a block
     bool x_vec  = false; // x's rows start 16-byte aligned (pointer and strides: pool_fwd_2d_shfl)
+    bool prefetch = false; // pool_fwd_2d_shfl: every row's loads before the first shuffle
     bool max = false, inclusive = false, image = false;
     int index_type = 0;
     float alpha = 1.0f, beta = 0.0f;

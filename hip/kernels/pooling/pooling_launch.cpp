@@ -65,16 +65,21 @@ bool Small(const PoolArgs& a)
 }
 
 /// MIOPEN_CY_POOL_KERNEL: "direct" or unset picks pool_fwd_2d / pool_bwd_2d where they apply,
-/// "generic" always the generic kernels (for tests and benchmarks comparing the two).
-bool UseDirect2d()
+/// "generic" always the generic kernels (for tests and benchmarks comparing the two),
+/// "prefetch" as direct with pool_fwd_2d_shfl's prefetch variant (an experiment, not yet timed:
+/// perf/RESULTS.md "GPU ops, opsa"). 0 generic, 1 direct, 2 prefetch.
+int PoolKernel()
 {
     const auto v = env::Value("MIOPEN_CY_POOL_KERNEL");
     if(!v || *v == "direct")
-        return true;
+        return 1;
     if(*v == "generic")
-        return false;
-    ThrowBadParm("MIOPEN_CY_POOL_KERNEL = '", *v, "'; expected direct or generic");
+        return 0;
+    if(*v == "prefetch")
+        return 2;
+    ThrowBadParm("MIOPEN_CY_POOL_KERNEL = '", *v, "'; expected direct, generic or prefetch");
 }
+bool UseDirect2d() { return PoolKernel() != 0; }
 
 /// Whether pool_fwd_2d applies: depth 1, packed rows, 32-bit offsets; fills its arguments (x:
 /// the forward's input, whose alignment may pick pool_fwd_2d_shfl; null for the backward).
@@ -125,6 +130,7 @@ void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const fl
     Pool2dArgs p;
     if(total > 0 && UseDirect2d() && Plan2d(a, s, p, x))
     {
+        p.prefetch        = PoolKernel() == 2;
         const auto blocks = static_cast<unsigned>(int64_t{p.tiles_w} * p.tiles_h * p.n * p.c);
         LaunchPoolFwd2d(p, On(h, D1(blocks), D1(Pool2dThreads())), x, y, index.data);
         CheckLaunch("miopenPoolingForward");
