@@ -3,6 +3,7 @@
 // batchnorm.hip in stream order, each launch checked.
 #include "batchnorm/batchnorm.hpp"
 #include "batchnorm/batchnorm_kernels.hpp"
+#include "batchnorm/bn_infer_packed.hpp"
 #include "common/group_plan.hpp"
 
 namespace miopen::gpu {
@@ -94,6 +95,8 @@ void BatchNormForwardTraining(Handle& h, const cpu::BnForwardArgs& args)
 
 void BatchNormForwardInference(Handle& h, const cpu::BnForwardArgs& args)
 {
+    if(BatchNormInferencePacked(h, args)) // packed, aligned x and y: bn_infer_packed.hip
+        return;
     const TensorDescriptor& x = *args.xDesc;
     const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));
     const auto s    = CarveScratch(h, plan.args.groups, 1);
