@@ -134,11 +134,13 @@ def test_find_best_matches_torch(handle, rng, case, direction):
 
 SOLVERS = {
     FWD: ["ConvDirectNaiveConvFwd", "GemmFwd1x1_0_1", "GemmFwd1x1_0_2", "GemmFwdRest",
-          "ConvCpuImplicitGemmFwd", "ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>"],
+          "ConvCpuImplicitGemmFwd", "ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>",
+          "ConvCpuDirectBlockedFwd"],
     BWD: ["ConvDirectNaiveConvBwd", "GemmBwd1x1_stride1", "GemmBwd1x1_stride2", "GemmBwdRest",
-          "ConvCpuImplicitGemmBwd", "ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>"],
+          "ConvCpuImplicitGemmBwd", "ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>",
+          "ConvCpuDirectBlockedBwd"],
     WRW: ["ConvDirectNaiveConvWrw", "GemmWrw1x1_stride1", "GemmWrwUniversal", "ConvCpuImplicitGemmWrw",
-          "ConvCpuWinogradWrw<4-3>", "ConvCpuWinogradWrw<2-3>"],
+          "ConvCpuWinogradWrw<4-3>", "ConvCpuWinogradWrw<2-3>", "ConvCpuDirectBlockedWrw"],
 }
 
 
@@ -162,6 +164,8 @@ def is_gpu(handle):
 
 def _algo(solver):
     if solver.startswith(("ConvDirectNaive", "ConvGpuDepthwise", "ConvGpuDirect")):
+
+    if solver.startswith(("ConvDirectNaive", "ConvGpuDepthwise", "ConvCpuDirectBlocked")):
         return int(mi.miopenConvolutionAlgoDirect)
     if solver.startswith(("ConvCpuImplicitGemm", "ConvGpuImplicitGemm")):
         return int(mi.miopenConvolutionAlgoImplicitGEMM)

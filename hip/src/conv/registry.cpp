@@ -37,6 +37,9 @@ const std::vector<const ConvSolver*>& ConvSolvers()
 {
     // Priority order: where estimates tie, earlier solvers are preferred. Ids are stable.
     static const std::vector<const ConvSolver*> all = {
+        &solvers::ConvCpuDirectBlockedFwd(),
+        &solvers::ConvCpuDirectBlockedBwd(),
+        &solvers::ConvCpuDirectBlockedWrw(),
         &solvers::ConvCpuImplicitGemmFwd(),
         &solvers::ConvCpuImplicitGemmBwd(),
         &solvers::ConvCpuImplicitGemmWrw(),
