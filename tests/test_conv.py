@@ -148,11 +148,8 @@ SOLVERS = {
 # devices), and the GPU implicit GEMM tiles.
 GPU_SOLVERS = {
     d: [names[0], names[1], f"ConvGpuDepthwise{t}"]
-    + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128")]
-    + [n for n in names if n.startswith(("ConvMPBidirectWinograd", "ConvCpuWinogradWrw"))]
-
-    d: [names[0], f"ConvGpuDepthwise{t}"]
     + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128", "128x64x16", "64x128x16")]
+    + [n for n in names if n.startswith(("ConvMPBidirectWinograd", "ConvCpuWinogradWrw"))]
     for (d, names), t in zip(SOLVERS.items(), ("Fwd", "Bwd", "Wrw"))
 }
 GPU_SOLVERS[BWD].append("ConvGpuDirectBwdSmallC")
@@ -163,9 +160,7 @@ def is_gpu(handle):
 
 
 def _algo(solver):
-    if solver.startswith(("ConvDirectNaive", "ConvGpuDepthwise", "ConvGpuDirect")):
-
-    if solver.startswith(("ConvDirectNaive", "ConvGpuDepthwise", "ConvCpuDirectBlocked")):
+    if solver.startswith(("ConvDirectNaive", "ConvGpuDepthwise", "ConvGpuDirect", "ConvCpuDirectBlocked")):
         return int(mi.miopenConvolutionAlgoDirect)
     if solver.startswith(("ConvCpuImplicitGemm", "ConvGpuImplicitGemm")):
         return int(mi.miopenConvolutionAlgoImplicitGEMM)
