@@ -103,7 +103,7 @@ def test_smallc_bwd_on_strided_tensors(rng, monkeypatch):
 
 
 @requires_gpu
-def test_find_picks_smallc_for_the_stem_shape(rng):
+def test_find_and_run_on_the_stem_shape_backward_data(rng):
     handle = gpu_handle()
     case = Case(4, 3, (64, 64), 64, (7, 7), (3, 3), (2, 2), (1, 1))
     x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
