@@ -35,6 +35,9 @@ SMALLC_CASES = [
     Case(2, 8, (10, 9), 4, (1, 1), (0, 0), (2, 2), (1, 1), groups=4),
     Case(1, 3, (5, 6), 4, (7, 7), (3, 3), (4, 4), (1, 1)),           # stride 4: phases the taps miss
     Case(2, 3, (20, 20), 600, (3, 3), (1, 1), (1, 1), (1, 1)),       # long k loop
+    Case(2, 3, (10, 12), 5, (3, 7), (1, 3), (1, 1), (1, 1)),         # 7 taps along w
+    Case(1, 2, (6, 14), 3, (3, 9), (1, 4), (1, 1), (1, 1)),          # 9 taps along w
+    Case(3, 1, (7, 23), 2, (2, 5), (0, 3), (1, 2), (1, 1)),          # even filter, odd sizes
 ]
 
 
@@ -100,7 +103,7 @@ def test_smallc_bwd_on_strided_tensors(rng, monkeypatch):
 
 
 @requires_gpu
-def test_find_picks_smallc_for_the_stem_shape(rng):
+def test_find_and_run_on_the_stem_shape_backward_data(rng):
     handle = gpu_handle()
     case = Case(4, 3, (64, 64), 64, (7, 7), (3, 3), (2, 2), (1, 1))
     x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)

@@ -110,7 +110,7 @@ ConvBwdSmallC(SmallC a, const float* __restrict__ w, const float* __restrict__ d
             bool rok[P];
 #pragma unroll
             for(int p = 0; p < P; ++p)
-                rok[p] = ok[p] && In(jh[p] + rh, a.oh);
+                rok[p] = ok[p] & In(jh[p] + rh, a.oh);
             const int hoff    = k * a.ys1 + rh * a.ysh;
             const float* wkh  = wg + k * a.ws0 + fh * a.wsh;
             for(int tw = 0; tw < v.taps; ++tw)
@@ -125,7 +125,8 @@ ConvBwdSmallC(SmallC a, const float* __restrict__ w, const float* __restrict__ d
 #pragma unroll
                 for(int p = 0; p < P; ++p)
                 {
-                    const float d = rok[p] && In(jw[p] + rw, a.ow) ? dy[yoff[p] + toff] : 0.0f;
+                    // & (not &&): one predicate and a predicated load, no branch.
+                    const float d = (rok[p] & In(jw[p] + rw, a.ow)) ? dy[yoff[p] + toff] : 0.0f;
 #pragma unroll
                     for(int c = 0; c < CPG; ++c)
                         acc[c][p] = fmaf(wv[c], d, acc[c][p]);

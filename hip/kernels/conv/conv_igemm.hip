@@ -51,9 +51,11 @@ G32 To32(const ConvKArgs& a)
 }
 
 /// One decoded kk of a step: two offsets and three displacements (their meaning is the view's).
-struct Row
+/// The fields a B load reads come first and the struct is 32 bytes, so they are one 16-byte
+/// shared-memory read.
+struct alignas(16) Row
 {
-    int o0, o1, d, h, w;
+    int o1, d, h, w, o0, pad0, pad1, pad2;
 };
 
 __device__ inline bool In(int i, int len) { return static_cast<unsigned>(i) < static_cast<unsigned>(len); }
@@ -99,7 +101,7 @@ struct FwdView
         const int cl = kk / a.fsp;
         int fd, fh, fw;
         SplitFilter(a, kk - cl * a.fsp, fd, fh, fw);
-        Row r;
+        Row r{};
         r.d  = fd * a.dil[0];
         r.h  = fh * a.dil[1];
         r.w  = fw * a.dil[2];
@@ -108,7 +110,7 @@ struct FwdView
         return r;
     }
     __device__ ACtx AOuter(int g, int m) const { return {(g * a.kpg + m) * a.ws[0], m < M}; }
-    __device__ float ALoad(const ACtx& c, const Row& r) const { return c.ok ? w[c.off + r.o0] : 0.0f; }
+    __device__ float ALoad(const ACtx& c, const Row& r, bool pre) const { return (pre & c.ok) ? w[c.off + r.o0] : 0.0f; }
     __device__ BCtx BOuter(int g, int n) const
     {
         BCtx c;
@@ -122,11 +124,11 @@ struct FwdView
         c.off = b * a.xs[0] + g * a.cpg * a.xs[1] + c.d * a.xs[2] + c.h * a.xs[3] + c.w * a.xs[4];
         return c;
     }
-    __device__ float BLoad(const BCtx& c, const Row& r) const
+    // The bounds tests are combined with & (not &&): one predicate, one predicated load.
+    __device__ float BLoad(const BCtx& c, const Row& r, bool pre) const
     {
-        return c.ok && In(c.d + r.d, a.in[0]) && In(c.h + r.h, a.in[1]) && In(c.w + r.w, a.in[2])
-                   ? x[c.off + r.o1]
-                   : 0.0f;
+        const bool ok = pre & c.ok & In(c.d + r.d, a.in[0]) & In(c.h + r.h, a.in[1]) & In(c.w + r.w, a.in[2]);
+        return ok ? x[c.off + r.o1] : 0.0f;
     }
     // The output offset of (m, n) is MPart(m) + NPart(n): the epilogue decodes each once.
     __device__ float* Out(int) const { return y; }
@@ -202,7 +204,7 @@ struct BwdView
         const int th = t % taps[1];
         const int td = t / taps[1];
         const int fd = f0[0] + td * step[0], fh = f0[1] + th * step[1], fw = f0[2] + tw * step[2];
-        Row r;
+        Row r{};
         // Exact divisions: the phase's taps make the numerators multiples of the stride.
         r.d  = (res[0] + a.pad[0] - fd * a.dil[0]) / a.str[0];
         r.h  = (res[1] + a.pad[1] - fh * a.dil[1]) / a.str[1];
@@ -212,7 +214,7 @@ struct BwdView
         return r;
     }
     __device__ ACtx AOuter(int g, int m) const { return {g * a.kpg * a.ws[0] + m * a.ws[1], m < M}; }
-    __device__ float ALoad(const ACtx& c, const Row& r) const { return c.ok ? w[c.off + r.o0] : 0.0f; }
+    __device__ float ALoad(const ACtx& c, const Row& r, bool pre) const { return (pre & c.ok) ? w[c.off + r.o0] : 0.0f; }
     __device__ void SplitPos(int n, int& b, int& jd, int& jh, int& jw) const
     {
         const int psp = pos[0] * pos[1] * pos[2];
@@ -236,12 +238,11 @@ struct BwdView
         c.off = b * a.ys[0] + g * a.kpg * a.ys[1];
         return c;
     }
-    __device__ float BLoad(const BCtx& c, const Row& r) const
+    __device__ float BLoad(const BCtx& c, const Row& r, bool pre) const
     {
         const int od = c.d + r.d, oh = c.h + r.h, ow = c.w + r.w;
-        return c.ok && In(od, a.out[0]) && In(oh, a.out[1]) && In(ow, a.out[2])
-                   ? dy[c.off + r.o1 + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4]]
-                   : 0.0f;
+        const bool ok = pre & c.ok & In(od, a.out[0]) & In(oh, a.out[1]) & In(ow, a.out[2]);
+        return ok ? dy[c.off + r.o1 + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4]] : 0.0f;
     }
     __device__ float* Out(int) const { return dx; }
     __device__ int64_t MPart(int g, int, int m) const { return (g * a.cpg + m) * a.xs[1]; }
@@ -281,7 +282,7 @@ struct WrwView
         const int b = kk / a.osp;
         int od, oh, ow;
         SplitOut(a, kk - b * a.osp, od, oh, ow);
-        Row r;
+        Row r{};
         r.d  = od * a.str[0] - a.pad[0];
         r.h  = oh * a.str[1] - a.pad[1];
         r.w  = ow * a.str[2] - a.pad[2];
@@ -290,7 +291,7 @@ struct WrwView
         return r;
     }
     __device__ ACtx AOuter(int g, int m) const { return {(g * a.kpg + m) * a.ys[1], m < M}; }
-    __device__ float ALoad(const ACtx& c, const Row& r) const { return c.ok ? dy[c.off + r.o0] : 0.0f; }
+    __device__ float ALoad(const ACtx& c, const Row& r, bool pre) const { return (pre & c.ok) ? dy[c.off + r.o0] : 0.0f; }
     __device__ BCtx BOuter(int g, int n) const
     {
         BCtx c;
@@ -304,12 +305,11 @@ struct WrwView
         c.off = (g * a.cpg + cl) * a.xs[1];
         return c;
     }
-    __device__ float BLoad(const BCtx& c, const Row& r) const
+    __device__ float BLoad(const BCtx& c, const Row& r, bool pre) const
     {
         const int id = r.d + c.d, ih = r.h + c.h, iw = r.w + c.w;
-        return c.ok && In(id, a.in[0]) && In(ih, a.in[1]) && In(iw, a.in[2])
-                   ? x[c.off + r.o1 + id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4]]
-                   : 0.0f;
+        const bool ok = pre & c.ok & In(id, a.in[0]) & In(ih, a.in[1]) & In(iw, a.in[2]);
+        return ok ? x[c.off + r.o1 + id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4]] : 0.0f;
     }
     __device__ void StoreWeight(int g, int m, int n, float v) const
     {
@@ -442,13 +442,14 @@ ConvIgemm(View view, int splits)
         for(int j = 0; j < LA; ++j)
         {
             const int kl = akl0 + j * kAStepK;
-            pa[j] = k0 + kl < kend ? v.ALoad(actx[NA == 1 ? 0 : j], rows[slot][kl]) : 0.0f;
+            // Rows past kend hold stale data: their addresses are formed but never read.
+            pa[j] = v.ALoad(actx[NA == 1 ? 0 : j], rows[slot][kl], k0 + kl < kend);
         }
 #pragma unroll
         for(int j = 0; j < LB; ++j)
         {
             const int kl = bkl0 + j * kBStepK;
-            pb[j] = k0 + kl < kend ? v.BLoad(bctx[NB == 1 ? 0 : j], rows[slot][kl]) : 0.0f;
+            pb[j] = v.BLoad(bctx[NB == 1 ? 0 : j], rows[slot][kl], k0 + kl < kend);
         }
     };
     int slot = 0;   // the ring slot of step k0's rows
