@@ -2,6 +2,7 @@
 // of the handle's scratch (partial sums, per-group statistics and coefficients), the kernels of
 // batchnorm.hip in stream order, each launch checked.
 #include "batchnorm/batchnorm.hpp"
+#include "batchnorm/bn_train_args.hpp"
 #include "batchnorm/batchnorm_kernels.hpp"
 #include "batchnorm/bn_infer_packed.hpp"
 #include "common/group_plan.hpp"
@@ -68,16 +69,7 @@ void BatchNormForwardTraining(Handle& h, const cpu::BnForwardArgs& args)
     LaunchBnStats(plan.args, plan.launch, args.x, s.partial);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
 
-    BnTrainArgs t;
-    t.scale            = args.scale;
-    t.bias             = args.bias;
-    t.alpha            = args.alpha;
-    t.epsilon          = static_cast<float>(args.epsilon);
-    t.exp_avg_factor   = args.exp_avg_factor;
-    t.running_mean     = args.running_mean;
-    t.running_variance = args.running_variance;
-    t.save_mean        = args.save_mean;
-    t.save_inv_std     = args.save_inv_std;
+    const BnTrainArgs t = TrainArgsOf(args);
     LaunchBnTrainFinish(plan.args, PerItem(h, plan.args.groups), args.x, s.partial, t, s.coef);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
 

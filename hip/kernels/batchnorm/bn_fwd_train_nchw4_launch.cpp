@@ -3,6 +3,7 @@
 // bits), its chunking, the scratch, and the three launches (stats, batchnorm.hip's finish,
 // apply) in stream order.
 #include "batchnorm/batchnorm.hpp"
+#include "batchnorm/bn_train_args.hpp"
 #include "batchnorm/bn_fwd_train_nchw4_kernels.hpp"
 #include "common/group_plan.hpp"
 
@@ -70,16 +71,7 @@ bool BatchNormForwardTrainingNchw4(Handle& h, const cpu::BnForwardArgs& args)
     LaunchBnStatsNchw4(a, On(h, D2(a.chunks, a.c), D1(kBnNchw4Threads)), args.x, partial);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
 
-    BnTrainArgs t;
-    t.scale            = args.scale;
-    t.bias             = args.bias;
-    t.alpha            = args.alpha;
-    t.epsilon          = static_cast<float>(args.epsilon);
-    t.exp_avg_factor   = args.exp_avg_factor;
-    t.running_mean     = args.running_mean;
-    t.running_variance = args.running_variance;
-    t.save_mean        = args.save_mean;
-    t.save_inv_std     = args.save_inv_std;
+    const BnTrainArgs t = TrainArgsOf(args);
     LaunchBnTrainFinish(plan.args, PerItem(h, c), args.x, partial, t, coef);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
 

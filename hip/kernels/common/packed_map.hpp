@@ -8,6 +8,7 @@
 #pragma once
 
 #include "common/device.hpp"
+#include "common/elementwise.hpp"
 
 namespace miopen::gpu {
 
@@ -54,28 +55,7 @@ __global__ void __launch_bounds__(kPackedThreads) MapPacked(MapArgs<NIn> a, F f)
         const int64_t q = q0 + u * kPackedThreads;
         if(q >= nq)
             continue;
-        float x[4][NI];
-#pragma unroll
-        for(int k = 0; k < NIn; ++k)
-        {
-            x[0][k] = v[u][k].x;
-            x[1][k] = v[u][k].y;
-            x[2][k] = v[u][k].z;
-            x[3][k] = v[u][k].w;
-        }
-        float4 r;
-        r.x = f(x[0]);
-        r.y = f(x[1]);
-        r.z = f(x[2]);
-        r.w = f(x[3]);
-        if(ReadOut)
-        {
-            r.x += a.beta * o[u].x;
-            r.y += a.beta * o[u].y;
-            r.z += a.beta * o[u].z;
-            r.w += a.beta * o[u].w;
-        }
-        reinterpret_cast<float4*>(a.out)[q] = r;
+        reinterpret_cast<float4*>(a.out)[q] = MapFloat4<NIn, ReadOut>(f, v[u], o[u], a.beta);
     }
     if(blockIdx.x == gridDim.x - 1)
     {
