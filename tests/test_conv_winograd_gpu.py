@@ -181,6 +181,25 @@ def test_winograd_switch_removes_them_on_the_gpu(handle, rng, monkeypatch, direc
             call.run(handle, sid, np.empty(1 << 20, np.uint8), 1 << 20)
 
 
+def test_workspace_max_excludes_the_larger_one(handle, rng, monkeypatch):
+    """MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_WORKSPACE_MAX (MIOpen's, in bytes): a bidirectional Winograd
+    solver whose workspace exceeds it does not apply."""
+    case = c3(2, 16, (12, 10), 24, (1, 1))
+    x, w, dy, *_ = reference(case, rng)
+    call = Call(case, FWD, rng)
+    sizes = {s.solution_id: s.workspace_size for s in call.solutions(handle)}
+    small, big = sorted(WINOGRAD.values(), key=lambda i: sizes[i])
+    assert sizes[small] < sizes[big]
+    monkeypatch.setenv("MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_WORKSPACE_MAX", str(sizes[small]))
+    ids = {s.solution_id for s in call.solutions(handle)}
+    assert small in ids and big not in ids
+    name = next(n for n, i in WINOGRAD.items() if i == big)
+    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", name)
+    with pytest.raises(mi.BadParmError, match="not applicable") as info:
+        run(handle, case, FWD, x, w, dy, algo=ALGO)
+    assert "exceeds MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_WORKSPACE_MAX" in str(info.value)
+
+
 NOT_APPLICABLE = [
     (Case(1, 4, (9, 9), 4, (3, 3), (1, 1), (2, 2), (1, 1)), "needs stride 1"),
     (Case(1, 4, (9, 9), 4, (5, 5), (2, 2), (1, 1), (1, 1)), "needs a 3x3 filter"),

@@ -54,7 +54,7 @@ inline Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p, 
     if(p.c == static_cast<size_t>(p.groups) && p.k == static_cast<size_t>(p.groups))
         return NotApplicable("depthwise (one channel per group): the per-element GEMMs degenerate");
     if(ctx.handle.IsGpu())
-        return winograd_gpu::IsApplicable(p, m);
+        return winograd_gpu::IsApplicable(ctx.handle, p, m);
     const double spatial = std::max((p.out[0] + 3.0) * (p.out[1] + 3.0), (p.in[0] + 3.0) * (p.in[1] + 3.0));
     if(static_cast<double>(p.n) * spatial > INT_MAX || static_cast<double>(p.c) * p.k > INT_MAX)
         return NotApplicable("matrices too large for 32-bit BLAS indices");

@@ -3,12 +3,14 @@
 // NotImplemented (no GPU handle can exist there anyway).
 #include "conv/solvers/conv_winograd_gpu.hpp"
 #include "conv/conv_geometry.hpp"
+#include "core/env.hpp"
 #include "core/errors.hpp"
 #include "cpu/conv_winograd.hpp"
 #include "gpu/runtime.hpp"
 
 #include <algorithm>
 #include <climits>
+#include <string>
 
 #if MIOPEN_CY_HAVE_GPU
 #include "conv/conv_winograd.hpp"
@@ -80,14 +82,24 @@ Plan PlanOf(const Handle& handle, const ConvProblem& p, int m)
 
 } // namespace
 
-Applicability IsApplicable(const ConvProblem& p, int m)
+Applicability IsApplicable(const Handle& handle, const ConvProblem& p, int m)
 {
-    const ConvGeometry g(p);
-    const cpu::WinogradShape s = p.IsBackwardData() ? cpu::WinogradShape::BackwardData(g) : cpu::WinogradShape::Forward(g);
-    const double tiles = static_cast<double>(s.n) * ((s.oh + m - 1) / m) * ((s.ow + m - 1) / m);
-    const double lim = INT_MAX;
-    if(tiles * std::max(s.ic, s.oc) > lim || static_cast<double>(s.oc) * s.icpg > lim)
-        return NotApplicable("a transformed matrix has 2^31 elements or more");
+    const Plan pl = PlanOf(handle, p, m);
+    const double e = static_cast<double>(pl.alpha) * pl.alpha;
+    const double tiles = static_cast<double>(pl.splits) * pl.part;
+    // MIOpen's limit for its multi-pass Winograd: each transformed buffer under 2^31 bytes (which
+    // also keeps every GEMM dimension and kernel index within 32 bits).
+    if(sizeof(float) * e * tiles * std::max(pl.s.ic, pl.s.oc) >= 2147483648.0 ||
+       sizeof(float) * e * pl.s.oc * pl.s.icpg * pl.splits >= 2147483648.0)
+        return NotApplicable("a transformed tensor would take 2^31 bytes or more");
+    if(!p.IsBackwardWeights())
+    {
+        const long limit = env::Integer("MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_WORKSPACE_MAX", 0);
+        if(limit > 0 && pl.Bytes() > static_cast<size_t>(limit))
+            return NotApplicable("workspace of " + std::to_string(pl.Bytes()) +
+                                 " bytes exceeds MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_WORKSPACE_MAX=" +
+                                 std::to_string(limit));
+    }
     return Applicable();
 }
 

@@ -19,9 +19,10 @@
 
 namespace miopen::solvers::winograd_gpu {
 
-/// The GPU's limits beyond the shared ones (conv_winograd_common.hpp): 32-bit tile and matrix
-/// sizes for the kernels and the GEMM.
-Applicability IsApplicable(const ConvProblem& p, int m);
+/// The GPU's limits beyond the shared ones (conv_winograd_common.hpp), MIOpen's: every
+/// transformed tensor under 2^31 bytes, and for forward and backward data a workspace within
+/// MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_WORKSPACE_MAX bytes when that is set (> 0).
+Applicability IsApplicable(const Handle& handle, const ConvProblem& p, int m);
 /// Bytes of the three workspace parts (each 256-byte aligned); backward weights' depends on the
 /// GPU (how many parts the tiles are cut into).
 size_t WorkspaceSize(const Handle& handle, const ConvProblem& p, int m);
