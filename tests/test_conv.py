@@ -134,21 +134,25 @@ def test_find_best_matches_torch(handle, rng, case, direction):
 
 SOLVERS = {
     FWD: ["ConvDirectNaiveConvFwd", "GemmFwd1x1_0_1", "GemmFwd1x1_0_2", "GemmFwdRest",
-          "ConvCpuImplicitGemmFwd", "ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>"],
+          "ConvCpuImplicitGemmFwd", "ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>",
+          "ConvCpuDirectBlockedFwd"],
     BWD: ["ConvDirectNaiveConvBwd", "GemmBwd1x1_stride1", "GemmBwd1x1_stride2", "GemmBwdRest",
-          "ConvCpuImplicitGemmBwd", "ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>"],
+          "ConvCpuImplicitGemmBwd", "ConvMPBidirectWinograd<4-3>", "ConvMPBidirectWinograd<2-3>",
+          "ConvCpuDirectBlockedBwd"],
     WRW: ["ConvDirectNaiveConvWrw", "GemmWrw1x1_stride1", "GemmWrwUniversal", "ConvCpuImplicitGemmWrw",
-          "ConvCpuWinogradWrw<4-3>", "ConvCpuWinogradWrw<2-3>"],
+          "ConvCpuWinogradWrw<4-3>", "ConvCpuWinogradWrw<2-3>", "ConvCpuDirectBlockedWrw"],
 }
 
 
-# On a GPU handle: the naive direct solvers and the 1x1 GEMM solvers (both devices; backward
-# weights has the stride-1 one only), and the GPU implicit GEMM tiles.
+# On a GPU handle: the naive direct, the 1x1 GEMM (backward weights has the stride-1 one only)
+# and the Winograd solvers (both devices), and the GPU implicit GEMM tiles.
 GPU_SOLVERS = {
     d: [names[0], names[1]] + ([names[2]] if t != "Wrw" else []) + [f"ConvGpuDepthwise{t}"]
-    + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128")]
+    + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128", "128x64x16", "64x128x16")]
+    + [n for n in names if n.startswith(("ConvMPBidirectWinograd", "ConvCpuWinogradWrw"))]
     for (d, names), t in zip(SOLVERS.items(), ("Fwd", "Bwd", "Wrw"))
 }
+GPU_SOLVERS[BWD].append("ConvGpuDirectBwdSmallC")
 
 
 def is_gpu(handle):
@@ -156,7 +160,7 @@ def is_gpu(handle):
 
 
 def _algo(solver):
-    if solver.startswith(("ConvDirectNaive", "ConvGpuDepthwise")):
+    if solver.startswith(("ConvDirectNaive", "ConvGpuDepthwise", "ConvGpuDirect", "ConvCpuDirectBlocked")):
         return int(mi.miopenConvolutionAlgoDirect)
     if solver.startswith(("ConvCpuImplicitGemm", "ConvGpuImplicitGemm")):
         return int(mi.miopenConvolutionAlgoImplicitGEMM)

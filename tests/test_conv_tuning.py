@@ -19,6 +19,14 @@ def handle():
     tests use a CPU handle."""
     return mi.Handle(device="cpu")
 
+@pytest.fixture(autouse=True)
+def _implicit_gemm_only(monkeypatch):
+    """This file is about the implicit GEMM's variant table and the perf-db; the blocked direct
+    solvers (Direct, tunable too) have theirs tested in test_conv_cpu_direct_blocked.py. With them
+    off, each problem's perf-db record names the implicit GEMM solver alone."""
+    monkeypatch.setenv("MIOPEN_DEBUG_CONV_DIRECT", "0")
+
+
 TOL = 1e-5
 TUNABLE = {FWD: "ConvCpuImplicitGemmFwd", BWD: "ConvCpuImplicitGemmBwd", WRW: "ConvCpuImplicitGemmWrw"}
 IMPLICIT_GEMM = 5

@@ -3,9 +3,15 @@
 // batchnorm.hip in stream order, each launch checked.
 #include "batchnorm/batchnorm.hpp"
 #include "batchnorm/batchnorm_kernels.hpp"
+#include "batchnorm/bn_infer_packed.hpp"
 #include "common/group_plan.hpp"
 
 namespace miopen::gpu {
+
+/// bn_fwd_train_nchw4_launch.cpp: the float4 path of spatial training on packed NCHW; false
+/// (nothing queued) where it does not apply.
+bool BatchNormForwardTrainingNchw4(Handle& h, const cpu::BnForwardArgs& args);
+
 namespace {
 
 auto GroupDims(miopenBatchNormMode_t mode)
@@ -54,6 +60,8 @@ MapArgs<NIn> PlanApply(const Handle& h, const TensorDescriptor& x,
 
 void BatchNormForwardTraining(Handle& h, const cpu::BnForwardArgs& args)
 {
+    if(BatchNormForwardTrainingNchw4(h, args))
+        return;
     const TensorDescriptor& x = *args.xDesc;
     const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));
     const auto s    = CarveScratch(h, plan.args.groups, plan.args.chunks);
@@ -87,6 +95,8 @@ void BatchNormForwardTraining(Handle& h, const cpu::BnForwardArgs& args)
 
 void BatchNormForwardInference(Handle& h, const cpu::BnForwardArgs& args)
 {
+    if(BatchNormInferencePacked(h, args)) // packed, aligned x and y: bn_infer_packed.hip
+        return;
     const TensorDescriptor& x = *args.xDesc;
     const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));
     const auto s    = CarveScratch(h, plan.args.groups, 1);

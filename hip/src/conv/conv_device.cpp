@@ -197,7 +197,7 @@ ConvInvoker NaiveInvoker(const Handle& handle, const ConvProblem& p)
 
 void IgemmTile(int variant, int& bm, int& bn)
 {
-    static const int tiles[kIgemmVariants][2] = {{128, 128}, {64, 64}, {128, 64}, {16, 128}};
+    static const int tiles[kIgemmVariants][2] = {{128, 128}, {64, 64}, {128, 64}, {16, 128}, {128, 64}, {64, 128}};
     bm = tiles[variant][0];
     bn = tiles[variant][1];
 }
@@ -249,6 +249,29 @@ ConvInvoker IgemmInvoker(const Handle& handle, const ConvProblem& p, int variant
         };
     }
     }
+#endif
+    ThrowNotImplemented("convolution on the GPU is not implemented in this build");
+}
+
+bool SmallCBwdApplies(const ConvProblem& p)
+{
+#if MIOPEN_CY_HAVE_GPU
+    return p.direction == ConvDirection::BackwardData && Fits32(p) && gpu::ConvBwdSmallCApplies(KArgs(p));
+#else
+    return false;
+#endif
+}
+
+ConvInvoker SmallCBwdInvoker(const Handle& handle, const ConvProblem& p)
+{
+#if MIOPEN_CY_HAVE_GPU
+    const Handle* h = &handle;
+    const gpu::ConvKArgs a = KArgs(p);
+    return [h, a](const ConvArgs& r) {
+        gpu::LaunchConvBwdSmallC(a, h->Stream(), static_cast<float*>(r.x), static_cast<const float*>(r.w),
+                                 static_cast<const float*>(r.y));
+        gpu::CheckLaunch("ConvGpuDirectBwdSmallC");
+    };
 #endif
     ThrowNotImplemented("convolution on the GPU is not implemented in this build");
 }

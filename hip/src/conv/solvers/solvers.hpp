@@ -22,6 +22,11 @@ const ConvSolver& GemmWrwUniversal();
 const ConvSolver& ConvCpuImplicitGemmFwd();
 const ConvSolver& ConvCpuImplicitGemmBwd();
 const ConvSolver& ConvCpuImplicitGemmWrw();
+// Blocked direct convolution with register-tiled AVX-512 / AVX2 micro-kernels: forward, backward
+// data of stride-1 convolutions, backward weights.
+const ConvSolver& ConvCpuDirectBlockedFwd();
+const ConvSolver& ConvCpuDirectBlockedBwd();
+const ConvSolver& ConvCpuDirectBlockedWrw();
 // Winograd F(m x m, 3x3) (packed NCHW, 3x3, stride 1): forward and backward data, backward weights.
 const ConvSolver& ConvMPBidirectWinograd4x3();
 const ConvSolver& ConvMPBidirectWinograd2x3();
@@ -33,6 +38,8 @@ const ConvSolver& Fft();
 const ConvSolver& ConvGpuImplicitGemmFwd(int variant);
 const ConvSolver& ConvGpuImplicitGemmBwd(int variant);
 const ConvSolver& ConvGpuImplicitGemmWrw(int variant);
+// Backward data on the GPU for C/G <= 4 (2-d): conv_gpu_bwd_smallc.cpp.
+const ConvSolver& ConvGpuDirectBwdSmallC();
 // Depthwise on the GPU (groups == C == K, 2-d, packed): conv_gpu_depthwise.cpp.
 const ConvSolver& ConvGpuDepthwiseFwd();
 const ConvSolver& ConvGpuDepthwiseBwd();

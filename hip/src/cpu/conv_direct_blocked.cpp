@@ -1,0 +1,410 @@
+// The blocked direct convolution's host side (conv_direct_blocked.hpp): the ISA choice, the tile
+// table and default, the plans of forward and backward data, the packing of x and w into the
+// blocked layouts, and the call into the kernels of one ISA.
+#include "cpu/conv_direct_blocked.hpp"
+#include "cpu/conv_direct_blocked_args.hpp"
+#include "core/env.hpp"
+#include "core/errors.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#ifdef DBLK_PROFILE
+#include <cstdio>
+#endif
+
+#include <omp.h>
+
+namespace miopen::cpu::dblk {
+
+Isa BestIsa()
+{
+    Isa best = Isa::None;
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if(__builtin_cpu_supports("avx512f"))
+        best = Isa::Avx512;
+    else if(__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        best = Isa::Avx2;
+#endif
+    if(const auto cap = env::Value("MIOPEN_CY_DEBUG_CPU_ISA"))
+    {
+        std::string v = *cap;
+        std::transform(v.begin(), v.end(), v.begin(), [](unsigned char ch) { return std::tolower(ch); });
+        Isa want;
+        if(v == "avx512")
+            want = Isa::Avx512;
+        else if(v == "avx2")
+            want = Isa::Avx2;
+        else if(v == "none")
+            want = Isa::None;
+        else
+            ThrowBadParm("MIOPEN_CY_DEBUG_CPU_ISA='", *cap, "': expected avx512, avx2 or none");
+        best = std::min(best, want);
+    }
+    return best;
+}
+
+const char* IsaName(Isa isa)
+{
+    switch(isa)
+    {
+    case Isa::Avx512: return "avx512";
+    case Isa::Avx2: return "avx2";
+    case Isa::None: break;
+    }
+    return "none";
+}
+
+int VectorWidth(Isa isa) { return isa == Isa::Avx512 ? 16 : 8; }
+
+const std::vector<Tile>& Tiles(Isa isa)
+{
+#define DBLK_TILE(UR_, NKV_) Tile{UR_, NKV_},
+    static const std::vector<Tile> avx512 = {DBLK_TILES_AVX512};
+    static const std::vector<Tile> avx2 = {DBLK_TILES_AVX2};
+    static const std::vector<Tile> none = {};
+#undef DBLK_TILE
+    return isa == Isa::Avx512 ? avx512 : isa == Isa::Avx2 ? avx2 : none;
+}
+
+Plan ForwardPlan(const ConvGeometry& g)
+{
+    Plan p{};
+    p.n = g.n;
+    p.groups = g.g;
+    p.cin = g.cpg;
+    p.kout = g.kpg;
+    p.ih = g.in[1], p.iw = g.in[2], p.oh = g.out[1], p.ow = g.out[2];
+    p.r = g.fil[1], p.s = g.fil[2];
+    p.ph = g.pad[1], p.pw = g.pad[2], p.sh = g.str[1], p.sw = g.str[2], p.dh = g.dil[1], p.dw = g.dil[2];
+    p.xs[0] = g.xs[0], p.xs[1] = g.xs[1], p.xs[2] = g.xs[3], p.xs[3] = g.xs[4];
+    p.ys[0] = g.ys[0], p.ys[1] = g.ys[1], p.ys[2] = g.ys[3], p.ys[3] = g.ys[4];
+    p.wg = g.kpg * g.ws[0], p.wk = g.ws[0], p.wc = g.ws[1], p.wr = g.ws[3], p.wsd = g.ws[4];
+    p.flip = false;
+    if(p.r == 1 && p.s == 1 && p.ph == 0 && p.pw == 0 && (p.sh > 1 || p.sw > 1))
+    {
+        // A strided 1x1 reads only every sh-th row and sw-th column: the same problem at stride 1
+        // on that subsampled view of x (packing then copies only what is read).
+        p.xs[2] *= p.sh, p.xs[3] *= p.sw;
+        p.ih = p.oh, p.iw = p.ow, p.sh = 1, p.sw = 1;
+    }
+    return p;
+}
+
+Plan BackwardDataPlan(const ConvGeometry& g)
+{
+    // dx = conv(dy, w flipped and transposed): dy's K channels in, dx's C channels out, stride 1,
+    // pad' = d * (f - 1) - pad.
+    Plan p{};
+    p.n = g.n;
+    p.groups = g.g;
+    p.cin = g.kpg;
+    p.kout = g.cpg;
+    p.ih = g.out[1], p.iw = g.out[2], p.oh = g.in[1], p.ow = g.in[2];
+    p.r = g.fil[1], p.s = g.fil[2];
+    p.ph = g.dil[1] * (g.fil[1] - 1) - g.pad[1];
+    p.pw = g.dil[2] * (g.fil[2] - 1) - g.pad[2];
+    p.sh = 1, p.sw = 1, p.dh = g.dil[1], p.dw = g.dil[2];
+    p.xs[0] = g.ys[0], p.xs[1] = g.ys[1], p.xs[2] = g.ys[3], p.xs[3] = g.ys[4];
+    p.ys[0] = g.xs[0], p.ys[1] = g.xs[1], p.ys[2] = g.xs[3], p.ys[3] = g.xs[4];
+    // Forward-role k (dx channel c) steps w's C stride; forward-role c (dy channel k) steps K's.
+    p.wg = g.kpg * g.ws[0], p.wk = g.ws[1], p.wc = g.ws[0], p.wr = g.ws[3], p.wsd = g.ws[4];
+    p.flip = true;
+    return p;
+}
+
+Tile DefaultTile(const Plan& p, Isa isa)
+{
+    // Work in padded MACs (columns rounded up to UR_W, channels to NKV vectors) times a cost per
+    // MAC that grows when the tile spends many loads and broadcasts per FMA or has too few
+    // accumulators to hide the FMA latency (2 pipes x 4 cycles).
+    const int v = VectorWidth(isa);
+    Tile best{0, 0};
+    double best_cost = 0;
+    for(const Tile& t : Tiles(isa))
+    {
+        const long kt = static_cast<long>(t.nkv) * v;
+        const double cols = std::ceil(static_cast<double>(p.ow) / t.ur_w) * t.ur_w;
+        const double chans = std::ceil(static_cast<double>(p.kout) / kt) * kt;
+        const double acc = static_cast<double>(t.ur_w) * t.nkv;
+        double per = 1.0 + 0.5 * (t.ur_w + t.nkv) / acc;
+        if(acc < 8)
+            per *= 8.0 / acc;
+        const double cost = cols * chans * per;
+        if(best.ur_w == 0 || cost < best_cost - 1e-9)
+            best = t, best_cost = cost;
+    }
+    return best;
+}
+
+const std::vector<WrwTile>& WrwTiles(Isa isa)
+{
+#define DBLK_WRW_TILE(UC_, NKV_) WrwTile{UC_, NKV_},
+    static const std::vector<WrwTile> avx512 = {DBLK_WRW_TILES_AVX512};
+    static const std::vector<WrwTile> avx2 = {DBLK_WRW_TILES_AVX2};
+    static const std::vector<WrwTile> none = {};
+#undef DBLK_WRW_TILE
+    return isa == Isa::Avx512 ? avx512 : isa == Isa::Avx2 ? avx2 : none;
+}
+
+WrwTile DefaultWrwTile(const Plan& p, Isa isa)
+{
+    // As DefaultTile, with output channels rounded up to NKV vectors (input channels are padded
+    // to whole vectors whatever the tile).
+    const int v = VectorWidth(isa);
+    WrwTile best{0, 0};
+    double best_cost = 0;
+    for(const WrwTile& t : WrwTiles(isa))
+    {
+        const long kt = static_cast<long>(t.nkv) * v;
+        const double chans = std::ceil(static_cast<double>(p.kout) / kt) * kt;
+        // dy's vectors stream from L1/L2 once per tap and channel slice: they cost more than the
+        // broadcasts of x (measured: 8x2 well ahead of 4x4 on AVX-512).
+        const double acc = static_cast<double>(t.uc) * t.nkv;
+        double per = 1.0 + 0.5 * (t.uc + 3.0 * t.nkv) / acc;
+        if(acc < 8)
+            per *= 8.0 / acc;
+        const double cost = chans * per;
+        if(best.uc == 0 || cost < best_cost - 1e-9)
+            best = t, best_cost = cost;
+    }
+    return best;
+}
+
+namespace {
+
+// Scratch for the packed tensors, kept between calls (page-faulting a fresh buffer every call
+// costs as much as a small convolution); a buffer above the cap is freed after its call.
+constexpr size_t kKeepFloats = size_t(64) << 20;   // 256 MiB
+
+struct Scratch
+{
+    std::vector<float> buf;
+    float* Get(size_t count)
+    {
+        if(buf.size() < count)
+        {
+            buf.clear();
+            buf.shrink_to_fit();
+            buf.resize(count);
+        }
+        return buf.data();
+    }
+    void Trim()
+    {
+        if(buf.size() > kKeepFloats)
+        {
+            buf.clear();
+            buf.shrink_to_fit();
+        }
+    }
+};
+
+void PackX(const Plan& p, const float* x, float* xp, long cb, long vc, long hp, long wpw)
+{
+    const long items = p.n * p.groups * cb * hp;
+#pragma omp parallel for schedule(static)
+    for(long item = 0; item < items; ++item)
+    {
+        long rest = item;
+        const long h = rest % hp;
+        rest /= hp;
+        const long b = rest % cb;
+        rest /= cb;
+        const long grp = rest % p.groups;
+        const long n = rest / p.groups;
+        float* dst = xp + item * wpw * vc;
+        const long ih = h - p.ph;
+        const long nvalid = std::min(vc, p.cin - b * vc);
+        if(ih < 0 || ih >= p.ih || nvalid <= 0)
+        {
+            std::fill_n(dst, wpw * vc, 0.0f);
+            continue;
+        }
+        // Columns [lo, hi) of the packed row hold input columns lo - pw .. hi - 1 - pw.
+        const long lo = std::clamp<long>(p.pw, 0, wpw), hi = std::clamp<long>(p.pw + p.iw, lo, wpw);
+        std::fill_n(dst, lo * vc, 0.0f);
+        std::fill_n(dst + hi * vc, (wpw - hi) * vc, 0.0f);
+        for(long c = 0; c < vc; ++c)
+        {
+            float* d = dst + c;
+            if(c >= nvalid)
+            {
+                for(long w = lo; w < hi; ++w)
+                    d[w * vc] = 0.0f;
+                continue;
+            }
+            const float* src = x + n * p.xs[0] + (grp * p.cin + b * vc + c) * p.xs[1] + ih * p.xs[2] - p.pw * p.xs[3];
+            for(long w = lo; w < hi; ++w)
+                d[w * vc] = src[w * p.xs[3]];
+        }
+    }
+}
+
+// dy (the plan's output) into [n][group][kg][oh][ow][kt], channels past kout zero.
+void PackDy(const Plan& p, const float* dy, float* dyp, long kg, long kt)
+{
+    const long items = p.n * p.groups * kg * p.oh;
+#pragma omp parallel for schedule(static)
+    for(long item = 0; item < items; ++item)
+    {
+        const long oh = item % p.oh;
+        const long kgi = (item / p.oh) % kg;
+        const long grp = (item / (p.oh * kg)) % p.groups;
+        const long n = item / (p.oh * kg * p.groups);
+        float* dst = dyp + item * p.ow * kt;
+        for(long kk = 0; kk < kt; ++kk)
+        {
+            const long k = kgi * kt + kk;
+            float* d = dst + kk;
+            if(k >= p.kout)
+            {
+                for(long ow = 0; ow < p.ow; ++ow)
+                    d[ow * kt] = 0.0f;
+                continue;
+            }
+            const float* src = dy + n * p.ys[0] + (grp * p.kout + k) * p.ys[1] + oh * p.ys[2];
+            for(long ow = 0; ow < p.ow; ++ow)
+                d[ow * kt] = src[ow * p.ys[3]];
+        }
+    }
+}
+
+void PackW(const Plan& p, const float* w, float* wp, long cb, long vc, long kg, long kt)
+{
+    const long items = p.groups * kg * cb;
+#pragma omp parallel for schedule(static)
+    for(long item = 0; item < items; ++item)
+    {
+        const long b = item % cb;
+        const long kgi = (item / cb) % kg;
+        const long grp = item / (cb * kg);
+        float* dst = wp + item * p.r * p.s * vc * kt;
+        const long cvalid = std::clamp<long>(p.cin - b * vc, 0, vc);
+        const long kvalid = std::clamp<long>(p.kout - kgi * kt, 0, kt);
+        // Output channel outermost, then input channel, then taps: w is read in its own order
+        // (adjacent for packed filters); the writes stay inside this item's block (L1).
+        const long taps = p.r * p.s;
+        for(long kk = 0; kk < kt; ++kk)
+        {
+            if(kk >= kvalid)
+            {
+                for(long i = 0; i < taps * vc; ++i)
+                    dst[i * kt + kk] = 0.0f;
+                continue;
+            }
+            const float* src = w + grp * p.wg + (kgi * kt + kk) * p.wk + b * vc * p.wc;
+            for(long c = 0; c < vc; ++c)
+            {
+                const float* sc = src + c * p.wc;
+                for(long r = 0; r < p.r; ++r)
+                    for(long s = 0; s < p.s; ++s)
+                    {
+                        const long rr = p.flip ? p.r - 1 - r : r, ss = p.flip ? p.s - 1 - s : s;
+                        dst[((r * p.s + s) * vc + c) * kt + kk] = c < cvalid ? sc[rr * p.wr + ss * p.wsd] : 0.0f;
+                    }
+            }
+        }
+    }
+}
+
+} // namespace
+
+void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* y)
+{
+    if(isa == Isa::None)
+        ThrowBadParm("blocked direct convolution: no AVX2 or AVX-512 kernels on this CPU");
+    const long v = VectorWidth(isa);
+    const long vc = std::min(v, p.cin);
+    const long cb = (p.cin + vc - 1) / vc;
+    const long kt = t.nkv * v;
+    const long kg = (p.kout + kt - 1) / kt;
+    const long owt = (p.ow + t.ur_w - 1) / t.ur_w;
+    const long hp = (p.oh - 1) * p.sh + (p.r - 1) * p.dh + 1;
+    const long wpw = (owt * t.ur_w - 1) * p.sw + (p.s - 1) * p.dw + 1;
+    // 1x1, stride 1, no padding, whole channel vectors, rows of x and y adjacent: the kernels read
+    // x where it is, an image's positions as one long row.
+    const bool flat = p.r == 1 && p.s == 1 && p.sh == 1 && p.sw == 1 && p.ph == 0 && p.pw == 0 && p.cin % v == 0 &&
+                      p.xs[3] == 1 && p.xs[2] == p.iw && p.ys[3] == 1 && p.ys[2] == p.ow && p.ih == p.oh &&
+                      p.iw == p.ow;
+    const size_t xcount = flat ? 0 : static_cast<size_t>(p.n * p.groups * cb * hp * wpw * vc);
+    const size_t wcount = static_cast<size_t>(p.groups * kg * cb * p.r * p.s * vc * kt);
+
+    static thread_local Scratch xs, wsc;
+    float* xp = flat ? nullptr : xs.Get(xcount);
+    float* wp = wsc.Get(wcount);
+#ifdef DBLK_PROFILE
+    double t0 = omp_get_wtime();
+#endif
+    if(!flat)
+        PackX(p, x, xp, cb, vc, hp, wpw);
+#ifdef DBLK_PROFILE
+    double t1 = omp_get_wtime();
+#endif
+    PackW(p, w, wp, cb, vc, kg, kt);
+#ifdef DBLK_PROFILE
+    double t2 = omp_get_wtime();
+    fprintf(stderr, "packx %.3f packw %.3f\n", (t1 - t0) * 1e3, (t2 - t1) * 1e3);
+#endif
+
+    KernelArgs a{};
+    a.xp = xp, a.wp = wp, a.y = y;
+    a.n = p.n, a.groups = p.groups, a.cb = cb, a.vc = vc, a.hp = hp, a.wpw = wpw;
+    a.kg = kg, a.kout = p.kout;
+    a.r = p.r, a.s = p.s, a.sh = p.sh, a.sw = p.sw, a.dh = p.dh, a.dw = p.dw, a.oh = p.oh, a.ow = p.ow, a.owt = owt;
+    for(int i = 0; i < 4; ++i)
+        a.ys[i] = p.ys[i];
+    a.ur_w = t.ur_w, a.nkv = t.nkv;
+    if(flat)
+    {
+        a.flat = 1;
+        a.xp = x;
+        a.xn = p.xs[0], a.xc = p.xs[1];
+        a.oh = 1, a.ow = p.oh * p.ow;
+        a.ys[2] = 0;
+    }
+    const bool ran = isa == Isa::Avx512 ? RunAvx512(a) : RunAvx2(a);
+    xs.Trim();
+    wsc.Trim();
+    if(!ran)
+        ThrowBadParm("blocked direct convolution: tile ", t.ur_w, "x", t.nkv, " has no ", IsaName(isa), " kernel");
+}
+
+void RunWrw(const Plan& p, Isa isa, WrwTile t, const float* x, const float* dy, float* dw)
+{
+    if(isa == Isa::None)
+        ThrowBadParm("blocked direct convolution: no AVX2 or AVX-512 kernels on this CPU");
+    const long vc = VectorWidth(isa);   // whole vectors of input channels: UC divides them
+    const long cb = (p.cin + vc - 1) / vc;
+    const long kt = t.nkv * vc;
+    const long kg = (p.kout + kt - 1) / kt;
+    const long hp = (p.oh - 1) * p.sh + (p.r - 1) * p.dh + 1;
+    const long wpw = (p.ow - 1) * p.sw + (p.s - 1) * p.dw + 1;
+    const size_t xcount = static_cast<size_t>(p.n * p.groups * cb * hp * wpw * vc);
+    const size_t dcount = static_cast<size_t>(p.n * p.groups * kg * p.oh * p.ow * kt);
+
+    static thread_local Scratch xs, ds;
+    float* xp = xs.Get(xcount);
+    float* dyp = ds.Get(dcount);
+    PackX(p, x, xp, cb, vc, hp, wpw);
+    PackDy(p, dy, dyp, kg, kt);
+
+    WrwArgs a{};
+    a.xp = xp, a.dyp = dyp, a.dw = dw;
+    a.n = p.n, a.groups = p.groups, a.cb = cb, a.vc = vc, a.hp = hp, a.wpw = wpw;
+    a.kg = kg, a.kout = p.kout, a.cin = p.cin;
+    a.r = p.r, a.s = p.s, a.sh = p.sh, a.sw = p.sw, a.dh = p.dh, a.dw_ = p.dw, a.oh = p.oh, a.ow = p.ow;
+    // Rows per pass: about 16 KiB of dy, which every tap and channel slice reads again.
+    a.rows = std::max<long>(1, 16384 / (kt * 4) / std::max<long>(p.ow, 1));
+    a.ws[0] = p.wk, a.ws[1] = p.wc, a.ws[2] = p.wr, a.ws[3] = p.wsd;
+    a.uc = t.uc, a.nkv = t.nkv;
+    const bool ran = isa == Isa::Avx512 ? RunWrwAvx512(a) : RunWrwAvx2(a);
+    xs.Trim();
+    ds.Trim();
+    if(!ran)
+        ThrowBadParm("blocked direct convolution: backward-weights tile ", t.uc, "x", t.nkv, " has no ",
+                     IsaName(isa), " kernel");
+}
+
+} // namespace miopen::cpu::dblk

@@ -1,0 +1,83 @@
+// Direct convolution with channel-blocked layouts and register-tiled micro-kernels (the
+// oneDNN / MIOpen "direct, blocked layout" scheme, not a GEMM). x is packed, with its padding
+// written out, into N G C/VC Hp Wp VC (VC = the vector width: 16 floats for AVX-512, 8 for AVX2;
+// or C itself when C is smaller) and w into G K/KT C/VC R S VC KT (KT = NKV vectors of output
+// channels). A micro-kernel keeps a tile of UR_W output columns x KT output channels in vector
+// registers and runs over (c block, r, s, c): one vector load per NKV weights, one broadcast per
+// input value, UR_W x NKV FMAs. Threads take (image, group, channel tile, output row) items. The
+// tile is written straight to y in its own layout (the unpack is fused).
+// Backward weights keeps a tile of UC input channels x NKV vectors of output channels per filter
+// tap in registers, summed over images and output positions (cpu/conv_direct_blocked_kernel.hpp).
+// Backward data of stride-1 convolutions is the same forward on dy with the flipped filter and
+// C/K swapped (pad' = dilation * (filter - 1) - pad).
+// Kernels: conv_direct_blocked_avx512.cpp (-mavx512f) and conv_direct_blocked_avx2.cpp (-mavx2
+// -mfma), chosen at run time by what the CPU supports; MIOPEN_CY_DEBUG_CPU_ISA=avx2 forces the
+// AVX2 kernels on an AVX-512 machine, =none makes the blocked solvers not applicable.
+#pragma once
+
+#include "conv/conv_geometry.hpp"
+
+#include <string>
+#include <vector>
+
+namespace miopen::cpu::dblk {
+
+enum class Isa
+{
+    None,
+    Avx2,     // 8 floats a vector, 16 vector registers
+    Avx512,   // 16 floats a vector, 32 vector registers
+};
+
+/// The best ISA this CPU runs, capped by MIOPEN_CY_DEBUG_CPU_ISA (avx512, avx2, none).
+Isa BestIsa();
+const char* IsaName(Isa isa);
+int VectorWidth(Isa isa);
+
+/// One register tile: UR_W output columns x NKV vectors of output channels.
+struct Tile
+{
+    int ur_w;
+    int nkv;
+};
+/// The tiles the kernels are instantiated for, per ISA (AVX-512: up to 28 accumulators; AVX2: 12).
+const std::vector<Tile>& Tiles(Isa isa);
+
+/// A forward convolution in plain integers: what the packers and kernels index with. Backward
+/// data is described as a forward (AsForward).
+struct Plan
+{
+    long n, groups, cin, kout;          // channels per group: cin in, kout out
+    long ih, iw, oh, ow, r, s, ph, pw, sh, sw, dh, dw;
+    long xs[4];                         // input strides: n, c, h, w
+    long ys[4];                         // output strides
+    // Filter element (k, c, r, s) of group grp (k < kout, c < cin) is at
+    // w[(grp * kout + k) * wk + c * wc + r * wr + s * wsd], or, when flip, at the flipped tap
+    // (r -> R-1-r, s -> S-1-s) with the roles of wk and wc given by AsForward.
+    long wg, wk, wc, wr, wsd;
+    bool flip;
+};
+
+Plan ForwardPlan(const ConvGeometry& g);
+/// Stride-1 backward data as a forward convolution of dy (K channels) into dx (C channels).
+Plan BackwardDataPlan(const ConvGeometry& g);
+
+/// Runs the plan with one tile of one ISA: x (or dy) in, y (or dx) out.
+void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* y);
+
+/// The default tile for a problem (the variant table's first row).
+Tile DefaultTile(const Plan& p, Isa isa);
+
+/// Backward weights: tiles of UC input channels x NKV vectors of output channels (one filter tap
+/// at a time), summed over images and output positions. The plan is the forward one: x in, y is
+/// dy, and dw is written where the plan's filter strides say.
+struct WrwTile
+{
+    int uc;
+    int nkv;
+};
+const std::vector<WrwTile>& WrwTiles(Isa isa);
+WrwTile DefaultWrwTile(const Plan& p, Isa isa);
+void RunWrw(const Plan& p, Isa isa, WrwTile t, const float* x, const float* dy, float* dw);
+
+} // namespace miopen::cpu::dblk
