@@ -1,6 +1,7 @@
 """The GPU SGEMM (hip/kernels/gemm/sgemm.hip, through the miopenCySgemm extension) against a
 float64 NumPy product on every device, and the 1x1 GEMM convolution solvers (GemmFwd1x1_0_1,
-GemmBwd1x1_stride1, GemmWrw1x1_stride1) forced alone on a GPU handle against PyTorch: odd sizes,
+GemmBwd1x1_stride1, GemmWrw1x1_stride1; strided: GemmFwd1x1_0_2, GemmBwd1x1_stride2) forced alone
+on a GPU handle against PyTorch: odd sizes,
 k below the kernel's step, batch 1, groups, 1-3 spatial dims, transposed convolution, the split
 backward-weights sum; outputs poisoned (NaN) so unwritten elements fail. The solver tests skip
 without a GPU; the SGEMM tests run on the CPU too (the BLAS behind the same call)."""

@@ -22,7 +22,9 @@ struct SgemmArgs {
 /// Runs the GEMM on `stream` (hipStream_t / cudaStream_t; null: the current device's default
 /// stream) of the current device. Throws miopen::Error (BadParm) naming the field at fault for
 /// negative sizes, null pointers or leading dimensions too small; nothing runs for m, n or
-/// batch 0; k == 0 writes zeros.
+/// batch 0; k == 0 writes zeros. It has no workspace, so it never splits a summed reduction: a
+/// small m x n with a long sum (k x batch) leaves most of the GPU idle. There, SgemmChoose +
+/// SgemmWorkspaceBytes + LaunchSgemmWith split it deterministically through a workspace.
 void LaunchSgemm(const SgemmArgs& args, void* stream);
 
 // ---- below: the tile table and the split reduction, for the launcher and for tests ----------
