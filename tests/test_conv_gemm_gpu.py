@@ -1,6 +1,7 @@
 """The GPU SGEMM (hip/kernels/gemm/sgemm.hip, through the miopenCySgemm extension) against a
 float64 NumPy product on every device, and the 1x1 GEMM convolution solvers (GemmFwd1x1_0_1,
-GemmBwd1x1_stride1, GemmWrw1x1_stride1) forced alone on a GPU handle against PyTorch: odd sizes,
+GemmBwd1x1_stride1, GemmWrw1x1_stride1; strided: GemmFwd1x1_0_2, GemmBwd1x1_stride2) forced alone
+on a GPU handle against PyTorch: odd sizes,
 k below the kernel's step, batch 1, groups, 1-3 spatial dims, transposed convolution, the split
 backward-weights sum; outputs poisoned (NaN) so unwritten elements fail. The solver tests skip
 without a GPU; the SGEMM tests run on the CPU too (the BLAS behind the same call)."""
@@ -90,6 +91,38 @@ def test_sgemm_matches_numpy(handle, rng, trans_a, trans_b, sum_batch, size, lay
     assert np.isnan(host[mask]).all()
 
 
+# A shared by every product (strideA 0), as the 1x1 forward and backward data have it: big enough
+# batches of narrow products that the GPU launcher folds the batch into the columns (one GEMM).
+SHARED_A = [  # m, n, k, batch
+    (512, 49, 8, 256),     # odd columns: the scalar path
+    (512, 7, 9, 1024),     # a vector of 4 columns spans images
+    (512, 52, 16, 128),    # columns a multiple of 4: vectorised
+]
+
+
+@pytest.mark.parametrize("trans_a", [False, True], ids=["N", "T"])
+@pytest.mark.parametrize("size", SHARED_A, ids=lambda s: "m{}-n{}-k{}-b{}".format(*s))
+@pytest.mark.parametrize("layout", ["tight", "padded"])
+def test_sgemm_shared_a_matches_numpy(handle, rng, trans_a, size, layout):
+    m, n, k, batch = size
+    pad = layout == "padded"
+    offset = 1 if pad else 0
+    a = Operand(handle, rng, 1, k if trans_a else m, m if trans_a else k, pad, offset)
+    b = Operand(handle, rng, batch, k, n, pad, offset)
+    c = Operand(handle, rng, batch, m, n, pad, offset, fill=np.nan)
+    mi.cySgemm(handle, trans_a, False, False, m, n, k, batch, a.addr, a.ld, 0, b.addr, b.ld, b.stride,
+               c.addr, c.ld, c.stride)
+    got, host = c.read()
+    am = (a.mats[0].T if trans_a else a.mats[0]).astype(np.float64)
+    expect = np.einsum("ik,bkj->bij", am, np.stack(b.mats).astype(np.float64))
+    assert rel_l2(got, expect) <= TOL
+    mask = np.ones(host.size, bool)
+    for i in range(batch):
+        start = offset + i * c.stride
+        mask[start:start + m * c.ld].reshape(m, c.ld)[:, :n] = False
+    assert np.isnan(host[mask]).all()
+
+
 def test_sgemm_k_zero_writes_zeros(handle, rng):
     c = Operand(handle, rng, 2, 9, 6, False, 0, fill=np.nan)
     mi.cySgemm(handle, False, False, False, 9, 6, 0, 2, 0, 1, 0, 0, 6, 0, c.addr, c.ld, c.stride)
@@ -153,6 +186,7 @@ GEMM_CASES = [
     Case(2, 4, (5, 6, 7), 4, (1, 1, 1), (0, 0, 0), (1, 1, 1), (1, 1, 1), groups=2),   # 3-d
     Case(2, 8, (5, 6), 12, (1, 1), (0, 0), (1, 1), (1, 1), transpose=True),
     Case(2, 6, (5, 6), 9, (1, 1), (0, 0), (1, 1), (1, 1), groups=3),
+    Case(64, 32, (7, 7), 1024, (1, 1), (0, 0), (1, 1), (1, 1)),             # forward folds the batch
 ]
 
 
@@ -165,6 +199,32 @@ def test_gpu_gemm_solver_alone(rng, monkeypatch, case, direction):
     expect = {FWD: y_ref, BWD: dx_ref, WRW: dw_ref}[direction]
     canonical = {FWD: BWD, BWD: FWD, WRW: WRW}[direction] if case.transpose else direction
     monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", GEMM_SOLVERS[canonical])
+    got = run(handle, case, direction, x, w, dy, algo=int(mi.miopenConvolutionAlgoGEMM))
+    assert rel_l2(got, expect) <= TOL
+
+
+STRIDED_SOLVERS = {FWD: "GemmFwd1x1_0_2", BWD: "GemmBwd1x1_stride2"}
+STRIDED_CASES = [
+    Case(2, 8, (7, 6), 4, (1, 1), (0, 0), (2, 2), (1, 1)),
+    Case(3, 36, (13, 11), 70, (1, 1), (0, 0), (2, 3), (1, 1), groups=2),    # odd sizes, mixed strides
+    Case(4, 64, (14, 14), 128, (1, 1), (0, 0), (2, 2), (1, 1)),             # vectorised GEMM
+    Case(32, 64, (14, 14), 1024, (1, 1), (0, 0), (2, 2), (1, 1)),           # forward folds the batch
+    Case(3, 6, (17,), 10, (1,), (0,), (3,), (1,)),                          # 1-d
+    Case(2, 4, (5, 6, 7), 6, (1, 1, 1), (0, 0, 0), (2, 1, 2), (1, 1, 1)),   # 3-d
+    Case(2, 6, (5, 6), 9, (1, 1), (0, 0), (1, 1), (2, 2), groups=3),        # stride 1, dilation 2
+    Case(2, 8, (5, 6), 12, (1, 1), (0, 0), (2, 2), (1, 1), transpose=True),
+]
+
+
+@requires_gpu
+@pytest.mark.parametrize("case", STRIDED_CASES, ids=str)
+@pytest.mark.parametrize("direction", [FWD, BWD])
+def test_gpu_strided_gemm_solver_alone(rng, monkeypatch, case, direction):
+    handle = mi.Handle(device="gpu")
+    x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
+    expect = {FWD: y_ref, BWD: dx_ref}[direction]
+    canonical = {FWD: BWD, BWD: FWD}[direction] if case.transpose else direction
+    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", STRIDED_SOLVERS[canonical])
     got = run(handle, case, direction, x, w, dy, algo=int(mi.miopenConvolutionAlgoGEMM))
     assert rel_l2(got, expect) <= TOL
 

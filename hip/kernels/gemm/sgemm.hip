@@ -37,12 +37,25 @@ struct SgemmK
     int64_t per;     // sum: steps per block z
     float* part;     // sum with several parts: part z's tile goes to part + z * m * n (ldc = n)
     int vc;          // C can take float4 stores (aligned, ldc, stride and n multiples of 4)
+    int fold;        // > 0: the batch folded into the columns (A shared, B not transposed): column
+                     // j is column j % fold of image j / fold (B and C offsets via sb and sc)
 };
 
+/// Offset of column j in B (not transposed) or C: folded columns step to the next image.
+__device__ inline int64_t ColumnOffset(int j, int fold, int64_t stride)
+{
+    if(fold <= 0)
+        return j;
+    const int img = j / fold;
+    return img * stride + (j - img * fold);
+}
+
+/// Resident blocks asked of the compiler: a cap of about 128 registers for 256 threads, 168
+/// for the smaller blocks (whose per-thread fetch state is larger; 128 made them spill).
 template <int T>
 constexpr int MinBlocks()
 {
-    return T >= 256 ? 2 : T >= 128 ? 4 : 8;
+    return T >= 256 ? 2 : T >= 128 ? 3 : 6;
 }
 
 template <int BM, int BN, bool TA, bool TB, bool V>
@@ -113,6 +126,12 @@ Sgemm(SgemmK p)
         }
     }
 
+    // Column offsets of B's 4-vectors (not transposed: fixed for the whole reduction).
+    int64_t bcol[LB];
+#pragma unroll
+    for(int j = 0; j < LB; ++j)
+        bcol[j] = TB ? 0 : ColumnOffset(min(n0 + br[j], p.n - 1), p.fold, p.sb);
+
     float acc[8][8];
 #pragma unroll
     for(int i = 0; i < 8; ++i)
@@ -164,7 +183,7 @@ Sgemm(SgemmK p)
         for(int j = 0; j < LB; ++j)
         {
             const int nn = n0 + br[j], kk = k0 + bk[j];
-            const float* src = TB ? b + int64_t{nn} * p.ldb + kk : b + int64_t{kk} * p.ldb + nn;
+            const float* src = TB ? b + int64_t{nn} * p.ldb + kk : b + int64_t{kk} * p.ldb + bcol[j];
             if constexpr(V)
             {
                 const bool ok = nn < p.n && kk < p.k;
@@ -175,7 +194,10 @@ Sgemm(SgemmK p)
                 float e[4];
 #pragma unroll
                 for(int q = 0; q < 4; ++q)
-                    e[q] = (TB ? (nn < p.n && kk + q < p.k) : (kk < p.k && nn + q < p.n)) ? src[q] : 0.0f;
+                    e[q] = TB ? (nn < p.n && kk + q < p.k ? src[q] : 0.0f)
+                              : (kk < p.k && nn + q < p.n
+                                     ? b[int64_t{kk} * p.ldb + ColumnOffset(nn + q, p.fold, p.sb)]
+                                     : 0.0f);
                 rb[j] = make_float4(e[0], e[1], e[2], e[3]);
             }
         }
@@ -283,8 +305,9 @@ Sgemm(SgemmK p)
             const int n = n0 + tx * 4 + h * (BN / 2);
             if(vec)
             {
+                // (Folded: the image's column count is a multiple of 4, so the run is in one image.)
                 if(n < p.n)
-                    *reinterpret_cast<float4*>(row + n) =
+                    *reinterpret_cast<float4*>(row + ColumnOffset(n, p.fold, p.sc)) =
                         make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
             }
             else
@@ -292,7 +315,7 @@ Sgemm(SgemmK p)
 #pragma unroll
                 for(int q = 0; q < 4; ++q)
                     if(n + q < p.n)
-                        row[n + q] = acc[i][4 * h + q];
+                        row[ColumnOffset(n + q, p.fold, p.sc)] = acc[i][4 * h + q];
             }
         }
     }
@@ -349,7 +372,7 @@ void SgemmTileShape(int tile, int& bm, int& bn)
     bn = shapes[t][1];
 }
 
-void LaunchSgemmTile(const SgemmArgs& g, int tile, int splits, float* workspace, void* stream)
+void LaunchSgemmTile(const SgemmArgs& g, int tile, int splits, bool fold, float* workspace, void* stream)
 {
     if(g.m <= 0 || g.n <= 0 || g.batch <= 0)
         return;
@@ -361,10 +384,20 @@ void LaunchSgemmTile(const SgemmArgs& g, int tile, int splits, float* workspace,
     k.sum    = g.sum_batch || g.batch == 1 ? 1 : 0;
     k.part   = nullptr;
     k.per    = 0;
+    k.fold   = 0;
+    if(fold && SgemmCanFold(g))
+    {
+        // One GEMM of batch * n columns over the shared A: no partly filled tile per image.
+        k.fold  = g.n;
+        k.n     = g.n * g.batch;
+        k.batch = 1;
+        k.sum   = 1;
+        splits  = 1;
+    }
     int zs;
     if(k.sum)
     {
-        const int64_t total = int64_t{g.batch} * k.ksteps;
+        const int64_t total = int64_t{k.batch} * k.ksteps;
         const int parts     = splits > 1 && total > 1 ? static_cast<int>(std::min<int64_t>(splits, total)) : 1;
         k.per               = (total + parts - 1) / parts;
         zs                  = total > 0 ? static_cast<int>((total + k.per - 1) / k.per) : 1;
@@ -379,8 +412,8 @@ void LaunchSgemmTile(const SgemmArgs& g, int tile, int splits, float* workspace,
         if(k.ksteps == 0)
             k.ksteps = 1, k.k = 0;
     }
-    k.vc = Aligned16(g.c) && g.ldc % 4 == 0 && (zs == 1 || !k.sum) && (k.sum || g.stride_c % 4 == 0) &&
-                   g.n % 4 == 0
+    k.vc = Aligned16(g.c) && g.ldc % 4 == 0 && g.n % 4 == 0 &&
+                   (k.fold > 0 || (!k.sum && g.batch > 1) ? g.stride_c % 4 == 0 : true)
                ? 1
                : 0;
     if(k.part != nullptr)

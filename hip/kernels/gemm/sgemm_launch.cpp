@@ -14,10 +14,10 @@ namespace {
 
 constexpr int kStep     = 8;    // the kernel's reduction step (kBK in sgemm.hip)
 constexpr int kMaxZ     = 65535;
-constexpr int kMaxSplit = 32;
+constexpr int kMaxSplit = 256;
 
 /// Blocks of a tile shape that fit on one multiprocessor at once (the kernels' launch bounds).
-int Slots(int tile) { return tile == 0 ? 2 : tile == 3 ? 8 : 4; }
+int Slots(int tile) { return tile == 0 ? 2 : tile == 3 ? 6 : 3; }
 
 /// Relative speed of a full tile (a bigger tile reuses each shared-memory and global load more).
 double Efficiency(int tile) { return tile == 0 ? 1.0 : tile == 3 ? 0.72 : 0.88; }
@@ -74,22 +74,28 @@ int CurrentSms()
     return MultiprocessorCount(dev);
 }
 
-void Choose(const SgemmArgs& g, int sms, bool allow_split, int& best_tile, int& best_splits)
+void Choose(const SgemmArgs& g, int sms, bool allow_split, int& best_tile, int& best_splits, bool& best_fold)
 {
     best_tile   = 0;
     best_splits = 1;
+    best_fold   = false;
     double best = 1e300;
     const int64_t steps = Steps(g);
-    for(int t = 0; t < kSgemmTiles; ++t)
+    for(int option = 0; option < kSgemmTiles * 2; ++option)
     {
+        const int t     = option % kSgemmTiles;
+        const bool fold = option >= kSgemmTiles;
+        if(fold && !SgemmCanFold(g))
+            break;
         int bm, bn;
         SgemmTileShape(t, bm, bn);
-        int64_t blocks = int64_t{(g.m + bm - 1) / bm} * ((g.n + bn - 1) / bn);
-        if(!SumMode(g))
+        const int64_t cols = fold ? int64_t{g.n} * g.batch : g.n;
+        int64_t blocks     = int64_t{(g.m + bm - 1) / bm} * ((cols + bn - 1) / bn);
+        if(!SumMode(g) && !fold)
             blocks *= g.batch;
         const int64_t capacity = int64_t{std::max(sms, 1)} * Slots(t);
         int splits             = 1;
-        if(allow_split && SumMode(g) && blocks < capacity)
+        if(allow_split && SumMode(g) && !fold && blocks < capacity)
         {
             // Fill one wave, each part keeping at least 16 steps (128 of k) of work.
             const int64_t by_fill = capacity / blocks;
@@ -99,6 +105,7 @@ void Choose(const SgemmArgs& g, int sms, bool allow_split, int& best_tile, int& 
         // Time in units of one full wave of this shape: the waves, each part 1/splits of the
         // work, plus the split's extra traffic (write and re-read the partial tiles) as a share.
         const double waves = std::ceil(double(blocks * splits) / double(capacity));
+        // (Folded columns cost a division per column, once; same speed otherwise.)
         double cost        = waves / splits / Efficiency(t);
         if(splits > 1)
             cost *= 1.0 + 0.05 * splits * 64.0 / std::max<double>(g.k, 64.0);
@@ -107,15 +114,16 @@ void Choose(const SgemmArgs& g, int sms, bool allow_split, int& best_tile, int& 
             best        = cost;
             best_tile   = t;
             best_splits = splits;
+            best_fold   = fold;
         }
     }
 }
 
 } // namespace
 
-void SgemmChoose(const SgemmArgs& args, int sms, int& tile, int& splits)
+void SgemmChoose(const SgemmArgs& args, int sms, int& tile, int& splits, bool& fold)
 {
-    Choose(args, sms, true, tile, splits);
+    Choose(args, sms, true, tile, splits, fold);
 }
 
 size_t SgemmWorkspaceBytes(const SgemmArgs& args, int splits)
@@ -126,7 +134,7 @@ size_t SgemmWorkspaceBytes(const SgemmArgs& args, int splits)
     return parts <= 1 ? 0 : sizeof(float) * size_t(parts) * size_t(std::max(args.m, 0)) * size_t(std::max(args.n, 0));
 }
 
-void LaunchSgemmWith(const SgemmArgs& args, int tile, int splits, float* workspace, void* stream)
+void LaunchSgemmWith(const SgemmArgs& args, int tile, int splits, bool fold, float* workspace, void* stream)
 {
     Check(args);
     if(tile < 0 || tile >= kSgemmTiles)
@@ -138,7 +146,9 @@ void LaunchSgemmWith(const SgemmArgs& args, int tile, int splits, float* workspa
     if(SgemmWorkspaceBytes(args, splits) > 0 && workspace == nullptr)
         ThrowBadParm("SGEMM workspace is null; ", SgemmWorkspaceBytes(args, splits), " bytes needed for ",
                      splits, " splits");
-    if(!SumMode(args) && args.batch > kMaxZ)
+    if(fold && !SgemmCanFold(args))
+        ThrowBadParm("SGEMM fold asked for a GEMM that cannot fold its batch");
+    if(!SumMode(args) && !fold && args.batch > kMaxZ)
     {
         // The grid's z holds the batch: run it in slices.
         for(int b0 = 0; b0 < args.batch; b0 += kMaxZ)
@@ -148,12 +158,12 @@ void LaunchSgemmWith(const SgemmArgs& args, int tile, int splits, float* workspa
             s.a += b0 * args.stride_a;
             s.b += b0 * args.stride_b;
             s.c += b0 * args.stride_c;
-            LaunchSgemmTile(s, tile, 1, nullptr, stream);
+            LaunchSgemmTile(s, tile, 1, false, nullptr, stream);
             CheckLaunch("Sgemm");
         }
         return;
     }
-    LaunchSgemmTile(args, tile, splits, workspace, stream);
+    LaunchSgemmTile(args, tile, splits, fold, workspace, stream);
     CheckLaunch("Sgemm");
 }
 
@@ -163,8 +173,9 @@ void LaunchSgemm(const SgemmArgs& args, void* stream)
     if(args.m == 0 || args.n == 0 || args.batch == 0)
         return;
     int tile, splits;
-    Choose(args, CurrentSms(), false, tile, splits);
-    LaunchSgemmWith(args, tile, 1, nullptr, stream);
+    bool fold;
+    Choose(args, CurrentSms(), false, tile, splits, fold);
+    LaunchSgemmWith(args, tile, 1, fold, nullptr, stream);
 }
 
 } // namespace miopen::gpu

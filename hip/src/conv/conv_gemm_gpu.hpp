@@ -24,6 +24,13 @@ ConvInvoker Gemm1x1Invoker(const Handle& handle, const ConvProblem& p);
 /// The invoker runs unsplit when the caller's workspace is smaller.
 size_t Gemm1x1WorkspaceSize(const Handle& handle, const ConvProblem& p);
 
+/// The strided 1x1 convolution without padding (GemmFwd1x1_0_2, GemmBwd1x1_stride2) on the GPU:
+/// forward gathers the subsampled x into the workspace and runs the GEMM on it; backward data runs
+/// the GEMM into the workspace and scatters it into dx (zeros off the stride grid).
+ConvInvoker Gemm1x1StridedInvoker(const Handle& handle, const ConvProblem& p);
+/// Their workspace on the GPU: the subsampled tensor of the whole batch (N x C x output positions).
+size_t Gemm1x1StridedWorkspaceSize(const ConvProblem& p);
+
 /// Estimated time on the GPU: the GEMM at about 30 TFLOP/s plus a launch.
 double GemmGpuEstimateMs(const ConvProblem& p);
 
