@@ -25,7 +25,7 @@ from bench_conv import EXTRA, desc, layer_name   # noqa: E402
 SOLVERS = {
     "F": ["ConvGpuGroupedFwd", "ConvGpuDepthwiseFwd", "ConvGpuImplicitGemmFwd<16x128>"],
     "B": ["ConvGpuGroupedBwd", "ConvGpuDepthwiseBwd", "ConvGpuDirectBwdSmallC", "ConvGpuImplicitGemmBwd<16x128>"],
-    "W": ["ConvGpuGroupedWrw", "ConvGpuDepthwiseWrw", "ConvDirectNaiveConvWrw", "ConvGpuImplicitGemmWrw<16x128>",
+    "W": ["ConvGpuGroupedWrw", "ConvGpuGroupedWrw@1", "ConvGpuGroupedWrw@8", "ConvGpuDepthwiseWrw", "ConvDirectNaiveConvWrw", "ConvGpuImplicitGemmWrw<16x128>",
           "ConvGpuImplicitGemmWrw<64x64>"],
 }
 DIRECT = int(mi.miopenConvolutionAlgoDirect)
@@ -99,8 +99,12 @@ def main(argv=None):
         for d in "FBW":
             t_peer, _ = time_ms(peer[d], args.repeat)
             floor = floor_bytes[d] * 4 / bw * 1e3
-            for solver in SOLVERS[d]:
+            for row in SOLVERS[d]:
+                # name@U: ConvGpuGroupedWrw with MIOPEN_CY_GROUPED_WRW_UNROLL=U (positions per lane and step)
+                solver, _, unroll = row.partition("@")
                 os.environ["MIOPEN_DEBUG_FIND_ONLY_SOLVER"] = solver
+                if unroll:
+                    os.environ["MIOPEN_CY_GROUPED_WRW_UNROLL"] = unroll
                 algo = IGEMM if "ImplicitGemm" in solver else DIRECT
                 try:
                     if d == "F":
@@ -126,11 +130,12 @@ def main(argv=None):
                     err = float((out.double() - ref[d].double()).norm() / ref[d].double().norm())
                     med, mn = time_ms(fn, args.repeat)
                 except mi.MIOpenError as e:
-                    print(f"{d:<3} {layer_name(n, *layer):<36} {solver:<34} n/a ({str(e)[-60:]})")
+                    print(f"{d:<3} {layer_name(n, *layer):<36} {row:<34} n/a ({str(e)[-60:]})")
                     continue
                 finally:
                     del os.environ["MIOPEN_DEBUG_FIND_ONLY_SOLVER"]
-                print(f"{d:<3} {layer_name(n, *layer):<36} {solver:<34} {med:8.4f} {mn:8.4f} {t_peer:8.4f} "
+                    os.environ.pop("MIOPEN_CY_GROUPED_WRW_UNROLL", None)
+                print(f"{d:<3} {layer_name(n, *layer):<36} {row:<34} {med:8.4f} {mn:8.4f} {t_peer:8.4f} "
                       f"{t_peer / med:6.2f} {floor:8.4f}" + ("" if err < 1e-4 else f"  WRONG rel err {err:.1e}"),
                       flush=True)
     return 0

@@ -11,6 +11,8 @@
 #include "common/device.hpp"
 #include "conv/conv_kernels.hpp"
 
+#include <cstdlib>
+
 namespace miopen::gpu {
 namespace {
 
@@ -244,8 +246,8 @@ __global__ void GpBwd(Gp d, float* __restrict__ dx, const float* __restrict__ w,
 // Backward weights: warp (blockIdx.x * kGpWarps + warp) = filter pair k * cpg + c (k over all K);
 // blockIdx.y = split of the n * ho output rows. out = partial[split][pair][tap], or dw itself
 // with one split (the same layout: dw is k, c, r, s).
-template <int R, int S>
-__global__ void __launch_bounds__(kGpWarps * 32) GpWrw(Gp d, const float* __restrict__ x,
+template <int R, int S, int U>
+__global__ void __launch_bounds__(kGpWarps * 32, U > 1 ? 2 : 1) GpWrw(Gp d, const float* __restrict__ x,
                                                       const float* __restrict__ dy, float* __restrict__ out)
 {
     constexpr int taps = R * S;
@@ -267,8 +269,8 @@ __global__ void __launch_bounds__(kGpWarps * 32) GpWrw(Gp d, const float* __rest
     const int hw = d.h * d.w, ohw = d.ho * d.wo;
     const int xplane = d.g * d.cpg * hw;   // x image stride
     const int yplane = d.g * d.kpg * ohw;
-    const float* xc = x + (grp * d.cpg + c) * hw;
-    const float* yk = dy + k * ohw;
+    const float* __restrict__ xc = x + (grp * d.cpg + c) * hw;
+    const float* __restrict__ yk = dy + k * ohw;
     // Position q = row * wo + ow over the split's rows, lane-strided; (ow, oh, img) advanced
     // incrementally (no division per position).
     const int end = row1 * d.wo;
@@ -285,33 +287,45 @@ __global__ void __launch_bounds__(kGpWarps * 32) GpWrw(Gp d, const float* __rest
             ++img;
         }
     }
-    for(; q < end; q += 32)
+    // U positions per lane and step (q, q + 32, ...): their loads are all in flight at once.
+    for(; q < end; q += 32 * U)
     {
-        const float gv = yk[img * yplane + oh * d.wo + ow];
-        const float* xi = xc + img * xplane;
-        const int ihb = oh * d.sh - d.ph;
-        const int iwb = ow * d.sw - d.pw;
+        float gv[U];
+        int xo[U], ihb[U], iwb[U];
+        bool ok[U];
+#pragma unroll
+        for(int u = 0; u < U; ++u)
+        {
+            ok[u]  = q + 32 * u < end;
+            gv[u]  = ok[u] ? yk[img * yplane + oh * d.wo + ow] : 0.0f;
+            xo[u]  = img * xplane;
+            ihb[u] = oh * d.sh - d.ph;
+            iwb[u] = ow * d.sw - d.pw;
+            ow += 32;
+            while(ow >= d.wo)
+            {
+                ow -= d.wo;
+                if(++oh == d.ho)
+                {
+                    oh = 0;
+                    ++img;
+                }
+            }
+        }
 #pragma unroll
         for(int fh = 0; fh < R; ++fh)
         {
-            const int ih = ihb + fh * d.dh;
-            const bool rok = ih >= 0 && ih < d.h;
 #pragma unroll
             for(int fw = 0; fw < S; ++fw)
             {
-                const int iw = iwb + fw * d.dw;
-                if(rok && iw >= 0 && iw < d.w)
-                    acc[fh * S + fw] = fmaf(gv, xi[ih * d.w + iw], acc[fh * S + fw]);
-            }
-        }
-        ow += 32;
-        while(ow >= d.wo)
-        {
-            ow -= d.wo;
-            if(++oh == d.ho)
-            {
-                oh = 0;
-                ++img;
+#pragma unroll
+                for(int u = 0; u < U; ++u)
+                {
+                    const int ih = ihb[u] + fh * d.dh;
+                    const int iw = iwb[u] + fw * d.dw;
+                    if(ok[u] && ih >= 0 && ih < d.h && iw >= 0 && iw < d.w)
+                        acc[fh * S + fw] = fmaf(gv[u], xc[xo[u] + ih * d.w + iw], acc[fh * S + fw]);
+                }
             }
         }
     }
@@ -379,12 +393,13 @@ bool ConvGroupedApplies(const ConvKArgs& a, int direction)
 int ConvGroupedWrwSplits(const ConvKArgs& a, int sms)
 {
     const Gp d = ToGp(a);
-    const int64_t pairs = int64_t{d.g} * d.kpg * d.cpg;
-    const int64_t warps = int64_t{sms} * 64;   // about a full machine of warps
-    int64_t splits = (warps + pairs - 1) / pairs;
-    const int64_t rows = int64_t{d.n} * d.ho;
-    // At least about 8 positions per lane; at most one split per row.
-    const int64_t by_work = (rows * d.wo) / (32 * 8);
+    const int64_t pairs  = int64_t{d.g} * d.kpg * d.cpg;
+    const int64_t blocks = (pairs + kGpWarps - 1) / kGpWarps;
+    // About one wave of 4 blocks per multiprocessor, at least 16 positions per lane, at most
+    // one split per output row.
+    int64_t splits = int64_t{sms} * 4 / blocks;
+    const int64_t rows    = int64_t{d.n} * d.ho;
+    const int64_t by_work = (rows * d.wo) / (32 * 16);
     splits = splits < by_work ? splits : by_work;
     splits = splits < rows ? splits : rows;
     if(splits > 65535)
@@ -453,12 +468,27 @@ void LaunchConvGroupedWrw(const ConvKArgs& a, void* stream, int splits, const fl
     const dim3 grid(static_cast<unsigned>((pairs + kGpWarps - 1) / kGpWarps), static_cast<unsigned>(splits));
     float* out = splits > 1 ? workspace : dw;
     auto st = ToStream(stream);
+    // Positions per lane and step: 4 (2 for 5x5, 1 for 7x7); MIOPEN_CY_GROUPED_WRW_UNROLL=1
+    // picks 1 everywhere, =8 picks 8 for 3x3 (perf/bench_grouped.py compares them).
+    const char* env = std::getenv("MIOPEN_CY_GROUPED_WRW_UNROLL");
+    const bool u1   = env != nullptr && env[0] == '1';
+    const bool u8   = env != nullptr && env[0] == '8';
     switch(d.r)
     {
-    case 1: GpWrw<1, 1><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out); break;
-    case 3: GpWrw<3, 3><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out); break;
-    case 5: GpWrw<5, 5><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out); break;
-    default: GpWrw<7, 7><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out); break;
+    case 1:
+        if(u1) GpWrw<1, 1, 1><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
+        else GpWrw<1, 1, 4><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
+        break;
+    case 3:
+        if(u1) GpWrw<3, 3, 1><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
+        else if(u8) GpWrw<3, 3, 8><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
+        else GpWrw<3, 3, 4><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
+        break;
+    case 5:
+        if(u1) GpWrw<5, 5, 1><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
+        else GpWrw<5, 5, 2><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
+        break;
+    default: GpWrw<7, 7, 1><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out); break;
     }
     if(splits > 1)
     {
