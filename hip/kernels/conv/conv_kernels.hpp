@@ -59,4 +59,17 @@ void LaunchConvDepthwiseBwd(const ConvKArgs& a, void* stream, int sms, float* dx
 void LaunchConvDepthwiseWrw(const ConvKArgs& a, void* stream, const float* x, float* dw, const float* dy,
                             float* workspace);
 
+/// Grouped and depthwise direct kernels for few channels per group (conv_grouped.hip): 2-d (d
+/// unused), packed NCHW, C/G and K/G <= kConvGroupedMaxPerGroup, 32-bit indices. `direction`:
+/// 0 forward, 1 backward data (any filter, pads, strides, dilations), 2 backward weights (square
+/// filters 1, 3, 5, 7). Backward weights with splits > 1 needs splits * k * cpg * r * s floats of
+/// workspace (partials added in split order: deterministic); splits == 1 needs none.
+constexpr int kConvGroupedMaxPerGroup = 32;
+bool ConvGroupedApplies(const ConvKArgs& a, int direction);
+int ConvGroupedWrwSplits(const ConvKArgs& a, int sms);
+void LaunchConvGroupedFwd(const ConvKArgs& a, void* stream, const float* x, const float* w, float* y);
+void LaunchConvGroupedBwd(const ConvKArgs& a, void* stream, float* dx, const float* w, const float* dy);
+void LaunchConvGroupedWrw(const ConvKArgs& a, void* stream, int splits, const float* x, float* dw,
+                          const float* dy, float* workspace);
+
 } // namespace miopen::gpu

@@ -307,4 +307,62 @@ ConvInvoker DepthwiseInvoker(const Handle& handle, const ConvProblem& p)
     ThrowNotImplemented("convolution on the GPU is not implemented in this build");
 }
 
+bool GroupedApplies(const ConvProblem& p)
+{
+#if MIOPEN_CY_HAVE_GPU
+    const int dir = p.direction == ConvDirection::Forward ? 0 : p.direction == ConvDirection::BackwardData ? 1 : 2;
+    return Fits32(p) && gpu::ConvGroupedApplies(KArgs(p), dir);
+#else
+    (void)p;
+    return false;
+#endif
+}
+
+int GroupedWrwSplits(const Handle& handle, const ConvProblem& p)
+{
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+        return gpu::ConvGroupedWrwSplits(KArgs(p), gpu::MultiprocessorCount(handle.Ordinal()));
+#endif
+    (void)handle;
+    (void)p;
+    return 1;
+}
+
+ConvInvoker GroupedInvoker(const Handle& handle, const ConvProblem& p)
+{
+#if MIOPEN_CY_HAVE_GPU
+    const Handle* h = &handle;
+    const gpu::ConvKArgs a = KArgs(p);
+    switch(p.direction)
+    {
+    case ConvDirection::Forward:
+        return [h, a](const ConvArgs& r) {
+            gpu::LaunchConvGroupedFwd(a, h->Stream(), static_cast<const float*>(r.x),
+                                      static_cast<const float*>(r.w), static_cast<float*>(r.y));
+            gpu::CheckLaunch("ConvGpuGroupedFwd");
+        };
+    case ConvDirection::BackwardData:
+        return [h, a](const ConvArgs& r) {
+            gpu::LaunchConvGroupedBwd(a, h->Stream(), static_cast<float*>(r.x), static_cast<const float*>(r.w),
+                                      static_cast<const float*>(r.y));
+            gpu::CheckLaunch("ConvGpuGroupedBwd");
+        };
+    case ConvDirection::BackwardWeights:
+    {
+        const int splits = GroupedWrwSplits(handle, p);
+        return [h, a, splits](const ConvArgs& r) {
+            gpu::LaunchConvGroupedWrw(a, h->Stream(), splits, static_cast<const float*>(r.x),
+                                      static_cast<float*>(r.w), static_cast<const float*>(r.y),
+                                      static_cast<float*>(r.workspace));
+            gpu::CheckLaunch("ConvGpuGroupedWrw");
+        };
+    }
+    }
+#endif
+    (void)handle;
+    (void)p;
+    ThrowNotImplemented("convolution on the GPU is not implemented in this build");
+}
+
 } // namespace miopen::conv_device

@@ -77,4 +77,10 @@ ConvInvoker SmallCBwdInvoker(const Handle& handle, const ConvProblem& p);
 /// Depthwise kernels (hip/kernels/conv/conv_depthwise.hip): groups == C == K, 2-d, packed NCHW.
 ConvInvoker DepthwiseInvoker(const Handle& handle, const ConvProblem& p);
 
+/// Grouped/depthwise direct kernels for C/G, K/G <= 32 (hip/kernels/conv/conv_grouped.hip), 2-d,
+/// packed NCHW. Backward weights: the number of splits of the reduction (1: no workspace).
+bool GroupedApplies(const ConvProblem& p);
+int GroupedWrwSplits(const Handle& handle, const ConvProblem& p);
+ConvInvoker GroupedInvoker(const Handle& handle, const ConvProblem& p);
+
 } // namespace miopen::conv_device

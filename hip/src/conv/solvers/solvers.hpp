@@ -44,6 +44,10 @@ const ConvSolver& ConvGpuDirectBwdSmallC();
 const ConvSolver& ConvGpuDepthwiseFwd();
 const ConvSolver& ConvGpuDepthwiseBwd();
 const ConvSolver& ConvGpuDepthwiseWrw();
+// Grouped/depthwise on the GPU (C/G, K/G <= 32, 2-d, packed): conv_gpu_grouped.cpp.
+const ConvSolver& ConvGpuGroupedFwd();
+const ConvSolver& ConvGpuGroupedBwd();
+const ConvSolver& ConvGpuGroupedWrw();
 
 // GCN assembly (asm/*.s, AMD GPUs only): direct forward 3x3 and 1x1.
 const ConvSolver& ConvAsm3x3U();
