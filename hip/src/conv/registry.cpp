@@ -87,6 +87,17 @@ const std::vector<const ConvSolver*>& ConvSolvers()
         &solvers::ConvDirectNaiveBwdData(),
         &solvers::ConvDirectNaiveBwdWeights(),
     };
+    // Ids and names key the find-db, the perf-db and every by-id call: two solvers sharing one
+    // (a merge of two branches that picked the same free id) would silently shadow each other.
+    static const bool unique = [] {
+        for(size_t i = 0; i < all.size(); ++i)
+            for(size_t j = 0; j < i; ++j)
+                if(all[i]->Id() == all[j]->Id() || all[i]->Name() == all[j]->Name())
+                    Throw(miopenStatusInternalError, "solvers ", all[j]->Name(), " and ",
+                          all[i]->Name(), " share an id or a name (", all[i]->Id(), ")");
+        return true;
+    }();
+    (void)unique;
     return all;
 }
 
