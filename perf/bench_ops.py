@@ -4,12 +4,14 @@ Prints one row per op: our time, PyTorch's time (median of --repeat runs after w
 bandwidth each reaches counting the bytes read and written once, and the speed ratio
 (PyTorch time / our time: > 1 means we are faster).
 
-    python perf/bench_ops.py [--device cpu|gpu] [--repeat N] [--filter SUBSTRING] [--size small|large]
+    python perf/bench_ops.py [--device cpu|gpu] [--repeat N] [--filter SUBSTRING[,SUBSTRING]] [--size small|large]
 
 --size large (the default on a GPU) takes tensors of 100 MB or more, which no GPU cache holds, and
 times with CUDA events; the GPU run also prints the measured device copy bandwidth, each row's
 fraction of it, the pooling forward and backward with the generic kernels beside the 2-d ones,
-and the per-call Python overhead on the GPU handle.
+and the per-call Python overhead on the GPU handle. Rows named `op[variant]` (GPU only, not in the
+geomean) repeat an op under another MIOPEN_CY_POOL_KERNEL / MIOPEN_CY_MAP_KERNEL /
+MIOPEN_CY_MAP_CHUNK choice.
 """
 import argparse
 import os
@@ -129,6 +131,21 @@ class Bench:
               f"{STAT} of {max(self.repeat, 10)})")
 
 
+def variant_rows(b, name, shape, nbytes, ours, theirs, var, values):
+    """The same row under each value of the environment variable `var` (GPU only, not kept)."""
+    if b.tdev != "cuda":
+        return
+    for v in values:
+        os.environ[var] = v
+        try:
+            b.row(f"{name}[{v}]", shape, nbytes, ours, theirs, keep=False)
+        finally:
+            del os.environ[var]
+
+
+MAP_VARIANTS = ("rows", "packed1", "packed2", "packed4")
+
+
 def bench_elementwise(b):
     shape = b.shape((8, 64, 112, 112), (64, 64, 112, 112))
     n = int(np.prod(shape))
@@ -144,6 +161,26 @@ def bench_elementwise(b):
         b.row(f"{name}_fwd", shape, 8 * n,
               lambda: mi.activationForward(b.h, ad, 1.0, d, x, 0.0, d, y),
               lambda: tfn(tx))
+        if name != "relu":
+            variant_rows(b, f"{name}_fwd", shape, 8 * n,
+                         lambda: mi.activationForward(b.h, ad, 1.0, d, x, 0.0, d, y),
+                         lambda: tfn(tx), "MIOPEN_CY_MAP_KERNEL", MAP_VARIANTS)
+    # the backward of the transcendental modes: dx from dy and x (PyTorch's from dy and y)
+    tdy0 = b.torch_tensor(shape)
+    ty_t, ty_s, ty_e = torch.tanh(tx), torch.sigmoid(tx), F.elu(tx)
+    for mode, name, tfn in [
+            (mi.miopenActivationTANH, "tanh",
+             lambda: torch.ops.aten.tanh_backward(tdy0, ty_t)),
+            (mi.miopenActivationLOGISTIC, "logistic",
+             lambda: torch.ops.aten.sigmoid_backward(tdy0, ty_s)),
+            (mi.miopenActivationELU, "elu",
+             lambda: torch.ops.aten.elu_backward(tdy0, 1.0, 1.0, 1.0, False, tx))]:
+        ad = mi.ActivationDescriptor()
+        mi.setActivationDescriptor(ad, mode, 1.0, 1.0, 1.0)
+        ours = (lambda ad=ad: mi.activationBackward(b.h, ad, 1.0, d, y, d, dy, d, x, 0.0, d, dx))
+        b.row(f"{name}_bwd", shape, 12 * n, ours, tfn)
+        variant_rows(b, f"{name}_bwd", shape, 12 * n, ours, tfn, "MIOPEN_CY_MAP_KERNEL",
+                     ("rows", "packed1", "packed4"))
     ad = mi.ActivationDescriptor()
     mi.setActivationDescriptor(ad, mi.miopenActivationRELU, 1.0, 1.0, 1.0)
     tdy = b.torch_tensor(shape)
@@ -174,14 +211,9 @@ def bench_pooling(b):
         b.row(name, shape, nbytes,
               lambda: mi.poolingForward(b.h, pd, 1.0, d, x, 0.0, od, y, False, None, 0),
               lambda: tfn(tx))
-        if b.tdev == "cuda":
-            os.environ["MIOPEN_CY_POOL_KERNEL"] = "generic"
-            try:
-                b.row(name + "[generic]", shape, nbytes,
-                      lambda: mi.poolingForward(b.h, pd, 1.0, d, x, 0.0, od, y, False, None, 0),
-                      lambda: tfn(tx), keep=False)
-            finally:
-                del os.environ["MIOPEN_CY_POOL_KERNEL"]
+        variant_rows(b, name, shape, nbytes,
+                     lambda: mi.poolingForward(b.h, pd, 1.0, d, x, 0.0, od, y, False, None, 0),
+                     lambda: tfn(tx), "MIOPEN_CY_POOL_KERNEL", ("generic", "prefetch"))
         # backward: dx from dy (and, for max, the index workspace saved by the forward)
         ws_size = mi.poolingGetWorkSpaceSizeV2(pd, od)
         ws = b.empty(None, nbytes=max(ws_size, 1))
@@ -227,6 +259,33 @@ def bench_batchnorm(b):
           lambda: mi.batchNormalizationForwardInference(
               b.h, mi.miopenBNSpatial, 1.0, 0.0, d, x, d, y, pd, scale, bias, rmean, rvar, 1e-5),
           lambda: F.batch_norm(tx, trm, trv, tw, tb, training=False, eps=1e-5))
+    variant_rows(b, "bn_fwd_infer", shape, 8 * n,
+                 lambda: mi.batchNormalizationForwardInference(
+                     b.h, mi.miopenBNSpatial, 1.0, 0.0, d, x, d, y, pd, scale, bias, rmean, rvar,
+                     1e-5),
+                 lambda: F.batch_norm(tx, trm, trv, tw, tb, training=False, eps=1e-5),
+                 "MIOPEN_CY_MAP_KERNEL", MAP_VARIANTS)
+    # per activation: one (mean, variance, scale, bias) per C*H*W element (PyTorch: batch_norm
+    # over (N, C*H*W))
+    ppd = mi.TensorDescriptor()
+    mi.deriveBNTensorDescriptor(ppd, d, mi.miopenBNPerActivation)
+    m = n // shape[0]
+    pscale, pbias = b.array((m,)), b.array((m,))
+    pmean, pvar = b.array((m,)), b.array((m,), positive=True)
+    tpw, tpb = b.torch_tensor((m,)), b.torch_tensor((m,))
+    tpm, tpv = b.torch_tensor((m,)), b.torch_tensor((m,), positive=True)
+    tx2 = tx.view(shape[0], m)
+    b.row("bn_fwd_infer_peract", shape, 8 * n,
+          lambda: mi.batchNormalizationForwardInference(
+              b.h, mi.miopenBNPerActivation, 1.0, 0.0, d, x, d, y, ppd, pscale, pbias, pmean,
+              pvar, 1e-5),
+          lambda: F.batch_norm(tx2, tpm, tpv, tpw, tpb, training=False, eps=1e-5))
+    variant_rows(b, "bn_fwd_infer_peract", shape, 8 * n,
+                 lambda: mi.batchNormalizationForwardInference(
+                     b.h, mi.miopenBNPerActivation, 1.0, 0.0, d, x, d, y, ppd, pscale, pbias,
+                     pmean, pvar, 1e-5),
+                 lambda: F.batch_norm(tx2, tpm, tpv, tpw, tpb, training=False, eps=1e-5),
+                 "MIOPEN_CY_MAP_KERNEL", ("rows", "packed1"))
     dy, dx = b.array(shape), b.empty(shape)
     dscale, dbias = b.empty((c,)), b.empty((c,))
     txg, twg, tbg = tx.clone().requires_grad_(), tw.clone().requires_grad_(), tb.clone().requires_grad_()
@@ -241,6 +300,9 @@ def bench_batchnorm(b):
     b.row("bias_fwd", shape, 8 * n,
           lambda: mi.convolutionForwardBias(b.h, 1.0, bd, bias, 0.0, d, y),
           lambda: tx.add_(tb.view(1, c, 1, 1)))
+    variant_rows(b, "bias_fwd", shape, 8 * n,
+                 lambda: mi.convolutionForwardBias(b.h, 1.0, bd, bias, 0.0, d, y),
+                 lambda: tx.add_(tb.view(1, c, 1, 1)), "MIOPEN_CY_MAP_CHUNK", ("fixed", "balanced"))
     b.row("bias_bwd", shape, 4 * n,
           lambda: mi.convolutionBackwardBias(b.h, 1.0, d, dy, 0.0, bd, dbias),
           lambda: tx.sum(dim=(0, 2, 3)))
@@ -354,7 +416,7 @@ def main(argv=None):
     for name, fn in GROUPS.items():
         if name == "overhead" and b.tdev != "cuda":
             continue
-        if args.filter in name:
+        if any(f in name for f in args.filter.split(",")):
             try:
                 fn(b)
             except mi.MIOpenNotImplementedError as e:

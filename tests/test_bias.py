@@ -147,7 +147,11 @@ def test_bwd_bias_hypothesis(shape, strided, seed):
     dy = Strided(shape, rng, pad=(0, 1, 1, 0) if strided else ())
     db = Strided(bshape(shape), pad=(0, 1) if strided else ())
     mi.convolutionBackwardBias(handle, 1.0, dy.desc(), dy.buf, 0.0, db.desc(), db.buf)
-    assert rel_l2(db.view, bwd_expect(dy.view, None, 1.0, 0.0)) <= TOL
+    # Relative to the sums of |dy|, not to the sums themselves: a few random values can cancel to
+    # almost nothing, where float32 rounding is large relative to the sum but not to its terms.
+    err = np.linalg.norm(np.asarray(db.view, np.float64) - bwd_expect(dy.view, None, 1.0, 0.0))
+    scale = np.linalg.norm(bwd_expect(np.abs(dy.view), None, 1.0, 0.0))
+    assert np.all(np.isfinite(db.view)) and err <= TOL * scale
     assert db.gaps_untouched()
 
 

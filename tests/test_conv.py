@@ -144,12 +144,15 @@ SOLVERS = {
 }
 
 
-# On a GPU handle: the naive direct solvers (both devices) and the GPU implicit GEMM tiles.
+# On a GPU handle: the naive direct, the 1x1 GEMM (backward weights has the stride-1 one only)
+# and the Winograd solvers (both devices), and the GPU implicit GEMM tiles.
 GPU_SOLVERS = {
-    d: [names[0], f"ConvGpuDepthwise{t}"]
-    + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128")]
+    d: [names[0], names[1]] + ([names[2]] if t != "Wrw" else []) + [f"ConvGpuDepthwise{t}", f"ConvGpuGrouped{t}"]
+    + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128", "128x64x16", "64x128x16")]
+    + [n for n in names if n.startswith(("ConvMPBidirectWinograd", "ConvCpuWinogradWrw"))]
     for (d, names), t in zip(SOLVERS.items(), ("Fwd", "Bwd", "Wrw"))
 }
+GPU_SOLVERS[BWD].append("ConvGpuDirectBwdSmallC")
 
 
 def is_gpu(handle):
@@ -157,7 +160,8 @@ def is_gpu(handle):
 
 
 def _algo(solver):
-    if solver.startswith(("ConvDirectNaive", "ConvGpuDepthwise", "ConvCpuDirectBlocked")):
+    if solver.startswith(("ConvDirectNaive", "ConvGpuDepthwise", "ConvGpuDirect", "ConvCpuDirectBlocked",
+                          "ConvGpuGrouped")):
         return int(mi.miopenConvolutionAlgoDirect)
     if solver.startswith(("ConvCpuImplicitGemm", "ConvGpuImplicitGemm")):
         return int(mi.miopenConvolutionAlgoImplicitGEMM)
@@ -229,9 +233,8 @@ def test_gemm_applies_where_expected(handle, rng, monkeypatch):
     # 1x1 stride 1: a GEMM that needs no workspace exists, so Find without workspace returns GEMM.
     perf = mi.findConvolutionForwardAlgorithm(handle, xd, x, wd, w, cd, yd, poisoned(y_ref.shape), 5,
                                               None, 0, False)
-    expect = {mi.miopenConvolutionFwdAlgoDirect, mi.miopenConvolutionFwdAlgoImplicitGEMM}
-    if not is_gpu(handle):          # the GEMM solvers run on the CPU only (OpenBLAS)
-        expect.add(mi.miopenConvolutionFwdAlgoGEMM)
+    expect = {mi.miopenConvolutionFwdAlgoDirect, mi.miopenConvolutionFwdAlgoImplicitGEMM,
+              mi.miopenConvolutionFwdAlgoGEMM}   # GemmFwd1x1_0_1 on both devices
     assert {p.fwd_algo for p in perf} == expect
     assert all(p.memory == 0 for p in perf)
 

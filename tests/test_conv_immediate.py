@@ -18,8 +18,8 @@ from test_conv import BWD, CASES, FWD, WRW, Case, is_gpu, reference
 LAYER = Case(2, 8, (10, 9), 6, (3, 3), (1, 1), (1, 1), (1, 1))
 APPROX = (mi.miopenConvolutionAlgoWinograd, mi.miopenConvolutionAlgoFFT)
 # The algorithms a 3x3 layer offers by device: the CPU has GEMM (0), direct (1), Winograd (3) and
-# implicit GEMM (5) solvers; the GPU the direct (naive, depthwise) and implicit GEMM ones.
-ALGORITHMS = {"cpu": {0, 1, 3, 5}, "gpu": {1, 5}}
+# implicit GEMM (5) solvers; the GPU the direct (naive, depthwise), Winograd and implicit GEMM ones.
+ALGORITHMS = {"cpu": {0, 1, 3, 5}, "gpu": {1, 3, 5}}
 # A problem with solutions that need a workspace: on the CPU LAYER's forward (the GEMMs); on the
 # GPU only backward weights does (the implicit GEMM splits a reduction of n x out spatial >= 512
 # into parts summed through the workspace), so a wider layer.

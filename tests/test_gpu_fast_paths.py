@@ -334,6 +334,7 @@ POOL_BWD_CASES = POOL_CASES + [
     ((1, 3, 18, 33), (3, 3), (1, 1), (1, 1)),      # 3x3 s1 p1: the <3, 1> variant
     ((1, 2, 10, 12), (3, 3), (0, 0), (1, 1)),      # 3x3 s1, no padding
     ((1, 2, 14, 15), (2, 2), (1, 1), (3, 3)),      # stride > window: uncovered dx elements
+    ((1, 2, 6, 150), (3, 3), (1, 1), (2, 2)),      # rows wider than one tile of dx
 ]
 
 

@@ -1,6 +1,6 @@
 # Declarations of hip/include/miopen/miopen.h, and nothing else.
 from libcpp cimport bool as cbool
-from libc.stdint cimport uint64_t
+from libc.stdint cimport uint64_t, int64_t
 
 cdef extern from "miopen/miopen.h" nogil:
     ctypedef void* miopenAcceleratorQueue_t
@@ -395,6 +395,10 @@ cdef extern from "miopen/miopen.h" nogil:
     miopenStatus_t miopenCyStreamSynchronize(miopenHandle_t handle)
     miopenStatus_t miopenCyStreamWait(miopenHandle_t handle, miopenAcceleratorQueue_t stream)
     miopenStatus_t miopenCyGetPointerDevice(const void* ptr, int* ordinal)
+    miopenStatus_t miopenCySgemm(miopenHandle_t handle, cbool transA, cbool transB, cbool sumBatch,
+                                 int m, int n, int k, int batch, const float* A, int64_t lda,
+                                 int64_t strideA, const float* B, int64_t ldb, int64_t strideB,
+                                 float* C, int64_t ldc, int64_t strideC)
 
     # ---- convolution immediate mode ----
     miopenStatus_t miopenConvolutionForwardGetSolutionCount(

@@ -2328,6 +2328,35 @@ MIOPEN_EXPORT miopenStatus_t miopenCyStreamWait(miopenHandle_t handle, miopenAcc
  */
 MIOPEN_EXPORT miopenStatus_t miopenCyGetPointerDevice(const void* ptr, int* ordinal);
 
+/*! @brief Row-major fp32 strided-batched GEMM on the handle's device (miopen_cy extension: the
+ * GPU GEMM kernel behind the GEMM convolution solvers, exposed for tests and benchmarks):
+ * C[b] = opA(A[b]) * opB(B[b]) for b < batch, opA(A)[i][l] = transA ? A[l * lda + i] : A[i * lda + l],
+ * opB(B)[l][j] = transB ? B[j * ldb + l] : B[l * ldb + j], matrix b at offset b * stride. With
+ * sumBatch, C (one matrix) = the sum over b of the products, in b order. C is overwritten.
+ * @param handle     MIOpen handle (input)
+ * @param transA     Whether A is stored transposed (input)
+ * @param transB     Whether B is stored transposed (input)
+ * @param sumBatch   Sum the batch into one C (input)
+ * @param m          Rows of C (input)
+ * @param n          Columns of C (input)
+ * @param k          The summed dimension (input)
+ * @param batch      Number of products (input)
+ * @param A          A's data (input)
+ * @param lda        A's leading dimension (input)
+ * @param strideA    Elements between A[b] and A[b + 1] (input)
+ * @param B          B's data (input)
+ * @param ldb        B's leading dimension (input)
+ * @param strideB    Elements between B[b] and B[b + 1] (input)
+ * @param C          C's data (output)
+ * @param ldc        C's leading dimension (input)
+ * @param strideC    Elements between C[b] and C[b + 1] (input; unused with sumBatch)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCySgemm(miopenHandle_t handle, bool transA, bool transB,
+                                           bool sumBatch, int m, int n, int k, int batch,
+                                           const float* A, int64_t lda, int64_t strideA,
+                                           const float* B, int64_t ldb, int64_t strideB, float* C,
+                                           int64_t ldc, int64_t strideC);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,11 +6,21 @@
 // nor cancel; POWER's zero base gives 0.
 #include "activation/activation_kernels.hpp"
 #include "common/elementwise.hpp"
+#include "common/packed_map.hpp"
 
 #include <miopen/miopen.h>
 
 namespace miopen::gpu {
 namespace {
+
+/// 1 / d for d in [1, 2] (1 + e, e = exp(-|t|)): the hardware's approximate reciprocal and one
+/// Newton step (within an ulp of the correctly rounded quotient), with none of the IEEE
+/// division's special-case branch: the logistic and tanh forms below never leave [1, 2].
+__device__ inline float Rcp12(float d)
+{
+    const float r = __fdividef(1.0f, d);
+    return fmaf(r, fmaf(-d, r, 1.0f), r);
+}
 
 struct PassThru
 {
@@ -20,11 +30,18 @@ struct PassThru
 
 struct Logistic
 {
-    __device__ float F(float x) const { return 1.0f / (1.0f + expf(-x)); }
+    // s(x) = 1 / (1 + e) for x >= 0, e / (1 + e) below, e = exp(-|x|): never overflows, full
+    // relative accuracy in the tail near e^x.
+    __device__ float F(float x) const
+    {
+        const float e = expf(-fabsf(x));
+        const float r = Rcp12(1.0f + e);
+        return x >= 0.0f ? r : e * r;
+    }
     __device__ float Back(float x, float dy) const
     {
         const float e = expf(-fabsf(x));
-        const float r = 1.0f / (1.0f + e);
+        const float r = Rcp12(1.0f + e);
         return dy * (e * r * r);
     }
 };
@@ -36,7 +53,7 @@ struct Tanh
     __device__ float Back(float x, float dy) const
     {
         const float e = expf(-2.0f * fabsf(a * x));
-        const float r = 1.0f / (1.0f + e);
+        const float r = Rcp12(1.0f + e);
         return dy * (4.0f * a * b) * (e * r * r);
     }
 };
@@ -53,7 +70,7 @@ struct SoftRelu
     __device__ float Back(float x, float dy) const
     {
         const float e = expf(-fabsf(x));
-        const float r = 1.0f / (1.0f + e);
+        const float r = Rcp12(1.0f + e);
         return dy * (x >= 0.0f ? r : e * r);
     }
 };
@@ -152,18 +169,18 @@ void WithMode(const ActivationMode& m, Fn&& fn)
 } // namespace
 
 void LaunchActivationFwd(const MapArgs<1>& a, const Launch& l, const ActivationMode& m,
-                         float alpha, bool read_out)
+                         float alpha, bool read_out, int unroll)
 {
     WithMode(m, [&](auto op) {
-        LaunchMap(a, l, read_out, Forward<decltype(op)>{op, alpha});
+        LaunchMapPackedOr(a, l, read_out, unroll, Forward<decltype(op)>{op, alpha});
     });
 }
 
 void LaunchActivationBwd(const MapArgs<2>& a, const Launch& l, const ActivationMode& m,
-                         float alpha, bool read_out)
+                         float alpha, bool read_out, int unroll)
 {
     WithMode(m, [&](auto op) {
-        LaunchMap(a, l, read_out, Backward<decltype(op)>{op, alpha});
+        LaunchMapPackedOr(a, l, read_out, unroll, Backward<decltype(op)>{op, alpha});
     });
 }
 

@@ -3,6 +3,7 @@
 #include "activation/activation.hpp"
 #include "activation/activation_kernels.hpp"
 #include "common/launch_common.hpp"
+#include "common/packed_choice.hpp"
 
 namespace miopen::gpu {
 namespace {
@@ -24,7 +25,8 @@ void ActivationForward(const Handle& h, const cpu::ActivationParams& p, float al
     auto a  = PlanMap<1>(h, s, beta, l);
     a.in[0] = x;
     a.out   = y;
-    LaunchActivationFwd(a, l, ModeOf(p), alpha, beta != 0.0f);
+    // one float4 a thread: on the H200, 0.90-0.95 of copy for tanh / logistic / elu (perf/RESULTS.md)
+    LaunchActivationFwd(a, l, ModeOf(p), alpha, beta != 0.0f, PackedUnroll(1));
     CheckLaunch("miopenActivationForward");
 }
 
@@ -40,7 +42,8 @@ void ActivationBackward(const Handle& h, const cpu::ActivationParams& p, float a
     a.in[0] = dy;
     a.in[1] = x;
     a.out   = dx;
-    LaunchActivationBwd(a, l, ModeOf(p), alpha, beta != 0.0f);
+    // one float4 of dy and of x a thread: 0.99-1.00 of copy on the H200 (perf/RESULTS.md)
+    LaunchActivationBwd(a, l, ModeOf(p), alpha, beta != 0.0f, PackedUnroll(1));
     CheckLaunch("miopenActivationBackward");
 }
 

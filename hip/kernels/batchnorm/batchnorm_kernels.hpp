@@ -33,6 +33,28 @@ void LaunchBnStats(const GroupArgs<1>& a, const Launch& l, const float* x, Parti
 /// Batch statistics, running / saved statistics and the coefficients (one thread per group).
 void LaunchBnTrainFinish(const GroupArgs<1>& a, const Launch& l, const float* x,
                          const Partial2* partial, const BnTrainArgs& t, BnCoef coef);
+/// bn_infer_packed.hip: inference over packed x and y in planes of plane_q float4s (spatial: one
+/// (n, c) a plane, coefficients from the parameters at channel * param_stride; per activation:
+/// one n a plane, coefficients coef_m/a/c of bn_infer_coef, non-null). Grid: planes * chunks
+/// blocks of BnInferPackedThreads() threads, chunk_q float4s of a plane each.
+struct BnInferPackedArgs
+{
+    const float* x = nullptr;
+    float* y       = nullptr;
+    int64_t plane_q = 0, chunk_q = 0, chunks = 1, channels = 1, param_stride = 1;
+    const float* scale = nullptr;
+    const float* bias = nullptr;
+    const float* est_mean = nullptr;
+    const float* est_var = nullptr;
+    const float* coef_m = nullptr;
+    const float* coef_a = nullptr;
+    const float* coef_c = nullptr;
+    float alpha = 1.0f, beta = 0.0f, epsilon = 0.0f;
+};
+int BnInferPackedThreads();
+/// unroll: float4s of x a thread keeps in flight (1, 2 or 4).
+void LaunchBnInferPacked(const BnInferPackedArgs& p, const Launch& l, int unroll);
+
 /// Coefficients from the estimated statistics.
 void LaunchBnInferCoef(const GroupArgs<1>& a, const Launch& l, const float* scale,
                        const float* bias, const float* est_mean, const float* est_var,

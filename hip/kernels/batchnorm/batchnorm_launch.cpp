@@ -2,10 +2,17 @@
 // of the handle's scratch (partial sums, per-group statistics and coefficients), the kernels of
 // batchnorm.hip in stream order, each launch checked.
 #include "batchnorm/batchnorm.hpp"
+#include "batchnorm/bn_train_args.hpp"
 #include "batchnorm/batchnorm_kernels.hpp"
+#include "batchnorm/bn_infer_packed.hpp"
 #include "common/group_plan.hpp"
 
 namespace miopen::gpu {
+
+/// bn_fwd_train_nchw4_launch.cpp: the float4 path of spatial training on packed NCHW; false
+/// (nothing queued) where it does not apply.
+bool BatchNormForwardTrainingNchw4(Handle& h, const cpu::BnForwardArgs& args);
+
 namespace {
 
 auto GroupDims(miopenBatchNormMode_t mode)
@@ -54,22 +61,15 @@ MapArgs<NIn> PlanApply(const Handle& h, const TensorDescriptor& x,
 
 void BatchNormForwardTraining(Handle& h, const cpu::BnForwardArgs& args)
 {
+    if(BatchNormForwardTrainingNchw4(h, args))
+        return;
     const TensorDescriptor& x = *args.xDesc;
     const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));
     const auto s    = CarveScratch(h, plan.args.groups, plan.args.chunks);
     LaunchBnStats(plan.args, plan.launch, args.x, s.partial);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
 
-    BnTrainArgs t;
-    t.scale            = args.scale;
-    t.bias             = args.bias;
-    t.alpha            = args.alpha;
-    t.epsilon          = static_cast<float>(args.epsilon);
-    t.exp_avg_factor   = args.exp_avg_factor;
-    t.running_mean     = args.running_mean;
-    t.running_variance = args.running_variance;
-    t.save_mean        = args.save_mean;
-    t.save_inv_std     = args.save_inv_std;
+    const BnTrainArgs t = TrainArgsOf(args);
     LaunchBnTrainFinish(plan.args, PerItem(h, plan.args.groups), args.x, s.partial, t, s.coef);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
 
@@ -87,6 +87,8 @@ void BatchNormForwardTraining(Handle& h, const cpu::BnForwardArgs& args)
 
 void BatchNormForwardInference(Handle& h, const cpu::BnForwardArgs& args)
 {
+    if(BatchNormInferencePacked(h, args)) // packed, aligned x and y: bn_infer_packed.hip
+        return;
     const TensorDescriptor& x = *args.xDesc;
     const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));
     const auto s    = CarveScratch(h, plan.args.groups, 1);

@@ -17,6 +17,36 @@ namespace miopen::gpu {
 
 static_assert(kMapChunk == int64_t{kMapThreads} * 4 * kMapUnroll, "a block's chunk is its float4s");
 
+/// One float4 of a map: f applied lane by lane to the NIn operands' float4s v, plus beta * o when
+/// ReadOut (the blend f(v) + beta * out). Shared by MapRows and MapPacked (packed_map.hpp), so
+/// both round alike.
+template <int NIn, bool ReadOut, class F>
+__device__ inline float4 MapFloat4(const F& f, const float4* v, const float4& o, float beta)
+{
+    float x[4][NIn > 0 ? NIn : 1];
+#pragma unroll
+    for(int k = 0; k < NIn; ++k)
+    {
+        x[0][k] = v[k].x;
+        x[1][k] = v[k].y;
+        x[2][k] = v[k].z;
+        x[3][k] = v[k].w;
+    }
+    float4 r;
+    r.x = f(x[0]);
+    r.y = f(x[1]);
+    r.z = f(x[2]);
+    r.w = f(x[3]);
+    if(ReadOut)
+    {
+        r.x += beta * o.x;
+        r.y += beta * o.y;
+        r.z += beta * o.z;
+        r.w += beta * o.w;
+    }
+    return r;
+}
+
 template <int NIn, bool ReadOut, class F>
 __global__ void __launch_bounds__(kMapThreads) MapRows(MapArgs<NIn> a, F f)
 {
@@ -80,28 +110,7 @@ __global__ void __launch_bounds__(kMapThreads) MapRows(MapArgs<NIn> a, F f)
                 const int64_t q = q0 + u * nthreads + tid;
                 if(q >= nq)
                     continue;
-                float x[4][NIn > 0 ? NIn : 1];
-#pragma unroll
-                for(int k = 0; k < NIn; ++k)
-                {
-                    x[0][k] = v[u][k].x;
-                    x[1][k] = v[u][k].y;
-                    x[2][k] = v[u][k].z;
-                    x[3][k] = v[u][k].w;
-                }
-                float4 r;
-                r.x = f(x[0]);
-                r.y = f(x[1]);
-                r.z = f(x[2]);
-                r.w = f(x[3]);
-                if(ReadOut)
-                {
-                    r.x += a.beta * o[u].x;
-                    r.y += a.beta * o[u].y;
-                    r.z += a.beta * o[u].z;
-                    r.w += a.beta * o[u].w;
-                }
-                reinterpret_cast<float4*>(out)[q] = r;
+                reinterpret_cast<float4*>(out)[q] = MapFloat4<NIn, ReadOut>(f, v[u], o[u], a.beta);
             }
         }
         for(int64_t i = nq * 4 + tid; i < n; i += nthreads)

@@ -51,9 +51,11 @@ G32 To32(const ConvKArgs& a)
 }
 
 /// One decoded kk of a step: two offsets and three displacements (their meaning is the view's).
-struct Row
+/// The fields a B load reads come first and the struct is 32 bytes, so they are one 16-byte
+/// shared-memory read.
+struct alignas(16) Row
 {
-    int o0, o1, d, h, w;
+    int o1, d, h, w, o0, pad0, pad1, pad2;
 };
 
 __device__ inline bool In(int i, int len) { return static_cast<unsigned>(i) < static_cast<unsigned>(len); }
@@ -99,7 +101,7 @@ struct FwdView
         const int cl = kk / a.fsp;
         int fd, fh, fw;
         SplitFilter(a, kk - cl * a.fsp, fd, fh, fw);
-        Row r;
+        Row r{};
         r.d  = fd * a.dil[0];
         r.h  = fh * a.dil[1];
         r.w  = fw * a.dil[2];
@@ -108,7 +110,7 @@ struct FwdView
         return r;
     }
     __device__ ACtx AOuter(int g, int m) const { return {(g * a.kpg + m) * a.ws[0], m < M}; }
-    __device__ float ALoad(const ACtx& c, const Row& r) const { return c.ok ? w[c.off + r.o0] : 0.0f; }
+    __device__ float ALoad(const ACtx& c, const Row& r, bool pre) const { return (pre & c.ok) ? w[c.off + r.o0] : 0.0f; }
     __device__ BCtx BOuter(int g, int n) const
     {
         BCtx c;
@@ -122,11 +124,11 @@ struct FwdView
         c.off = b * a.xs[0] + g * a.cpg * a.xs[1] + c.d * a.xs[2] + c.h * a.xs[3] + c.w * a.xs[4];
         return c;
     }
-    __device__ float BLoad(const BCtx& c, const Row& r) const
+    // The bounds tests are combined with & (not &&): one predicate, one predicated load.
+    __device__ float BLoad(const BCtx& c, const Row& r, bool pre) const
     {
-        return c.ok && In(c.d + r.d, a.in[0]) && In(c.h + r.h, a.in[1]) && In(c.w + r.w, a.in[2])
-                   ? x[c.off + r.o1]
-                   : 0.0f;
+        const bool ok = pre & c.ok & In(c.d + r.d, a.in[0]) & In(c.h + r.h, a.in[1]) & In(c.w + r.w, a.in[2]);
+        return ok ? x[c.off + r.o1] : 0.0f;
     }
     // The output offset of (m, n) is MPart(m) + NPart(n): the epilogue decodes each once.
     __device__ float* Out(int) const { return y; }
@@ -202,7 +204,7 @@ struct BwdView
         const int th = t % taps[1];
         const int td = t / taps[1];
         const int fd = f0[0] + td * step[0], fh = f0[1] + th * step[1], fw = f0[2] + tw * step[2];
-        Row r;
+        Row r{};
         // Exact divisions: the phase's taps make the numerators multiples of the stride.
         r.d  = (res[0] + a.pad[0] - fd * a.dil[0]) / a.str[0];
         r.h  = (res[1] + a.pad[1] - fh * a.dil[1]) / a.str[1];
@@ -212,7 +214,7 @@ struct BwdView
         return r;
     }
     __device__ ACtx AOuter(int g, int m) const { return {g * a.kpg * a.ws[0] + m * a.ws[1], m < M}; }
-    __device__ float ALoad(const ACtx& c, const Row& r) const { return c.ok ? w[c.off + r.o0] : 0.0f; }
+    __device__ float ALoad(const ACtx& c, const Row& r, bool pre) const { return (pre & c.ok) ? w[c.off + r.o0] : 0.0f; }
     __device__ void SplitPos(int n, int& b, int& jd, int& jh, int& jw) const
     {
         const int psp = pos[0] * pos[1] * pos[2];
@@ -236,12 +238,11 @@ struct BwdView
         c.off = b * a.ys[0] + g * a.kpg * a.ys[1];
         return c;
     }
-    __device__ float BLoad(const BCtx& c, const Row& r) const
+    __device__ float BLoad(const BCtx& c, const Row& r, bool pre) const
     {
         const int od = c.d + r.d, oh = c.h + r.h, ow = c.w + r.w;
-        return c.ok && In(od, a.out[0]) && In(oh, a.out[1]) && In(ow, a.out[2])
-                   ? dy[c.off + r.o1 + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4]]
-                   : 0.0f;
+        const bool ok = pre & c.ok & In(od, a.out[0]) & In(oh, a.out[1]) & In(ow, a.out[2]);
+        return ok ? dy[c.off + r.o1 + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4]] : 0.0f;
     }
     __device__ float* Out(int) const { return dx; }
     __device__ int64_t MPart(int g, int, int m) const { return (g * a.cpg + m) * a.xs[1]; }
@@ -281,7 +282,7 @@ struct WrwView
         const int b = kk / a.osp;
         int od, oh, ow;
         SplitOut(a, kk - b * a.osp, od, oh, ow);
-        Row r;
+        Row r{};
         r.d  = od * a.str[0] - a.pad[0];
         r.h  = oh * a.str[1] - a.pad[1];
         r.w  = ow * a.str[2] - a.pad[2];
@@ -290,7 +291,7 @@ struct WrwView
         return r;
     }
     __device__ ACtx AOuter(int g, int m) const { return {(g * a.kpg + m) * a.ys[1], m < M}; }
-    __device__ float ALoad(const ACtx& c, const Row& r) const { return c.ok ? dy[c.off + r.o0] : 0.0f; }
+    __device__ float ALoad(const ACtx& c, const Row& r, bool pre) const { return (pre & c.ok) ? dy[c.off + r.o0] : 0.0f; }
     __device__ BCtx BOuter(int g, int n) const
     {
         BCtx c;
@@ -304,12 +305,11 @@ struct WrwView
         c.off = (g * a.cpg + cl) * a.xs[1];
         return c;
     }
-    __device__ float BLoad(const BCtx& c, const Row& r) const
+    __device__ float BLoad(const BCtx& c, const Row& r, bool pre) const
     {
         const int id = r.d + c.d, ih = r.h + c.h, iw = r.w + c.w;
-        return c.ok && In(id, a.in[0]) && In(ih, a.in[1]) && In(iw, a.in[2])
-                   ? x[c.off + r.o1 + id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4]]
-                   : 0.0f;
+        const bool ok = pre & c.ok & In(id, a.in[0]) & In(ih, a.in[1]) & In(iw, a.in[2]);
+        return ok ? x[c.off + r.o1 + id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4]] : 0.0f;
     }
     __device__ void StoreWeight(int g, int m, int n, float v) const
     {
@@ -343,8 +343,8 @@ constexpr int IgemmMinBlocks()
     return T <= 128 ? 4 : TM * TN >= 32 ? 2 : 3;
 }
 
-template <int BM, int BN, int BK, int TM, int TN, class View>
-__global__ void __launch_bounds__((BM / TM) * (BN / TN), (IgemmMinBlocks<(BM / TM) * (BN / TN), TM, TN>()))
+template <int BM, int BN, int BK, int TM, int TN, int MinBlocks, class View>
+__global__ void __launch_bounds__((BM / TM) * (BN / TN), MinBlocks)
 ConvIgemm(View view, int splits)
 {
     constexpr int T  = (BM / TM) * (BN / TN);
@@ -355,8 +355,13 @@ ConvIgemm(View view, int splits)
                   "tile shape: each thread keeps its m and n indices for the whole k loop");
     // Two stages of A and B: a step stores its tiles into one while the other may still be read,
     // so one barrier per step suffices.
-    __shared__ __align__(16) float As[2][BK][BM];
-    __shared__ __align__(16) float Bs[2][BK][BN];
+    // A tile whose global reads run along kk is stored transposed (consecutive threads write
+    // down a column): rows padded by 4 floats put the BK column entries in distinct banks (BK 8:
+    // conflict-free, BK 16: 2-way instead of 16-way) and keep the rows 16-byte aligned.
+    constexpr int PA = View::kAKFast ? 4 : 0;
+    constexpr int PB = View::kBKFast ? 4 : 0;
+    __shared__ __align__(16) float As[2][BK][BM + PA];
+    __shared__ __align__(16) float Bs[2][BK][BN + PB];
     // A thread's i-th row of the tile: with TM a multiple of 4, runs of 4 neighbours (one float4
     // read from shared memory) spaced BM/TM*4 apart; else single rows spaced BM/TM apart. Either
     // way a warp's reads are conflict-free (broadcasts along m, consecutive along n).
@@ -387,26 +392,24 @@ ConvIgemm(View view, int splits)
     const bool row_thread    = tid % kRowStride == 0;
     const int row_index      = tid / kRowStride;
 
-    typename View::ACtx actx[LA];
-    int akl[LA], aml[LA];
+    // A thread's tile coordinates of its j-th A and B element are base + j * step (the shapes
+    // make T a multiple of BK and of the fast-free dim), so they cost no registers per j. A view
+    // whose index along the slow dim is fixed for the thread needs a single context.
+    constexpr int kAStepK = View::kAKFast ? 0 : T / BM, kAStepM = View::kAKFast ? T / BK : 0;
+    constexpr int kBStepK = View::kBKFast ? 0 : T / BN, kBStepN = View::kBKFast ? T / BK : 0;
+    const int akl0 = View::kAKFast ? tid % BK : tid / BM;
+    const int aml0 = View::kAKFast ? tid / BK : tid % BM;
+    const int bkl0 = View::kBKFast ? tid % BK : tid / BN;
+    const int bnl0 = View::kBKFast ? tid / BK : tid % BN;
+    constexpr int NA = View::kAKFast ? LA : 1, NB = View::kBKFast ? LB : 1;
+    typename View::ACtx actx[NA];
 #pragma unroll
-    for(int j = 0; j < LA; ++j)
-    {
-        const int i = tid + j * T;
-        akl[j]      = View::kAKFast ? i % BK : i / BM;
-        aml[j]      = View::kAKFast ? i / BK : i % BM;
-        actx[j]     = v.AOuter(g, m0 + aml[j]);
-    }
-    typename View::BCtx bctx[LB];
-    int bkl[LB], bnl[LB];
+    for(int j = 0; j < NA; ++j)
+        actx[j] = v.AOuter(g, m0 + aml0 + j * kAStepM);
+    typename View::BCtx bctx[NB];
 #pragma unroll
-    for(int j = 0; j < LB; ++j)
-    {
-        const int i = tid + j * T;
-        bkl[j]      = View::kBKFast ? i % BK : i / BN;
-        bnl[j]      = View::kBKFast ? i / BK : i % BN;
-        bctx[j]     = v.BOuter(g, n0 + bnl[j]);
-    }
+    for(int j = 0; j < NB; ++j)
+        bctx[j] = v.BOuter(g, n0 + bnl0 + j * kBStepN);
 
     float acc[TM][TN];
 #pragma unroll
@@ -437,10 +440,17 @@ ConvIgemm(View view, int splits)
     auto fetch = [&](int k0, int slot) {
 #pragma unroll
         for(int j = 0; j < LA; ++j)
-            pa[j] = k0 + akl[j] < kend ? v.ALoad(actx[j], rows[slot][akl[j]]) : 0.0f;
+        {
+            const int kl = akl0 + j * kAStepK;
+            // Rows past kend hold stale data: their addresses are formed but never read.
+            pa[j] = v.ALoad(actx[NA == 1 ? 0 : j], rows[slot][kl], k0 + kl < kend);
+        }
 #pragma unroll
         for(int j = 0; j < LB; ++j)
-            pb[j] = k0 + bkl[j] < kend ? v.BLoad(bctx[j], rows[slot][bkl[j]]) : 0.0f;
+        {
+            const int kl = bkl0 + j * kBStepK;
+            pb[j] = v.BLoad(bctx[NB == 1 ? 0 : j], rows[slot][kl], k0 + kl < kend);
+        }
     };
     int slot = 0;   // the ring slot of step k0's rows
     int st   = 0;   // the A/B stage of step k0
@@ -457,10 +467,10 @@ ConvIgemm(View view, int splits)
     {
 #pragma unroll
         for(int j = 0; j < LA; ++j)
-            As[st][akl[j]][aml[j]] = pa[j];
+            As[st][akl0 + j * kAStepK][aml0 + j * kAStepM] = pa[j];
 #pragma unroll
         for(int j = 0; j < LB; ++j)
-            Bs[st][bkl[j]][bnl[j]] = pb[j];
+            Bs[st][bkl0 + j * kBStepK][bnl0 + j * kBStepN] = pb[j];
         // The barrier publishes this stage and the rows of step k0 + BK (decoded last step); the
         // other stage and the ring slot written next were last read before the previous barrier.
         __syncthreads();
@@ -556,11 +566,13 @@ __global__ void ConvIgemmWrwReduce(WrwView v, int splits)
     }
 }
 
-template <int BM, int BN, int BK, int TM, int TN, class View>
+template <int BM, int BN, int BK, int TM, int TN, class View,
+          int MinBlocks = IgemmMinBlocks<(BM / TM) * (BN / TN), TM, TN>()>
 void Run(const View& v, int groups, int splits, void* stream)
 {
     dim3 grid((v.N + BN - 1) / BN, (v.M + BM - 1) / BM, groups * splits);
-    ConvIgemm<BM, BN, BK, TM, TN, View><<<grid, (BM / TM) * (BN / TN), 0, ToStream(stream)>>>(v, splits);
+    ConvIgemm<BM, BN, BK, TM, TN, MinBlocks, View>
+        <<<grid, (BM / TM) * (BN / TN), 0, ToStream(stream)>>>(v, splits);
 }
 
 template <class View>
@@ -568,10 +580,17 @@ void RunVariant(const View& v, int variant, int groups, int splits, void* stream
 {
     switch(variant)
     {
+#ifdef MIOPEN_CY_IGEMM_SWEEP
+        // perf/igemm_sweep: extra tile shapes timed beside the table's, never reached by a solver.
+        MIOPEN_CY_IGEMM_SWEEP
+#endif
     case 0: Run<128, 128, 8, 8, 8>(v, groups, splits, stream); break;
     case 1: Run<64, 64, 16, 4, 4>(v, groups, splits, stream); break;
+    case 2: Run<128, 64, 8, 8, 4>(v, groups, splits, stream); break;
     case 3: Run<16, 128, 8, 2, 8>(v, groups, splits, stream); break;
-    default: Run<128, 64, 8, 8, 4>(v, groups, splits, stream); break;
+    // BK 16: half the steps, so the per-step cost (fetch addressing, barrier) weighs half.
+    case 4: Run<128, 64, 16, 8, 4>(v, groups, splits, stream); break;
+    default: Run<64, 128, 16, 8, 4>(v, groups, splits, stream); break;
     }
 }
 

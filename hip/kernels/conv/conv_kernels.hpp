@@ -29,7 +29,7 @@ void LaunchConvNaiveWrw(const ConvKArgs& a, void* stream, int sms, const float* 
                         const float* dy);
 
 /// Tile shapes of the implicit-GEMM kernels (conv_igemm.hip), chosen by Find.
-constexpr int kIgemmVariants = 4;
+constexpr int kIgemmVariants = 6;
 
 /// Implicit GEMM, one direction per call (backward data by stride phases: no zero terms). `variant` < kIgemmVariants picks the tile. Backward
 /// weights splits the reduction over n and the output positions into `splits` parts: with
@@ -42,6 +42,14 @@ void LaunchConvIgemmBwd(const ConvKArgs& a, void* stream, int variant, float* dx
 void LaunchConvIgemmWrw(const ConvKArgs& a, void* stream, int variant, int splits, const float* x,
                         float* dw, const float* dy, float* workspace);
 
+/// Backward data for few channels per group (conv_bwd_smallc.hip): a direct gather by stride
+/// phases, 2-d (d unused), C/G <= kConvBwdSmallCMaxC, any strides, no workspace; 32-bit indices.
+constexpr int kConvBwdSmallCMaxC = 4;
+bool ConvBwdSmallCApplies(const ConvKArgs& a);
+/// `positions` per thread: 4 (the default) or 8 (perf/igemm_sweep compares them).
+void LaunchConvBwdSmallC(const ConvKArgs& a, void* stream, float* dx, const float* w, const float* dy,
+                         int positions = 4);
+
 /// Depthwise (groups == C == K, 2-d, packed NCHW; conv_depthwise.hip). Backward weights needs
 /// c * n * filter floats of workspace (per-image partial sums, added in order) and at most 25 taps.
 void LaunchConvDepthwiseFwd(const ConvKArgs& a, void* stream, int sms, const float* x, const float* w,
@@ -50,5 +58,18 @@ void LaunchConvDepthwiseBwd(const ConvKArgs& a, void* stream, int sms, float* dx
                             const float* dy);
 void LaunchConvDepthwiseWrw(const ConvKArgs& a, void* stream, const float* x, float* dw, const float* dy,
                             float* workspace);
+
+/// Grouped and depthwise direct kernels for few channels per group (conv_grouped.hip): 2-d (d
+/// unused), packed NCHW, C/G and K/G <= kConvGroupedMaxPerGroup, 32-bit indices. `direction`:
+/// 0 forward, 1 backward data (any filter, pads, strides, dilations), 2 backward weights (square
+/// filters 1, 3, 5, 7). Backward weights with splits > 1 needs splits * k * cpg * r * s floats of
+/// workspace (partials added in split order: deterministic); splits == 1 needs none.
+constexpr int kConvGroupedMaxPerGroup = 32;
+bool ConvGroupedApplies(const ConvKArgs& a, int direction);
+int ConvGroupedWrwSplits(const ConvKArgs& a, int sms);
+void LaunchConvGroupedFwd(const ConvKArgs& a, void* stream, const float* x, const float* w, float* y);
+void LaunchConvGroupedBwd(const ConvKArgs& a, void* stream, float* dx, const float* w, const float* dy);
+void LaunchConvGroupedWrw(const ConvKArgs& a, void* stream, int splits, const float* x, float* dw,
+                          const float* dy, float* workspace);
 
 } // namespace miopen::gpu

@@ -1,7 +1,9 @@
 // Launchers of LRN: the descriptor's parameters as the CPU kernels derive them (window bounds,
-// alpha over the area, the gradient coefficient in double), one thread per element.
+// alpha over the area, the gradient coefficient in double), one thread per element; cross-channel
+// windows of 3 to 11 (odd) channels take the column kernels of lrn_cross_cols.hip.
 #include "common/launch_common.hpp"
 #include "lrn/lrn.hpp"
+#include "lrn/lrn_cross_cols_kernels.hpp"
 #include "lrn/lrn_kernels.hpp"
 
 #include <algorithm>
@@ -70,6 +72,15 @@ void LRNForward(Handle& h, const LRNDescriptor& lrn, float alpha,
     LrnArgs a = ArgsOf(lrn, xDesc, alpha, beta);
     Copy4(a.xs, xDesc);
     Copy4(a.ys, yDesc);
+    if(!a.within && LrnCrossColsWindow(lrn.N()))
+    {
+        // One thread per (n, h, w) column (lrn_cross_cols.hip).
+        const int64_t columns = a.n * a.h * a.w;
+        LaunchLrnFwdCrossCols(a, On(h, D1(GridStrideBlocks(h, columns, 256)), D1(256)), x, y,
+                              scale);
+        CheckLaunch("miopenLRNForward");
+        return;
+    }
     const int64_t total = static_cast<int64_t>(xDesc.ElementSize());
     LaunchLrnFwd(a, On(h, D1(GridStrideBlocks(h, total, 256)), D1(256)), x, y, scale);
     CheckLaunch("miopenLRNForward");
@@ -86,6 +97,14 @@ void LRNBackward(Handle& h, const LRNDescriptor& lrn, float alpha,
     Copy4(a.ys, yDesc);
     Copy4(a.dys, dyDesc);
     Copy4(a.dxs, dxDesc);
+    if(!a.within && LrnCrossColsWindow(lrn.N()))
+    {
+        const int64_t columns = a.n * a.h * a.w;
+        LaunchLrnBwdCrossCols(a, On(h, D1(GridStrideBlocks(h, columns, 256)), D1(256)), x, y,
+                              dy, scale, dx);
+        CheckLaunch("miopenLRNBackward");
+        return;
+    }
     const int64_t total = static_cast<int64_t>(yDesc.ElementSize());
     LaunchLrnBwd(a, On(h, D1(GridStrideBlocks(h, total, 256)), D1(256)), x, y, dy, scale, dx);
     CheckLaunch("miopenLRNBackward");

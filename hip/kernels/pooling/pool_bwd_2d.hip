@@ -7,12 +7,16 @@
 // the window's reciprocal count, computed the same way; max: dy where the stored index names
 // this element, compared as the generic kernel compares it), then blends once. Deterministic,
 // no atomics. Only the work split differs:
-// Block: a tile of kTileH x kTileW dx elements of one (n, c) plane, a thread per element,
-// adjacent threads on adjacent w. The block finds its plane and tile once (the generic kernel
-// divides 5 times per element in a grid-stride loop); for 2x2 and 3x3 windows at strides 1 and 2
-// the window and stride are compile-time constants, so the covering range is found with shifts
-// and the candidate loop (at most ceil(K / S) outputs a dim) is unrolled.
+// Block: 256 threads over a tile of one (n, c) plane, lanes_w threads along w (8, 16 or 32, the
+// narrowest that covers the row) each owning 4 consecutive dx elements of a row (a float4 store
+// where aligned), 256 / lanes_w rows. The block finds its plane and tile once (the generic kernel
+// divides 5 times per element in a grid-stride loop); a thread finds its covering rows once, and
+// loads each covering output's dy (and index, and reciprocal count) once for its 4 elements,
+// which add it, each in its own (oh, ow) order. For 2x2 and 3x3 windows at strides 1 and 2 the
+// window and stride are compile-time constants: the covering range is found with shifts and the
+// candidate loops are unrolled.
 #include "common/device.hpp"
+#include "pooling/pool_math.hpp"
 #include "pooling/pooling_kernels.hpp"
 
 #include <miopen/miopen.h>
@@ -20,13 +24,8 @@
 namespace miopen::gpu {
 namespace {
 
-struct TileBwd
-{
-    static constexpr int kTileW   = 32;
-    static constexpr int kTileH   = 8;
-    static constexpr int kThreads = kTileW * kTileH;
-    static_assert(kThreads == 256, "the launcher and __launch_bounds__ assume 256 threads");
-};
+constexpr int kThreadsBwd = 256;
+constexpr int kPerThread  = 4; // dx elements a thread, consecutive along w
 
 /// Output positions whose window covers input position i: [lo, hi) (as the generic Covering).
 template <int K, int S>
@@ -44,79 +43,116 @@ __device__ inline void Cover(int i, int pad, int win, int stride, int out, int& 
 /// K, S > 0: K x K windows at stride S in both dims; 0: any window and stride.
 /// Max: T is the index type; average: T unused.
 template <int K, int S, class T, bool Max, bool ReadDx>
-__global__ void __launch_bounds__(TileBwd::kThreads)
+__global__ void __launch_bounds__(kThreadsBwd)
     PoolBwd2d(Pool2dArgs a, const float* __restrict__ dy, const T* __restrict__ index,
               float* __restrict__ dx)
 {
+    const int lanes = a.lanes_w; // threads along w; kThreadsBwd / lanes rows
     const int tiles = a.tiles_w * a.tiles_h;
     const int plane = static_cast<int>(blockIdx.x) / tiles; // n * C + c
     const int t     = static_cast<int>(blockIdx.x) - plane * tiles;
     const int th    = t / a.tiles_w;
-    const int h     = th * TileBwd::kTileH + static_cast<int>(threadIdx.x) / TileBwd::kTileW;
-    const int w     = (t - th * a.tiles_w) * TileBwd::kTileW +
-                  static_cast<int>(threadIdx.x) % TileBwd::kTileW;
-    if(h >= a.in_h || w >= a.in_w)
+    const int lane  = static_cast<int>(threadIdx.x) % lanes;
+    const int h     = th * (kThreadsBwd / lanes) + static_cast<int>(threadIdx.x) / lanes;
+    const int wb    = (t - th * a.tiles_w) * (kPerThread * lanes) + kPerThread * lane;
+    if(h >= a.in_h || wb >= a.in_w)
         return;
+    const int nq = a.in_w - wb < kPerThread ? a.in_w - wb : kPerThread;
     const int n  = plane / a.c;
     const int c  = plane - n * a.c;
     const int wr = K > 0 ? K : a.win_h;
     const int ws = K > 0 ? K : a.win_w;
     const int sh = S > 0 ? S : a.stride_h;
     const int sw = S > 0 ? S : a.stride_w;
-    int lo_h, hi_h, lo_w, hi_w;
+    int lo_h, hi_h, lo_w, hi_w, unused;
     Cover<K, S>(h, a.pad_h, a.win_h, a.stride_h, a.out_h, lo_h, hi_h);
-    Cover<K, S>(w, a.pad_w, a.win_w, a.stride_w, a.out_w, lo_w, hi_w);
+    Cover<K, S>(wb, a.pad_w, a.win_w, a.stride_w, a.out_w, lo_w, unused);
+    Cover<K, S>(wb + nq - 1, a.pad_w, a.win_w, a.stride_w, a.out_w, unused, hi_w);
     const float* dyb = dy + n * a.ys_n + c * a.ys_c;
-    // Candidates a dim: at most ceil(K / S) with constants (unrolled), else hi - lo.
-    constexpr int kCand = (K > 0 && S > 0) ? (K + S - 1) / S : 0;
-    const int nh        = kCand > 0 ? kCand : hi_h - lo_h;
-    const int nw        = kCand > 0 ? kCand : hi_w - lo_w;
-    const float full    = 1.0f / static_cast<float>(1 * wr * ws);
-    const int64_t image_code = static_cast<int64_t>(h) * a.in_w + w;
-    float acc = 0.0f;
+    // Candidates: at most ceil(K / S) rows and ceil((K + kPerThread - 1) / S) columns with
+    // constants (fixed trip counts, unrolled at -O3), else the runtime ranges.
+    constexpr int kCandH = (K > 0 && S > 0) ? (K + S - 1) / S : 0;
+    constexpr int kCandW = (K > 0 && S > 0) ? (K + kPerThread - 1 + S - 1) / S : 0;
+    const float full = 1.0f / static_cast<float>(1 * wr * ws);
+    float acc[kPerThread];
 #pragma unroll
-    for(int i = 0; i < (kCand > 0 ? kCand : nh); ++i)
+    for(int q = 0; q < kPerThread; ++q)
+        acc[q] = 0.0f;
+    for(int i = 0; i < (kCandH > 0 ? kCandH : hi_h - lo_h); ++i)
     {
         const int oh = lo_h + i;
-        if(kCand > 0 && oh >= hi_h)
+        if(kCandH > 0 && oh >= hi_h)
             break;
         const float* dyr = dyb + oh * a.ys_h;
+        const T* idxr    = Max ? index + (plane * a.out_h + oh) * a.out_w : nullptr;
         const int h0     = oh * sh - a.pad_h;
-        // the window's in-bounds rows (average), its row offset in the window (max)
-        const int kh0 = h0 < 0 ? -h0 : 0;
-        const int kh1 = wr < a.in_h - h0 ? wr : a.in_h - h0;
-#pragma unroll
-        for(int j = 0; j < (kCand > 0 ? kCand : nw); ++j)
+        const int kh0    = h0 < 0 ? -h0 : 0;
+        const int kh1    = wr < a.in_h - h0 ? wr : a.in_h - h0;
+        const float row_inv = Max ? 0.0f : 1.0f / static_cast<float>(1 * (kh1 - kh0));
+        for(int j = 0; j < (kCandW > 0 ? kCandW : hi_w - lo_w); ++j)
         {
             const int ow = lo_w + j;
-            if(kCand > 0 && ow >= hi_w)
+            if(kCandW > 0 && ow >= hi_w)
                 break;
             const float g = dyr[ow];
             const int w0  = ow * sw - a.pad_w;
             if(Max)
             {
-                const uint64_t v =
-                    index[(static_cast<int64_t>(plane) * a.out_h + oh) * a.out_w + ow];
-                int64_t code = image_code;
-                if(!a.image)
-                    code = (static_cast<int64_t>(0) * wr + (h - h0)) * ws + (w - w0);
-                if(v == static_cast<uint64_t>(code))
-                    acc += g;
+                const uint64_t v = idxr[ow];
+#pragma unroll
+                for(int q = 0; q < kPerThread; ++q)
+                {
+                    const int w = wb + q;
+                    if(q >= nq || w < w0 || w >= w0 + ws)
+                        continue;
+                    const int code = a.image ? h * a.in_w + w : (h - h0) * ws + (w - w0);
+                    if(v == static_cast<uint64_t>(code))
+                        acc[q] += g;
+                }
             }
             else
             {
                 const int kw0 = w0 < 0 ? -w0 : 0;
                 const int kw1 = ws < a.in_w - w0 ? ws : a.in_w - w0;
                 const float inv =
-                    a.inclusive ? full
-                                : (1.0f / static_cast<float>(1 * (kh1 - kh0))) *
-                                      (1.0f / static_cast<float>(kw1 - kw0));
-                acc += g * inv;
+                    a.inclusive ? full : row_inv * (1.0f / static_cast<float>(kw1 - kw0));
+#pragma unroll
+                for(int q = 0; q < kPerThread; ++q)
+                {
+                    const int w = wb + q;
+                    if(q >= nq || w < w0 || w >= w0 + ws)
+                        continue;
+                    acc[q] = PoolAcc(acc[q], g, inv);
+                }
             }
         }
     }
-    float* out = dx + n * a.xs_n + c * a.xs_c + h * a.xs_h + w;
-    *out       = ReadDx ? a.alpha * acc + a.beta * *out : a.alpha * acc;
+    float* out = dx + n * a.xs_n + c * a.xs_c + h * a.xs_h + wb;
+    if(nq == kPerThread && (reinterpret_cast<uintptr_t>(out) & 15) == 0)
+    {
+        float4 r;
+        if(ReadDx)
+        {
+            const float4 o = *reinterpret_cast<const float4*>(out);
+            r.x = PoolBlend(a.alpha, acc[0], a.beta, o.x);
+            r.y = PoolBlend(a.alpha, acc[1], a.beta, o.y);
+            r.z = PoolBlend(a.alpha, acc[2], a.beta, o.z);
+            r.w = PoolBlend(a.alpha, acc[3], a.beta, o.w);
+        }
+        else
+        {
+            r.x = a.alpha * acc[0];
+            r.y = a.alpha * acc[1];
+            r.z = a.alpha * acc[2];
+            r.w = a.alpha * acc[3];
+        }
+        *reinterpret_cast<float4*>(out) = r;
+        return;
+    }
+#pragma unroll
+    for(int q = 0; q < kPerThread; ++q)
+        if(q < nq)
+            out[q] = ReadDx ? PoolBlend(a.alpha, acc[q], a.beta, out[q]) : a.alpha * acc[q];
 }
 
 template <int K, int S>
@@ -151,8 +187,16 @@ void Bwd2dWindow(const Pool2dArgs& a, const Launch& l, const float* dy, const vo
 
 } // namespace
 
-int PoolBwd2dTileW() { return TileBwd::kTileW; }
-int PoolBwd2dTileH() { return TileBwd::kTileH; }
+int PoolBwd2dLanesW(int in_w)
+{
+    // the narrowest of 8, 16, 32 threads along w whose kPerThread elements each cover the row
+    int lanes = 8;
+    while(lanes < 32 && lanes * kPerThread < in_w)
+        lanes *= 2;
+    return lanes;
+}
+int PoolBwd2dTileW(int lanes) { return kPerThread * lanes; }
+int PoolBwd2dTileH(int lanes) { return kThreadsBwd / lanes; }
 
 void LaunchPoolBwd2d(const Pool2dArgs& a, const Launch& l, const float* dy, const void* index,
                      float* dx)

@@ -11,6 +11,7 @@
 // H100 (perf/RESULTS.md) it took average pooling from 0.138 to 0.112 ms but max pooling from 0.150
 // to 0.192 ms, so max pooling keeps one thread per output.
 #include "common/device.hpp"
+#include "pooling/pool_math.hpp"
 #include "pooling/pooling_kernels.hpp"
 
 #include <miopen/miopen.h>
@@ -112,7 +113,7 @@ __global__ void __launch_bounds__(Tile2d::kThreads)
         v = sum * scale;
     }
     float* out = y + n * a.ys_n + c * a.ys_c + oh * a.ys_h + ow;
-    *out       = ReadY ? a.alpha * v + a.beta * *out : a.alpha * v;
+    *out       = ReadY ? PoolBlend(a.alpha, v, a.beta, *out) : a.alpha * v;
 }
 
 // ---- pair: average over 3x3 windows at stride 2 along w, two neighbouring outputs a thread ---
@@ -152,7 +153,7 @@ __device__ inline void Finish3x3(const Pool2dArgs& a, const float (&v)[3][5], in
                                           (1.0f / static_cast<float>(kw1 - kw0));
     const float r = sum * scale;
     float* out    = y + n * a.ys_n + c * a.ys_c + oh * a.ys_h + ow;
-    *out          = ReadY ? a.alpha * r + a.beta * *out : a.alpha * r;
+    *out          = ReadY ? PoolBlend(a.alpha, r, a.beta, *out) : a.alpha * r;
 }
 
 template <bool ReadY>
@@ -257,17 +258,23 @@ bool Pool2dPairApplies(const Pool2dArgs& a)
 }
 int Pool2dTileW(const Pool2dArgs& a)
 {
+    if(Pool2dShflApplies(a))
+        return Pool2dShflTileW(a.lanes_w);
     return Pool2dPairApplies(a) ? TilePair::kTileW : Tile2d::kTileW;
 }
 int Pool2dTileH(const Pool2dArgs& a)
 {
+    if(Pool2dShflApplies(a))
+        return Pool2dShflTileH(a.lanes_w);
     return Pool2dPairApplies(a) ? TilePair::kTileH : Tile2d::kTileH;
 }
 int Pool2dThreads() { return Tile2d::kThreads; }
 
 void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index)
 {
-    if(Pool2dPairApplies(a))
+    if(Pool2dShflApplies(a))
+        LaunchPoolFwd2dShfl(a, l, x, y, index);
+    else if(Pool2dPairApplies(a))
         FwdPair(a, l, x, y);
     else if(a.win_h == 3 && a.win_w == 3)
         Fwd2dWindow<3>(a, l, x, y, index);

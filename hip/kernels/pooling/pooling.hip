@@ -12,6 +12,7 @@
 //    from x by the forward's scan.
 // Forward: one thread per output element; adjacent threads take adjacent ow.
 #include "common/device.hpp"
+#include "pooling/pool_math.hpp"
 #include "pooling/pooling_kernels.hpp"
 
 #include <miopen/miopen.h>
@@ -174,7 +175,7 @@ __global__ void __launch_bounds__(256) PoolFwd(PoolArgs args, const float* x, fl
         }
         float* out = y + o.n * a.ys[0] + o.c * a.ys[1] + o.o[0] * a.ys[2] + o.o[1] * a.ys[3] +
                      o.o[2] * a.ys[4];
-        *out = ReadY ? args.alpha * v + args.beta * *out : args.alpha * v;
+        *out = ReadY ? PoolBlend(args.alpha, v, args.beta, *out) : args.alpha * v;
     }
 }
 
@@ -225,7 +226,7 @@ __global__ void __launch_bounds__(256) PoolBwd(PoolArgs args, const float* dy, c
                                       : (1.0f / static_cast<float>((w.k1[0] - w.k0[0]) *
                                                                    (w.k1[1] - w.k0[1]))) *
                                             (1.0f / static_cast<float>(w.k1[2] - w.k0[2]));
-                        acc += g * inv;
+                        acc = PoolAcc(acc, g, inv);
                     }
                     else if(Kind == 1)
                     {
@@ -253,7 +254,7 @@ __global__ void __launch_bounds__(256) PoolBwd(PoolArgs args, const float* dy, c
                 }
         float* out = dx + p.n * a.xs[0] + p.c * a.xs[1] + p.o[0] * a.xs[2] + p.o[1] * a.xs[3] +
                      p.o[2] * a.xs[4];
-        *out = ReadDx ? args.alpha * acc + args.beta * *out : args.alpha * acc;
+        *out = ReadDx ? PoolBlend(args.alpha, acc, args.beta, *out) : args.alpha * acc;
     }
 }
 

@@ -6,6 +6,8 @@
 #include "pooling/pooling.hpp"
 #include "pooling/pooling_kernels.hpp"
 
+#include <cstdint>
+
 namespace miopen::gpu {
 namespace {
 
@@ -63,19 +65,25 @@ bool Small(const PoolArgs& a)
 }
 
 /// MIOPEN_CY_POOL_KERNEL: "direct" or unset picks pool_fwd_2d / pool_bwd_2d where they apply,
-/// "generic" always the generic kernels (for tests and benchmarks comparing the two).
-bool UseDirect2d()
+/// "generic" always the generic kernels (for tests and benchmarks comparing the two),
+/// "prefetch" as direct with pool_fwd_2d_shfl's prefetch variant (an experiment, not yet timed:
+/// perf/RESULTS.md "GPU ops, opsa"). 0 generic, 1 direct, 2 prefetch.
+int PoolKernel()
 {
     const auto v = env::Value("MIOPEN_CY_POOL_KERNEL");
     if(!v || *v == "direct")
-        return true;
+        return 1;
     if(*v == "generic")
-        return false;
-    ThrowBadParm("MIOPEN_CY_POOL_KERNEL = '", *v, "'; expected direct or generic");
+        return 0;
+    if(*v == "prefetch")
+        return 2;
+    ThrowBadParm("MIOPEN_CY_POOL_KERNEL = '", *v, "'; expected direct, generic or prefetch");
 }
+bool UseDirect2d() { return PoolKernel() != 0; }
 
-/// Whether pool_fwd_2d applies: depth 1, packed rows, 32-bit offsets; fills its arguments.
-bool Plan2d(const PoolArgs& a, const cpu::PoolShape& s, Pool2dArgs& p)
+/// Whether pool_fwd_2d applies: depth 1, packed rows, 32-bit offsets; fills its arguments (x:
+/// the forward's input, whose alignment may pick pool_fwd_2d_shfl; null for the backward).
+bool Plan2d(const PoolArgs& a, const cpu::PoolShape& s, Pool2dArgs& p, const float* x = nullptr)
 {
     if(!a.small || a.in[0] != 1 || a.out[0] != 1 || a.window[0] != 1 || a.xs[4] != 1 ||
        a.ys[4] != 1 || a.n * a.c >= (int64_t{1} << 30))
@@ -88,13 +96,18 @@ bool Plan2d(const PoolArgs& a, const cpu::PoolShape& s, Pool2dArgs& p)
     p.stride_h = i32(a.stride[1]), p.stride_w = i32(a.stride[2]);
     p.xs_n = i32(a.xs[0]), p.xs_c = i32(a.xs[1]), p.xs_h = i32(a.xs[3]);
     p.ys_n = i32(a.ys[0]), p.ys_c = i32(a.ys[1]), p.ys_h = i32(a.ys[3]);
+    // the mode before the tiles: the variant, and so the tile, depends on it
+    p.max        = s.mode == miopenPoolingMax;
+    p.inclusive  = s.mode == miopenPoolingAverageInclusive;
+    p.x_vec      = x != nullptr && (reinterpret_cast<uintptr_t>(x) & 15) == 0 &&
+              p.xs_n % 4 == 0 && p.xs_c % 4 == 0 && p.xs_h % 4 == 0 && p.pad_h < p.win_h;
+    if(Pool2dShflApplies(p))
+        p.lanes_w = Pool2dShflLanesW(p.out_w);
     const int64_t tiles_w = (a.out[2] + Pool2dTileW(p) - 1) / Pool2dTileW(p);
     const int64_t tiles_h = (a.out[1] + Pool2dTileH(p) - 1) / Pool2dTileH(p);
     if(tiles_w * tiles_h * a.n * a.c >= (int64_t{1} << 31))
         return false;
     p.tiles_w = i32(tiles_w), p.tiles_h = i32(tiles_h);
-    p.max        = s.mode == miopenPoolingMax;
-    p.inclusive  = s.mode == miopenPoolingAverageInclusive;
     p.image      = a.image;
     p.index_type = a.index_type;
     p.alpha = a.alpha, p.beta = a.beta;
@@ -115,8 +128,9 @@ void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const fl
     a.small      = Small(a);
     const int64_t total = s.n * s.c * s.out[0] * s.out[1] * s.out[2];
     Pool2dArgs p;
-    if(total > 0 && UseDirect2d() && Plan2d(a, s, p))
+    if(total > 0 && UseDirect2d() && Plan2d(a, s, p, x))
     {
+        p.prefetch        = PoolKernel() == 2;
         const auto blocks = static_cast<unsigned>(int64_t{p.tiles_w} * p.tiles_h * p.n * p.c);
         LaunchPoolFwd2d(p, On(h, D1(blocks), D1(Pool2dThreads())), x, y, index.data);
         CheckLaunch("miopenPoolingForward");
@@ -152,8 +166,11 @@ void PoolBackward(Handle& h, const cpu::PoolShape& s, float alpha, const float* 
        Plan2d(a, s, p))
     {
         // pool_bwd_2d: tiles over dx (Plan2d counted tiles over y, the forward's split)
-        const int64_t tiles_w = (a.in[2] + PoolBwd2dTileW() - 1) / PoolBwd2dTileW();
-        const int64_t tiles_h = (a.in[1] + PoolBwd2dTileH() - 1) / PoolBwd2dTileH();
+        p.lanes_w             = PoolBwd2dLanesW(p.in_w);
+        const int64_t tile_w  = PoolBwd2dTileW(p.lanes_w);
+        const int64_t tile_h  = PoolBwd2dTileH(p.lanes_w);
+        const int64_t tiles_w = (a.in[2] + tile_w - 1) / tile_w;
+        const int64_t tiles_h = (a.in[1] + tile_h - 1) / tile_h;
         if(tiles_w * tiles_h * a.n * a.c < (int64_t{1} << 31))
         {
             p.tiles_w = static_cast<int>(tiles_w), p.tiles_h = static_cast<int>(tiles_h);

@@ -197,7 +197,7 @@ ConvInvoker NaiveInvoker(const Handle& handle, const ConvProblem& p)
 
 void IgemmTile(int variant, int& bm, int& bn)
 {
-    static const int tiles[kIgemmVariants][2] = {{128, 128}, {64, 64}, {128, 64}, {16, 128}};
+    static const int tiles[kIgemmVariants][2] = {{128, 128}, {64, 64}, {128, 64}, {16, 128}, {128, 64}, {64, 128}};
     bm = tiles[variant][0];
     bn = tiles[variant][1];
 }
@@ -253,6 +253,29 @@ ConvInvoker IgemmInvoker(const Handle& handle, const ConvProblem& p, int variant
     ThrowNotImplemented("convolution on the GPU is not implemented in this build");
 }
 
+bool SmallCBwdApplies(const ConvProblem& p)
+{
+#if MIOPEN_CY_HAVE_GPU
+    return p.direction == ConvDirection::BackwardData && Fits32(p) && gpu::ConvBwdSmallCApplies(KArgs(p));
+#else
+    return false;
+#endif
+}
+
+ConvInvoker SmallCBwdInvoker(const Handle& handle, const ConvProblem& p)
+{
+#if MIOPEN_CY_HAVE_GPU
+    const Handle* h = &handle;
+    const gpu::ConvKArgs a = KArgs(p);
+    return [h, a](const ConvArgs& r) {
+        gpu::LaunchConvBwdSmallC(a, h->Stream(), static_cast<float*>(r.x), static_cast<const float*>(r.w),
+                                 static_cast<const float*>(r.y));
+        gpu::CheckLaunch("ConvGpuDirectBwdSmallC");
+    };
+#endif
+    ThrowNotImplemented("convolution on the GPU is not implemented in this build");
+}
+
 ConvInvoker DepthwiseInvoker(const Handle& handle, const ConvProblem& p)
 {
 #if MIOPEN_CY_HAVE_GPU
@@ -281,6 +304,64 @@ ConvInvoker DepthwiseInvoker(const Handle& handle, const ConvProblem& p)
         };
     }
 #endif
+    ThrowNotImplemented("convolution on the GPU is not implemented in this build");
+}
+
+bool GroupedApplies(const ConvProblem& p)
+{
+#if MIOPEN_CY_HAVE_GPU
+    const int dir = p.direction == ConvDirection::Forward ? 0 : p.direction == ConvDirection::BackwardData ? 1 : 2;
+    return Fits32(p) && gpu::ConvGroupedApplies(KArgs(p), dir);
+#else
+    (void)p;
+    return false;
+#endif
+}
+
+int GroupedWrwSplits(const Handle& handle, const ConvProblem& p)
+{
+#if MIOPEN_CY_HAVE_GPU
+    if(handle.IsGpu())
+        return gpu::ConvGroupedWrwSplits(KArgs(p), gpu::MultiprocessorCount(handle.Ordinal()));
+#endif
+    (void)handle;
+    (void)p;
+    return 1;
+}
+
+ConvInvoker GroupedInvoker(const Handle& handle, const ConvProblem& p)
+{
+#if MIOPEN_CY_HAVE_GPU
+    const Handle* h = &handle;
+    const gpu::ConvKArgs a = KArgs(p);
+    switch(p.direction)
+    {
+    case ConvDirection::Forward:
+        return [h, a](const ConvArgs& r) {
+            gpu::LaunchConvGroupedFwd(a, h->Stream(), static_cast<const float*>(r.x),
+                                      static_cast<const float*>(r.w), static_cast<float*>(r.y));
+            gpu::CheckLaunch("ConvGpuGroupedFwd");
+        };
+    case ConvDirection::BackwardData:
+        return [h, a](const ConvArgs& r) {
+            gpu::LaunchConvGroupedBwd(a, h->Stream(), static_cast<float*>(r.x), static_cast<const float*>(r.w),
+                                      static_cast<const float*>(r.y));
+            gpu::CheckLaunch("ConvGpuGroupedBwd");
+        };
+    case ConvDirection::BackwardWeights:
+    {
+        const int splits = GroupedWrwSplits(handle, p);
+        return [h, a, splits](const ConvArgs& r) {
+            gpu::LaunchConvGroupedWrw(a, h->Stream(), splits, static_cast<const float*>(r.x),
+                                      static_cast<float*>(r.w), static_cast<const float*>(r.y),
+                                      static_cast<float*>(r.workspace));
+            gpu::CheckLaunch("ConvGpuGroupedWrw");
+        };
+    }
+    }
+#endif
+    (void)handle;
+    (void)p;
     ThrowNotImplemented("convolution on the GPU is not implemented in this build");
 }
 

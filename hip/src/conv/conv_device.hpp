@@ -63,14 +63,24 @@ bool Fits32(const ConvProblem& p);
 ConvInvoker NaiveInvoker(const Handle& handle, const ConvProblem& p);
 
 /// Implicit GEMM tile variants (hip/kernels/conv/conv_igemm.hip).
-constexpr int kIgemmVariants = 4;
+constexpr int kIgemmVariants = 6;
 /// The tile (bm x bn) of a variant.
 void IgemmTile(int variant, int& bm, int& bn);
 /// Backward weights: how many parts the reduction is split into (1: no workspace).
 int IgemmWrwSplits(const Handle& handle, const ConvProblem& p, int variant);
 ConvInvoker IgemmInvoker(const Handle& handle, const ConvProblem& p, int variant);
 
+/// Backward data for C/G <= 4, 2-d (hip/kernels/conv/conv_bwd_smallc.hip); 32-bit indices.
+bool SmallCBwdApplies(const ConvProblem& p);
+ConvInvoker SmallCBwdInvoker(const Handle& handle, const ConvProblem& p);
+
 /// Depthwise kernels (hip/kernels/conv/conv_depthwise.hip): groups == C == K, 2-d, packed NCHW.
 ConvInvoker DepthwiseInvoker(const Handle& handle, const ConvProblem& p);
+
+/// Grouped/depthwise direct kernels for C/G, K/G <= 32 (hip/kernels/conv/conv_grouped.hip), 2-d,
+/// packed NCHW. Backward weights: the number of splits of the reduction (1: no workspace).
+bool GroupedApplies(const ConvProblem& p);
+int GroupedWrwSplits(const Handle& handle, const ConvProblem& p);
+ConvInvoker GroupedInvoker(const Handle& handle, const ConvProblem& p);
 
 } // namespace miopen::conv_device

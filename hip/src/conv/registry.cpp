@@ -59,24 +59,45 @@ const std::vector<const ConvSolver*>& ConvSolvers()
         &solvers::ConvGpuDepthwiseFwd(),
         &solvers::ConvGpuDepthwiseBwd(),
         &solvers::ConvGpuDepthwiseWrw(),
+        &solvers::ConvGpuGroupedFwd(),
+        &solvers::ConvGpuGroupedBwd(),
+        &solvers::ConvGpuGroupedWrw(),
         &solvers::ConvGpuImplicitGemmFwd(0),
         &solvers::ConvGpuImplicitGemmFwd(1),
         &solvers::ConvGpuImplicitGemmFwd(2),
         &solvers::ConvGpuImplicitGemmFwd(3),
+        &solvers::ConvGpuImplicitGemmFwd(4),
+        &solvers::ConvGpuImplicitGemmFwd(5),
         &solvers::ConvGpuImplicitGemmBwd(0),
         &solvers::ConvGpuImplicitGemmBwd(1),
         &solvers::ConvGpuImplicitGemmBwd(2),
         &solvers::ConvGpuImplicitGemmBwd(3),
+        &solvers::ConvGpuImplicitGemmBwd(4),
+        &solvers::ConvGpuImplicitGemmBwd(5),
+        &solvers::ConvGpuDirectBwdSmallC(),
         &solvers::ConvGpuImplicitGemmWrw(0),
         &solvers::ConvGpuImplicitGemmWrw(1),
         &solvers::ConvGpuImplicitGemmWrw(2),
         &solvers::ConvGpuImplicitGemmWrw(3),
+        &solvers::ConvGpuImplicitGemmWrw(4),
+        &solvers::ConvGpuImplicitGemmWrw(5),
         &solvers::ConvAsm3x3U(),
         &solvers::ConvAsm1x1U(),
         &solvers::ConvDirectNaiveFwd(),
         &solvers::ConvDirectNaiveBwdData(),
         &solvers::ConvDirectNaiveBwdWeights(),
     };
+    // Ids and names key the find-db, the perf-db and every by-id call: two solvers sharing one
+    // (a merge of two branches that picked the same free id) would silently shadow each other.
+    static const bool unique = [] {
+        for(size_t i = 0; i < all.size(); ++i)
+            for(size_t j = 0; j < i; ++j)
+                if(all[i]->Id() == all[j]->Id() || all[i]->Name() == all[j]->Name())
+                    Throw(miopenStatusInternalError, "solvers ", all[j]->Name(), " and ",
+                          all[i]->Name(), " share an id or a name (", all[i]->Id(), ")");
+        return true;
+    }();
+    (void)unique;
     return all;
 }
 

@@ -23,7 +23,9 @@ public:
         int bm, bn;
         conv_device::IgemmTile(variant, bm, bn);
         const char* d = dir == ConvDirection::Forward ? "Fwd" : dir == ConvDirection::BackwardData ? "Bwd" : "Wrw";
-        name_ = std::string("ConvGpuImplicitGemm") + d + "<" + std::to_string(bm) + "x" + std::to_string(bn) + ">";
+        // Variants 4 and up name their k step too (4 and 2 share the 128x64 tile).
+        name_ = std::string("ConvGpuImplicitGemm") + d + "<" + std::to_string(bm) + "x" + std::to_string(bn) +
+                (variant >= 4 ? "x16>" : ">");
     }
     std::string_view Name() const override { return name_; }
     uint64_t Id() const override { return id_; }

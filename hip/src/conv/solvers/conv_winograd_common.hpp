@@ -1,11 +1,12 @@
 // What the Winograd solvers share (ConvMPBidirectWinograd<m-3> for forward and backward data,
-// ConvCpuWinogradWrw<m-3> for backward weights): applicability (CPU, 2-d, 3x3, stride 1,
-// dilation 1, packed NCHW, not depthwise), the workspace of the plan, the time estimate and the
-// invoker over cpu/conv_winograd.cpp.
+// ConvCpuWinogradWrw<m-3> for backward weights): applicability (2-d, 3x3, stride 1, dilation 1,
+// packed NCHW, not depthwise), the workspace of the plan, the time estimate and the invoker over
+// cpu/conv_winograd.cpp on a CPU handle (on a GPU handle: conv_winograd_gpu.hpp).
 #pragma once
 
 #include "conv/conv_geometry.hpp"
 #include "conv/solver.hpp"
+#include "conv/solvers/conv_winograd_gpu.hpp"
 #include "core/errors.hpp"
 #include "cpu/conv_winograd.hpp"
 
@@ -31,10 +32,9 @@ inline cpu::WinogradShape ShapeOf(const ConvProblem& p)
 }
 
 /// `weights`: the backward-weights solvers; else the bidirectional (forward, backward data) ones.
-inline Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p, bool weights)
+/// `m`: the output tile (2 or 4).
+inline Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p, bool weights, int m)
 {
-    if(!ctx.handle.IsCpu())
-        return OtherDomain("CPU solver");
     if(weights && !p.IsBackwardWeights())
         return OtherDomain("backward weights only");
     if(!weights && p.IsBackwardWeights())
@@ -53,6 +53,8 @@ inline Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p, 
     // transforms move 4x (F(4x4)) the data of the direct convolution for 2.25x fewer products.
     if(p.c == static_cast<size_t>(p.groups) && p.k == static_cast<size_t>(p.groups))
         return NotApplicable("depthwise (one channel per group): the per-element GEMMs degenerate");
+    if(ctx.handle.IsGpu())
+        return winograd_gpu::IsApplicable(ctx.handle, p, m);
     const double spatial = std::max((p.out[0] + 3.0) * (p.out[1] + 3.0), (p.in[0] + 3.0) * (p.in[1] + 3.0));
     if(static_cast<double>(p.n) * spatial > INT_MAX || static_cast<double>(p.c) * p.k > INT_MAX)
         return NotApplicable("matrices too large for 32-bit BLAS indices");

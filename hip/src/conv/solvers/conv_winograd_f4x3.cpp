@@ -3,6 +3,8 @@
 // output transform, with workspace); the main Winograd solver: 4x fewer multiplications
 // than direct (36 per 4x4 output tile instead of 144).
 // Applies to 2-d 3x3 filters, stride 1, dilation 1, any pads, groups (not depthwise), packed NCHW.
+// On a GPU handle: transforms in hip/kernels/conv/conv_winograd.hip around strided-batched SGEMMs
+// (conv_winograd_gpu.hpp; workspace: the whole batch's transformed inputs, filters and products).
 // Kernel: cpu/conv_winograd.cpp (GEMMs on OpenBLAS). Workspace: one chunk of transformed inputs
 // and products (about 8 MiB; the transformed filters are made per block of output channels next
 // to their GEMMs, in per-thread buffers), or, for few channels and large images, the transformed
@@ -22,20 +24,26 @@ struct ConvMPBidirectWinograd4x3Solver final : ConvSolver
     std::string_view Name() const override { return "ConvMPBidirectWinograd<4-3>"; }   // MIOpen's name and id: never change
     uint64_t Id() const override { return 69; }
     ConvAlgo Algorithm() const override { return ConvAlgo::Winograd; }
-    double EstimateMs(const ConvContext&, const ConvProblem& p) const override
+    double EstimateMs(const ConvContext& ctx, const ConvProblem& p) const override
     {
+        if(ctx.handle.IsGpu())
+            return winograd_gpu::EstimateMs(ctx.handle, p, kTile);
         return winograd::EstimateMs(p, kTile);
     }
     Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        return winograd::IsApplicable(ctx, p, false);
+        return winograd::IsApplicable(ctx, p, false, kTile);
     }
-    size_t WorkspaceSize(const ConvContext&, const ConvProblem& p) const override
+    size_t WorkspaceSize(const ConvContext& ctx, const ConvProblem& p) const override
     {
+        if(ctx.handle.IsGpu())
+            return winograd_gpu::WorkspaceSize(ctx.handle, p, kTile);
         return winograd::WorkspaceSize(p, kTile);
     }
-    ConvInvoker MakeInvoker(const ConvContext&, const ConvProblem& p) const override
+    ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
     {
+        if(ctx.handle.IsGpu())
+            return winograd_gpu::MakeInvoker(ctx.handle, p, kTile);
         return winograd::MakeInvoker(p, kTile);
     }
 };

@@ -1,5 +1,6 @@
 // GemmBwd1x1_stride1 (MIOpen id 96): backward data of a 1x1 convolution, stride 1, no padding: dX(Cg x HW) = W^T(Cg x Kg) * dY(Kg x HW) per image and group. Workspace: none.
-// Kernels: cpu/blas.cpp (OpenBLAS sgemm), cpu/conv_gemm.cpp. Deterministic: yes.
+// Kernels: cpu/blas.cpp (OpenBLAS sgemm), cpu/conv_gemm.cpp; on GPU handles hip/kernels/gemm/sgemm.hip (conv/conv_gemm_gpu.cpp). Deterministic: yes.
+#include "conv/conv_gemm_gpu.hpp"
 #include "conv/solvers/gemm_common.hpp"
 #include "conv/solvers/solvers.hpp"
 
@@ -11,13 +12,15 @@ struct GemmBwd1x1_stride1Solver final : ConvSolver
     std::string_view Name() const override { return "GemmBwd1x1_stride1"; }   // MIOpen's name and id: never change
     uint64_t Id() const override { return 96; }
     ConvAlgo Algorithm() const override { return ConvAlgo::Gemm; }
-    double EstimateMs(const ConvContext&, const ConvProblem& p) const override
+    double EstimateMs(const ConvContext& ctx, const ConvProblem& p) const override
     {
+        if(ctx.handle.IsGpu())
+            return conv_device::GemmGpuEstimateMs(p);
         return gemm::EstimateMs(p, false);
     }
     Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        const Applicability common = gemm::CommonApplicability(ctx, p, ConvDirection::BackwardData);
+        const Applicability common = gemm::CommonApplicability(ctx, p, ConvDirection::BackwardData, true);
         if(!common.ok)
             return common;
         if(!p.Is1x1() || !p.IsUnitStrideNoPad())
@@ -25,8 +28,10 @@ struct GemmBwd1x1_stride1Solver final : ConvSolver
         return Applicable();
     }
     size_t WorkspaceSize(const ConvContext&, const ConvProblem& p) const override { return 0; }
-    ConvInvoker MakeInvoker(const ConvContext&, const ConvProblem& p) const override
+    ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
     {
+        if(ctx.handle.IsGpu())
+            return conv_device::Gemm1x1Invoker(ctx.handle, p);
         return [g = ConvGeometry(p)](const ConvArgs& a) {
             const gemm::Views v{g};
             float* dx = static_cast<float*>(a.x);

@@ -12,9 +12,11 @@
 
 namespace miopen::solvers::gemm {
 
-inline Applicability CommonApplicability(const ConvContext& ctx, const ConvProblem& p, ConvDirection dir)
+/// `gpu_too`: the solver also runs on GPU handles (conv/conv_gemm_gpu.hpp), else it is CPU-only.
+inline Applicability CommonApplicability(const ConvContext& ctx, const ConvProblem& p, ConvDirection dir,
+                                         bool gpu_too = false)
 {
-    if(!ctx.handle.IsCpu())
+    if(!ctx.handle.IsCpu() && !gpu_too)
         return OtherDomain("CPU solver");
     if(p.direction != dir)
         return OtherDomain(dir == ConvDirection::Forward ? "forward only"

@@ -38,10 +38,16 @@ const ConvSolver& Fft();
 const ConvSolver& ConvGpuImplicitGemmFwd(int variant);
 const ConvSolver& ConvGpuImplicitGemmBwd(int variant);
 const ConvSolver& ConvGpuImplicitGemmWrw(int variant);
+// Backward data on the GPU for C/G <= 4 (2-d): conv_gpu_bwd_smallc.cpp.
+const ConvSolver& ConvGpuDirectBwdSmallC();
 // Depthwise on the GPU (groups == C == K, 2-d, packed): conv_gpu_depthwise.cpp.
 const ConvSolver& ConvGpuDepthwiseFwd();
 const ConvSolver& ConvGpuDepthwiseBwd();
 const ConvSolver& ConvGpuDepthwiseWrw();
+// Grouped/depthwise on the GPU (C/G, K/G <= 32, 2-d, packed): conv_gpu_grouped.cpp.
+const ConvSolver& ConvGpuGroupedFwd();
+const ConvSolver& ConvGpuGroupedBwd();
+const ConvSolver& ConvGpuGroupedWrw();
 
 // GCN assembly (asm/*.s, AMD GPUs only): direct forward 3x3 and 1x1.
 const ConvSolver& ConvAsm3x3U();

@@ -1,0 +1,32 @@
+// Host entry points of bn_fwd_train_nchw4.hip, called by bn_fwd_train_nchw4_launch.cpp. Plain C++.
+#pragma once
+
+#include "batchnorm/batchnorm_kernels.hpp"
+#include "common/args.hpp"
+
+#include <cstdint>
+
+namespace miopen::gpu {
+
+/// Threads of a block of either kernel, and the float4s one apply block owns.
+constexpr int kBnNchw4Threads  = 256;
+constexpr int kBnApplyPerBlock = 4 * kBnNchw4Threads;
+
+/// A packed N, C, S tensor (S = H*W or D*H*W, a multiple of 4) in float4 units; every count
+/// of float4s fits in 31 bits.
+struct BnNchw4Args
+{
+    uint32_t n = 1, c = 1;
+    uint32_t hw4    = 1; // S / 4
+    uint32_t chunk4 = 1; // stats: float4s of a channel per block
+    uint32_t chunks = 1; // stats: blocks per channel (grid.x)
+    float beta      = 0.0f;
+};
+
+/// Shifted sums of x per (channel, chunk) into partial[c * chunks + p] (grid chunks x C).
+void LaunchBnStatsNchw4(const BnNchw4Args& a, const Launch& l, const float* x, Partial2* partial);
+/// y = (x - m) * a + c + beta * y per channel, kBnApplyPerBlock float4s a block.
+void LaunchBnApplyNchw4(const BnNchw4Args& a, const Launch& l, const float* x, float* y,
+                        BnCoef coef);
+
+} // namespace miopen::gpu

@@ -1,0 +1,85 @@
+// Launcher of bn_fwd_train_nchw4.hip: whether the fast path applies (spatial mode, x and y packed
+// NCHW / NCDHW with the same strides, H*W a multiple of 4, both 16-byte aligned, counts in 31
+// bits), its chunking, the scratch, and the three launches (stats, batchnorm.hip's finish,
+// apply) in stream order.
+#include "batchnorm/batchnorm.hpp"
+#include "batchnorm/bn_train_args.hpp"
+#include "batchnorm/bn_fwd_train_nchw4_kernels.hpp"
+#include "common/group_plan.hpp"
+
+#include <cstdint>
+
+namespace miopen::gpu {
+namespace {
+
+/// Stats blocks a launch aims for, and the fewest float4s a stats thread reduces. Constants (not
+/// the device's SM count), so the chunking, and with it the bits of every sum, depend on the
+/// shape alone.
+constexpr int64_t kStatsTargetBlocks = 1024;
+constexpr int64_t kStatsMinPerThread = 8;
+
+bool Aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
+
+} // namespace
+
+bool BatchNormForwardTrainingNchw4(Handle& h, const cpu::BnForwardArgs& args)
+{
+    const TensorDescriptor& x = *args.xDesc;
+    const TensorDescriptor& y = *args.yDesc;
+    if(args.mode != miopenBNSpatial || !x.IsPacked() || !y.IsPacked() ||
+       !Aligned16(args.x) || !Aligned16(args.y))
+        return false;
+    const auto& lens = x.Lens();
+    int64_t s        = 1;
+    for(int d = 2; d < x.NumDims(); ++d)
+        s *= static_cast<int64_t>(lens[d]);
+    const auto n = static_cast<int64_t>(lens[0]);
+    const auto c = static_cast<int64_t>(lens[1]);
+    if(s % 4 != 0 || n * c * s == 0 || n * c * (s / 4) > INT32_MAX)
+        return false;
+
+    BnNchw4Args a;
+    a.n    = static_cast<uint32_t>(n);
+    a.c    = static_cast<uint32_t>(c);
+    a.hw4  = static_cast<uint32_t>(s / 4);
+    a.beta = args.beta;
+    const int64_t m4 = n * (s / 4);
+    int64_t chunks   = std::max<int64_t>(1, (kStatsTargetBlocks + c - 1) / c);
+    chunks = std::min<int64_t>(chunks, std::max<int64_t>(1, m4 / (kBnNchw4Threads * kStatsMinPerThread)));
+    chunks = std::min<int64_t>(chunks, 65535);
+    const int64_t chunk4 = (m4 + chunks - 1) / chunks;
+    a.chunk4 = static_cast<uint32_t>(chunk4);
+    a.chunks = static_cast<uint32_t>((m4 + chunk4 - 1) / chunk4);
+    if(c > 65535)
+        return false; // grid.y
+
+    // The finish kernel's view: groups = channels, m = N * S, our chunk count.
+    auto plan       = PlanGroups<1>(h, {args.xDesc, args.pDesc},
+                              [](int d) { return d == 1; });
+    plan.args.chunks = static_cast<int>(a.chunks);
+
+    ScratchLayout layout;
+    const size_t at_partial = layout.Add<Partial2>(static_cast<size_t>(c) * a.chunks);
+    size_t at_coef[3];
+    for(auto& at : at_coef)
+        at = layout.Add<float>(static_cast<size_t>(c));
+    void* base = h.Scratch(layout.Bytes());
+    auto* partial = At<Partial2>(base, at_partial);
+    BnCoef coef{At<float>(base, at_coef[0]), At<float>(base, at_coef[1]),
+                At<float>(base, at_coef[2]), nullptr};
+
+    LaunchBnStatsNchw4(a, On(h, D2(a.chunks, a.c), D1(kBnNchw4Threads)), args.x, partial);
+    CheckLaunch("miopenBatchNormalizationForwardTraining");
+
+    const BnTrainArgs t = TrainArgsOf(args);
+    LaunchBnTrainFinish(plan.args, PerItem(h, c), args.x, partial, t, coef);
+    CheckLaunch("miopenBatchNormalizationForwardTraining");
+
+    const int64_t total4 = n * c * (s / 4);
+    LaunchBnApplyNchw4(a, On(h, D1(CeilDiv(total4, kBnApplyPerBlock)), D1(kBnNchw4Threads)),
+                       args.x, args.y, coef);
+    CheckLaunch("miopenBatchNormalizationForwardTraining");
+    return true;
+}
+
+} // namespace miopen::gpu

@@ -1,0 +1,75 @@
+// Launcher of bn_infer_packed.hip: the packed check, the balanced chunks of a plane, and (per
+// activation) the coefficients of bn_infer_coef in the handle's scratch first.
+#include "batchnorm/batchnorm_kernels.hpp"
+#include "batchnorm/bn_infer_packed.hpp"
+#include "common/group_plan.hpp"
+#include "common/packed_choice.hpp"
+
+#include <cstdint>
+
+namespace miopen::gpu {
+
+bool BatchNormInferencePacked(Handle& h, const cpu::BnForwardArgs& args)
+{
+    const TensorDescriptor& x = *args.xDesc;
+    const TensorDescriptor& y = *args.yDesc;
+    const int unroll          = PackedUnroll(4); // 4 float4s of x a thread (2 per activation)
+    if(unroll == 0 || !x.IsPacked() || !y.IsPacked() || x.NumDims() < 2 ||
+       (reinterpret_cast<uintptr_t>(args.x) & 15) != 0 ||
+       (reinterpret_cast<uintptr_t>(args.y) & 15) != 0)
+        return false;
+    const bool per_act = args.mode == miopenBNPerActivation;
+    int64_t n = static_cast<int64_t>(x.Lens()[0]), c = static_cast<int64_t>(x.Lens()[1]);
+    int64_t inner = 1;
+    for(int d = 2; d < x.NumDims(); ++d)
+        inner *= static_cast<int64_t>(x.Lens()[d]);
+    const int64_t plane  = per_act ? c * inner : inner;
+    const int64_t planes = per_act ? n : n * c;
+    if(plane <= 0 || planes <= 0 || plane % 4 != 0)
+        return false;
+
+    BnInferPackedArgs p;
+    p.x = args.x, p.y = args.y;
+    p.alpha = args.alpha, p.beta = args.beta, p.epsilon = static_cast<float>(args.epsilon);
+    p.plane_q = plane / 4;
+    int u = unroll;
+    if(per_act)
+    {
+        // the coefficients of bn_infer_coef, in x's (packed) order: group g is element g of a plane
+        const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, [](int d) { return d >= 1; });
+        if(plan.args.groups != plane)
+            return false;
+        ScratchLayout layout;
+        const size_t at_m = layout.Add<float>(plane);
+        const size_t at_a = layout.Add<float>(plane);
+        const size_t at_c = layout.Add<float>(plane);
+        void* base        = h.Scratch(layout.Bytes());
+        BnCoef coef{At<float>(base, at_m), At<float>(base, at_a), At<float>(base, at_c), nullptr};
+        LaunchBnInferCoef(plan.args, PerItem(h, plan.args.groups), args.scale, args.bias,
+                          args.est_mean, args.est_variance, args.alpha, p.epsilon, coef);
+        CheckLaunch("miopenBatchNormalizationForwardInference");
+        p.coef_m = coef.m, p.coef_a = coef.a, p.coef_c = coef.c;
+        u = unroll > 2 ? 2 : unroll; // four float4 streams a step: two steps in flight
+    }
+    else
+    {
+        p.scale = args.scale, p.bias = args.bias;
+        p.est_mean = args.est_mean, p.est_var = args.est_variance;
+        p.channels     = c;
+        p.param_stride = static_cast<int64_t>(args.pDesc->Strides()[1]);
+    }
+    // balanced chunks: as few as give each thread at most u float4s per operand
+    const int64_t per = int64_t{BnInferPackedThreads()} * u;
+    p.chunks          = (p.plane_q + per - 1) / per;
+    p.chunk_q         = (p.plane_q + p.chunks - 1) / p.chunks;
+    p.chunks          = (p.plane_q + p.chunk_q - 1) / p.chunk_q;
+    if(planes * p.chunks >= (int64_t{1} << 31))
+        return false;
+    LaunchBnInferPacked(p, On(h, D1(static_cast<unsigned>(planes * p.chunks)),
+                              D1(static_cast<unsigned>(BnInferPackedThreads()))),
+                        u);
+    CheckLaunch("miopenBatchNormalizationForwardInference");
+    return true;
+}
+
+} // namespace miopen::gpu

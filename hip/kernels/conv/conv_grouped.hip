@@ -1,0 +1,500 @@
+// Grouped and depthwise convolution on the GPU for few channels per group (C/G, K/G <= 32), 2-d,
+// packed NCHW: direct kernels at memory speed, where the implicit GEMM leaves its tiles idle.
+// Forward: a block per (image, group, chunk of KB output channels) x tile of output positions; a
+// thread owns RUN neighbouring outputs of one row for all KB channels of its chunk, so each input
+// value loaded feeds KB * (taps reaching it) products. Backward data: the same with the roles of
+// C and K swapped (a gather over the output positions a tap reaches: stride tests, no atomics).
+// Backward weights: a warp per (k, c) filter pair and split of the output positions (image rows);
+// its 32 lanes take consecutive positions (coalesced reads), hold every tap in registers, and add
+// the lanes by a fixed xor tree; with several splits the partials go to the workspace and a second
+// kernel adds them in split order. Deterministic, no atomics. All indices 32-bit (Fits32).
+#include "common/device.hpp"
+#include "conv/conv_kernels.hpp"
+
+#include <cstdlib>
+
+namespace miopen::gpu {
+namespace {
+
+constexpr int kGpRun  = 4;    // outputs per thread along the row
+constexpr int kGpWarps = 8;   // warps per block of the backward-weights kernel
+
+__device__ inline float ShflXor(float v, int mask)
+{
+#if defined(MIOPEN_CY_HAVE_CUDA)
+    return __shfl_xor_sync(0xffffffffu, v, mask, 32);
+#else
+    return __shfl_xor(v, mask, 32);   // groups of 32 lanes also on 64-wide wavefronts
+#endif
+}
+
+struct Gp
+{
+    int n, g, cpg, kpg, h, w, r, s, ho, wo, ph, pw, sh, sw, dh, dw;
+};
+
+Gp ToGp(const ConvKArgs& a)
+{
+    Gp d;
+    d.n = static_cast<int>(a.n); d.g = static_cast<int>(a.g);
+    d.cpg = static_cast<int>(a.cpg); d.kpg = static_cast<int>(a.kpg);
+    d.h = static_cast<int>(a.in[1]); d.w = static_cast<int>(a.in[2]);
+    d.r = static_cast<int>(a.fil[1]); d.s = static_cast<int>(a.fil[2]);
+    d.ho = static_cast<int>(a.out[1]); d.wo = static_cast<int>(a.out[2]);
+    d.ph = static_cast<int>(a.pad[1]); d.pw = static_cast<int>(a.pad[2]);
+    d.sh = static_cast<int>(a.str[1]); d.sw = static_cast<int>(a.str[2]);
+    d.dh = static_cast<int>(a.dil[1]); d.dw = static_cast<int>(a.dil[2]);
+    return d;
+}
+
+// blockIdx.x = (image * G + group) * chunks + chunk; blockIdx.y * blockDim.x + threadIdx.x = the
+// thread's run (output row, run along the row).
+template <int KB, int FS>
+__global__ void GpFwd(Gp d, const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y)
+{
+    const int runs  = (d.wo + kGpRun - 1) / kGpRun;
+    const int q     = blockIdx.y * blockDim.x + threadIdx.x;
+    if(q >= d.ho * runs)
+        return;
+    const int chunks = (d.kpg + KB - 1) / KB;
+    const int plane  = blockIdx.x;
+    const int kc     = plane % chunks;
+    const int ng     = plane / chunks;             // image * G + group
+    const int grp    = ng % d.g;
+    const int img    = ng / d.g;
+    const int oh     = q / runs;
+    const int ow0    = (q - oh * runs) * kGpRun;
+    const int k0     = kc * KB;
+    const int taps   = d.r * d.s;
+    float acc[KB][kGpRun];
+#pragma unroll
+    for(int j = 0; j < KB; ++j)
+#pragma unroll
+        for(int i = 0; i < kGpRun; ++i)
+            acc[j][i] = 0.0f;
+    const int hw = d.h * d.w;
+    const float* xg = x + (img * d.g + grp) * d.cpg * hw;
+    const float* wg = w + (grp * d.kpg + k0) * d.cpg * taps;
+    const int wk    = d.cpg * taps;   // weight stride between output channels
+    for(int c = 0; c < d.cpg; ++c)
+    {
+        const float* xc = xg + c * hw;
+        const float* wc = wg + c * taps;
+        for(int fh = 0; fh < d.r; ++fh)
+        {
+            const int ih = oh * d.sh - d.ph + fh * d.dh;
+            if(ih < 0 || ih >= d.h)
+                continue;
+            const float* xr = xc + ih * d.w;
+            if constexpr(FS > 0)
+            {
+                // Unit stride and dilation along w, FS taps: one window of the row per run.
+                constexpr int span = kGpRun + FS - 1;
+                const int iwb = ow0 - d.pw;
+                float win[span];
+#pragma unroll
+                for(int u = 0; u < span; ++u)
+                {
+                    const int iw = iwb + u;
+                    win[u] = (iw >= 0 && iw < d.w) ? xr[iw] : 0.0f;
+                }
+#pragma unroll
+                for(int fw = 0; fw < FS; ++fw)
+#pragma unroll
+                    for(int j = 0; j < KB; ++j)
+                    {
+                        const float wv = (k0 + j < d.kpg) ? wc[j * wk + fh * FS + fw] : 0.0f;
+#pragma unroll
+                        for(int i = 0; i < kGpRun; ++i)
+                            acc[j][i] = fmaf(wv, win[i + fw], acc[j][i]);
+                    }
+            }
+            else   // any filter width, stride and dilation
+                for(int fw = 0; fw < d.s; ++fw)
+            {
+                const int iw0 = ow0 * d.sw - d.pw + fw * d.dw;
+                float xv[kGpRun];
+#pragma unroll
+                for(int i = 0; i < kGpRun; ++i)
+                {
+                    const int iw = iw0 + i * d.sw;
+                    xv[i] = (iw >= 0 && iw < d.w) ? xr[iw] : 0.0f;
+                }
+#pragma unroll
+                for(int j = 0; j < KB; ++j)
+                {
+                    const float wv = (k0 + j < d.kpg) ? wc[j * wk + fh * d.s + fw] : 0.0f;
+#pragma unroll
+                    for(int i = 0; i < kGpRun; ++i)
+                        acc[j][i] = fmaf(wv, xv[i], acc[j][i]);
+                }
+            }
+        }
+    }
+    const int ohw = d.ho * d.wo;
+    float* yr = y + ((img * d.g + grp) * d.kpg + k0) * ohw + oh * d.wo + ow0;
+#pragma unroll
+    for(int j = 0; j < KB; ++j)
+    {
+#pragma unroll
+        for(int i = 0; i < kGpRun; ++i)
+            if(k0 + j < d.kpg && ow0 + i < d.wo)
+                yr[j * ohw + i] = acc[j][i];
+    }
+}
+
+// Backward data: blockIdx.x = (image * G + group) * chunks + chunk of KB input channels; a thread
+// owns kGpRun neighbouring input positions of one row. Unit = both strides 1 (no stride tests).
+template <int KB, bool Unit, int FS>
+__global__ void GpBwd(Gp d, float* __restrict__ dx, const float* __restrict__ w, const float* __restrict__ dy)
+{
+    const int runs  = (d.w + kGpRun - 1) / kGpRun;
+    const int q     = blockIdx.y * blockDim.x + threadIdx.x;
+    if(q >= d.h * runs)
+        return;
+    const int chunks = (d.cpg + KB - 1) / KB;
+    const int plane  = blockIdx.x;
+    const int cc     = plane % chunks;
+    const int ng     = plane / chunks;
+    const int grp    = ng % d.g;
+    const int img    = ng / d.g;
+    const int ih     = q / runs;
+    const int iw0    = (q - ih * runs) * kGpRun;
+    const int c0     = cc * KB;
+    const int taps   = d.r * d.s;
+    float acc[KB][kGpRun];
+#pragma unroll
+    for(int j = 0; j < KB; ++j)
+#pragma unroll
+        for(int i = 0; i < kGpRun; ++i)
+            acc[j][i] = 0.0f;
+    const int ohw = d.ho * d.wo;
+    const float* yg = dy + (img * d.g + grp) * d.kpg * ohw;
+    const float* wg = w + (grp * d.kpg * d.cpg + c0) * taps;
+    for(int k = 0; k < d.kpg; ++k)
+    {
+        const float* yk = yg + k * ohw;
+        const float* wk = wg + k * d.cpg * taps;
+        for(int fh = 0; fh < d.r; ++fh)
+        {
+            const int th = ih + d.ph - fh * d.dh;
+            if(th < 0)
+                continue;
+            const int oh = Unit ? th : th / d.sh;
+            if(oh >= d.ho || (!Unit && oh * d.sh != th))
+                continue;
+            const float* yr = yk + oh * d.wo;
+            if constexpr(FS > 0)
+            {
+                // Unit strides and dilation along w, FS taps: tap fw reads ow = iw + pw - fw, so
+                // one window ow in [iw0 + pw - FS + 1, iw0 + pw + run) serves every tap.
+                constexpr int span = kGpRun + FS - 1;
+                const int owb = iw0 + d.pw - (FS - 1);
+                float win[span];
+#pragma unroll
+                for(int u = 0; u < span; ++u)
+                {
+                    const int ow = owb + u;
+                    win[u] = (ow >= 0 && ow < d.wo) ? yr[ow] : 0.0f;
+                }
+#pragma unroll
+                for(int fw = 0; fw < FS; ++fw)
+#pragma unroll
+                    for(int j = 0; j < KB; ++j)
+                    {
+                        const float wv = (c0 + j < d.cpg) ? wk[j * taps + fh * FS + fw] : 0.0f;
+#pragma unroll
+                        for(int i = 0; i < kGpRun; ++i)
+                            acc[j][i] = fmaf(wv, win[i + FS - 1 - fw], acc[j][i]);
+                    }
+            }
+            else   // any filter width, stride and dilation
+                for(int fw = 0; fw < d.s; ++fw)
+            {
+                float yv[kGpRun];
+#pragma unroll
+                for(int i = 0; i < kGpRun; ++i)
+                {
+                    const int tw = iw0 + i + d.pw - fw * d.dw;
+                    const int ow = Unit ? tw : (tw >= 0 ? tw / d.sw : -1);
+                    const bool ok = tw >= 0 && ow < d.wo && (Unit || ow * d.sw == tw);
+                    yv[i] = ok ? yr[ow] : 0.0f;
+                }
+#pragma unroll
+                for(int j = 0; j < KB; ++j)
+                {
+                    const float wv = (c0 + j < d.cpg) ? wk[j * taps + fh * d.s + fw] : 0.0f;
+#pragma unroll
+                    for(int i = 0; i < kGpRun; ++i)
+                        acc[j][i] = fmaf(wv, yv[i], acc[j][i]);
+                }
+            }
+        }
+    }
+    const int hw = d.h * d.w;
+    float* xr = dx + ((img * d.g + grp) * d.cpg + c0) * hw + ih * d.w + iw0;
+#pragma unroll
+    for(int j = 0; j < KB; ++j)
+    {
+#pragma unroll
+        for(int i = 0; i < kGpRun; ++i)
+            if(c0 + j < d.cpg && iw0 + i < d.w)
+                xr[j * hw + i] = acc[j][i];
+    }
+}
+
+// Backward weights: warp (blockIdx.x * kGpWarps + warp) = filter pair k * cpg + c (k over all K);
+// blockIdx.y = split of the n * ho output rows. out = partial[split][pair][tap], or dw itself
+// with one split (the same layout: dw is k, c, r, s).
+template <int R, int S, int U>
+__global__ void __launch_bounds__(kGpWarps * 32, U > 1 ? 2 : 1) GpWrw(Gp d, const float* __restrict__ x,
+                                                      const float* __restrict__ dy, float* __restrict__ out)
+{
+    constexpr int taps = R * S;
+    const int lane  = threadIdx.x & 31;
+    const int pair  = blockIdx.x * kGpWarps + (threadIdx.x >> 5);
+    const int k     = pair / d.cpg;
+    if(k >= d.g * d.kpg)
+        return;   // whole warps only: no block barrier below
+    const int c     = pair - k * d.cpg;
+    const int grp   = k / d.kpg;
+    const int rows  = d.n * d.ho;
+    const int split = blockIdx.y;
+    const int row0  = static_cast<int>(int64_t{rows} * split / gridDim.y);
+    const int row1  = static_cast<int>(int64_t{rows} * (split + 1) / gridDim.y);
+    float acc[taps];
+#pragma unroll
+    for(int t = 0; t < taps; ++t)
+        acc[t] = 0.0f;
+    const int hw = d.h * d.w, ohw = d.ho * d.wo;
+    const int xplane = d.g * d.cpg * hw;   // x image stride
+    const int yplane = d.g * d.kpg * ohw;
+    const float* __restrict__ xc = x + (grp * d.cpg + c) * hw;
+    const float* __restrict__ yk = dy + k * ohw;
+    // Position q = row * wo + ow over the split's rows, lane-strided; (ow, oh, img) advanced
+    // incrementally (no division per position).
+    const int end = row1 * d.wo;
+    int q   = row0 * d.wo + lane;
+    int img = row0 / d.ho;
+    int oh  = row0 - img * d.ho;
+    int ow  = lane;
+    while(ow >= d.wo && q < end)
+    {
+        ow -= d.wo;
+        if(++oh == d.ho)
+        {
+            oh = 0;
+            ++img;
+        }
+    }
+    // U positions per lane and step (q, q + 32, ...): their loads are all in flight at once.
+    for(; q < end; q += 32 * U)
+    {
+        float gv[U];
+        int xo[U], ihb[U], iwb[U];
+        bool ok[U];
+#pragma unroll
+        for(int u = 0; u < U; ++u)
+        {
+            ok[u]  = q + 32 * u < end;
+            gv[u]  = ok[u] ? yk[img * yplane + oh * d.wo + ow] : 0.0f;
+            xo[u]  = img * xplane;
+            ihb[u] = oh * d.sh - d.ph;
+            iwb[u] = ow * d.sw - d.pw;
+            ow += 32;
+            while(ow >= d.wo)
+            {
+                ow -= d.wo;
+                if(++oh == d.ho)
+                {
+                    oh = 0;
+                    ++img;
+                }
+            }
+        }
+#pragma unroll
+        for(int fh = 0; fh < R; ++fh)
+        {
+#pragma unroll
+            for(int fw = 0; fw < S; ++fw)
+            {
+#pragma unroll
+                for(int u = 0; u < U; ++u)
+                {
+                    const int ih = ihb[u] + fh * d.dh;
+                    const int iw = iwb[u] + fw * d.dw;
+                    if(ok[u] && ih >= 0 && ih < d.h && iw >= 0 && iw < d.w)
+                        acc[fh * S + fw] = fmaf(gv[u], xc[xo[u] + ih * d.w + iw], acc[fh * S + fw]);
+                }
+            }
+        }
+    }
+    // Fixed xor tree over the 32 lanes (the same order on every run).
+#pragma unroll
+    for(int t = 0; t < taps; ++t)
+    {
+        float v = acc[t];
+#pragma unroll
+        for(int m = 16; m > 0; m >>= 1)
+            v += ShflXor(v, m);
+        acc[t] = v;
+    }
+    if(lane == 0)
+    {
+        float* o = out + (int64_t{split} * d.g * d.kpg * d.cpg + pair) * taps;
+#pragma unroll
+        for(int t = 0; t < taps; ++t)
+            o[t] = acc[t];
+    }
+}
+
+__global__ void GpWrwFinish(int elems, int splits, const float* __restrict__ partial, float* __restrict__ dw)
+{
+    for(int e = blockIdx.x * blockDim.x + threadIdx.x; e < elems; e += gridDim.x * blockDim.x)
+    {
+        float s = 0.0f;
+        for(int p = 0; p < splits; ++p)
+            s += partial[int64_t{p} * elems + e];
+        dw[e] = s;
+    }
+}
+
+int Pow2Chunk(int per_group)
+{
+    return per_group <= 1 ? 1 : per_group <= 2 ? 2 : per_group <= 4 ? 4 : 8;
+}
+
+unsigned PosThreads(int positions)
+{
+    const int t = (positions + 31) / 32 * 32;
+    return static_cast<unsigned>(t < 256 ? t : 256);
+}
+
+} // namespace
+
+bool ConvGroupedApplies(const ConvKArgs& a, int direction)
+{
+    if(a.in[0] != 1 || a.out[0] != 1 || a.fil[0] != 1 || a.cpg > kConvGroupedMaxPerGroup ||
+       a.kpg > kConvGroupedMaxPerGroup)
+        return false;
+    const Gp d = ToGp(a);
+    if(direction == 0 || direction == 1)
+    {
+        const int per    = direction == 0 ? d.kpg : d.cpg;
+        const int kb     = Pow2Chunk(per);
+        const int64_t planes = int64_t{d.n} * d.g * ((per + kb - 1) / kb);
+        const int64_t pos = direction == 0 ? int64_t{d.ho} * ((d.wo + kGpRun - 1) / kGpRun)
+                                           : int64_t{d.h} * ((d.w + kGpRun - 1) / kGpRun);
+        return planes < (int64_t{1} << 31) && (pos + 255) / 256 <= 65535;
+    }
+    return d.r == d.s && (d.r == 1 || d.r == 3 || d.r == 5 || d.r == 7);
+}
+
+int ConvGroupedWrwSplits(const ConvKArgs& a, int sms)
+{
+    const Gp d = ToGp(a);
+    const int64_t pairs  = int64_t{d.g} * d.kpg * d.cpg;
+    const int64_t blocks = (pairs + kGpWarps - 1) / kGpWarps;
+    // About one wave of 4 blocks per multiprocessor, at least 16 positions per lane, at most
+    // one split per output row.
+    int64_t splits = int64_t{sms} * 4 / blocks;
+    const int64_t rows    = int64_t{d.n} * d.ho;
+    const int64_t by_work = (rows * d.wo) / (32 * 16);
+    splits = splits < by_work ? splits : by_work;
+    splits = splits < rows ? splits : rows;
+    if(splits > 65535)
+        splits = 65535;
+    return static_cast<int>(splits < 1 ? 1 : splits);
+}
+
+void LaunchConvGroupedFwd(const ConvKArgs& a, void* stream, const float* x, const float* w, float* y)
+{
+    const Gp d = ToGp(a);
+    const int kb = Pow2Chunk(d.kpg);
+    const unsigned chunks = static_cast<unsigned>((d.kpg + kb - 1) / kb);
+    const int pos = d.ho * ((d.wo + kGpRun - 1) / kGpRun);
+    const unsigned threads = PosThreads(pos);
+    const dim3 grid(static_cast<unsigned>(d.n * d.g) * chunks, (pos + threads - 1) / threads);
+    auto st = ToStream(stream);
+    const bool fs3 = d.s == 3 && d.sw == 1 && d.dw == 1;
+#define MIOPEN_CY_GP_FWD(KB)                                                                       \
+    if(fs3)                                                                                        \
+        GpFwd<KB, 3><<<grid, threads, 0, st>>>(d, x, w, y);                                        \
+    else                                                                                           \
+        GpFwd<KB, 0><<<grid, threads, 0, st>>>(d, x, w, y)
+    switch(kb)
+    {
+    case 1: { MIOPEN_CY_GP_FWD(1); } break;
+    case 2: { MIOPEN_CY_GP_FWD(2); } break;
+    case 4: { MIOPEN_CY_GP_FWD(4); } break;
+    default: { MIOPEN_CY_GP_FWD(8); } break;
+    }
+#undef MIOPEN_CY_GP_FWD
+}
+
+void LaunchConvGroupedBwd(const ConvKArgs& a, void* stream, float* dx, const float* w, const float* dy)
+{
+    const Gp d = ToGp(a);
+    const int kb = Pow2Chunk(d.cpg);
+    const unsigned chunks = static_cast<unsigned>((d.cpg + kb - 1) / kb);
+    const int pos = d.h * ((d.w + kGpRun - 1) / kGpRun);
+    const unsigned threads = PosThreads(pos);
+    const dim3 grid(static_cast<unsigned>(d.n * d.g) * chunks, (pos + threads - 1) / threads);
+    auto st = ToStream(stream);
+    const bool unit = d.sh == 1 && d.sw == 1;
+    const bool fs3 = unit && d.s == 3 && d.dw == 1;
+#define MIOPEN_CY_GP_BWD(KB)                                                                       \
+    if(fs3)                                                                                        \
+        GpBwd<KB, true, 3><<<grid, threads, 0, st>>>(d, dx, w, dy);                                \
+    else if(unit)                                                                                  \
+        GpBwd<KB, true, 0><<<grid, threads, 0, st>>>(d, dx, w, dy);                                \
+    else                                                                                           \
+        GpBwd<KB, false, 0><<<grid, threads, 0, st>>>(d, dx, w, dy)
+    switch(kb)
+    {
+    case 1: { MIOPEN_CY_GP_BWD(1); } break;
+    case 2: { MIOPEN_CY_GP_BWD(2); } break;
+    case 4: { MIOPEN_CY_GP_BWD(4); } break;
+    default: { MIOPEN_CY_GP_BWD(8); } break;
+    }
+#undef MIOPEN_CY_GP_BWD
+}
+
+void LaunchConvGroupedWrw(const ConvKArgs& a, void* stream, int splits, const float* x, float* dw,
+                          const float* dy, float* workspace)
+{
+    const Gp d = ToGp(a);
+    const int pairs = d.g * d.kpg * d.cpg;
+    const dim3 grid(static_cast<unsigned>((pairs + kGpWarps - 1) / kGpWarps), static_cast<unsigned>(splits));
+    float* out = splits > 1 ? workspace : dw;
+    auto st = ToStream(stream);
+    // Positions per lane and step: 4 (2 for 5x5, 1 for 7x7); MIOPEN_CY_GROUPED_WRW_UNROLL=1
+    // picks 1 everywhere, =8 picks 8 for 3x3 (perf/bench_grouped.py compares them).
+    const char* env = std::getenv("MIOPEN_CY_GROUPED_WRW_UNROLL");
+    const bool u1   = env != nullptr && env[0] == '1';
+    const bool u8   = env != nullptr && env[0] == '8';
+    switch(d.r)
+    {
+    case 1:
+        if(u1) GpWrw<1, 1, 1><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
+        else GpWrw<1, 1, 4><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
+        break;
+    case 3:
+        if(u1) GpWrw<3, 3, 1><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
+        else if(u8) GpWrw<3, 3, 8><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
+        else GpWrw<3, 3, 4><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
+        break;
+    case 5:
+        if(u1) GpWrw<5, 5, 1><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
+        else GpWrw<5, 5, 2><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
+        break;
+    default: GpWrw<7, 7, 1><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out); break;
+    }
+    if(splits > 1)
+    {
+        const int elems = pairs * d.r * d.s;
+        GpWrwFinish<<<(elems + 255) / 256, 256, 0, st>>>(elems, splits, workspace, dw);
+    }
+}
+
+} // namespace miopen::gpu

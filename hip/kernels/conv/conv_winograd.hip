@@ -1,0 +1,416 @@
+// Winograd F(m x m, 3 x 3) transforms on the GPU (m = 2 or 4), the three passes around the
+// per-tile-element GEMMs of the multi-pass Winograd solvers (layouts in conv_winograd.hpp):
+//   input transform   one thread per (input channel, tile): reads the alpha x alpha patch of the
+//                     padded input (zeros outside), writes its alpha^2 transformed values to
+//                     V[e][c][t] (consecutive threads: consecutive tiles, so the writes coalesce);
+//   filter transform  one thread per (output channel, input channel of the group): U[e][k][c];
+//   output transform  one thread per (output channel, tile): reads M[e][k][t], writes the m x m
+//                     outputs (the part inside the image) to `out`;
+//   backward weights  the input transform (with the tiles in parts), a dy transform (one thread
+//                     per (output channel, tile)) and a weight transform (one thread per filter:
+//                     adds the parts' products in order, then G^T . G).
+// The transforms are Lavin & Gray's (points 0, +-1, +-2 and infinity for m = 4; 0, +-1 and
+// infinity for m = 2), the same as the CPU solver's (cpu/conv_winograd.cpp), so both devices
+// round alike. Deterministic: no atomics, every output written by one thread.
+#include "common/device.hpp"
+#include "conv/conv_winograd.hpp"
+
+namespace miopen::gpu {
+namespace {
+
+constexpr int kWinoThreads = 256;
+
+// The 1-d transforms on strided register arrays: In = B^T d (alpha -> alpha), Fil = G g
+// (3 -> alpha), Out = A^T m (alpha -> m). Called with constant strides inside unrolled loops, so
+// every index is a compile-time constant and the arrays stay in registers.
+template <int M>
+struct WinoTile;
+
+template <>
+struct WinoTile<2>
+{
+    __device__ static inline void In(const float* d, int ds, float* o, int os)
+    {
+        const float d0 = d[0], d1 = d[ds], d2 = d[2 * ds], d3 = d[3 * ds];
+        o[0]      = d0 - d2;
+        o[os]     = d1 + d2;
+        o[2 * os] = d2 - d1;
+        o[3 * os] = d1 - d3;
+    }
+    __device__ static inline void Fil(const float* g, int gs, float* o, int os)
+    {
+        const float g0 = g[0], g1 = g[gs], g2 = g[2 * gs];
+        o[0]      = g0;
+        o[os]     = 0.5f * (g0 + g1 + g2);
+        o[2 * os] = 0.5f * (g0 - g1 + g2);
+        o[3 * os] = g2;
+    }
+    __device__ static inline void Out(const float* m, int ms, float* o, int os)
+    {
+        const float m0 = m[0], m1 = m[ms], m2 = m[2 * ms], m3 = m[3 * ms];
+        o[0]  = m0 + m1 + m2;
+        o[os] = m1 - m2 - m3;
+    }
+    // Backward weights: Dy = A dy (m -> alpha), Wt = G^T m (alpha -> 3).
+    __device__ static inline void Dy(const float* d, int ds, float* o, int os)
+    {
+        const float d0 = d[0], d1 = d[ds];
+        o[0]      = d0;
+        o[os]     = d0 + d1;
+        o[2 * os] = d0 - d1;
+        o[3 * os] = -d1;
+    }
+    __device__ static inline void Wt(const float* m, int ms, float* o, int os)
+    {
+        const float m0 = m[0], m1 = m[ms], m2 = m[2 * ms], m3 = m[3 * ms];
+        o[0]      = m0 + 0.5f * (m1 + m2);
+        o[os]     = 0.5f * (m1 - m2);
+        o[2 * os] = 0.5f * (m1 + m2) + m3;
+    }
+};
+
+template <>
+struct WinoTile<4>
+{
+    __device__ static inline void In(const float* d, int ds, float* o, int os)
+    {
+        const float d0 = d[0], d1 = d[ds], d2 = d[2 * ds], d3 = d[3 * ds], d4 = d[4 * ds], d5 = d[5 * ds];
+        const float a = d4 - 4.0f * d2;
+        const float b = d3 - 4.0f * d1;
+        const float c = d4 - d2;
+        const float e = 2.0f * (d3 - d1);
+        o[0]      = 4.0f * d0 - 5.0f * d2 + d4;
+        o[os]     = a + b;
+        o[2 * os] = a - b;
+        o[3 * os] = c + e;
+        o[4 * os] = c - e;
+        o[5 * os] = 4.0f * d1 - 5.0f * d3 + d5;
+    }
+    __device__ static inline void Fil(const float* g, int gs, float* o, int os)
+    {
+        constexpr float k6 = 1.0f / 6.0f, k12 = 1.0f / 12.0f, k24 = 1.0f / 24.0f;
+        const float g0 = g[0], g1 = g[gs], g2 = g[2 * gs];
+        o[0]      = 0.25f * g0;
+        o[os]     = -k6 * (g0 + g1 + g2);
+        o[2 * os] = -k6 * (g0 - g1 + g2);
+        o[3 * os] = k24 * g0 + k12 * g1 + k6 * g2;
+        o[4 * os] = k24 * g0 - k12 * g1 + k6 * g2;
+        o[5 * os] = g2;
+    }
+    __device__ static inline void Out(const float* m, int ms, float* o, int os)
+    {
+        const float m0 = m[0], m1 = m[ms], m2 = m[2 * ms], m3 = m[3 * ms], m4 = m[4 * ms], m5 = m[5 * ms];
+        const float a = m1 + m2, b = m1 - m2;
+        const float c = m3 + m4, d = m3 - m4;
+        o[0]      = m0 + a + c;
+        o[os]     = b + 2.0f * d;
+        o[2 * os] = a + 4.0f * c;
+        o[3 * os] = b + 8.0f * d + m5;
+    }
+    __device__ static inline void Dy(const float* d, int ds, float* o, int os)
+    {
+        const float d0 = d[0], d1 = d[ds], d2 = d[2 * ds], d3 = d[3 * ds];
+        const float a = d0 + d2, b = d1 + d3;
+        const float c = d0 + 4.0f * d2, e = 2.0f * d1 + 8.0f * d3;
+        o[0]      = d0;
+        o[os]     = a + b;
+        o[2 * os] = a - b;
+        o[3 * os] = c + e;
+        o[4 * os] = c - e;
+        o[5 * os] = d3;
+    }
+    __device__ static inline void Wt(const float* m, int ms, float* o, int os)
+    {
+        constexpr float k6 = 1.0f / 6.0f, k12 = 1.0f / 12.0f, k24 = 1.0f / 24.0f;
+        const float m0 = m[0], m1 = m[ms], m2 = m[2 * ms], m3 = m[3 * ms], m4 = m[4 * ms], m5 = m[5 * ms];
+        const float a = m1 + m2, b = m3 + m4;
+        o[0]      = 0.25f * m0 - k6 * a + k24 * b;
+        o[os]     = k6 * (m2 - m1) + k12 * (m3 - m4);
+        o[2 * os] = k6 * (b - a) + m5;
+    }
+};
+
+template <int M>
+__global__ void __launch_bounds__(kWinoThreads)
+WinoInput(WinogradKArgs a, const float* __restrict__ in, float* __restrict__ v)
+{
+    constexpr int A = M + 2;
+    const int per_image = a.tiles_h * a.tiles_w;
+    const int padded = a.splits * a.part;
+    const int64_t plane = int64_t{a.ic} * padded;   // V's stride between tile elements
+    for(int c = blockIdx.y; c < a.ic; c += gridDim.y)
+    {
+        for(int t = blockIdx.x * blockDim.x + threadIdx.x; t < padded; t += gridDim.x * blockDim.x)
+        {
+            // Tiles past T (the padding of the last part) are zero: they add nothing.
+            const bool tile = t < a.tiles;
+            const int n = t / per_image, r = t - n * per_image;
+            const int th = r / a.tiles_w, tw = r - th * a.tiles_w;
+            const int ih0 = th * M - a.pad_h, iw0 = tw * M - a.pad_w;
+            const float* src = in + (int64_t{n} * a.ic + c) * a.h * a.w;
+            float d[A * A];
+#pragma unroll
+            for(int i = 0; i < A; ++i)
+            {
+                const int ih = ih0 + i;
+                const bool row_in = tile && ih >= 0 && ih < a.h;
+#pragma unroll
+                for(int j = 0; j < A; ++j)
+                {
+                    const int iw = iw0 + j;
+                    d[i * A + j] = row_in && iw >= 0 && iw < a.w ? src[int64_t{ih} * a.w + iw] : 0.0f;
+                }
+            }
+            float tmp[A * A], o[A * A];
+#pragma unroll
+            for(int j = 0; j < A; ++j)   // columns: B^T d
+                WinoTile<M>::In(d + j, A, tmp + j, A);
+#pragma unroll
+            for(int i = 0; i < A; ++i)   // rows: (B^T d) B
+                WinoTile<M>::In(tmp + i * A, 1, o + i * A, 1);
+            const int s = t / a.part, tl = t - s * a.part;
+            float* dst = v + (int64_t{s} * a.ic + c) * a.part + tl;
+#pragma unroll
+            for(int e = 0; e < A * A; ++e)
+                dst[e * plane] = o[e];
+        }
+    }
+}
+
+template <int M>
+__global__ void __launch_bounds__(kWinoThreads)
+WinoFilter(WinogradKArgs a, const float* __restrict__ w, float* __restrict__ u)
+{
+    constexpr int A = M + 2;
+    const int total = a.oc * a.icpg;
+    for(int f = blockIdx.x * blockDim.x + threadIdx.x; f < total; f += gridDim.x * blockDim.x)
+    {
+        float g[9];
+        if(!a.flip)
+        {
+            const float* src = w + int64_t{f} * 9;
+#pragma unroll
+            for(int i = 0; i < 9; ++i)
+                g[i] = src[i];
+        }
+        else
+        {
+            // Backward data: output channel k' = f / icpg of group grp is the user's input channel
+            // ocl = k' % ocpg; input channel icl is the user's output channel grp * icpg + icl.
+            const int kk = f / a.icpg, icl = f - kk * a.icpg;
+            const int grp = kk / a.ocpg, ocl = kk - grp * a.ocpg;
+            const float* src = w + (int64_t{grp * a.icpg + icl} * a.ocpg + ocl) * 9;
+#pragma unroll
+            for(int i = 0; i < 9; ++i)
+                g[i] = src[8 - i];   // flipped in both spatial dims
+        }
+        float tmp[A * 3], o[A * A];
+#pragma unroll
+        for(int j = 0; j < 3; ++j)   // columns: G g
+            WinoTile<M>::Fil(g + j, 3, tmp + j, 3);
+#pragma unroll
+        for(int i = 0; i < A; ++i)   // rows: (G g) G^T
+            WinoTile<M>::Fil(tmp + i * 3, 1, o + i * A, 1);
+        const int64_t plane = int64_t{a.oc} * a.icpg;
+#pragma unroll
+        for(int e = 0; e < A * A; ++e)
+            u[e * plane + f] = o[e];
+    }
+}
+
+/// Stores M consecutive floats at a 4*M-byte aligned address as one vector.
+template <int M>
+__device__ inline void StoreRun(float* p, const float* v);
+template <>
+__device__ inline void StoreRun<2>(float* p, const float* v)
+{
+    *reinterpret_cast<float2*>(p) = make_float2(v[0], v[1]);
+}
+template <>
+__device__ inline void StoreRun<4>(float* p, const float* v)
+{
+    *reinterpret_cast<float4*>(p) = make_float4(v[0], v[1], v[2], v[3]);
+}
+
+/// `vec`: rows of `out` are whole runs of M floats and `out` is 4*M-byte aligned, so every tile
+/// row inside the image is one aligned vector.
+template <int M>
+__global__ void __launch_bounds__(kWinoThreads)
+WinoOutput(WinogradKArgs a, const float* __restrict__ mprod, float* __restrict__ out, bool vec)
+{
+    constexpr int A = M + 2;
+    const int per_image = a.tiles_h * a.tiles_w;
+    const int64_t plane = int64_t{a.oc} * a.tiles;   // M's stride between tile elements
+    for(int k = blockIdx.y; k < a.oc; k += gridDim.y)
+    {
+        for(int t = blockIdx.x * blockDim.x + threadIdx.x; t < a.tiles; t += gridDim.x * blockDim.x)
+        {
+            const float* src = mprod + int64_t{k} * a.tiles + t;
+            float mm[A * A];
+#pragma unroll
+            for(int e = 0; e < A * A; ++e)
+                mm[e] = src[e * plane];
+            float tmp[M * A], o[M * M];
+#pragma unroll
+            for(int j = 0; j < A; ++j)   // columns: A^T m
+                WinoTile<M>::Out(mm + j, A, tmp + j, A);
+#pragma unroll
+            for(int i = 0; i < M; ++i)   // rows: (A^T m) A
+                WinoTile<M>::Out(tmp + i * A, 1, o + i * M, 1);
+            const int n = t / per_image, r = t - n * per_image;
+            const int th = r / a.tiles_w, tw = r - th * a.tiles_w;
+            const int oh0 = th * M, ow0 = tw * M;
+            float* dst = out + (int64_t{n} * a.oc + k) * a.oh * a.ow;
+#pragma unroll
+            for(int i = 0; i < M; ++i)
+            {
+                if(oh0 + i >= a.oh)
+                    break;
+                float* row = dst + int64_t{oh0 + i} * a.ow + ow0;
+                if(vec && ow0 + M <= a.ow)   // a whole aligned run of M: one vector store
+                    StoreRun<M>(row, o + i * M);
+                else
+                {
+#pragma unroll
+                    for(int j = 0; j < M; ++j)
+                        if(ow0 + j < a.ow)
+                            row[j] = o[i * M + j];
+                }
+            }
+        }
+    }
+}
+
+template <int M>
+__global__ void __launch_bounds__(kWinoThreads)
+WinoDy(WinogradKArgs a, const float* __restrict__ dy, float* __restrict__ dd)
+{
+    constexpr int A = M + 2;
+    const int per_image = a.tiles_h * a.tiles_w;
+    const int padded = a.splits * a.part;
+    const int64_t plane = int64_t{a.oc} * padded;   // D's stride between tile elements
+    for(int k = blockIdx.y; k < a.oc; k += gridDim.y)
+    {
+        for(int t = blockIdx.x * blockDim.x + threadIdx.x; t < padded; t += gridDim.x * blockDim.x)
+        {
+            const bool tile = t < a.tiles;
+            const int n = t / per_image, r = t - n * per_image;
+            const int th = r / a.tiles_w, tw = r - th * a.tiles_w;
+            const int oh0 = th * M, ow0 = tw * M;
+            const float* src = dy + (int64_t{n} * a.oc + k) * a.oh * a.ow;
+            float d[M * M];
+#pragma unroll
+            for(int i = 0; i < M; ++i)
+            {
+                const bool row_in = tile && oh0 + i < a.oh;
+#pragma unroll
+                for(int j = 0; j < M; ++j)
+                    d[i * M + j] = row_in && ow0 + j < a.ow ? src[int64_t{oh0 + i} * a.ow + ow0 + j] : 0.0f;
+            }
+            float tmp[A * M], o[A * A];
+#pragma unroll
+            for(int j = 0; j < M; ++j)   // columns: A dy
+                WinoTile<M>::Dy(d + j, M, tmp + j, M);
+#pragma unroll
+            for(int i = 0; i < A; ++i)   // rows: (A dy) A^T
+                WinoTile<M>::Dy(tmp + i * M, 1, o + i * A, 1);
+            const int s = t / a.part, tl = t - s * a.part;
+            float* dst = dd + (int64_t{s} * a.oc + k) * a.part + tl;
+#pragma unroll
+            for(int e = 0; e < A * A; ++e)
+                dst[e * plane] = o[e];
+        }
+    }
+}
+
+template <int M>
+__global__ void __launch_bounds__(kWinoThreads)
+WinoWeight(WinogradKArgs a, const float* __restrict__ p, float* __restrict__ dw)
+{
+    constexpr int A = M + 2;
+    const int total = a.oc * a.icpg;
+    const int64_t plane = int64_t{a.oc} * a.icpg;   // P's stride between (element, part) pairs
+    for(int f = blockIdx.x * blockDim.x + threadIdx.x; f < total; f += gridDim.x * blockDim.x)
+    {
+        float sum[A * A];
+#pragma unroll
+        for(int e = 0; e < A * A; ++e)
+        {
+            const float* src = p + int64_t{e} * a.splits * plane + f;
+            float acc = 0.0f;
+            for(int s = 0; s < a.splits; ++s)   // in part order: deterministic
+                acc += src[s * plane];
+            sum[e] = acc;
+        }
+        float tmp[3 * A], o[9];
+#pragma unroll
+        for(int j = 0; j < A; ++j)   // columns: G^T s
+            WinoTile<M>::Wt(sum + j, A, tmp + j, A);
+#pragma unroll
+        for(int i = 0; i < 3; ++i)   // rows: (G^T s) G
+            WinoTile<M>::Wt(tmp + i * A, 1, o + i * 3, 1);
+        float* dst = dw + int64_t{f} * 9;
+#pragma unroll
+        for(int i = 0; i < 9; ++i)
+            dst[i] = o[i];
+    }
+}
+
+dim3 TileGrid(int tiles, int channels)
+{
+    const unsigned x = static_cast<unsigned>((tiles + kWinoThreads - 1) / kWinoThreads);
+    const unsigned y = static_cast<unsigned>(channels < 65535 ? channels : 65535);
+    return dim3(x, y, 1);
+}
+
+} // namespace
+
+void LaunchWinogradInputTransform(const WinogradKArgs& a, void* stream, const float* in, float* v)
+{
+    const dim3 grid = TileGrid(a.splits * a.part, a.ic);
+    if(a.m == 4)
+        WinoInput<4><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, in, v);
+    else
+        WinoInput<2><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, in, v);
+}
+
+void LaunchWinogradFilterTransform(const WinogradKArgs& a, void* stream, const float* w, float* u)
+{
+    const int total = a.oc * a.icpg;
+    const unsigned blocks = static_cast<unsigned>((total + kWinoThreads - 1) / kWinoThreads);
+    if(a.m == 4)
+        WinoFilter<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, w, u);
+    else
+        WinoFilter<2><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, w, u);
+}
+
+void LaunchWinogradOutputTransform(const WinogradKArgs& a, void* stream, const float* mprod, float* out)
+{
+    const dim3 grid = TileGrid(a.tiles, a.oc);
+    const bool vec = a.ow % a.m == 0 && reinterpret_cast<uintptr_t>(out) % (sizeof(float) * a.m) == 0;
+    if(a.m == 4)
+        WinoOutput<4><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, mprod, out, vec);
+    else
+        WinoOutput<2><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, mprod, out, vec);
+}
+
+void LaunchWinogradDyTransform(const WinogradKArgs& a, void* stream, const float* dy, float* d)
+{
+    const dim3 grid = TileGrid(a.splits * a.part, a.oc);
+    if(a.m == 4)
+        WinoDy<4><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, dy, d);
+    else
+        WinoDy<2><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, dy, d);
+}
+
+void LaunchWinogradWeightTransform(const WinogradKArgs& a, void* stream, const float* p, float* dw)
+{
+    const int total = a.oc * a.icpg;
+    const unsigned blocks = static_cast<unsigned>((total + kWinoThreads - 1) / kWinoThreads);
+    if(a.m == 4)
+        WinoWeight<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, p, dw);
+    else
+        WinoWeight<2><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, p, dw);
+}
+
+} // namespace miopen::gpu

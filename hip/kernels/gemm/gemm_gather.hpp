@@ -1,0 +1,18 @@
+// The data movement around the GEMM convolution solvers on the GPU (gemm_gather.hip): the strided
+// 1x1 convolution's subsampled input (GemmFwd1x1_0_2) and the scatter of its backward-data GEMM's
+// result into dx (GemmBwd1x1_stride2). Plain C++.
+#pragma once
+
+#include "conv/conv_kernels.hpp"
+
+namespace miopen::gpu {
+
+/// col[n][c][o] (packed, o over the output positions) = x[n][c][o * stride] for a 1x1
+/// convolution without padding (a.n, a.c, a.out, a.str and a.xs are read).
+void LaunchConv1x1Gather(const ConvKArgs& a, void* stream, const float* x, float* col);
+
+/// dx[n][c][i] = col[n][c][i / stride] where every spatial i is a multiple of the stride, else 0:
+/// every element of dx is written (a.n, a.c, a.in, a.out, a.str and a.xs are read).
+void LaunchConv1x1Scatter(const ConvKArgs& a, void* stream, const float* col, float* dx);
+
+} // namespace miopen::gpu

@@ -1,0 +1,62 @@
+// A fast fp32 strided-batched GEMM on the GPU (sgemm.hip), for the GEMM convolution solvers
+// (1x1 as a plain GEMM) and any other kernel that needs a matrix product. Plain C++: the
+// launcher (sgemm_launch.cpp) checks the arguments, picks the tile and checks the launch.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace miopen::gpu {
+
+/// Row-major C[b][m][n] = sum_k opA(A[b])[m][k] * opB(B[b])[k][n], b < batch (C overwritten).
+/// opA: trans_a ? A[k * lda + m] : A[m * lda + k];  opB: trans_b ? B[n * ldb + k] : B[k * ldb + n].
+/// sum_batch: C (one matrix) = sum over b of the products, in b order (deterministic, no atomics).
+struct SgemmArgs {
+    bool trans_a = false, trans_b = false, sum_batch = false;
+    int m = 0, n = 0, k = 0, batch = 1;
+    const float* a = nullptr; int64_t lda = 0, stride_a = 0;
+    const float* b = nullptr; int64_t ldb = 0, stride_b = 0;
+    float* c = nullptr;       int64_t ldc = 0, stride_c = 0;
+};
+
+/// Runs the GEMM on `stream` (hipStream_t / cudaStream_t; null: the current device's default
+/// stream) of the current device. Throws miopen::Error (BadParm) naming the field at fault for
+/// negative sizes, null pointers or leading dimensions too small; nothing runs for m, n or
+/// batch 0; k == 0 writes zeros. It has no workspace, so it never splits a summed reduction: a
+/// small m x n with a long sum (k x batch) leaves most of the GPU idle. There, SgemmChoose +
+/// SgemmWorkspaceBytes + LaunchSgemmWith split it deterministically through a workspace.
+void LaunchSgemm(const SgemmArgs& args, void* stream);
+
+// ---- below: the tile table and the split reduction, for the launcher and for tests ----------
+
+/// Tile shapes (BM x BN, 8x8 outputs a thread): 0 = 128x128 (256 threads), 1 = 128x64,
+/// 2 = 64x128 (128 threads), 3 = 64x64 (64 threads).
+constexpr int kSgemmTiles = 4;
+void SgemmTileShape(int tile, int& bm, int& bn);
+
+/// Whether a batched GEMM can fold its batch into the columns (one GEMM of batch * n columns):
+/// A shared by every product (stride_a 0), B not transposed, not summed.
+inline bool SgemmCanFold(const SgemmArgs& a)
+{
+    return !a.sum_batch && a.batch > 1 && a.stride_a == 0 && !a.trans_b &&
+           static_cast<int64_t>(a.n) * a.batch <= 0x7fffffff;
+}
+
+/// The tile, the split of the summed dimension (sum_batch only; splits > 1 needs
+/// SgemmWorkspaceBytes) and whether to fold the batch (SgemmCanFold) that the launcher picks on
+/// a GPU with `sms` multiprocessors.
+void SgemmChoose(const SgemmArgs& args, int sms, int& tile, int& splits, bool& fold);
+/// Bytes of workspace a sum_batch GEMM split `splits` ways needs (0 for splits <= 1).
+size_t SgemmWorkspaceBytes(const SgemmArgs& args, int splits);
+
+/// Runs one tile shape (fold: the batch folded into the columns, where SgemmCanFold). With
+/// sum_batch and splits > 1, the batch range is cut into `splits`
+/// contiguous parts whose partial products go to `workspace` (SgemmWorkspaceBytes) and a second
+/// kernel adds them in part order (deterministic). No argument checks: LaunchSgemm does them.
+void LaunchSgemmTile(const SgemmArgs& args, int tile, int splits, bool fold, float* workspace, void* stream);
+
+/// LaunchSgemm with the tile, split and fold given (checked like LaunchSgemm; `workspace` of
+/// SgemmWorkspaceBytes(args, splits) bytes when splits > 1; fold only where SgemmCanFold).
+void LaunchSgemmWith(const SgemmArgs& args, int tile, int splits, bool fold, float* workspace, void* stream);
+
+} // namespace miopen::gpu

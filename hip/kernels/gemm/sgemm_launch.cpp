@@ -1,0 +1,181 @@
+// The host side of the GPU SGEMM (sgemm.hip): argument checks, the choice of tile and split,
+// the launch check. The kernels are in sgemm.hip; sgemm.hpp is the interface.
+#include "gemm/sgemm.hpp"
+
+#include "core/errors.hpp"
+#include "gpu/compat.hpp"
+#include "gpu/runtime.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace miopen::gpu {
+namespace {
+
+constexpr int kStep     = 8;    // the kernel's reduction step (kBK in sgemm.hip)
+constexpr int kMaxZ     = 65535;
+constexpr int kMaxSplit = 256;
+
+/// Blocks of a tile shape that fit on one multiprocessor at once (the kernels' launch bounds).
+int Slots(int tile) { return tile == 0 ? 2 : tile == 3 ? 6 : 3; }
+
+/// Relative speed of a full tile (a bigger tile reuses each shared-memory and global load more).
+double Efficiency(int tile) { return tile == 0 ? 1.0 : tile == 3 ? 0.72 : 0.88; }
+
+bool SumMode(const SgemmArgs& g) { return g.sum_batch || g.batch == 1; }
+
+int64_t Steps(const SgemmArgs& g)
+{
+    return int64_t{std::max(g.batch, 1)} * ((std::max(g.k, 0) + kStep - 1) / kStep);
+}
+
+void Check(const SgemmArgs& g)
+{
+    if(g.m < 0)
+        ThrowBadParm("SgemmArgs.m is ", g.m, "; expected >= 0");
+    if(g.n < 0)
+        ThrowBadParm("SgemmArgs.n is ", g.n, "; expected >= 0");
+    if(g.k < 0)
+        ThrowBadParm("SgemmArgs.k is ", g.k, "; expected >= 0");
+    if(g.batch < 0)
+        ThrowBadParm("SgemmArgs.batch is ", g.batch, "; expected >= 0");
+    if(g.m == 0 || g.n == 0 || g.batch == 0)
+        return;
+    if(g.c == nullptr)
+        ThrowBadParm("SgemmArgs.c is null");
+    const int64_t min_ldc = std::max(g.n, 1);
+    if(g.ldc < min_ldc)
+        ThrowBadParm("SgemmArgs.ldc is ", g.ldc, "; expected >= ", min_ldc);
+    if(!g.sum_batch && g.batch > 1 && g.stride_c < 0)
+        ThrowBadParm("SgemmArgs.stride_c is ", g.stride_c, "; expected >= 0");
+    if(g.k == 0)
+        return;
+    if(g.a == nullptr)
+        ThrowBadParm("SgemmArgs.a is null");
+    if(g.b == nullptr)
+        ThrowBadParm("SgemmArgs.b is null");
+    const int64_t min_lda = g.trans_a ? g.m : g.k;
+    if(g.lda < min_lda)
+        ThrowBadParm("SgemmArgs.lda is ", g.lda, "; expected >= ", min_lda);
+    const int64_t min_ldb = g.trans_b ? g.k : g.n;
+    if(g.ldb < min_ldb)
+        ThrowBadParm("SgemmArgs.ldb is ", g.ldb, "; expected >= ", min_ldb);
+    if(g.stride_a < 0)
+        ThrowBadParm("SgemmArgs.stride_a is ", g.stride_a, "; expected >= 0");
+    if(g.stride_b < 0)
+        ThrowBadParm("SgemmArgs.stride_b is ", g.stride_b, "; expected >= 0");
+}
+
+int CurrentSms()
+{
+    int dev = 0;
+    if(hipGetDevice(&dev) != hipSuccess)
+        return 1;
+    return MultiprocessorCount(dev);
+}
+
+void Choose(const SgemmArgs& g, int sms, bool allow_split, int& best_tile, int& best_splits, bool& best_fold)
+{
+    best_tile   = 0;
+    best_splits = 1;
+    best_fold   = false;
+    double best = 1e300;
+    const int64_t steps = Steps(g);
+    for(int option = 0; option < kSgemmTiles * 2; ++option)
+    {
+        const int t     = option % kSgemmTiles;
+        const bool fold = option >= kSgemmTiles;
+        if(fold && !SgemmCanFold(g))
+            break;
+        int bm, bn;
+        SgemmTileShape(t, bm, bn);
+        const int64_t cols = fold ? int64_t{g.n} * g.batch : g.n;
+        int64_t blocks     = int64_t{(g.m + bm - 1) / bm} * ((cols + bn - 1) / bn);
+        if(!SumMode(g) && !fold)
+            blocks *= g.batch;
+        const int64_t capacity = int64_t{std::max(sms, 1)} * Slots(t);
+        int splits             = 1;
+        if(allow_split && SumMode(g) && !fold && blocks < capacity)
+        {
+            // Fill one wave, each part keeping at least 16 steps (128 of k) of work.
+            const int64_t by_fill = capacity / blocks;
+            const int64_t by_work = steps / 16;
+            splits = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({by_fill, by_work, kMaxSplit})));
+        }
+        // Time in units of one full wave of this shape: the waves, each part 1/splits of the
+        // work, plus the split's extra traffic (write and re-read the partial tiles) as a share.
+        const double waves = std::ceil(double(blocks * splits) / double(capacity));
+        // (Folded columns cost a division per column, once; same speed otherwise.)
+        double cost        = waves / splits / Efficiency(t);
+        if(splits > 1)
+            cost *= 1.0 + 0.05 * splits * 64.0 / std::max<double>(g.k, 64.0);
+        if(cost < best * 0.999)
+        {
+            best        = cost;
+            best_tile   = t;
+            best_splits = splits;
+            best_fold   = fold;
+        }
+    }
+}
+
+} // namespace
+
+void SgemmChoose(const SgemmArgs& args, int sms, int& tile, int& splits, bool& fold)
+{
+    Choose(args, sms, true, tile, splits, fold);
+}
+
+size_t SgemmWorkspaceBytes(const SgemmArgs& args, int splits)
+{
+    if(splits <= 1 || !SumMode(args))
+        return 0;
+    const int64_t parts = std::min<int64_t>(splits, std::max<int64_t>(Steps(args), 1));
+    return parts <= 1 ? 0 : sizeof(float) * size_t(parts) * size_t(std::max(args.m, 0)) * size_t(std::max(args.n, 0));
+}
+
+void LaunchSgemmWith(const SgemmArgs& args, int tile, int splits, bool fold, float* workspace, void* stream)
+{
+    Check(args);
+    if(tile < 0 || tile >= kSgemmTiles)
+        ThrowBadParm("SGEMM tile is ", tile, "; expected 0 to ", kSgemmTiles - 1);
+    if(splits < 1 || splits > kMaxZ)
+        ThrowBadParm("SGEMM splits is ", splits, "; expected 1 to ", kMaxZ);
+    if(args.m == 0 || args.n == 0 || args.batch == 0)
+        return;
+    if(SgemmWorkspaceBytes(args, splits) > 0 && workspace == nullptr)
+        ThrowBadParm("SGEMM workspace is null; ", SgemmWorkspaceBytes(args, splits), " bytes needed for ",
+                     splits, " splits");
+    if(fold && !SgemmCanFold(args))
+        ThrowBadParm("SGEMM fold asked for a GEMM that cannot fold its batch");
+    if(!SumMode(args) && !fold && args.batch > kMaxZ)
+    {
+        // The grid's z holds the batch: run it in slices.
+        for(int b0 = 0; b0 < args.batch; b0 += kMaxZ)
+        {
+            SgemmArgs s = args;
+            s.batch     = std::min(kMaxZ, args.batch - b0);
+            s.a += b0 * args.stride_a;
+            s.b += b0 * args.stride_b;
+            s.c += b0 * args.stride_c;
+            LaunchSgemmTile(s, tile, 1, false, nullptr, stream);
+            CheckLaunch("Sgemm");
+        }
+        return;
+    }
+    LaunchSgemmTile(args, tile, splits, fold, workspace, stream);
+    CheckLaunch("Sgemm");
+}
+
+void LaunchSgemm(const SgemmArgs& args, void* stream)
+{
+    Check(args);
+    if(args.m == 0 || args.n == 0 || args.batch == 0)
+        return;
+    int tile, splits;
+    bool fold;
+    Choose(args, CurrentSms(), false, tile, splits, fold);
+    LaunchSgemmWith(args, tile, 1, fold, nullptr, stream);
+}
+
+} // namespace miopen::gpu

@@ -1,0 +1,222 @@
+// The GPU path of the Winograd solvers: plan, workspace, estimate and invoker (see
+// conv_winograd_gpu.hpp). Compiled in every build; without a GPU backend the invoker throws
+// NotImplemented (no GPU handle can exist there anyway).
+#include "conv/solvers/conv_winograd_gpu.hpp"
+#include "conv/conv_geometry.hpp"
+#include "core/env.hpp"
+#include "core/errors.hpp"
+#include "cpu/conv_winograd.hpp"
+#include "gpu/runtime.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <string>
+
+#if MIOPEN_CY_HAVE_GPU
+#include "conv/conv_winograd.hpp"
+#include "gemm/sgemm.hpp"
+#endif
+
+namespace miopen::solvers::winograd_gpu {
+namespace {
+
+/// The forward-terms shape and the sizes of the workspace parts (in floats, each rounded up to
+/// 64 floats = 256 bytes). Forward and backward data: V (transformed input), U (transformed
+/// filters), M (products). Backward weights: V (transformed x), D (transformed dy), P (the parts'
+/// products); the tiles in `splits` parts of `part`.
+struct Plan
+{
+    cpu::WinogradShape s;
+    int m, alpha;
+    long tiles_h, tiles_w, tiles;
+    long splits, part;
+    size_t f0, f1, f2;
+
+    size_t Bytes() const { return sizeof(float) * (f0 + f1 + f2); }
+};
+
+size_t Round64(size_t f) { return (f + 63) / 64 * 64; }
+
+/// Backward weights reduces over the tiles: parts enough for about two blocks of the GEMM per
+/// multiprocessor (128 x 128 tiles of K/g x C/g per part and tile element), each part at least
+/// 128 tiles long.
+long WrwSplits(const Plan& pl, int sms)
+{
+    const long e = static_cast<long>(pl.alpha) * pl.alpha;
+    const long blocks = e * pl.s.groups * ((pl.s.ocpg + 127) / 128) * ((pl.s.icpg + 127) / 128);
+    long splits = (2L * sms + blocks - 1) / blocks;
+    splits = std::min(splits, std::max(1L, pl.tiles / 128));
+    return std::max(1L, std::min(splits, 64L));
+}
+
+Plan PlanOf(const Handle& handle, const ConvProblem& p, int m)
+{
+    const ConvGeometry g(p);
+    Plan pl{};
+    pl.s = p.IsForward()        ? cpu::WinogradShape::Forward(g)
+           : p.IsBackwardData() ? cpu::WinogradShape::BackwardData(g)
+                                : cpu::WinogradShape::BackwardWeights(g);
+    pl.m = m;
+    pl.alpha = m + 2;
+    pl.tiles_h = (pl.s.oh + m - 1) / m;
+    pl.tiles_w = (pl.s.ow + m - 1) / m;
+    pl.tiles = pl.s.n * pl.tiles_h * pl.tiles_w;
+    pl.splits = 1;
+    pl.part = pl.tiles;
+    const size_t e = static_cast<size_t>(pl.alpha) * pl.alpha;
+    if(p.IsBackwardWeights())
+    {
+        pl.splits = handle.IsGpu() ? WrwSplits(pl, gpu::MultiprocessorCount(handle.Ordinal())) : 1;
+        pl.part = (pl.tiles + pl.splits - 1) / pl.splits;
+        const size_t padded = static_cast<size_t>(pl.splits) * pl.part;
+        pl.f0 = Round64(e * pl.s.ic * padded);
+        pl.f1 = Round64(e * pl.s.oc * padded);
+        pl.f2 = Round64(e * pl.splits * pl.s.oc * pl.s.icpg);
+        return pl;
+    }
+    pl.f0 = Round64(e * pl.s.ic * pl.tiles);
+    pl.f1 = Round64(e * pl.s.oc * pl.s.icpg);
+    pl.f2 = Round64(e * pl.s.oc * pl.tiles);
+    return pl;
+}
+
+} // namespace
+
+Applicability IsApplicable(const Handle& handle, const ConvProblem& p, int m)
+{
+    const Plan pl = PlanOf(handle, p, m);
+    const double e = static_cast<double>(pl.alpha) * pl.alpha;
+    const double tiles = static_cast<double>(pl.splits) * pl.part;
+    // MIOpen's limit for its multi-pass Winograd: each transformed buffer under 2^31 bytes (which
+    // also keeps every GEMM dimension and kernel index within 32 bits).
+    if(sizeof(float) * e * tiles * std::max(pl.s.ic, pl.s.oc) >= 2147483648.0 ||
+       sizeof(float) * e * pl.s.oc * pl.s.icpg * pl.splits >= 2147483648.0)
+        return NotApplicable("a transformed tensor would take 2^31 bytes or more");
+    if(!p.IsBackwardWeights())
+    {
+        const long limit = env::Integer("MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_WORKSPACE_MAX", 0);
+        if(limit > 0 && pl.Bytes() > static_cast<size_t>(limit))
+            return NotApplicable("workspace of " + std::to_string(pl.Bytes()) +
+                                 " bytes exceeds MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_WORKSPACE_MAX=" +
+                                 std::to_string(limit));
+    }
+    return Applicable();
+}
+
+size_t WorkspaceSize(const Handle& handle, const ConvProblem& p, int m) { return PlanOf(handle, p, m).Bytes(); }
+
+double EstimateMs(const Handle& handle, const ConvProblem& p, int m)
+{
+    const Plan pl = PlanOf(handle, p, m);
+    const double e = static_cast<double>(pl.alpha) * pl.alpha;
+    // A short reduction (few channels per group) leaves the GEMM memory-bound.
+    const double red = p.IsBackwardWeights() ? static_cast<double>(pl.part) : static_cast<double>(pl.s.icpg);
+    const double fill = std::min(1.0, red / 64.0);
+    const double gemm = 2.0 * e * pl.s.oc * pl.s.icpg * pl.tiles / (25e12 * fill);
+    const double traffic = 2.0 * sizeof(float) * e * (pl.s.ic + pl.s.oc) * pl.tiles / 2e12;
+    return (gemm + traffic) * 1e3 + 0.004 + 0.002 * pl.s.groups;
+}
+
+ConvInvoker MakeInvoker(const Handle& handle, const ConvProblem& p, int m)
+{
+#if MIOPEN_CY_HAVE_GPU
+    const Plan pl = PlanOf(handle, p, m);
+    gpu::WinogradKArgs k;
+    k.m = m;
+    k.n = static_cast<int>(pl.s.n);
+    k.ic = static_cast<int>(pl.s.ic);
+    k.oc = static_cast<int>(pl.s.oc);
+    k.groups = static_cast<int>(pl.s.groups);
+    k.icpg = static_cast<int>(pl.s.icpg);
+    k.ocpg = static_cast<int>(pl.s.ocpg);
+    k.h = static_cast<int>(pl.s.h);
+    k.w = static_cast<int>(pl.s.w);
+    k.oh = static_cast<int>(pl.s.oh);
+    k.ow = static_cast<int>(pl.s.ow);
+    k.pad_h = static_cast<int>(pl.s.pad_h);
+    k.pad_w = static_cast<int>(pl.s.pad_w);
+    k.tiles_h = static_cast<int>(pl.tiles_h);
+    k.tiles_w = static_cast<int>(pl.tiles_w);
+    k.tiles = static_cast<int>(pl.tiles);
+    k.splits = static_cast<int>(pl.splits);
+    k.part = static_cast<int>(pl.part);
+    k.flip = p.IsBackwardData();
+    const Handle* h = &handle;
+    const ConvDirection dir = p.direction;
+    return [h, pl, k, dir](const ConvArgs& a) {
+        if(a.workspace == nullptr || a.workspace_size < pl.Bytes())
+            ThrowBadParm("Winograd F(", pl.m, "x", pl.m, ",3x3) needs ", pl.Bytes(), " bytes of workspace; ",
+                         a.workspace == nullptr ? 0 : a.workspace_size, " given");
+        float* w0 = static_cast<float*>(a.workspace);
+        float* w1 = w0 + pl.f0;
+        float* w2 = w1 + pl.f1;
+        void* stream = h->Stream();
+        const int e = pl.alpha * pl.alpha;
+        if(dir == ConvDirection::BackwardWeights)
+        {
+            gpu::LaunchWinogradInputTransform(k, stream, static_cast<const float*>(a.x), w0);
+            gpu::CheckLaunch("ConvCpuWinogradWrw (x transform)");
+            gpu::LaunchWinogradDyTransform(k, stream, static_cast<const float*>(a.y), w1);
+            gpu::CheckLaunch("ConvCpuWinogradWrw (dy transform)");
+            // Per group and (tile element, part): P[ocpg][icpg] = D[ocpg][part] x V[icpg][part]^T.
+            for(int g = 0; g < k.groups; ++g)
+            {
+                gpu::SgemmArgs s;
+                s.trans_b = true;
+                s.m = k.ocpg;
+                s.n = k.icpg;
+                s.k = k.part;
+                s.batch = e * k.splits;
+                s.a = w1 + static_cast<int64_t>(g) * k.ocpg * k.part;
+                s.lda = k.part;
+                s.stride_a = static_cast<int64_t>(k.oc) * k.part;
+                s.b = w0 + static_cast<int64_t>(g) * k.icpg * k.part;
+                s.ldb = k.part;
+                s.stride_b = static_cast<int64_t>(k.ic) * k.part;
+                s.c = w2 + static_cast<int64_t>(g) * k.ocpg * k.icpg;
+                s.ldc = k.icpg;
+                s.stride_c = static_cast<int64_t>(k.oc) * k.icpg;
+                gpu::LaunchSgemm(s, stream);
+                gpu::CheckLaunch("ConvCpuWinogradWrw (tile-element GEMMs)");
+            }
+            gpu::LaunchWinogradWeightTransform(k, stream, w2, static_cast<float*>(a.w));
+            gpu::CheckLaunch("ConvCpuWinogradWrw (weight transform)");
+            return;
+        }
+        const bool forward = dir == ConvDirection::Forward;
+        gpu::LaunchWinogradInputTransform(k, stream, static_cast<const float*>(forward ? a.x : a.y), w0);
+        gpu::CheckLaunch("ConvMPBidirectWinograd (input transform)");
+        gpu::LaunchWinogradFilterTransform(k, stream, static_cast<const float*>(a.w), w1);
+        gpu::CheckLaunch("ConvMPBidirectWinograd (filter transform)");
+        // Per group: M_e[ocpg][T] = U_e[ocpg][icpg] x V_e[icpg][T], batched over the tile elements.
+        for(int g = 0; g < k.groups; ++g)
+        {
+            gpu::SgemmArgs s;
+            s.m = k.ocpg;
+            s.n = k.tiles;
+            s.k = k.icpg;
+            s.batch = e;
+            s.a = w1 + static_cast<int64_t>(g) * k.ocpg * k.icpg;
+            s.lda = k.icpg;
+            s.stride_a = static_cast<int64_t>(k.oc) * k.icpg;
+            s.b = w0 + static_cast<int64_t>(g) * k.icpg * k.tiles;
+            s.ldb = k.tiles;
+            s.stride_b = static_cast<int64_t>(k.ic) * k.tiles;
+            s.c = w2 + static_cast<int64_t>(g) * k.ocpg * k.tiles;
+            s.ldc = k.tiles;
+            s.stride_c = static_cast<int64_t>(k.oc) * k.tiles;
+            gpu::LaunchSgemm(s, stream);
+            gpu::CheckLaunch("ConvMPBidirectWinograd (tile-element GEMMs)");
+        }
+        gpu::LaunchWinogradOutputTransform(k, stream, w2, static_cast<float*>(forward ? a.y : a.x));
+        gpu::CheckLaunch("ConvMPBidirectWinograd (output transform)");
+    };
+#else
+    (void)handle;
+    (void)p;
+    (void)m;
+    ThrowNotImplemented("convolution on the GPU is not implemented in this build");
+#endif
+}
+
+} // namespace miopen::solvers::winograd_gpu
