@@ -187,6 +187,7 @@ GEMM_CASES = [
     Case(2, 8, (5, 6), 12, (1, 1), (0, 0), (1, 1), (1, 1), transpose=True),
     Case(2, 6, (5, 6), 9, (1, 1), (0, 0), (1, 1), (1, 1), groups=3),
     Case(64, 32, (7, 7), 1024, (1, 1), (0, 0), (1, 1), (1, 1)),             # forward folds the batch
+    Case(64, 32, (8, 8), 1024, (1, 1), (0, 0), (1, 1), (1, 1)),             # folded, 4-column vectors
 ]
 
 
@@ -213,6 +214,9 @@ STRIDED_CASES = [
     Case(2, 4, (5, 6, 7), 6, (1, 1, 1), (0, 0, 0), (2, 1, 2), (1, 1, 1)),   # 3-d
     Case(2, 6, (5, 6), 9, (1, 1), (0, 0), (1, 1), (2, 2), groups=3),        # stride 1, dilation 2
     Case(2, 8, (5, 6), 12, (1, 1), (0, 0), (2, 2), (1, 1), transpose=True),
+    Case(3, 5, (9, 11), 7, (1, 1), (0, 0), (2, 2), (1, 1)),                 # odd width: scatter's cut run
+    Case(2, 4, (8, 12), 6, (1, 1), (0, 0), (3, 2), (1, 1)),                 # stride-2 columns, paired stores
+    Case(2, 3, (10, 9), 5, (1, 1), (0, 0), (1, 4), (1, 1)),                 # stride 1 rows, runs of 4
 ]
 
 
@@ -227,6 +231,26 @@ def test_gpu_strided_gemm_solver_alone(rng, monkeypatch, case, direction):
     monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", STRIDED_SOLVERS[canonical])
     got = run(handle, case, direction, x, w, dy, algo=int(mi.miopenConvolutionAlgoGEMM))
     assert rel_l2(got, expect) <= TOL
+
+
+@requires_gpu
+@pytest.mark.parametrize("case", STRIDED_CASES[:3] + STRIDED_CASES[-3:], ids=str)
+def test_gpu_strided_bwd_scatters_agree_bitwise(rng, monkeypatch, case):
+    """GemmBwd1x1_stride2's run scatter (one thread per stride-wide run) and the earlier
+    per-element one (MIOPEN_CY_DEBUG_GEMM_SCATTER=element) write the same dx, every element,
+    repeatably, and match PyTorch."""
+    handle = mi.Handle(device="gpu")
+    x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
+    direction = FWD if case.transpose else BWD
+    expect = y_ref if case.transpose else dx_ref
+    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", "GemmBwd1x1_stride2")
+    gemm = int(mi.miopenConvolutionAlgoGEMM)
+    a = run(handle, case, direction, x, w, dy, algo=gemm)
+    b = run(handle, case, direction, x, w, dy, algo=gemm)
+    monkeypatch.setenv("MIOPEN_CY_DEBUG_GEMM_SCATTER", "element")
+    c = run(handle, case, direction, x, w, dy, algo=gemm)
+    assert rel_l2(a, expect) <= TOL
+    assert np.array_equal(a, b) and np.array_equal(a, c)
 
 
 @requires_gpu
@@ -260,6 +284,23 @@ def test_gpu_gemm_wrw_split_is_deterministic_and_reports_its_workspace(rng, monk
     ws = mi.DeviceBuffer(handle, need)
     mi.convolutionBackwardWeightsImmediate(handle, yd, dy, xd, x, cd, wd, dw, ws, need, 101)
     assert np.array_equal(dw, a)
+
+
+@requires_gpu
+@pytest.mark.parametrize("cap", [1, 3, 1024])
+@pytest.mark.parametrize("case", [Case(32, 16, (7, 7), 24, (1, 1), (0, 0), (1, 1), (1, 1)),
+                                  Case(8, 64, (28, 28), 64, (1, 1), (0, 0), (1, 1), (1, 1))], ids=str)
+def test_gpu_gemm_wrw_split_cap(rng, monkeypatch, case, cap):
+    """The split image sum with its cap on the parts moved (MIOPEN_CY_DEBUG_SGEMM_MAX_SPLIT):
+    matches PyTorch into a poisoned dw and repeats bit for bit."""
+    handle = mi.Handle(device="gpu")
+    monkeypatch.setenv("MIOPEN_CY_DEBUG_SGEMM_MAX_SPLIT", str(cap))
+    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", "GemmWrw1x1_stride1")
+    x, w, dy, _, _, dw_ref = reference(case, rng)
+    gemm = int(mi.miopenConvolutionAlgoGEMM)
+    a = run(handle, case, WRW, x, w, dy, algo=gemm)
+    b = run(handle, case, WRW, x, w, dy, algo=gemm)
+    assert rel_l2(a, dw_ref) <= TOL and np.array_equal(a, b)
 
 
 @requires_gpu

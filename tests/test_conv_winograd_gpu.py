@@ -156,6 +156,34 @@ def test_results_are_bitwise_deterministic(handle, rng, monkeypatch, direction):
         assert np.array_equal(a, b), solver
 
 
+WRW_SPLIT_CASES = [
+    c3(8, 32, (28, 28), 16, (1, 1)),          # 392 (F(4,3)) or 1568 (F(2,3)) tiles: many parts
+    c3(3, 7, (13, 11), 9, (2, 2)),            # odd sizes: parts that do not divide the tiles
+    c3(2, 8, (11, 10), 6, (2, 0), groups=2),  # groups
+]
+
+
+@pytest.mark.parametrize("case", WRW_SPLIT_CASES, ids=str)
+@pytest.mark.parametrize("splits,tile", [(1, None), (2, None), (3, 0), (7, 1), (16, 2), (5, 3), (None, 3),
+                                         (64, None)])
+@pytest.mark.parametrize("solver", WINOGRAD_WRW)
+def test_wrw_forced_split_and_tile_match_torch(handle, rng, monkeypatch, solver, splits, tile, case):
+    """Backward weights with the tiles' sum forced into `splits` parts and the tile-element
+    SGEMM forced to `tile` (MIOPEN_CY_DEBUG_WINO_WRW_SPLITS / _TILE): every choice matches
+    PyTorch, into a poisoned dw, and repeats bit for bit."""
+    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", solver)
+    if splits is not None:
+        monkeypatch.setenv("MIOPEN_CY_DEBUG_WINO_WRW_SPLITS", str(splits))
+    if tile is not None:
+        monkeypatch.setenv("MIOPEN_CY_DEBUG_WINO_WRW_TILE", str(tile))
+    x, w, dy, _, _, dw_ref = reference(case, rng)
+    a = run(handle, case, WRW, x, w, dy, algo=ALGO)
+    b = run(handle, case, WRW, x, w, dy, algo=ALGO)
+    assert rel_l2(a, dw_ref) <= TOL
+    assert rel_l2(a, torch_float32(case, WRW, x, w, dy)) <= TOL
+    assert np.array_equal(a, b)
+
+
 @pytest.mark.parametrize("alpha,beta", [(2.0, 0.0), (0.5, -1.5)])
 def test_alpha_beta_blend(handle, rng, monkeypatch, alpha, beta):
     case = ACCURACY[1]

@@ -1,6 +1,8 @@
 // The strided 1x1 convolution around a GEMM (gemm_gather.hpp): the gather of the subsampled input
 // into a packed column buffer, and the scatter of backward data's packed result into dx (zeros
-// off the stride grid). One thread per written element, grid-stride loops, 64-bit indices.
+// off the stride grid). Grid-stride loops; 32-bit index decoding where the sizes allow. The
+// scatter runs one thread per stride-wide run of a dx row (LaunchConv1x1Scatter); the earlier
+// one-thread-per-element scatter stays for comparison (LaunchConv1x1ScatterPerElement).
 #include "common/device.hpp"
 #include "gemm/gemm_gather.hpp"
 
@@ -86,6 +88,50 @@ __global__ void Conv1x1Scatter(GatherArgs g, const float* __restrict__ col, floa
     }
 }
 
+// One thread per (n, c, input row, output column): the stride-wide run of dx that the output
+// column covers in that input row (the col value at its start where the row is on the stride
+// grid, zeros elsewhere). Consecutive threads write consecutive runs; a third of the index
+// divisions of the per-element kernel and 1/stride of its threads. Every dx element is written
+// once: out = (in - 1) / stride + 1, so the runs tile each row (the last one cut at in[2]).
+template <class I, bool kPair>
+__global__ void Conv1x1ScatterRuns(GatherArgs g, const float* __restrict__ col, float* __restrict__ dx)
+{
+    const int64_t os    = g.out[0] * g.out[1] * g.out[2];
+    const int64_t total = g.n * g.c * g.in[0] * g.in[1] * g.out[2];
+    const I o2 = static_cast<I>(g.out[2]), i1 = static_cast<I>(g.in[1]), i0 = static_cast<I>(g.in[0]);
+    const I cc = static_cast<I>(g.c);
+    const I s0 = static_cast<I>(g.str[0]), s1 = static_cast<I>(g.str[1]);
+    const int64_t s2 = kPair ? 2 : g.str[2];
+    for(int64_t e = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; e < total;
+        e += int64_t{gridDim.x} * blockDim.x)
+    {
+        I r      = static_cast<I>(e);
+        const I ow = r % o2;
+        r /= o2;
+        const I ih = r % i1;
+        r /= i1;
+        const I id = r % i0;
+        const I pl = r / i0;   // n * c + c: col's plane
+        const I c = pl % cc, n = pl / cc;
+        const I od = id / s0, oh = ih / s1;
+        const bool on = id == od * s0 && ih == oh * s1 && od < g.out[0] && oh < g.out[1];
+        const float v = on ? col[int64_t{pl} * os + (int64_t{od} * g.out[1] + oh) * g.out[2] + ow] : 0.0f;
+        const int64_t iw0 = int64_t{ow} * s2;
+        float* dst = dx + int64_t{n} * g.xs[0] + int64_t{c} * g.xs[1] + int64_t{id} * g.xs[2] +
+                     int64_t{ih} * g.xs[3];
+        if(kPair)   // stride 2, unit column stride, even row starts and width: one 8-byte store
+        {
+            *reinterpret_cast<float2*>(dst + iw0) = make_float2(v, 0.0f);
+        }
+        else
+        {
+            dst[iw0 * g.xs[4]] = v;
+            for(int64_t j = 1; j < s2 && iw0 + j < g.in[2]; ++j)
+                dst[(iw0 + j) * g.xs[4]] = 0.0f;
+        }
+    }
+}
+
 int Blocks(int64_t total) { return static_cast<int>(std::min<int64_t>((total + 255) / 256, 65536)); }
 
 } // namespace
@@ -101,6 +147,26 @@ void LaunchConv1x1Gather(const ConvKArgs& a, void* stream, const float* x, float
 }
 
 void LaunchConv1x1Scatter(const ConvKArgs& a, void* stream, const float* col, float* dx)
+{
+    const GatherArgs g  = Make(a);
+    const int64_t total = g.n * g.c * g.in[0] * g.in[1] * g.out[2];
+    if(total <= 0)
+        return;
+    if(total > INT32_MAX || g.n * g.c * g.in[0] * g.in[1] * g.in[2] > INT32_MAX)
+    {
+        Conv1x1ScatterRuns<int64_t, false><<<Blocks(total), 256, 0, ToStream(stream)>>>(g, col, dx);
+        return;
+    }
+    const bool pair = g.str[2] == 2 && g.xs[4] == 1 && g.in[2] % 2 == 0 && g.xs[0] % 2 == 0 &&
+                      g.xs[1] % 2 == 0 && g.xs[2] % 2 == 0 && g.xs[3] % 2 == 0 &&
+                      reinterpret_cast<uintptr_t>(dx) % (2 * sizeof(float)) == 0;
+    if(pair)
+        Conv1x1ScatterRuns<uint32_t, true><<<Blocks(total), 256, 0, ToStream(stream)>>>(g, col, dx);
+    else
+        Conv1x1ScatterRuns<uint32_t, false><<<Blocks(total), 256, 0, ToStream(stream)>>>(g, col, dx);
+}
+
+void LaunchConv1x1ScatterPerElement(const ConvKArgs& a, void* stream, const float* col, float* dx)
 {
     const GatherArgs g  = Make(a);
     const int64_t total = g.n * g.c * g.in[0] * g.in[1] * g.in[2];

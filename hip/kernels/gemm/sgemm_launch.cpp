@@ -2,6 +2,7 @@
 // the launch check. The kernels are in sgemm.hip; sgemm.hpp is the interface.
 #include "gemm/sgemm.hpp"
 
+#include "core/env.hpp"
 #include "core/errors.hpp"
 #include "gpu/compat.hpp"
 #include "gpu/runtime.hpp"
@@ -14,7 +15,7 @@ namespace {
 
 constexpr int kStep     = 8;    // the kernel's reduction step (kBK in sgemm.hip)
 constexpr int kMaxZ     = 65535;
-constexpr int kMaxSplit = 256;
+constexpr int kMaxSplit = 1024;   // parts of a split sum (256 left a 64x64 output half idle)
 
 /// Blocks of a tile shape that fit on one multiprocessor at once (the kernels' launch bounds).
 int Slots(int tile) { return tile == 0 ? 2 : tile == 3 ? 6 : 3; }
@@ -81,6 +82,8 @@ void Choose(const SgemmArgs& g, int sms, bool allow_split, int& best_tile, int& 
     best_fold   = false;
     double best = 1e300;
     const int64_t steps = Steps(g);
+    // The cap on the parts of a split sum (MIOPEN_CY_DEBUG_SGEMM_MAX_SPLIT: for measuring it).
+    const int64_t max_split = std::clamp<int64_t>(env::Integer("MIOPEN_CY_DEBUG_SGEMM_MAX_SPLIT", kMaxSplit), 1, kMaxZ);
     for(int option = 0; option < kSgemmTiles * 2; ++option)
     {
         const int t     = option % kSgemmTiles;
@@ -100,7 +103,7 @@ void Choose(const SgemmArgs& g, int sms, bool allow_split, int& best_tile, int& 
             // Fill one wave, each part keeping at least 16 steps (128 of k) of work.
             const int64_t by_fill = capacity / blocks;
             const int64_t by_work = steps / 16;
-            splits = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({by_fill, by_work, kMaxSplit})));
+            splits = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>({by_fill, by_work, max_split})));
         }
         // Time in units of one full wave of this shape: the waves, each part 1/splits of the
         // work, plus the split's extra traffic (write and re-read the partial tiles) as a share.

@@ -1,5 +1,6 @@
 #include "conv/conv_gemm_gpu.hpp"
 #include "conv/conv_geometry.hpp"
+#include "core/env.hpp"
 #include "core/errors.hpp"
 #include "gpu/runtime.hpp"
 
@@ -119,7 +120,10 @@ ConvInvoker Gemm1x1StridedInvoker(const Handle& handle, const ConvProblem& p)
     bool fold = false;
     gpu::SgemmChoose(base, gpu::MultiprocessorCount(handle.Ordinal()), tile, splits, fold);
     const gpu::ConvKArgs ka = GatherKArgs(g);
-    return [h, g, dir, base, tile, fold, ka, os](const ConvArgs& r) {
+    // The earlier one-thread-per-element scatter, for comparison (a debug switch, read here).
+    const auto scatter = env::Value("MIOPEN_CY_DEBUG_GEMM_SCATTER");
+    const bool per_element = scatter && *scatter == "element";
+    return [h, g, dir, base, tile, fold, ka, os, per_element](const ConvArgs& r) {
         float* col = static_cast<float*>(r.workspace);
         if(col == nullptr)
             ThrowBadParm("workSpace is null; the strided 1x1 GEMM on the GPU needs one");
@@ -147,7 +151,10 @@ ConvInvoker Gemm1x1StridedInvoker(const Handle& handle, const ConvProblem& p)
         }
         if(dir == ConvDirection::BackwardData)
         {
-            gpu::LaunchConv1x1Scatter(ka, h->Stream(), col, static_cast<float*>(r.x));
+            if(per_element)
+                gpu::LaunchConv1x1ScatterPerElement(ka, h->Stream(), col, static_cast<float*>(r.x));
+            else
+                gpu::LaunchConv1x1Scatter(ka, h->Stream(), col, static_cast<float*>(r.x));
             gpu::CheckLaunch("GemmBwd1x1_stride2 scatter");
         }
     };

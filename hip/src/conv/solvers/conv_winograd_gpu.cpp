@@ -30,6 +30,7 @@ struct Plan
     int m, alpha;
     long tiles_h, tiles_w, tiles;
     long splits, part;
+    int gemm_tile;   // backward weights on the GPU: the SGEMM tile (ChooseWrw)
     size_t f0, f1, f2;
 
     size_t Bytes() const { return sizeof(float) * (f0 + f1 + f2); }
@@ -37,16 +38,43 @@ struct Plan
 
 size_t Round64(size_t f) { return (f + 63) / 64 * 64; }
 
-/// Backward weights reduces over the tiles: parts enough for about two blocks of the GEMM per
-/// multiprocessor (128 x 128 tiles of K/g x C/g per part and tile element), each part at least
-/// 128 tiles long.
-long WrwSplits(const Plan& pl, int sms)
+/// Backward weights reduces over the tiles: the split of that sum into parts and the tile of the
+/// tile-element SGEMM (sgemm.hpp's table: 128x128, 128x64, 64x128, 64x64, of which 2, 3, 3 and 6
+/// blocks fit a multiprocessor at once, as sgemm_launch.cpp counts them). Rules fitted to an H200
+/// sweep of every split and tile (perf/RESULTS.md, "GPU GEMM and Winograd wrw, gemm2"):
+///  - the 128x128 tile unsplit where its blocks fill 90-100% of one wave;
+///  - else 64x64 tiles for at most 64 output channels a group, 128x64 otherwise, split into the
+///    largest power of two of parts whose blocks fit one wave or, where two parts would not,
+///    three waves (these sums are short: shorter blocks in full waves beat long ones in a few);
+///  - at most 64 parts, each at least 64 tiles long.
+struct WrwChoice
 {
+    long splits;
+    int tile;
+};
+
+WrwChoice ChooseWrw(const Plan& pl, int sms)
+{
+    constexpr long kBm[4] = {128, 128, 64, 64}, kBn[4] = {128, 64, 128, 64}, kSlots[4] = {2, 3, 3, 6};
     const long e = static_cast<long>(pl.alpha) * pl.alpha;
-    const long blocks = e * pl.s.groups * ((pl.s.ocpg + 127) / 128) * ((pl.s.icpg + 127) / 128);
-    long splits = (2L * sms + blocks - 1) / blocks;
-    splits = std::min(splits, std::max(1L, pl.tiles / 128));
-    return std::max(1L, std::min(splits, 64L));
+    const auto blocks = [&](int t) {
+        return e * pl.s.groups * ((pl.s.ocpg + kBm[t] - 1) / kBm[t]) * ((pl.s.icpg + kBn[t] - 1) / kBn[t]);
+    };
+    const auto pow2 = [](long x) {
+        long p = 1;
+        while(p <= x / 2)
+            p *= 2;
+        return p;
+    };
+    const long units = std::max(sms, 1);
+    const long full = blocks(0), wave = units * kSlots[0];
+    if(full <= wave && 10 * full >= 9 * wave)
+        return {1, 0};
+    const int tile = pl.s.ocpg <= 64 ? 3 : 1;
+    const long b = blocks(tile), cap = units * kSlots[tile];
+    long splits = 2 * b <= cap ? pow2(cap / b) : pow2(std::max(1L, 3 * cap / b));
+    splits = std::min({splits, 64L, pow2(std::max(1L, pl.tiles / 64))});
+    return {std::max(1L, splits), tile};
 }
 
 Plan PlanOf(const Handle& handle, const ConvProblem& p, int m)
@@ -63,10 +91,24 @@ Plan PlanOf(const Handle& handle, const ConvProblem& p, int m)
     pl.tiles = pl.s.n * pl.tiles_h * pl.tiles_w;
     pl.splits = 1;
     pl.part = pl.tiles;
+    pl.gemm_tile = -1;
     const size_t e = static_cast<size_t>(pl.alpha) * pl.alpha;
     if(p.IsBackwardWeights())
     {
-        pl.splits = handle.IsGpu() ? WrwSplits(pl, gpu::MultiprocessorCount(handle.Ordinal())) : 1;
+        if(handle.IsGpu())
+        {
+            const WrwChoice choice = ChooseWrw(pl, gpu::MultiprocessorCount(handle.Ordinal()));
+            pl.splits = choice.splits;
+            pl.gemm_tile = choice.tile;
+            // Debug overrides of the split and the GEMM tile (for measuring the choice; read at
+            // each plan, so the workspace size and the invoker agree while they stay unchanged).
+            const long forced = env::Integer("MIOPEN_CY_DEBUG_WINO_WRW_SPLITS", 0);
+            if(forced > 0)
+                pl.splits = std::min(forced, std::min(pl.tiles, 4096L));
+            const long tile = env::Integer("MIOPEN_CY_DEBUG_WINO_WRW_TILE", -1);
+            if(tile >= 0 && tile < 4)   // sgemm.hpp's kSgemmTiles
+                pl.gemm_tile = static_cast<int>(tile);
+        }
         pl.part = (pl.tiles + pl.splits - 1) / pl.splits;
         const size_t padded = static_cast<size_t>(pl.splits) * pl.part;
         pl.f0 = Round64(e * pl.s.ic * padded);
@@ -176,7 +218,10 @@ ConvInvoker MakeInvoker(const Handle& handle, const ConvProblem& p, int m)
                 s.c = w2 + static_cast<int64_t>(g) * k.ocpg * k.icpg;
                 s.ldc = k.icpg;
                 s.stride_c = static_cast<int64_t>(k.oc) * k.icpg;
-                gpu::LaunchSgemm(s, stream);
+                if(pl.gemm_tile >= 0)
+                    gpu::LaunchSgemmWith(s, pl.gemm_tile, 1, false, nullptr, stream);
+                else
+                    gpu::LaunchSgemm(s, stream);
                 gpu::CheckLaunch("ConvCpuWinogradWrw (tile-element GEMMs)");
             }
             gpu::LaunchWinogradWeightTransform(k, stream, w2, static_cast<float*>(a.w));
