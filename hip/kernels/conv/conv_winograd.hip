@@ -332,15 +332,19 @@ WinoWeight(WinogradKArgs a, const float* __restrict__ p, float* __restrict__ dw)
     const int64_t plane = int64_t{a.oc} * a.icpg;   // P's stride between (element, part) pairs
     for(int f = blockIdx.x * blockDim.x + threadIdx.x; f < total; f += gridDim.x * blockDim.x)
     {
+        // The parts in order (deterministic), each part's A*A loads issued together (the loop
+        // over elements inside the loop over parts: no chain of dependent loads per thread).
+        const float* src = p + f;
+        const int64_t estride = int64_t{a.splits} * plane;
         float sum[A * A];
 #pragma unroll
         for(int e = 0; e < A * A; ++e)
+            sum[e] = 0.0f + src[e * estride];
+        for(int s = 1; s < a.splits; ++s)
         {
-            const float* src = p + int64_t{e} * a.splits * plane + f;
-            float acc = 0.0f;
-            for(int s = 0; s < a.splits; ++s)   // in part order: deterministic
-                acc += src[s * plane];
-            sum[e] = acc;
+#pragma unroll
+            for(int e = 0; e < A * A; ++e)
+                sum[e] += src[e * estride + s * plane];
         }
         float tmp[3 * A], o[9];
 #pragma unroll
