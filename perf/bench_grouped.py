@@ -25,8 +25,8 @@ from bench_conv import EXTRA, desc, layer_name   # noqa: E402
 SOLVERS = {
     "F": ["ConvGpuGroupedFwd", "ConvGpuDepthwiseFwd", "ConvGpuImplicitGemmFwd<16x128>"],
     "B": ["ConvGpuGroupedBwd", "ConvGpuDepthwiseBwd", "ConvGpuDirectBwdSmallC", "ConvGpuImplicitGemmBwd<16x128>"],
-    "W": ["ConvGpuGroupedWrw", "ConvGpuGroupedWrw@1", "ConvGpuGroupedWrw@8", "ConvGpuDepthwiseWrw", "ConvDirectNaiveConvWrw", "ConvGpuImplicitGemmWrw<16x128>",
-          "ConvGpuImplicitGemmWrw<64x64>"],
+    "W": ["ConvGpuGroupedWrw", "ConvGpuGroupedWrw%0", "ConvGpuDepthwiseWrw",
+          "ConvDirectNaiveConvWrw", "ConvGpuImplicitGemmWrw<16x128>"],
 }
 DIRECT = int(mi.miopenConvolutionAlgoDirect)
 IGEMM = int(mi.miopenConvolutionAlgoImplicitGEMM)
@@ -100,11 +100,16 @@ def main(argv=None):
             t_peer, _ = time_ms(peer[d], args.repeat)
             floor = floor_bytes[d] * 4 / bw * 1e3
             for row in SOLVERS[d]:
-                # name@U: ConvGpuGroupedWrw with MIOPEN_CY_GROUPED_WRW_UNROLL=U (positions per lane and step)
+                # name@U: ConvGpuGroupedWrw with MIOPEN_CY_GROUPED_WRW_UNROLL=U (positions per lane and
+                # step; the warp kernel); name%0: with MIOPEN_CY_GROUPED_WRW_TILE=0 (the warp kernel
+                # where the shared-memory band kernel would run)
                 solver, _, unroll = row.partition("@")
+                solver, _, tile = solver.partition("%")
                 os.environ["MIOPEN_DEBUG_FIND_ONLY_SOLVER"] = solver
                 if unroll:
                     os.environ["MIOPEN_CY_GROUPED_WRW_UNROLL"] = unroll
+                if tile:
+                    os.environ["MIOPEN_CY_GROUPED_WRW_TILE"] = tile
                 algo = IGEMM if "ImplicitGemm" in solver else DIRECT
                 try:
                     if d == "F":
@@ -135,6 +140,7 @@ def main(argv=None):
                 finally:
                     del os.environ["MIOPEN_DEBUG_FIND_ONLY_SOLVER"]
                     os.environ.pop("MIOPEN_CY_GROUPED_WRW_UNROLL", None)
+                    os.environ.pop("MIOPEN_CY_GROUPED_WRW_TILE", None)
                 print(f"{d:<3} {layer_name(n, *layer):<36} {row:<34} {med:8.4f} {mn:8.4f} {t_peer:8.4f} "
                       f"{t_peer / med:6.2f} {floor:8.4f}" + ("" if err < 1e-4 else f"  WRONG rel err {err:.1e}"),
                       flush=True)

@@ -109,3 +109,50 @@ def test_cpu_handle_never_runs_the_grouped_solvers(rng, monkeypatch, direction):
     monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", SOLVER[direction])   # a known name
     with pytest.raises(mi.BadParmError, match="no solver|not applicable"):
         run(handle, case, direction, x, w, dy, algo=DIRECT)
+
+
+# Backward weights through the shared-memory band kernel (GpWrwTile: 16-256 (k, c) pairs per
+# group, 1x1 or 3x3): bands of one row up to whole images, bands cut at image ends and at split
+# ends, strides, dilations, pads, the g32 layers' 8 x 8 pairs at a small batch.
+TILE_CASES = [
+    Case(2, 64, (12, 12), 64, (3, 3), (1, 1), (1, 1), (1, 1), groups=8),     # 8 x 8 pairs (g32 c256 shape)
+    Case(3, 16, (5, 300), 16, (3, 3), (1, 1), (1, 1), (1, 1), groups=2),     # wide rows: bands of 2-3 rows
+    Case(2, 32, (13, 11), 32, (3, 3), (2, 0), (2, 1), (2, 1), groups=2),     # 16 x 16 pairs, stride, dilation
+    Case(1, 16, (9, 10), 32, (1, 1), (0, 0), (2, 2), (1, 1), groups=4),      # 1x1, 4 in 8 out, stride 2
+    Case(4, 16, (7, 6), 16, (3, 3), (0, 0), (1, 1), (1, 1), groups=4),       # 4 x 4 pairs, pad 0
+    Case(1, 24, (20, 9), 40, (3, 3), (1, 1), (1, 2), (1, 1), groups=4),      # 6 in, 10 out per group
+]
+
+
+@requires_gpu
+@pytest.mark.parametrize("case", TILE_CASES, ids=str)
+@pytest.mark.parametrize("tile", ["1", "0"])
+def test_grouped_wrw_band_kernel(rng, monkeypatch, case, tile):
+    """The band kernel (default) and the warp kernel (MIOPEN_CY_GROUPED_WRW_TILE=0) each against
+    PyTorch float64, NaN-poisoned, and the band kernel bit-identical over repeated runs."""
+    handle = gpu_handle()
+    x, w, dy, *_, dw_ref = reference(case, rng)
+    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", SOLVER[WRW])
+    monkeypatch.setenv("MIOPEN_CY_GROUPED_WRW_TILE", tile)
+    got = run(handle, case, WRW, x, w, dy, algo=DIRECT)
+    assert np.isfinite(got).all()
+    assert rel_l2(got, dw_ref) <= TOL
+    for _ in range(2):
+        again = run(handle, case, WRW, x, w, dy, algo=DIRECT)
+        assert np.array_equal(got.view(np.uint32), again.view(np.uint32))
+
+
+@requires_gpu
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
+def test_find_then_runs_from_the_record_on_a_depthwise_layer(rng, tmp_path, monkeypatch, direction):
+    """Find on a fresh find-db, then a second Find and run answered from its record: both outputs
+    (NaN-poisoned) match the reference."""
+    monkeypatch.setenv("MIOPEN_USER_DB_PATH", str(tmp_path))
+    handle = gpu_handle()
+    case = Case(2, 48, (14, 14), 48, (3, 3), (1, 1), (1, 1), (1, 1), groups=48)
+    x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
+    expect = {FWD: y_ref, BWD: dx_ref, WRW: dw_ref}[direction]
+    for _ in range(2):   # Find on a fresh db, then the recorded solver
+        got = run(handle, case, direction, x, w, dy)
+        assert np.isfinite(got).all()
+        assert rel_l2(got, expect) <= TOL

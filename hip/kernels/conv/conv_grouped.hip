@@ -8,6 +8,11 @@
 // its 32 lanes take consecutive positions (coalesced reads), hold every tap in registers, and add
 // the lanes by a fixed xor tree; with several splits the partials go to the workspace and a second
 // kernel adds them in split order. Deterministic, no atomics. All indices 32-bit (Fits32).
+// Backward weights with 16-256 (k, c) pairs per group and a 1x1 or 3x3 filter (GpWrwTile): a
+// block per (group, split of the image rows) stages a band of the group's x rows and dy rows in
+// shared memory, and every thread owns one (k, c) pair of the group and a fixed share of the
+// band's positions, so each x value loaded from memory feeds all K/G filters of its channel;
+// the shares are added in a fixed order, the splits as above (deterministic, no atomics).
 #include "common/device.hpp"
 #include "conv/conv_kernels.hpp"
 
@@ -359,6 +364,146 @@ __global__ void GpWrwFinish(int elems, int splits, const float* __restrict__ par
     }
 }
 
+constexpr int kGpTileThreads    = 256;     // threads per block of GpWrwTile (at most)
+constexpr int kGpTileSmemFloats = 12288;   // 48 KB of shared memory per block
+
+int OddUp(int v) { return v | 1; }   // odd plane strides: the planes of a warp's lanes differ in bank
+
+// The tile plan of a backward-weights problem: rows of output per band (th), the padded x row
+// width (xw) and plane strides (xs, ys), threads per block; false where GpWrwTile does not apply.
+// MIOPEN_CY_GROUPED_WRW_TILE=0 turns it off (perf/bench_grouped.py compares).
+struct WrwTile
+{
+    int th, xw, xs, ys, threads, smem_floats;
+};
+
+bool PlanWrwTile(const Gp& d, WrwTile& t)
+{
+    const char* env = std::getenv("MIOPEN_CY_GROUPED_WRW_TILE");
+    if(env != nullptr && env[0] == '0')
+        return false;
+    const int pairs = d.kpg * d.cpg;
+    if(d.r != d.s || (d.r != 1 && d.r != 3) || pairs < 16 || pairs > kGpTileThreads)
+        return false;
+    const int parts = kGpTileThreads / pairs;
+    t.threads = pairs * parts;
+    t.xw = (d.wo - 1) * d.sw + (d.s - 1) * d.dw + 1;
+    const int red = t.threads * d.r * d.s;   // the shares' sums at the end
+    for(int th = d.ho; th >= 1; th = th > 8 ? th * 3 / 4 : th - 1)
+    {
+        const int xh = (th - 1) * d.sh + (d.r - 1) * d.dh + 1;
+        const int xs = OddUp(xh * t.xw);
+        const int ys = OddUp(th * d.wo);
+        const int64_t need = int64_t{d.cpg} * xs + int64_t{d.kpg} * ys;
+        if(need <= kGpTileSmemFloats)
+        {
+            t.th = th;
+            t.xs = xs;
+            t.ys = ys;
+            t.smem_floats = static_cast<int>(need > red ? need : red);
+            return t.smem_floats <= kGpTileSmemFloats;
+        }
+    }
+    return false;
+}
+
+// blockIdx.x = group, blockIdx.y = split of the n * ho output rows; thread = share * pairs + pair
+// (pair = k * cpg + c within the group). The split's rows go through shared memory in bands of at
+// most th rows of one image. out = partial[split][pair][tap] as GpWrw's.
+template <int R>
+__global__ void __launch_bounds__(kGpTileThreads) GpWrwTile(Gp d, WrwTile tp, const float* __restrict__ x,
+                                                            const float* __restrict__ dy, float* __restrict__ out)
+{
+    extern __shared__ float sm[];
+    constexpr int taps = R * R;
+    const int pairs = d.kpg * d.cpg;
+    const int parts = blockDim.x / pairs;
+    const int t     = threadIdx.x;
+    const int pl    = t % pairs;
+    const int part  = t / pairs;
+    const int kl    = pl / d.cpg;
+    const int c     = pl - kl * d.cpg;
+    const int grp   = blockIdx.x;
+    const int split = blockIdx.y;
+    const int rows  = d.n * d.ho;
+    const int row0  = static_cast<int>(int64_t{rows} * split / gridDim.y);
+    const int row1  = static_cast<int>(int64_t{rows} * (split + 1) / gridDim.y);
+    const int hw = d.h * d.w, ohw = d.ho * d.wo;
+    float* xsm = sm;
+    float* ysm = sm + d.cpg * tp.xs;
+    float acc[taps];
+#pragma unroll
+    for(int i = 0; i < taps; ++i)
+        acc[i] = 0.0f;
+    for(int row = row0; row < row1;)
+    {
+        const int img = row / d.ho;
+        const int oh0 = row - img * d.ho;
+        int cnt       = d.ho - oh0;
+        cnt           = cnt < tp.th ? cnt : tp.th;
+        cnt           = cnt < row1 - row ? cnt : row1 - row;
+        const int xh  = (cnt - 1) * d.sh + (R - 1) * d.dh + 1;
+        const int ih0 = oh0 * d.sh - d.ph;
+        __syncthreads();   // the previous band's readers are done
+        const float* xg = x + (img * d.g + grp) * d.cpg * hw;
+        const int xband = xh * tp.xw;
+        for(int e = t; e < d.cpg * xband; e += blockDim.x)
+        {
+            const int cc  = e / xband;
+            const int rem = e - cc * xband;
+            const int rr  = rem / tp.xw;
+            const int col = rem - rr * tp.xw;
+            const int ih  = ih0 + rr;
+            const int iw  = col - d.pw;
+            xsm[cc * tp.xs + rem] = (ih >= 0 && ih < d.h && iw >= 0 && iw < d.w) ? xg[cc * hw + ih * d.w + iw] : 0.0f;
+        }
+        const float* yg = dy + (img * d.g + grp) * d.kpg * ohw + oh0 * d.wo;
+        const int npos  = cnt * d.wo;
+        for(int e = t; e < d.kpg * npos; e += blockDim.x)
+        {
+            const int kk = e / npos;
+            const int q  = e - kk * npos;
+            ysm[kk * tp.ys + q] = yg[kk * ohw + q];
+        }
+        __syncthreads();
+        const float* xp = xsm + c * tp.xs;
+        const float* yp = ysm + kl * tp.ys;
+        int r  = 0;
+        int ow = part;
+        for(int q = part; q < npos; q += parts)
+        {
+            while(ow >= d.wo)
+            {
+                ow -= d.wo;
+                ++r;
+            }
+            const float gv  = yp[q];
+            const float* xb = xp + r * d.sh * tp.xw + ow * d.sw;
+#pragma unroll
+            for(int fh = 0; fh < R; ++fh)
+#pragma unroll
+                for(int fw = 0; fw < R; ++fw)
+                    acc[fh * R + fw] = fmaf(gv, xb[fh * d.dh * tp.xw + fw * d.dw], acc[fh * R + fw]);
+            ow += parts;
+        }
+        row += cnt;
+    }
+    // The shares of each pair added in share order (fixed).
+    __syncthreads();
+#pragma unroll
+    for(int i = 0; i < taps; ++i)
+        sm[(part * pairs + pl) * taps + i] = acc[i];
+    __syncthreads();
+    float* o = out + (int64_t{split} * d.g + grp) * pairs * taps;
+    for(int e = t; e < pairs * taps; e += blockDim.x)
+    {
+        float s = 0.0f;
+        for(int p = 0; p < parts; ++p)
+            s += sm[p * pairs * taps + e];
+        o[e] = s;
+    }
+}
+
 int Pow2Chunk(int per_group)
 {
     return per_group <= 1 ? 1 : per_group <= 2 ? 2 : per_group <= 4 ? 4 : 8;
@@ -393,6 +538,16 @@ bool ConvGroupedApplies(const ConvKArgs& a, int direction)
 int ConvGroupedWrwSplits(const ConvKArgs& a, int sms)
 {
     const Gp d = ToGp(a);
+    WrwTile tp;
+    if(PlanWrwTile(d, tp))
+    {
+        // GpWrwTile: about 4 blocks per multiprocessor, at most one split per output row.
+        int64_t splits = (int64_t{sms} * 4 + d.g - 1) / d.g;
+        const int64_t rows = int64_t{d.n} * d.ho;
+        splits = splits < rows ? splits : rows;
+        splits = splits < 65535 ? splits : 65535;
+        return static_cast<int>(splits < 1 ? 1 : splits);
+    }
     const int64_t pairs  = int64_t{d.g} * d.kpg * d.cpg;
     const int64_t blocks = (pairs + kGpWarps - 1) / kGpWarps;
     // About one wave of 4 blocks per multiprocessor, at least 16 positions per lane, at most
@@ -465,9 +620,25 @@ void LaunchConvGroupedWrw(const ConvKArgs& a, void* stream, int splits, const fl
 {
     const Gp d = ToGp(a);
     const int pairs = d.g * d.kpg * d.cpg;
-    const dim3 grid(static_cast<unsigned>((pairs + kGpWarps - 1) / kGpWarps), static_cast<unsigned>(splits));
     float* out = splits > 1 ? workspace : dw;
     auto st = ToStream(stream);
+    WrwTile tp;
+    if(PlanWrwTile(d, tp))
+    {
+        const dim3 tgrid(static_cast<unsigned>(d.g), static_cast<unsigned>(splits));
+        const size_t smem = size_t(tp.smem_floats) * sizeof(float);
+        if(d.r == 1)
+            GpWrwTile<1><<<tgrid, tp.threads, smem, st>>>(d, tp, x, dy, out);
+        else
+            GpWrwTile<3><<<tgrid, tp.threads, smem, st>>>(d, tp, x, dy, out);
+        if(splits > 1)
+        {
+            const int elems = pairs * d.r * d.s;
+            GpWrwFinish<<<(elems + 255) / 256, 256, 0, st>>>(elems, splits, workspace, dw);
+        }
+        return;
+    }
+    const dim3 grid(static_cast<unsigned>((pairs + kGpWarps - 1) / kGpWarps), static_cast<unsigned>(splits));
     // Positions per lane and step: 4 (2 for 5x5, 1 for 7x7); MIOPEN_CY_GROUPED_WRW_UNROLL=1
     // picks 1 everywhere, =8 picks 8 for 3x3 (perf/bench_grouped.py compares them).
     const char* env = std::getenv("MIOPEN_CY_GROUPED_WRW_UNROLL");

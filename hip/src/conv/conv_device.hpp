@@ -31,8 +31,9 @@ private:
 };
 
 /// Time of one run: device events on a GPU (after a warm-up run), wall clock on the CPU; the
-/// best of up to three runs.
-double MeasureMs(const Handle& handle, const ConvInvoker& run, const ConvArgs& args);
+/// best of up to three runs; on a GPU the first timed run above `cutoff_ms` ends it, and a
+/// warm-up run 5 ms past it is the answer (a solver that slow cannot win the Find that asks).
+double MeasureMs(const Handle& handle, const ConvInvoker& run, const ConvArgs& args, double cutoff_ms = 1e30);
 
 /// out = alpha * result + beta * out on the handle's device (out not read when beta == 0).
 void Blend(const Handle& handle, float alpha, const TensorDescriptor& desc, const float* result,

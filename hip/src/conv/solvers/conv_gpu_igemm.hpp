@@ -36,7 +36,12 @@ public:
         int bm, bn;
         conv_device::IgemmTile(variant_, bm, bn);
         const double m = dir_ == ConvDirection::BackwardData ? double(p.c / p.groups) : double(p.k / p.groups);
-        const double fill = std::min(1.0, m / bm);
+        double fill = std::min(1.0, m / bm);
+        // Grouped backward weights with few filters per group runs far below the linear share
+        // (H200: 3x at K/G = 8 on a 16-row tile, 20x at K/G = 1): the square keeps Find from
+        // timing the wide tiles there (perf/RESULTS.md, dwgrp2).
+        if(dir_ == ConvDirection::BackwardWeights && p.groups > 1)
+            fill *= fill;
         return 2.0 * p.Macs() / (15e12 * fill) * 1e3 + 0.005;
     }
     Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
