@@ -10,8 +10,7 @@ bandwidth each reaches counting the bytes read and written once, and the speed r
 times with CUDA events; the GPU run also prints the measured device copy bandwidth, each row's
 fraction of it, the pooling forward and backward with the generic kernels beside the 2-d ones,
 and the per-call Python overhead on the GPU handle. Rows named `op[variant]` (GPU only, not in the
-geomean) repeat an op under another MIOPEN_CY_POOL_KERNEL / MIOPEN_CY_MAP_KERNEL /
-MIOPEN_CY_MAP_CHUNK choice.
+geomean) repeat an op under another MIOPEN_CY_POOL_KERNEL / MIOPEN_CY_MAP_KERNEL choice.
 """
 import argparse
 import os
@@ -300,9 +299,6 @@ def bench_batchnorm(b):
     b.row("bias_fwd", shape, 8 * n,
           lambda: mi.convolutionForwardBias(b.h, 1.0, bd, bias, 0.0, d, y),
           lambda: tx.add_(tb.view(1, c, 1, 1)))
-    variant_rows(b, "bias_fwd", shape, 8 * n,
-                 lambda: mi.convolutionForwardBias(b.h, 1.0, bd, bias, 0.0, d, y),
-                 lambda: tx.add_(tb.view(1, c, 1, 1)), "MIOPEN_CY_MAP_CHUNK", ("fixed", "balanced"))
     b.row("bias_bwd", shape, 4 * n,
           lambda: mi.convolutionBackwardBias(b.h, 1.0, d, dy, 0.0, bd, dbias),
           lambda: tx.sum(dim=(0, 2, 3)))

@@ -3,7 +3,6 @@
 #pragma once
 
 #include "common/args.hpp"
-#include "core/env.hpp"
 #include "core/errors.hpp"
 #include "core/handle.hpp"
 #include "core/tensor.hpp"
@@ -83,20 +82,6 @@ inline Launch On(const Handle& h, Dim3 grid, Dim3 block)
 inline Dim3 D1(unsigned x) { Dim3 d; d.x = x; return d; }
 inline Dim3 D2(unsigned x, unsigned y) { Dim3 d; d.x = x; d.y = y; return d; }
 
-/// MIOPEN_CY_MAP_CHUNK: how the rows kernel cuts a row longer than kMapChunk. "fixed" (unset):
-/// chunks of kMapChunk and a short last one (a (64, 64, 112, 112) plane of 12544 floats: three
-/// full blocks and one of 256 floats); "balanced": as many chunks, of equal length rounded up to
-/// whole float4s. Each element's arithmetic is the same either way (the same bits).
-inline bool BalancedMapChunks()
-{
-    const auto v = env::Value("MIOPEN_CY_MAP_CHUNK");
-    if(!v || *v == "fixed")
-        return false;
-    if(*v == "balanced")
-        return true;
-    ThrowBadParm("MIOPEN_CY_MAP_CHUNK = '", *v, "'; expected fixed or balanced");
-}
-
 /// The launch of an element-wise op over `s` (inputs first, the output last): the rows kernel
 /// when rows are long enough to give a block real work, else one thread per element.
 template <int NIn>
@@ -110,8 +95,7 @@ MapArgs<NIn> PlanMap(const Handle& h, const StridedSpace<NIn + 1>& s, float beta
     const int64_t cpr  = (len + kMapChunk - 1) / kMapChunk;
     if(len >= 256 && rows * cpr <= INT32_MAX)
     {
-        // cpr chunks either way; a balanced one is at most kMapChunk (a multiple of 4) long.
-        a.chunk          = BalancedMapChunks() ? ((len + cpr - 1) / cpr + 3) / 4 * 4 : kMapChunk;
+        a.chunk          = kMapChunk;
         a.chunks_per_row = cpr;
         l                = On(h, D1(static_cast<unsigned>(rows * cpr)), D1(kMapThreads));
     }
