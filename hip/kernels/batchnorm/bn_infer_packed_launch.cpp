@@ -17,7 +17,7 @@ bool Aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 
 /// coefficient kernel into scratch, then bn_infer_packed (the path before bn_infer_peract);
 /// "fused" (nb = 8), "fused2", "fused32": bn_infer_peract with nb n a thread (perf/RESULTS.md
 /// "GPU pooling forward, poolfwd"). Unset: kBnPeractDefault. Returns nb, 0 for "coef".
-constexpr int kBnPeractDefault = 8;
+constexpr int kBnPeractDefault = 0;
 int BnPeractNb()
 {
     const auto v = env::Value("MIOPEN_CY_BN_PERACT");
