@@ -69,9 +69,9 @@ bool Small(const PoolArgs& a)
 /// comparing the two), "prefetch" as direct with pool_fwd_2d_shfl's prefetch variant (an
 /// experiment: perf/RESULTS.md "GPU ops, opsa"), "quad" / "quad2" as direct with
 /// pool_fwd_2d_quad (1 / 2 output rows a thread) in place of pool_fwd_2d_shfl (perf/RESULTS.md
-/// "GPU pooling forward, poolfwd"); unset: kPoolKernelDefault. 0 generic, 1 direct, 2 prefetch,
-/// 3 quad, 4 quad2.
-constexpr int kPoolKernelDefault = 1;
+/// "GPU pooling forward, poolfwd"); unset: kPoolKernelDefault (quad). The backward takes
+/// pool_bwd_2d under every choice but "generic". 0 generic, 1 direct, 2 prefetch, 3 quad, 4 quad2.
+constexpr int kPoolKernelDefault = 3; // quad: measured fastest (perf/RESULTS.md)
 int PoolKernel()
 {
     const auto v = env::Value("MIOPEN_CY_POOL_KERNEL");
