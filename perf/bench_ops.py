@@ -10,7 +10,8 @@ bandwidth each reaches counting the bytes read and written once, and the speed r
 times with CUDA events; the GPU run also prints the measured device copy bandwidth, each row's
 fraction of it, the pooling forward and backward with the generic kernels beside the 2-d ones,
 and the per-call Python overhead on the GPU handle. Rows named `op[variant]` (GPU only, not in the
-geomean) repeat an op under another MIOPEN_CY_POOL_KERNEL / MIOPEN_CY_MAP_KERNEL choice.
+geomean) repeat an op under another MIOPEN_CY_POOL_KERNEL / MIOPEN_CY_MAP_KERNEL /
+MIOPEN_CY_BN_PERACT choice.
 """
 import argparse
 import os
@@ -212,7 +213,7 @@ def bench_pooling(b):
               lambda: tfn(tx))
         variant_rows(b, name, shape, nbytes,
                      lambda: mi.poolingForward(b.h, pd, 1.0, d, x, 0.0, od, y, False, None, 0),
-                     lambda: tfn(tx), "MIOPEN_CY_POOL_KERNEL", ("generic", "prefetch"))
+                     lambda: tfn(tx), "MIOPEN_CY_POOL_KERNEL", ("generic", "prefetch", "direct", "quad", "quad2"))
         # backward: dx from dy (and, for max, the index workspace saved by the forward)
         ws_size = mi.poolingGetWorkSpaceSizeV2(pd, od)
         ws = b.empty(None, nbytes=max(ws_size, 1))
@@ -285,6 +286,12 @@ def bench_batchnorm(b):
                      pmean, pvar, 1e-5),
                  lambda: F.batch_norm(tx2, tpm, tpv, tpw, tpb, training=False, eps=1e-5),
                  "MIOPEN_CY_MAP_KERNEL", ("rows", "packed1"))
+    variant_rows(b, "bn_fwd_infer_peract", shape, 8 * n,
+                 lambda: mi.batchNormalizationForwardInference(
+                     b.h, mi.miopenBNPerActivation, 1.0, 0.0, d, x, d, y, ppd, pscale, pbias,
+                     pmean, pvar, 1e-5),
+                 lambda: F.batch_norm(tx2, tpm, tpv, tpw, tpb, training=False, eps=1e-5),
+                 "MIOPEN_CY_BN_PERACT", ("coef", "fused", "fused2", "fused32"))
     dy, dx = b.array(shape), b.empty(shape)
     dscale, dbias = b.empty((c,)), b.empty((c,))
     txg, twg, tbg = tx.clone().requires_grad_(), tw.clone().requires_grad_(), tb.clone().requires_grad_()

@@ -2,12 +2,74 @@
 // activation) the coefficients of bn_infer_coef in the handle's scratch first.
 #include "batchnorm/batchnorm_kernels.hpp"
 #include "batchnorm/bn_infer_packed.hpp"
+#include "batchnorm/bn_infer_peract_kernels.hpp"
 #include "common/group_plan.hpp"
 #include "common/packed_choice.hpp"
 
 #include <cstdint>
 
 namespace miopen::gpu {
+namespace {
+
+bool Aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
+
+/// MIOPEN_CY_BN_PERACT: how per-activation inference runs on packed tensors. "coef": the
+/// coefficient kernel into scratch, then bn_infer_packed (the path before bn_infer_peract);
+/// "fused" (nb = 8), "fused2", "fused32": bn_infer_peract with nb n a thread (perf/RESULTS.md
+/// "GPU pooling forward, poolfwd"). Unset: kBnPeractDefault, "coef" for now: fused measured
+/// faster on an H200 (0.114 vs 0.131 ms) but its GPU tests (tests/test_gpu_poolfwd.py) have not
+/// run on a GPU yet. Returns nb, 0 for "coef".
+constexpr int kBnPeractDefault = 0;
+int BnPeractNb()
+{
+    const auto v = env::Value("MIOPEN_CY_BN_PERACT");
+    if(!v)
+        return kBnPeractDefault;
+    if(*v == "coef")
+        return 0;
+    if(*v == "fused")
+        return 8;
+    if(*v == "fused2")
+        return 2;
+    if(*v == "fused32")
+        return 32;
+    ThrowBadParm("MIOPEN_CY_BN_PERACT = '", *v, "'; expected fused, fused2, fused32 or coef");
+}
+
+/// bn_infer_peract where it applies (x and y checked by the caller: packed, aligned, a plane of
+/// whole float4s): the parameter tensor packed 1 x C[D]HW in x's order, the four parameter
+/// pointers 16-byte aligned. False: nothing launched.
+bool BnInferPeract(Handle& h, const cpu::BnForwardArgs& args, int64_t n, int64_t plane)
+{
+    const int nb = BnPeractNb();
+    const TensorDescriptor& x = *args.xDesc;
+    const TensorDescriptor& pd = *args.pDesc;
+    if(nb == 0 || !pd.IsPacked() || pd.NumDims() != x.NumDims() || pd.Lens()[0] != 1 ||
+       !Aligned16(args.scale) || !Aligned16(args.bias) || !Aligned16(args.est_mean) ||
+       !Aligned16(args.est_variance))
+        return false;
+    for(int d = 1; d < x.NumDims(); ++d)
+        if(pd.Lens()[d] != x.Lens()[d])
+            return false;
+    BnInferPeractArgs p;
+    p.x = args.x, p.y = args.y;
+    p.scale = args.scale, p.bias = args.bias;
+    p.est_mean = args.est_mean, p.est_var = args.est_variance;
+    p.alpha = args.alpha, p.beta = args.beta, p.epsilon = static_cast<float>(args.epsilon);
+    p.plane_q = plane / 4;
+    p.n       = n;
+    p.nb      = nb < n ? nb : n;
+    p.groups  = (n + p.nb - 1) / p.nb;
+    const int64_t chunks = (p.plane_q + BnInferPeractThreads() - 1) / BnInferPeractThreads();
+    if(chunks * p.groups >= (int64_t{1} << 31))
+        return false;
+    LaunchBnInferPeract(p, On(h, D1(static_cast<unsigned>(chunks * p.groups)),
+                              D1(static_cast<unsigned>(BnInferPeractThreads()))));
+    CheckLaunch("miopenBatchNormalizationForwardInference");
+    return true;
+}
+
+} // namespace
 
 bool BatchNormInferencePacked(Handle& h, const cpu::BnForwardArgs& args)
 {
@@ -33,6 +95,8 @@ bool BatchNormInferencePacked(Handle& h, const cpu::BnForwardArgs& args)
     p.alpha = args.alpha, p.beta = args.beta, p.epsilon = static_cast<float>(args.epsilon);
     p.plane_q = plane / 4;
     int u = unroll;
+    if(per_act && BnInferPeract(h, args, n, plane))
+        return true;
     if(per_act)
     {
         // the coefficients of bn_infer_coef, in x's (packed) order: group g is element g of a plane

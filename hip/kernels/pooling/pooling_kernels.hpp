@@ -57,6 +57,13 @@ int Pool2dShflTileH(int lanes);
 void LaunchPoolFwd2dShfl(const Pool2dArgs& a, const Launch& l, const float* x, float* y,
                          void* index);
 void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index);
+/// pool_fwd_2d_quad.hip (the conditions of Pool2dShflApplies): a thread per 4 consecutive outputs
+/// of `rows` (1 or 2) output rows, numbered flat. Grid: ceil(Pool2dQuadTotal(a, rows) /
+/// Pool2dQuadThreads()) blocks of Pool2dQuadThreads() threads; the total must be below 2^31.
+int Pool2dQuadThreads();
+int64_t Pool2dQuadTotal(const Pool2dArgs& a, int rows);
+void LaunchPoolFwd2dQuad(const Pool2dArgs& a, int rows, const Launch& l, const float* x, float* y,
+                         void* index);
 
 /// The 2-d backward of pool_bwd_2d.hip (same conditions; average, or max with the index
 /// workspace): xs_* are dx's strides, ys_* dy's, in/out the dx/dy sizes, tiles over dx. Grid:

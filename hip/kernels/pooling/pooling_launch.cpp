@@ -64,20 +64,31 @@ bool Small(const PoolArgs& a)
            Span(a.n, a.c, a.out, a.ys) < limit && Span(a.n, a.c, a.in, a.x2s) < limit;
 }
 
-/// MIOPEN_CY_POOL_KERNEL: "direct" or unset picks pool_fwd_2d / pool_bwd_2d where they apply,
-/// "generic" always the generic kernels (for tests and benchmarks comparing the two),
-/// "prefetch" as direct with pool_fwd_2d_shfl's prefetch variant (an experiment, not yet timed:
-/// perf/RESULTS.md "GPU ops, opsa"). 0 generic, 1 direct, 2 prefetch.
+/// MIOPEN_CY_POOL_KERNEL: "direct" picks pool_fwd_2d (pool_fwd_2d_shfl where it applies) /
+/// pool_bwd_2d where they apply, "generic" always the generic kernels (for tests and benchmarks
+/// comparing the two), "prefetch" as direct with pool_fwd_2d_shfl's prefetch variant (an
+/// experiment: perf/RESULTS.md "GPU ops, opsa"), "quad" / "quad2" as direct with
+/// pool_fwd_2d_quad (1 / 2 output rows a thread) in place of pool_fwd_2d_shfl (perf/RESULTS.md
+/// "GPU pooling forward, poolfwd"); unset: kPoolKernelDefault (quad). The backward takes
+/// pool_bwd_2d under every choice but "generic". 0 generic, 1 direct, 2 prefetch, 3 quad, 4 quad2.
+constexpr int kPoolKernelDefault = 3; // quad: measured fastest (perf/RESULTS.md)
 int PoolKernel()
 {
     const auto v = env::Value("MIOPEN_CY_POOL_KERNEL");
-    if(!v || *v == "direct")
+    if(!v)
+        return kPoolKernelDefault;
+    if(*v == "direct")
         return 1;
     if(*v == "generic")
         return 0;
     if(*v == "prefetch")
         return 2;
-    ThrowBadParm("MIOPEN_CY_POOL_KERNEL = '", *v, "'; expected direct, generic or prefetch");
+    if(*v == "quad")
+        return 3;
+    if(*v == "quad2")
+        return 4;
+    ThrowBadParm("MIOPEN_CY_POOL_KERNEL = '", *v,
+                 "'; expected direct, generic, prefetch, quad or quad2");
 }
 bool UseDirect2d() { return PoolKernel() != 0; }
 
@@ -130,7 +141,19 @@ void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const fl
     Pool2dArgs p;
     if(total > 0 && UseDirect2d() && Plan2d(a, s, p, x))
     {
-        p.prefetch        = PoolKernel() == 2;
+        const int kernel = PoolKernel();
+        const int rows   = kernel == 4 ? 2 : 1;
+        if(kernel >= 3 && Pool2dShflApplies(p) && Pool2dQuadTotal(p, rows) < (int64_t{1} << 31))
+        {
+            const int64_t blocks =
+                (Pool2dQuadTotal(p, rows) + Pool2dQuadThreads() - 1) / Pool2dQuadThreads();
+            LaunchPoolFwd2dQuad(p, rows,
+                                On(h, D1(static_cast<unsigned>(blocks)), D1(Pool2dQuadThreads())),
+                                x, y, index.data);
+            CheckLaunch("miopenPoolingForward");
+            return;
+        }
+        p.prefetch        = kernel == 2;
         const auto blocks = static_cast<unsigned>(int64_t{p.tiles_w} * p.tiles_h * p.n * p.c);
         LaunchPoolFwd2d(p, On(h, D1(blocks), D1(Pool2dThreads())), x, y, index.data);
         CheckLaunch("miopenPoolingForward");

@@ -1,0 +1,93 @@
+// bn_infer_peract: per-activation batch-norm inference on packed x and y whose C[D]HW run is a
+// whole number of float4s, with packed, 16-byte aligned parameter tensors (1 x C[D]HW, in x's
+// order). One launch, no coefficient kernel and no scratch: a thread owns one float4 of the
+// C[D]HW run, computes its 4 coefficients from scale, bias, mean and variance once (the
+// formulas of bn_infer_coef: inv_std = 1 / sqrtf(var + eps) in float, a = alpha * scale *
+// inv_std, c = alpha * bias, so the same bits as the coefficient path), and applies them to
+// `nb` consecutive n of the batch, U float4s of x loaded before the first is used.
+// y = (x - m) * a + c (+ beta * y): fmaf(x - m, a, c), then fmaf(beta, y, that), as
+// bn_infer_packed. Grid: chunks * groups blocks, the group (of nb n) fastest, so the blocks that
+// read the same parameters run together (the parameters come from DRAM about once).
+#include "batchnorm/bn_infer_peract_kernels.hpp"
+#include "common/device.hpp"
+
+namespace miopen::gpu {
+namespace {
+
+constexpr int kPeractThreads = 256;
+constexpr int kPeractUnroll  = 4;
+
+__device__ inline float PeractY(float x, float m, float a, float c) { return fmaf(x - m, a, c); }
+
+template <bool ReadOut>
+__global__ void __launch_bounds__(kPeractThreads) BnInferPeract(BnInferPeractArgs p)
+{
+    const int64_t g     = blockIdx.x % p.groups;
+    const int64_t chunk = blockIdx.x / p.groups;
+    const int64_t q     = chunk * kPeractThreads + threadIdx.x; // float4 within the C[D]HW run
+    if(q >= p.plane_q)
+        return;
+    const float4 sc = reinterpret_cast<const float4*>(p.scale)[q];
+    const float4 bi = reinterpret_cast<const float4*>(p.bias)[q];
+    const float4 mn = reinterpret_cast<const float4*>(p.est_mean)[q];
+    const float4 vr = reinterpret_cast<const float4*>(p.est_var)[q];
+    float4 a, c;
+    a.x = p.alpha * sc.x * (1.0f / sqrtf(vr.x + p.epsilon));
+    a.y = p.alpha * sc.y * (1.0f / sqrtf(vr.y + p.epsilon));
+    a.z = p.alpha * sc.z * (1.0f / sqrtf(vr.z + p.epsilon));
+    a.w = p.alpha * sc.w * (1.0f / sqrtf(vr.w + p.epsilon));
+    c.x = p.alpha * bi.x;
+    c.y = p.alpha * bi.y;
+    c.z = p.alpha * bi.z;
+    c.w = p.alpha * bi.w;
+    const int64_t n0 = g * p.nb;
+    const int64_t n1 = n0 + p.nb < p.n ? n0 + p.nb : p.n;
+    const float4* x  = reinterpret_cast<const float4*>(p.x) + q;
+    float4* y        = reinterpret_cast<float4*>(p.y) + q;
+    for(int64_t i0 = n0; i0 < n1; i0 += kPeractUnroll)
+    {
+        float4 v[kPeractUnroll], o[kPeractUnroll];
+#pragma unroll
+        for(int u = 0; u < kPeractUnroll; ++u)
+        {
+            if(i0 + u >= n1)
+                continue;
+            v[u] = x[(i0 + u) * p.plane_q];
+            if(ReadOut)
+                o[u] = y[(i0 + u) * p.plane_q];
+        }
+#pragma unroll
+        for(int u = 0; u < kPeractUnroll; ++u)
+        {
+            if(i0 + u >= n1)
+                continue;
+            float4 r;
+            r.x = PeractY(v[u].x, mn.x, a.x, c.x);
+            r.y = PeractY(v[u].y, mn.y, a.y, c.y);
+            r.z = PeractY(v[u].z, mn.z, a.z, c.z);
+            r.w = PeractY(v[u].w, mn.w, a.w, c.w);
+            if(ReadOut)
+            {
+                r.x = fmaf(p.beta, o[u].x, r.x);
+                r.y = fmaf(p.beta, o[u].y, r.y);
+                r.z = fmaf(p.beta, o[u].z, r.z);
+                r.w = fmaf(p.beta, o[u].w, r.w);
+            }
+            y[(i0 + u) * p.plane_q] = r;
+        }
+    }
+}
+
+} // namespace
+
+int BnInferPeractThreads() { return kPeractThreads; }
+
+void LaunchBnInferPeract(const BnInferPeractArgs& p, const Launch& l)
+{
+    if(p.beta != 0.0f)
+        MIOPEN_CY_LAUNCH(BnInferPeract<true>, l, 0, p);
+    else
+        MIOPEN_CY_LAUNCH(BnInferPeract<false>, l, 0, p);
+}
+
+} // namespace miopen::gpu

@@ -1,0 +1,28 @@
+// Host entry point of bn_infer_peract.hip, called by bn_infer_packed_launch.cpp. Plain C++.
+#pragma once
+
+#include "common/args.hpp"
+
+#include <cstdint>
+
+namespace miopen::gpu {
+
+/// Per-activation inference: x and y packed N x (plane_q float4s); scale, bias, est_mean and
+/// est_var packed runs of plane_q float4s, all 16-byte aligned. Each thread applies one float4's
+/// coefficients to nb consecutive n; groups = ceil(n / nb).
+struct BnInferPeractArgs
+{
+    const float* x = nullptr;
+    float* y       = nullptr;
+    const float* scale    = nullptr;
+    const float* bias     = nullptr;
+    const float* est_mean = nullptr;
+    const float* est_var  = nullptr;
+    int64_t plane_q = 0, n = 1, nb = 1, groups = 1;
+    float alpha = 1.0f, beta = 0.0f, epsilon = 0.0f;
+};
+int BnInferPeractThreads();
+/// Grid: ceil(plane_q / BnInferPeractThreads()) * groups blocks of BnInferPeractThreads().
+void LaunchBnInferPeract(const BnInferPeractArgs& p, const Launch& l);
+
+} // namespace miopen::gpu
