@@ -16,10 +16,10 @@ bool Aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 
 /// MIOPEN_CY_BN_PERACT: how per-activation inference runs on packed tensors. "coef": the
 /// coefficient kernel into scratch, then bn_infer_packed (the path before bn_infer_peract);
 /// "fused" (nb = 8), "fused2", "fused32": bn_infer_peract with nb n a thread (perf/RESULTS.md
-/// "GPU pooling forward, poolfwd"). Unset: kBnPeractDefault, "coef" for now: fused measured
-/// faster on an H200 (0.114 vs 0.131 ms) but its GPU tests (tests/test_gpu_poolfwd.py) have not
-/// run on a GPU yet. Returns nb, 0 for "coef".
-constexpr int kBnPeractDefault = 0;
+/// "GPU pooling forward, poolfwd"). Unset: kBnPeractDefault, "fused": 0.111 vs 0.129 ms for
+/// "coef" on an H200, where its tests (tests/test_gpu_poolfwd.py: the same bits as "coef")
+/// passed. Returns nb, 0 for "coef".
+constexpr int kBnPeractDefault = 8;
 int BnPeractNb()
 {
     const auto v = env::Value("MIOPEN_CY_BN_PERACT");
