@@ -24,6 +24,7 @@ import torch
 import torch.nn.functional as F
 
 import miopen_cy as mi
+from gpu_timing import event_times_ms
 
 # (c, h, w, k, r, s, stride, pad, groups): ResNet-50 v1.5, then depthwise, grouped and 5x5
 # (the rows of PERF.md).
@@ -95,17 +96,7 @@ def desc(shape):
 
 def median_ms(fn, repeat, sync):
     if GPU_EVENTS:
-        # CUDA events around each run (METHOD.md): the host clock would add launch latency.
-        fn()
-        torch.cuda.synchronize()
-        times = []
-        for _ in range(repeat):
-            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-            a.record()
-            fn()
-            b.record()
-            b.synchronize()
-            times.append(a.elapsed_time(b))
+        times = event_times_ms(fn, repeat)
         return min(times) if STAT == "min" else statistics.median(times)
     fn()
     sync()

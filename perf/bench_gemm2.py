@@ -19,6 +19,7 @@ import statistics
 import torch
 
 import miopen_cy as mi
+from gpu_timing import event_times_ms
 
 
 def desc(shape):
@@ -28,17 +29,7 @@ def desc(shape):
 
 
 def median_ms(fn, repeat):
-    fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(repeat):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
-    return statistics.median(times)
+    return statistics.median(event_times_ms(fn, repeat))
 
 
 class Layer:

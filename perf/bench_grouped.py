@@ -20,6 +20,7 @@ import torch
 import miopen_cy as mi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu_timing import event_times_ms   # noqa: E402
 from bench_conv import EXTRA, desc, layer_name   # noqa: E402
 
 SOLVERS = {
@@ -33,16 +34,7 @@ IGEMM = int(mi.miopenConvolutionAlgoImplicitGEMM)
 
 
 def time_ms(fn, repeat):
-    fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(repeat):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
+    times = event_times_ms(fn, repeat)
     return statistics.median(times), min(times)
 
 

@@ -24,6 +24,7 @@ import torch
 import torch.nn.functional as F
 
 import miopen_cy as mi
+from gpu_timing import event_times_ms
 
 
 
@@ -51,18 +52,7 @@ def median_ms(fn, repeat, sync=lambda: None):
 def event_ms(fn, repeat, inner=3):
     """GPU time of one call: CUDA events around `inner` back-to-back calls on the default stream
     (the handle's and PyTorch's), `repeat` samples, median (or min)."""
-    fn()
-    fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(repeat):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(inner):
-            fn()
-        end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end) / inner)
+    times = event_times_ms(fn, repeat, inner=inner, warmup=2)
     return min(times) if STAT == "min" else statistics.median(times)
 
 

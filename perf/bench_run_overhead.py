@@ -20,6 +20,7 @@ import torch
 import miopen_cy as mi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gpu_timing import event_times_ms   # noqa: E402
 from bench_conv import desc, layer_name   # noqa: E402
 
 GPU_LAYERS = [(384, 14, 14, 384, 3, 3, 1, 1, 384), (256, 28, 28, 256, 3, 3, 1, 1, 32)]
@@ -39,17 +40,7 @@ def host_us(fn, repeat, sync):
 
 
 def event_ms(fn, repeat):
-    fn()
-    torch.cuda.synchronize()
-    t = []
-    for _ in range(repeat):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        t.append(a.elapsed_time(b))
-    return statistics.median(t)
+    return statistics.median(event_times_ms(fn, repeat))
 
 
 def main(argv=None):

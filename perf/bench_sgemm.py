@@ -12,6 +12,7 @@ import statistics
 import torch
 
 import miopen_cy as mi
+from gpu_timing import event_times_ms
 
 # name, trans_a, trans_b, sum_batch, m, n, k, batch
 SHAPES = [
@@ -31,16 +32,7 @@ SHAPES = [
 
 
 def timed(fn, repeat, stat):
-    fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(repeat):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        times.append(a.elapsed_time(b))
+    times = event_times_ms(fn, repeat)
     return min(times) if stat == "min" else statistics.median(times)
 
 
