@@ -2,6 +2,7 @@
 // GetSolutionCount / GetSolution / GetSolutionWorkspaceSize / CompileSolution / Immediate): each
 // builds the user's ConvCall and hands it to conv/immediate.cpp.
 #include "conv/immediate.hpp"
+#include "api/conv_call.hpp"
 #include "core/api.hpp"
 #include "core/handle.hpp"
 #include "core/tensor.hpp"
@@ -9,9 +10,10 @@
 #include <algorithm>
 
 using miopen::DerefConv;
-using miopen::DerefTensor;
 using miopen::Out;
-using miopen::UserDirection;
+using miopen::api::BackwardDataCall;
+using miopen::api::BackwardWeightsCall;
+using miopen::api::ForwardCall;
 
 namespace {
 
@@ -44,10 +46,7 @@ extern "C" miopenStatus_t miopenConvolutionForwardGetSolutionCount(miopenHandle_
 {
     MIOPEN_LOG_FUNCTION(handle, wDesc, xDesc, convDesc, yDesc, solutionCount);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::Forward,
-            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
-            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
-            DerefTensor(yDesc, "yDesc"), "yDesc", nullptr};
+        const auto call = ForwardCall(xDesc, nullptr, wDesc, nullptr, yDesc, nullptr);
         size_t& count = Out(solutionCount, "solutionCount");
         count = miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call).size();
     });
@@ -62,10 +61,7 @@ extern "C" miopenStatus_t miopenConvolutionForwardGetSolution(miopenHandle_t han
 {
     MIOPEN_LOG_FUNCTION(handle, wDesc, xDesc, convDesc, yDesc, maxSolutionCount, solutionCount, solutions);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::Forward,
-            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
-            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
-            DerefTensor(yDesc, "yDesc"), "yDesc", nullptr};
+        const auto call = ForwardCall(xDesc, nullptr, wDesc, nullptr, yDesc, nullptr);
         WriteSolutions(miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call),
                        maxSolutionCount, solutionCount, solutions);
     });
@@ -79,10 +75,7 @@ extern "C" miopenStatus_t miopenConvolutionForwardGetSolutionWorkspaceSize(miope
 {
     MIOPEN_LOG_FUNCTION(handle, wDesc, xDesc, convDesc, yDesc, solution_id, workSpaceSize);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::Forward,
-            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
-            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
-            DerefTensor(yDesc, "yDesc"), "yDesc", nullptr};
+        const auto call = ForwardCall(xDesc, nullptr, wDesc, nullptr, yDesc, nullptr);
         size_t& size = Out(workSpaceSize, "workSpaceSize");
         size = miopen::ConvImmediateWorkspace(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
     });
@@ -96,10 +89,7 @@ extern "C" miopenStatus_t miopenConvolutionForwardCompileSolution(miopenHandle_t
 {
     MIOPEN_LOG_FUNCTION(handle, wDesc, xDesc, convDesc, yDesc, solution_id);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::Forward,
-            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
-            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
-            DerefTensor(yDesc, "yDesc"), "yDesc", nullptr};
+        const auto call = ForwardCall(xDesc, nullptr, wDesc, nullptr, yDesc, nullptr);
         miopen::ConvImmediateCompile(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
     });
 }
@@ -114,10 +104,7 @@ extern "C" miopenStatus_t miopenConvolutionForwardImmediate(miopenHandle_t handl
     MIOPEN_LOG_FUNCTION(handle, wDesc, w, xDesc, x, convDesc, yDesc, y, workSpace, workSpaceSize,
                         solution_id);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::Forward,
-            DerefTensor(xDesc, "xDesc"), "xDesc", x,
-            DerefTensor(wDesc, "wDesc"), "wDesc", w,
-            DerefTensor(yDesc, "yDesc"), "yDesc", y};
+        const auto call = ForwardCall(xDesc, x, wDesc, w, yDesc, y);
         miopen::ConvImmediateRun(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id,
                                  workSpace, workSpaceSize);
     });
@@ -131,10 +118,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardDataGetSolutionCount(miopenHa
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, wDesc, convDesc, dxDesc, solutionCount);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::BackwardData,
-            DerefTensor(dxDesc, "dxDesc"), "dxDesc", nullptr,
-            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
-            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        const auto call = BackwardDataCall(dxDesc, nullptr, wDesc, nullptr, dyDesc, nullptr);
         size_t& count = Out(solutionCount, "solutionCount");
         count = miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call).size();
     });
@@ -149,10 +133,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardDataGetSolution(miopenHandle_
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, wDesc, convDesc, dxDesc, maxSolutionCount, solutionCount, solutions);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::BackwardData,
-            DerefTensor(dxDesc, "dxDesc"), "dxDesc", nullptr,
-            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
-            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        const auto call = BackwardDataCall(dxDesc, nullptr, wDesc, nullptr, dyDesc, nullptr);
         WriteSolutions(miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call),
                        maxSolutionCount, solutionCount, solutions);
     });
@@ -166,10 +147,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardDataGetSolutionWorkspaceSize(
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, wDesc, convDesc, dxDesc, solution_id, workSpaceSize);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::BackwardData,
-            DerefTensor(dxDesc, "dxDesc"), "dxDesc", nullptr,
-            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
-            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        const auto call = BackwardDataCall(dxDesc, nullptr, wDesc, nullptr, dyDesc, nullptr);
         size_t& size = Out(workSpaceSize, "workSpaceSize");
         size = miopen::ConvImmediateWorkspace(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
     });
@@ -183,10 +161,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardDataCompileSolution(miopenHan
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, wDesc, convDesc, dxDesc, solution_id);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::BackwardData,
-            DerefTensor(dxDesc, "dxDesc"), "dxDesc", nullptr,
-            DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
-            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        const auto call = BackwardDataCall(dxDesc, nullptr, wDesc, nullptr, dyDesc, nullptr);
         miopen::ConvImmediateCompile(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
     });
 }
@@ -201,10 +176,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardDataImmediate(miopenHandle_t 
     MIOPEN_LOG_FUNCTION(handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, workSpace, workSpaceSize,
                         solution_id);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::BackwardData,
-            DerefTensor(dxDesc, "dxDesc"), "dxDesc", dx,
-            DerefTensor(wDesc, "wDesc"), "wDesc", w,
-            DerefTensor(dyDesc, "dyDesc"), "dyDesc", dy};
+        const auto call = BackwardDataCall(dxDesc, dx, wDesc, w, dyDesc, dy);
         miopen::ConvImmediateRun(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id,
                                  workSpace, workSpaceSize);
     });
@@ -218,10 +190,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionCount(miope
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, xDesc, convDesc, dwDesc, solutionCount);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::BackwardWeights,
-            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
-            DerefTensor(dwDesc, "dwDesc"), "dwDesc", nullptr,
-            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        const auto call = BackwardWeightsCall(xDesc, nullptr, dwDesc, nullptr, dyDesc, nullptr);
         size_t& count = Out(solutionCount, "solutionCount");
         count = miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call).size();
     });
@@ -236,10 +205,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeightsGetSolution(miopenHand
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, xDesc, convDesc, dwDesc, maxSolutionCount, solutionCount, solutions);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::BackwardWeights,
-            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
-            DerefTensor(dwDesc, "dwDesc"), "dwDesc", nullptr,
-            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        const auto call = BackwardWeightsCall(xDesc, nullptr, dwDesc, nullptr, dyDesc, nullptr);
         WriteSolutions(miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call),
                        maxSolutionCount, solutionCount, solutions);
     });
@@ -253,10 +219,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionWorkspaceSi
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, xDesc, convDesc, dwDesc, solution_id, workSpaceSize);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::BackwardWeights,
-            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
-            DerefTensor(dwDesc, "dwDesc"), "dwDesc", nullptr,
-            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        const auto call = BackwardWeightsCall(xDesc, nullptr, dwDesc, nullptr, dyDesc, nullptr);
         size_t& size = Out(workSpaceSize, "workSpaceSize");
         size = miopen::ConvImmediateWorkspace(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
     });
@@ -270,10 +233,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeightsCompileSolution(miopen
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, xDesc, convDesc, dwDesc, solution_id);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::BackwardWeights,
-            DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
-            DerefTensor(dwDesc, "dwDesc"), "dwDesc", nullptr,
-            DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        const auto call = BackwardWeightsCall(xDesc, nullptr, dwDesc, nullptr, dyDesc, nullptr);
         miopen::ConvImmediateCompile(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
     });
 }
@@ -288,10 +248,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeightsImmediate(miopenHandle
     MIOPEN_LOG_FUNCTION(handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, workSpace, workSpaceSize,
                         solution_id);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::BackwardWeights,
-            DerefTensor(xDesc, "xDesc"), "xDesc", x,
-            DerefTensor(dwDesc, "dwDesc"), "dwDesc", dw,
-            DerefTensor(dyDesc, "dyDesc"), "dyDesc", dy};
+        const auto call = BackwardWeightsCall(xDesc, x, dwDesc, dw, dyDesc, dy);
         miopen::ConvImmediateRun(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id,
                                  workSpace, workSpaceSize);
     });

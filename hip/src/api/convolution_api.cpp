@@ -2,6 +2,7 @@
 // calls.
 #include "conv/conv_descriptor.hpp"
 #include "conv/convolution.hpp"
+#include "api/conv_call.hpp"
 #include "core/api.hpp"
 #include "core/handle.hpp"
 #include "core/tensor.hpp"
@@ -12,7 +13,9 @@ using miopen::ConvolutionDescriptor;
 using miopen::DerefConv;
 using miopen::DerefTensor;
 using miopen::Out;
-using miopen::UserDirection;
+using miopen::api::BackwardDataCall;
+using miopen::api::BackwardWeightsCall;
+using miopen::api::ForwardCall;
 
 namespace {
 
@@ -276,10 +279,7 @@ extern "C" miopenStatus_t miopenConvolutionForwardGetWorkSpaceSize(miopenHandle_
 {
     MIOPEN_LOG_FUNCTION(handle, wDesc, xDesc, convDesc, yDesc);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::Forward,
-                                    DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
-                                    DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
-                                    DerefTensor(yDesc, "yDesc"), "yDesc", nullptr};
+        const auto call = ForwardCall(xDesc, nullptr, wDesc, nullptr, yDesc, nullptr);
         Out(workSpaceSize, "workSpaceSize") =
             miopen::ConvWorkspaceSize(miopen::DerefHandle(handle), DerefConv(convDesc), call);
     });
@@ -294,10 +294,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardDataGetWorkSpaceSize(miopenHa
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, wDesc, convDesc, dxDesc);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::BackwardData,
-                                    DerefTensor(dxDesc, "dxDesc"), "dxDesc", nullptr,
-                                    DerefTensor(wDesc, "wDesc"), "wDesc", nullptr,
-                                    DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        const auto call = BackwardDataCall(dxDesc, nullptr, wDesc, nullptr, dyDesc, nullptr);
         Out(workSpaceSize, "workSpaceSize") =
             miopen::ConvWorkspaceSize(miopen::DerefHandle(handle), DerefConv(convDesc), call);
     });
@@ -312,10 +309,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeightsGetWorkSpaceSize(miope
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, xDesc, convDesc, dwDesc);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::BackwardWeights,
-                                    DerefTensor(xDesc, "xDesc"), "xDesc", nullptr,
-                                    DerefTensor(dwDesc, "dwDesc"), "dwDesc", nullptr,
-                                    DerefTensor(dyDesc, "dyDesc"), "dyDesc", nullptr};
+        const auto call = BackwardWeightsCall(xDesc, nullptr, dwDesc, nullptr, dyDesc, nullptr);
         Out(workSpaceSize, "workSpaceSize") =
             miopen::ConvWorkspaceSize(miopen::DerefHandle(handle), DerefConv(convDesc), call);
     });
@@ -343,10 +337,7 @@ extern "C" miopenStatus_t miopenFindConvolutionForwardAlgorithm(miopenHandle_t h
     return MIOPEN_TRY({
         Out(returnedAlgoCount, "returnedAlgoCount");
         Out(perfResults, "perfResults");
-        const miopen::ConvCall call{UserDirection::Forward,
-                                    DerefTensor(xDesc, "xDesc"), "xDesc", x,
-                                    DerefTensor(wDesc, "wDesc"), "wDesc", w,
-                                    DerefTensor(yDesc, "yDesc"), "yDesc", y};
+        const auto call = ForwardCall(xDesc, x, wDesc, w, yDesc, y);
         WritePerf(miopen::ConvFind(miopen::DerefHandle(handle), DerefConv(convDesc), call,
                                    requestAlgoCount, workSpace, workSpaceSize, exhaustiveSearch),
                   returnedAlgoCount, perfResults);
@@ -373,10 +364,7 @@ extern "C" miopenStatus_t miopenFindConvolutionBackwardDataAlgorithm(miopenHandl
     return MIOPEN_TRY({
         Out(returnedAlgoCount, "returnedAlgoCount");
         Out(perfResults, "perfResults");
-        const miopen::ConvCall call{UserDirection::BackwardData,
-                                    DerefTensor(dxDesc, "dxDesc"), "dxDesc", dx,
-                                    DerefTensor(wDesc, "wDesc"), "wDesc", w,
-                                    DerefTensor(dyDesc, "dyDesc"), "dyDesc", dy};
+        const auto call = BackwardDataCall(dxDesc, dx, wDesc, w, dyDesc, dy);
         WritePerf(miopen::ConvFind(miopen::DerefHandle(handle), DerefConv(convDesc), call,
                                    requestAlgoCount, workSpace, workSpaceSize, exhaustiveSearch),
                   returnedAlgoCount, perfResults);
@@ -403,10 +391,7 @@ extern "C" miopenStatus_t miopenFindConvolutionBackwardWeightsAlgorithm(miopenHa
     return MIOPEN_TRY({
         Out(returnedAlgoCount, "returnedAlgoCount");
         Out(perfResults, "perfResults");
-        const miopen::ConvCall call{UserDirection::BackwardWeights,
-                                    DerefTensor(xDesc, "xDesc"), "xDesc", x,
-                                    DerefTensor(dwDesc, "dwDesc"), "dwDesc", dw,
-                                    DerefTensor(dyDesc, "dyDesc"), "dyDesc", dy};
+        const auto call = BackwardWeightsCall(xDesc, x, dwDesc, dw, dyDesc, dy);
         WritePerf(miopen::ConvFind(miopen::DerefHandle(handle), DerefConv(convDesc), call,
                                    requestAlgoCount, workSpace, workSpaceSize, exhaustiveSearch),
                   returnedAlgoCount, perfResults);
@@ -432,10 +417,7 @@ extern "C" miopenStatus_t miopenConvolutionForward(miopenHandle_t handle,
     MIOPEN_LOG_FUNCTION(handle, alpha, xDesc, x, wDesc, w, convDesc, algo, beta, yDesc, y, workSpace,
                         workSpaceSize);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::Forward,
-                                    DerefTensor(xDesc, "xDesc"), "xDesc", x,
-                                    DerefTensor(wDesc, "wDesc"), "wDesc", w,
-                                    DerefTensor(yDesc, "yDesc"), "yDesc", y};
+        const auto call = ForwardCall(xDesc, x, wDesc, w, yDesc, y);
         miopen::ConvRun(miopen::DerefHandle(handle), DerefConv(convDesc), call,
                         miopen::CheckedEnum(algo, "algo", "miopenConvFwdAlgorithm_t", {0, 1, 2, 3, 5}),
                         alpha, beta, workSpace, workSpaceSize);
@@ -459,10 +441,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardData(miopenHandle_t handle,
     MIOPEN_LOG_FUNCTION(handle, alpha, dyDesc, dy, wDesc, w, convDesc, algo, beta, dxDesc, dx,
                         workSpace, workSpaceSize);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::BackwardData,
-                                    DerefTensor(dxDesc, "dxDesc"), "dxDesc", dx,
-                                    DerefTensor(wDesc, "wDesc"), "wDesc", w,
-                                    DerefTensor(dyDesc, "dyDesc"), "dyDesc", dy};
+        const auto call = BackwardDataCall(dxDesc, dx, wDesc, w, dyDesc, dy);
         const int a0 = miopen::EnumValue(
             miopen::CheckedEnum(algo, "algo", "miopenConvBwdDataAlgorithm_t", {0, 1, 2, 3, 4, 5}));
         const int a = a0 == miopenTransposeBwdDataAlgoGEMM ? 0 : a0;
@@ -488,10 +467,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeights(miopenHandle_t handle
     MIOPEN_LOG_FUNCTION(handle, alpha, dyDesc, dy, xDesc, x, convDesc, algo, beta, dwDesc, dw,
                         workSpace, workSpaceSize);
     return MIOPEN_TRY({
-        const miopen::ConvCall call{UserDirection::BackwardWeights,
-                                    DerefTensor(xDesc, "xDesc"), "xDesc", x,
-                                    DerefTensor(dwDesc, "dwDesc"), "dwDesc", dw,
-                                    DerefTensor(dyDesc, "dyDesc"), "dyDesc", dy};
+        const auto call = BackwardWeightsCall(xDesc, x, dwDesc, dw, dyDesc, dy);
         miopen::ConvRun(miopen::DerefHandle(handle), DerefConv(convDesc), call,
                         miopen::EnumValue(miopen::CheckedEnum(algo, "algo", "miopenConvBwdWeightsAlgorithm_t",
                                                               {0, 1, 3, 5})),
