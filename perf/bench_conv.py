@@ -24,6 +24,7 @@ import torch
 import torch.nn.functional as F
 
 import miopen_cy as mi
+from conv_common import desc
 from gpu_timing import event_times_ms
 
 # (c, h, w, k, r, s, stride, pad, groups): ResNet-50 v1.5, then depthwise, grouped and 5x5
@@ -86,12 +87,6 @@ def chosen_solver(key):
                 if line.split("=", 1)[0] == key:
                     return line.split("=", 1)[1].split(":", 1)[0]
     return "?"
-
-
-def desc(shape):
-    d = mi.TensorDescriptor()
-    mi.setTensorDescriptor(d, mi.miopenFloat, len(shape), list(shape), None)
-    return d
 
 
 def median_ms(fn, repeat, sync):

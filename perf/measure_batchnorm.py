@@ -13,6 +13,7 @@ import torch
 import torch.nn.functional as F
 
 import miopen_cy as mi
+from conv_common import desc
 
 
 def pair_ms(ours, theirs, reps, warmup=5):
@@ -31,12 +32,6 @@ def pair_ms(ours, theirs, reps, warmup=5):
         to.append(t1 - t0)
         tt.append(t2 - t1)
     return 1e3 * float(np.median(to)), 1e3 * float(np.median(tt))
-
-
-def desc(shape):
-    d = mi.TensorDescriptor()
-    mi.setTensorDescriptor(d, mi.miopenFloat, len(shape), list(shape), None)
-    return d
 
 
 def main():

@@ -14,14 +14,9 @@ import torch
 import torch.nn.functional as F
 
 import miopen_cy as mi
+from conv_common import desc
 
 DIRECT_FWD = 85          # ConvDirectNaiveConvFwd
-
-
-def desc(shape):
-    d = mi.TensorDescriptor()
-    mi.setTensorDescriptor(d, mi.miopenFloat, len(shape), list(shape), None)
-    return d
 
 
 def per_call_us(fn, calls, repeats):

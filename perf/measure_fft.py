@@ -19,6 +19,7 @@ import torch
 import torch.nn.functional as F
 
 import miopen_cy as mi
+from conv_common import desc, algo_of
 
 # (n, c, h, w, k, r, s, pad, stride)
 LAYERS = [
@@ -34,19 +35,6 @@ OTHERS = {"F": ["ConvCpuImplicitGemmFwd", "GemmFwdRest", "ConvDirectNaiveConvFwd
           "B": ["ConvCpuImplicitGemmBwd", "GemmBwdRest", "ConvDirectNaiveConvBwd"]}
 ALGO = {"fft": mi.miopenConvolutionAlgoFFT, "ConvCpuImplicitGemm": mi.miopenConvolutionAlgoImplicitGEMM,
         "Gemm": mi.miopenConvolutionAlgoGEMM, "ConvDirectNaive": mi.miopenConvolutionAlgoDirect}
-
-
-def desc(shape):
-    d = mi.TensorDescriptor()
-    mi.setTensorDescriptor(d, mi.miopenFloat, len(shape), list(shape), None)
-    return d
-
-
-def algo_of(solver):
-    for prefix, algo in ALGO.items():
-        if solver.startswith(prefix):
-            return algo
-    raise KeyError(solver)
 
 
 def contenders(h, layer, direction, slow_naive):
@@ -67,7 +55,7 @@ def contenders(h, layer, direction, slow_naive):
     solvers = ["fft"] + [o for o in OTHERS[direction] if slow_naive or not o.startswith("ConvDirectNaive")]
     for solver in solvers:
         os.environ["MIOPEN_DEBUG_FIND_ONLY_SOLVER"] = solver
-        algo = algo_of(solver)
+        algo = algo_of(solver, ALGO)
         size = (mi.convolutionForwardGetWorkSpaceSize(h, wd, xd, cd, yd) if direction == "F"
                 else mi.convolutionBackwardDataGetWorkSpaceSize(h, yd, wd, cd, xd))
         ws = np.empty(max(size, 1), np.uint8)

@@ -20,12 +20,7 @@ import torch
 import torch.nn.functional as F
 
 import miopen_cy as mi
-
-
-def desc(shape):
-    d = mi.TensorDescriptor()
-    mi.setTensorDescriptor(d, mi.miopenFloat, len(shape), list(shape), None)
-    return d
+from conv_common import desc
 
 
 def median_ms(fns, repeat):

@@ -22,12 +22,7 @@ import numpy as np
 import torch
 
 import miopen_cy as mi
-
-
-def desc(shape):
-    d = mi.TensorDescriptor()
-    mi.setTensorDescriptor(d, mi.miopenFloat, len(shape), list(shape), None)
-    return d
+from conv_common import desc
 
 
 CLOCK = time.perf_counter

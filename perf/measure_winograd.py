@@ -19,6 +19,7 @@ import torch
 import torch.nn.functional as F
 
 import miopen_cy as mi
+from conv_common import desc, algo_of
 
 # ResNet-50's 3x3 stride-1 layers: (c, h, w, k)
 LAYERS = [(64, 56, 56, 64), (128, 28, 28, 128), (256, 14, 14, 256), (512, 7, 7, 512)]
@@ -31,19 +32,6 @@ OTHERS = {
 }
 ALGO = {"ConvCpuImplicitGemm": mi.miopenConvolutionAlgoImplicitGEMM, "Gemm": mi.miopenConvolutionAlgoGEMM,
         "ConvMPBidirectWinograd": mi.miopenConvolutionAlgoWinograd, "ConvCpuWinograd": mi.miopenConvolutionAlgoWinograd}
-
-
-def desc(shape):
-    d = mi.TensorDescriptor()
-    mi.setTensorDescriptor(d, mi.miopenFloat, len(shape), list(shape), None)
-    return d
-
-
-def algo_of(solver):
-    for prefix, algo in ALGO.items():
-        if solver.startswith(prefix):
-            return algo
-    raise KeyError(solver)
 
 
 def contenders(h, n, layer, direction, extra):
@@ -64,7 +52,7 @@ def contenders(h, n, layer, direction, extra):
     out = {}
     for solver in WINOGRAD + extra + OTHERS[direction]:
         os.environ["MIOPEN_DEBUG_FIND_ONLY_SOLVER"] = solver
-        algo = algo_of(solver)
+        algo = algo_of(solver, ALGO)
         if direction == "F":
             size = mi.convolutionForwardGetWorkSpaceSize(h, wd, xd, cd, yd)
         elif direction == "B":
