@@ -281,7 +281,8 @@ def bench_batchnorm(b):
                      b.h, mi.miopenBNPerActivation, 1.0, 0.0, d, x, d, y, ppd, pscale, pbias,
                      pmean, pvar, 1e-5),
                  lambda: F.batch_norm(tx2, tpm, tpv, tpw, tpb, training=False, eps=1e-5),
-                 "MIOPEN_CY_BN_PERACT", ("coef", "fused", "fused2", "fused32"))
+                 "MIOPEN_CY_BN_PERACT", ("coef", "fused", "fused2", "fused32", "fused8x8",
+                                         "fused4x4"))
     dy, dx = b.array(shape), b.empty(shape)
     dscale, dbias = b.empty((c,)), b.empty((c,))
     txg, twg, tbg = tx.clone().requires_grad_(), tw.clone().requires_grad_(), tb.clone().requires_grad_()
@@ -296,6 +297,16 @@ def bench_batchnorm(b):
     b.row("bias_fwd", shape, 8 * n,
           lambda: mi.convolutionForwardBias(b.h, 1.0, bd, bias, 0.0, d, y),
           lambda: tx.add_(tb.view(1, c, 1, 1)))
+    variant_rows(b, "bias_fwd", shape, 8 * n,
+                 lambda: mi.convolutionForwardBias(b.h, 1.0, bd, bias, 0.0, d, y),
+                 lambda: tx.add_(tb.view(1, c, 1, 1)),
+                 "MIOPEN_CY_BIAS_FWD", ("optensor", "packed", "packed_cs"))
+    if b.tdev == "cuda":
+        # the same map out of place in PyTorch: what the in-place read-modify-write costs
+        ty2 = torch.empty_like(tx)
+        b.row("bias_fwd[vs torch out-of-place]", shape, 8 * n,
+              lambda: mi.convolutionForwardBias(b.h, 1.0, bd, bias, 0.0, d, y),
+              lambda: torch.add(tx, tb.view(1, c, 1, 1), out=ty2), keep=False)
     b.row("bias_bwd", shape, 4 * n,
           lambda: mi.convolutionBackwardBias(b.h, 1.0, d, dy, 0.0, bd, dbias),
           lambda: tx.sum(dim=(0, 2, 3)))
@@ -332,6 +343,13 @@ def bench_softmax(b):
               lambda: mi.softmaxForward_V2(b.h, 1.0, d, x, 0.0, d, y, mi.MIOPEN_SOFTMAX_ACCURATE,
                                            mi.MIOPEN_SOFTMAX_MODE_CHANNEL),
               lambda: torch.softmax(tx, dim=1))
+        if shape[2] * shape[3] == 1:
+            variant_rows(b, "softmax_fwd", shape, 8 * n,
+                         lambda: mi.softmaxForward_V2(b.h, 1.0, d, x, 0.0, d, y,
+                                                      mi.MIOPEN_SOFTMAX_ACCURATE,
+                                                      mi.MIOPEN_SOFTMAX_MODE_CHANNEL),
+                         lambda: torch.softmax(tx, dim=1), "MIOPEN_CY_SOFTMAX_ROWS",
+                         ("block", "warp"))
         mi.softmaxForward_V2(b.h, 1.0, d, x, 0.0, d, y, mi.MIOPEN_SOFTMAX_ACCURATE,
                              mi.MIOPEN_SOFTMAX_MODE_CHANNEL)
         dy, dx = b.array(shape), b.empty(shape)

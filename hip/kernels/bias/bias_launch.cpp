@@ -3,13 +3,73 @@
 #include "bias/bias.hpp"
 #include "bias/bias_kernels.hpp"
 #include "common/group_plan.hpp"
+#include "common/launch_common.hpp"
+#include "core/env.hpp"
 #include "tensor/tensor_ops.hpp"
 
+#include <cstdint>
+
 namespace miopen::gpu {
+namespace {
+
+/// MIOPEN_CY_BIAS_FWD: the forward kernel on packed y. Unset or "packed": BiasFwdPacked
+/// (bias.hip); "packed_cs": the same with streaming cache hints; "optensor": OpTensor's
+/// element-wise engine, as on strided y.
+enum class BiasFwdKernel { Packed, PackedStreaming, OpTensor };
+
+BiasFwdKernel BiasFwdChoice()
+{
+    const auto v = env::Value("MIOPEN_CY_BIAS_FWD");
+    if(!v || *v == "packed")
+        return BiasFwdKernel::Packed;
+    if(*v == "packed_cs")
+        return BiasFwdKernel::PackedStreaming;
+    if(*v == "optensor")
+        return BiasFwdKernel::OpTensor;
+    ThrowBadParm("MIOPEN_CY_BIAS_FWD = '", *v, "'; expected packed, packed_cs or optensor");
+}
+
+/// BiasFwdPacked where y is packed, 16-byte aligned and its (n, c) planes whole float4s; false:
+/// nothing launched.
+bool ForwardBiasPacked(Handle& h, float alpha, const TensorDescriptor& bDesc, const float* b,
+                       float beta, const TensorDescriptor& yDesc, float* y)
+{
+    const BiasFwdKernel k = BiasFwdChoice();
+    if(k == BiasFwdKernel::OpTensor || !yDesc.IsPacked() ||
+       (reinterpret_cast<uintptr_t>(y) & 15) != 0)
+        return false;
+    const auto& lens = yDesc.Lens();
+    int64_t plane    = 1;
+    for(size_t d = 2; d < lens.size(); ++d)
+        plane *= static_cast<int64_t>(lens[d]);
+    const int64_t planes = static_cast<int64_t>(lens[0] * lens[1]);
+    if(plane <= 0 || planes <= 0 || plane % 4 != 0)
+        return false;
+    BiasFwdPackedArgs p;
+    p.y = y, p.b = b, p.alpha = alpha, p.beta = beta;
+    p.b_stride = static_cast<int64_t>(bDesc.Strides()[1]);
+    p.channels = static_cast<int64_t>(lens[1]);
+    p.plane_q  = plane / 4;
+    // balanced chunks: as few as give each thread at most kBiasFwdUnroll float4s
+    const int64_t per = int64_t{kBiasFwdThreads} * kBiasFwdUnroll;
+    p.chunks          = (p.plane_q + per - 1) / per;
+    p.chunk_q         = (p.plane_q + p.chunks - 1) / p.chunks;
+    p.chunks          = (p.plane_q + p.chunk_q - 1) / p.chunk_q;
+    if(planes * p.chunks >= (int64_t{1} << 31))
+        return false;
+    LaunchBiasFwdPacked(p, On(h, D1(static_cast<unsigned>(planes * p.chunks)), D1(kBiasFwdThreads)),
+                        k == BiasFwdKernel::PackedStreaming);
+    CheckLaunch("miopenConvolutionForwardBias");
+    return true;
+}
+
+} // namespace
 
 void ConvolutionForwardBias(Handle& h, float alpha, const TensorDescriptor& bDesc, const float* b,
                             float beta, const TensorDescriptor& yDesc, float* y)
 {
+    if(ForwardBiasPacked(h, alpha, bDesc, b, beta, yDesc, y))
+        return;
     std::vector<size_t> b_strides(yDesc.NumDims(), 0);
     b_strides[1] = bDesc.Strides()[1];
     OpTensor(h, miopenTensorOpAdd, alpha, yDesc, y, alpha, b_strides.data(), b, beta, yDesc, y);

@@ -32,6 +32,18 @@ void LaunchSoftmaxShortFwd(const SoftmaxArgs<2>& a, const Launch& l, int algorit
 void LaunchSoftmaxShortBwd(const SoftmaxArgs<3>& a, const Launch& l, int algorithm,
                            const float* y, const float* dy, float* dx);
 
+/// softmax_rows_warp.hip: forward rows of at most kSoftmaxWarpMaxLen elements, a whole number of
+/// float4s, unit stride, every row 16-byte aligned: one warp per row, the row in registers as
+/// float4s, the max and the sum folded by XOR shuffles only (no block barrier). Blocks of
+/// kSoftmaxWarpThreads; the kernel walks rows by a grid stride in units of the warps a block
+/// holds, so the grid needs no warp width (32 on NVIDIA, 64 on AMD).
+constexpr int kSoftmaxWarpThreads = 256;
+constexpr int kSoftmaxWarpPerLane = 8; // float4s a lane holds at warp width 32
+constexpr int kSoftmaxWarpMaxLen  = 32 * 4 * kSoftmaxWarpPerLane;
+
+void LaunchSoftmaxWarpFwd(const SoftmaxArgs<2>& a, const Launch& l, int algorithm,
+                          const float* x, float* y);
+
 /// algorithm: a miopenSoftmaxAlgorithm_t value. rows: the rows engine, else columns.
 void LaunchSoftmaxFwd(const SoftmaxArgs<2>& a, const Launch& l, int algorithm, bool rows,
                       const float* x, float* y);

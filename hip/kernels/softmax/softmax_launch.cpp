@@ -1,9 +1,12 @@
 // Launchers of softmax: the engine (rows or columns, chosen as the CPU kernels choose), the
 // operands' outer and inner spaces, block size by the softmax's length, the launch check.
 #include "common/launch_common.hpp"
+#include "core/env.hpp"
 #include "softmax/softmax.hpp"
 #include "softmax/softmax_kernels.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <initializer_list>
 
 namespace miopen::gpu {
@@ -101,6 +104,41 @@ bool ShortRows(const SoftmaxArgs<K>& a, bool rows, Launch& l)
     return true;
 }
 
+/// MIOPEN_CY_SOFTMAX_ROWS: the kernel of short forward rows. Unset or "warp": a warp per row
+/// (softmax_rows_warp.hip) where it applies, else "block": a block per row
+/// (softmax_rows_short.hip).
+bool WarpRowsWanted()
+{
+    const auto v = env::Value("MIOPEN_CY_SOFTMAX_ROWS");
+    if(!v || *v == "warp")
+        return true;
+    if(*v == "block")
+        return false;
+    ThrowBadParm("MIOPEN_CY_SOFTMAX_ROWS = '", *v, "'; expected warp or block");
+}
+
+/// Whether forward rows take softmax_rows_warp.hip: unit-stride rows of whole float4s, at most
+/// kSoftmaxWarpMaxLen long, every row of x and y starting 16-byte aligned.
+bool WarpRows(const SoftmaxArgs<2>& a, bool rows, const float* x, const float* y, Launch& l)
+{
+    if(!rows || a.inner.ndim != 1 || a.inner.strides[0][0] != 1 || a.inner.strides[1][0] != 1 ||
+       a.inner.numel % 4 != 0 || a.inner.numel > kSoftmaxWarpMaxLen || !WarpRowsWanted())
+        return false;
+    if((reinterpret_cast<uintptr_t>(x) & 15) != 0 || (reinterpret_cast<uintptr_t>(y) & 15) != 0)
+        return false;
+    for(int d = 0; d < a.outer.ndim; ++d)
+        for(int k = 0; k < 2; ++k)
+            if(a.outer.strides[k][d] % 4 != 0)
+                return false;
+    // rows / 8 blocks: one row per warp at warp width 32; the kernel's grid stride covers the
+    // rest at width 64.
+    const int64_t per = kSoftmaxWarpThreads / 32;
+    l.grid  = D1(static_cast<unsigned>(std::min<int64_t>((a.outer.numel + per - 1) / per,
+                                                         int64_t{1} << 30)));
+    l.block = D1(kSoftmaxWarpThreads);
+    return true;
+}
+
 } // namespace
 
 void SoftmaxForward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode,
@@ -110,7 +148,9 @@ void SoftmaxForward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopenS
     bool rows = false;
     Launch l;
     const auto a = Plan<2>(h, mode, {&xDesc, &yDesc}, xDesc, alpha, beta, rows, l);
-    if(ShortRows(a, rows, l))
+    if(WarpRows(a, rows, x, y, l))
+        LaunchSoftmaxWarpFwd(a, l, algorithm, x, y);
+    else if(ShortRows(a, rows, l))
         LaunchSoftmaxShortFwd(a, l, algorithm, x, y);
     else
         LaunchSoftmaxFwd(a, l, algorithm, rows, x, y);

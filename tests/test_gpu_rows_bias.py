@@ -1,0 +1,163 @@
+"""Issue 6, fourth round: the forward softmax a warp per row and the packed bias forward.
+- softmax_rows_warp (MIOPEN_CY_SOFTMAX_ROWS=warp, the default; "block" is the block-per-row
+  kernel): N x C rows of whole float4s up to 1024 long, every algorithm, both modes that give
+  rows, alpha/beta, against PyTorch in float64 (tests/reference/softmax.py); rows that must fall
+  back (C not a multiple of 4, C past 1024, rows whose stride breaks the alignment) give the same
+  answer; the same bits on two runs; a bad choice named.
+- BiasFwdPacked (MIOPEN_CY_BIAS_FWD=packed, the default; "packed_cs" with streaming cache hints;
+  "optensor" the element-wise engine): y = alpha * y + alpha * b + beta * y, MIOpen's OpTensor
+  definition, on 4-D and 5-D y, planes that are and are not whole float4s, against a float64
+  NumPy reference; every kernel gives the same bits; a bad choice named with y unchanged.
+Every test runs on each device present (the variables only steer GPU kernels); outputs start
+NaN-poisoned or random."""
+import numpy as np
+import pytest
+
+import miopen_cy as mi
+from conftest import requires_gpu
+from helpers import Strided, desc, poisoned, rel_l2
+from reference import softmax as ref
+
+ALGOS = [mi.MIOPEN_SOFTMAX_FAST, mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_LOG]
+CHANNEL, INSTANCE = mi.MIOPEN_SOFTMAX_MODE_CHANNEL, mi.MIOPEN_SOFTMAX_MODE_INSTANCE
+ROWS = ["warp", "block"]
+TOL = 1e-5
+
+
+def algo_id(a):
+    return mi.SoftmaxAlgorithm(a).name
+
+
+# C: whole float4s from one to the 1024 limit (lanes partly used, a lane's last float4 partly
+# past the row), then rows that fall back: C % 4 != 0, C > 1024.
+@pytest.mark.parametrize("rows", ROWS)
+@pytest.mark.parametrize("c", [4, 8, 100, 128, 252, 256, 1000, 1024, 999, 1001, 1028, 2000])
+@pytest.mark.parametrize("algo", ALGOS, ids=algo_id)
+def test_softmax_rows_match_torch(monkeypatch, handle, rng, c, algo, rows):
+    monkeypatch.setenv("MIOPEN_CY_SOFTMAX_ROWS", rows)
+    shape = (37, c, 1, 1)
+    x = (3.0 * rng.standard_normal(shape)).astype(np.float32)
+    for mode in (CHANNEL, INSTANCE):
+        y = poisoned(shape)
+        mi.softmaxForward_V2(handle, 1.0, desc(shape), x, 0.0, desc(shape), y, algo, mode)
+        assert rel_l2(y, ref.forward(x, algo, mode)) <= TOL
+
+
+@pytest.mark.parametrize("rows", ROWS)
+@pytest.mark.parametrize("algo", ALGOS, ids=algo_id)
+def test_softmax_rows_blend(monkeypatch, handle, rng, algo, rows):
+    monkeypatch.setenv("MIOPEN_CY_SOFTMAX_ROWS", rows)
+    shape = (19, 1000, 1, 1)
+    x = (2.0 * rng.standard_normal(shape)).astype(np.float32)
+    y0 = rng.standard_normal(shape).astype(np.float32)
+    y = y0.copy()
+    mi.softmaxForward_V2(handle, 0.5, desc(shape), x, 2.0, desc(shape), y, algo, CHANNEL)
+    assert rel_l2(y, 0.5 * ref.forward(x, algo, CHANNEL) + 2.0 * y0) <= TOL
+
+
+@pytest.mark.parametrize("pad", [(0, 1, 0, 0), (0, 2, 0, 0), (0, 4, 0, 0)],
+                         ids=["stride+1", "stride+2", "stride+4"])
+def test_softmax_rows_with_a_row_stride(handle, rng, pad):
+    # N x C rows 1000 long at a stride of 1001 / 1002 (rows not 16-byte aligned: the warp kernel
+    # must not take them) and 1004 (aligned: it may); the gaps stay unwritten.
+    xs = Strided((23, 1000, 1, 1), rng, pad=pad)
+    xs.view[...] = (2.0 * rng.standard_normal(xs.shape)).astype(np.float32)
+    y = Strided((23, 1000, 1, 1), pad=pad)
+    mi.softmaxForward_V2(handle, 1.0, xs.desc(), xs.buf, 0.0, y.desc(), y.buf,
+                         mi.MIOPEN_SOFTMAX_ACCURATE, CHANNEL)
+    assert rel_l2(y.view, ref.forward(np.ascontiguousarray(xs.view), mi.MIOPEN_SOFTMAX_ACCURATE,
+                                      CHANNEL)) <= TOL
+    assert y.gaps_untouched()
+
+
+@pytest.mark.parametrize("algo", ALGOS, ids=algo_id)
+def test_softmax_rows_same_bits_every_run(handle, rng, algo):
+    # more rows than the grid's first pass when warps are 64 wide; 8 MB
+    shape = (2100, 1000, 1, 1)
+    x = (3.0 * rng.standard_normal(shape)).astype(np.float32)
+    runs = []
+    for _ in range(2):
+        y = poisoned(shape)
+        mi.softmaxForward_V2(handle, 1.0, desc(shape), x, 0.0, desc(shape), y, algo, CHANNEL)
+        runs.append(y)
+    assert runs[0].tobytes() == runs[1].tobytes()
+    assert rel_l2(runs[0], ref.forward(x, algo, CHANNEL)) <= TOL
+
+
+@requires_gpu
+def test_a_bad_softmax_rows_choice_names_the_variable_and_writes_nothing(monkeypatch, rng):
+    h = mi.Handle(device="gpu")
+    shape = (4, 1000, 1, 1)
+    x = rng.standard_normal(shape).astype(np.float32)
+    y = poisoned(shape)
+    monkeypatch.setenv("MIOPEN_CY_SOFTMAX_ROWS", "wave")
+    with pytest.raises(mi.BadParmError, match="MIOPEN_CY_SOFTMAX_ROWS"):
+        mi.softmaxForward_V2(h, 1.0, desc(shape), x, 0.0, desc(shape), y,
+                             mi.MIOPEN_SOFTMAX_ACCURATE, CHANNEL)
+    assert np.isnan(y).all()
+
+
+# ---- bias forward ----------------------------------------------------------------------------
+
+BIAS_KERNELS = ["packed", "packed_cs", "optensor"]
+
+
+def bias_ref(y0, b, alpha, beta):
+    shape = [1] * y0.ndim
+    shape[1] = y0.shape[1]
+    y64 = y0.astype(np.float64)
+    return alpha * y64 + alpha * b.astype(np.float64).reshape(shape) + beta * y64
+
+
+def run_bias(h, y0, b, alpha, beta):
+    y = y0.copy()
+    bshape = [1] * y0.ndim
+    bshape[1] = y0.shape[1]
+    mi.convolutionForwardBias(h, alpha, desc(bshape), b, beta, desc(y0.shape), y)
+    return y
+
+
+# planes (the [D]HW run of one (n, c)) of 16, 12 and 3136 floats (whole float4s: the packed
+# kernel) and of 9 and 15 (not: the element-wise engine)
+@pytest.mark.parametrize("kernel", BIAS_KERNELS)
+@pytest.mark.parametrize("alpha,beta", [(1.0, 0.0), (1.5, -0.5), (0.5, 1.0)])
+@pytest.mark.parametrize("shape", [(2, 3, 4, 4), (3, 5, 2, 2, 3), (2, 7, 56, 56), (2, 5, 3, 3),
+                                   (1, 4, 3, 5)],
+                         ids=["4d", "5d", "56x56", "plane9", "plane15"])
+def test_bias_forward_matches_numpy_and_every_kernel_agrees(monkeypatch, handle, rng, shape,
+                                                            alpha, beta, kernel):
+    y0 = rng.standard_normal(shape).astype(np.float32)
+    b = rng.standard_normal(shape[1]).astype(np.float32)
+    monkeypatch.setenv("MIOPEN_CY_BIAS_FWD", kernel)
+    y = run_bias(handle, y0, b, alpha, beta)
+    assert rel_l2(y, bias_ref(y0, b, alpha, beta)) <= 1e-6
+    monkeypatch.setenv("MIOPEN_CY_BIAS_FWD", "optensor")
+    assert y.tobytes() == run_bias(handle, y0, b, alpha, beta).tobytes()
+
+
+@requires_gpu
+def test_bias_forward_on_device_buffers_in_place(rng):
+    h = mi.Handle(device="gpu")
+    shape = (3, 6, 10, 12)
+    y0 = rng.standard_normal(shape).astype(np.float32)
+    b = rng.standard_normal(shape[1]).astype(np.float32)
+    yb = mi.DeviceBuffer.from_numpy(h, y0)
+    bb = mi.DeviceBuffer.from_numpy(h, b)
+    mi.convolutionForwardBias(h, 1.0, desc((1, 6, 1, 1)), bb, 0.0, desc(shape), yb)
+    assert rel_l2(yb.to_numpy(shape, np.float32), bias_ref(y0, b, 1.0, 0.0)) <= 1e-6
+
+
+@requires_gpu
+def test_a_bad_bias_kernel_choice_names_the_variable_and_leaves_y(monkeypatch, rng):
+    h = mi.Handle(device="gpu")
+    shape = (2, 3, 4, 4)
+    y0 = rng.standard_normal(shape).astype(np.float32)
+    monkeypatch.setenv("MIOPEN_CY_BIAS_FWD", "fast")
+    with pytest.raises(mi.BadParmError, match="MIOPEN_CY_BIAS_FWD"):
+        run_bias(h, y0, rng.standard_normal(3).astype(np.float32), 1.0, 0.0)
+    yb = mi.DeviceBuffer.from_numpy(h, y0)
+    with pytest.raises(mi.BadParmError, match="MIOPEN_CY_BIAS_FWD"):
+        mi.convolutionForwardBias(h, 1.0, desc((1, 3, 1, 1)),
+                                  mi.DeviceBuffer.from_numpy(h, np.ones(3, np.float32)), 0.0,
+                                  desc(shape), yb)
+    assert yb.to_numpy(shape, np.float32).tobytes() == y0.tobytes()
