@@ -265,24 +265,23 @@ def bench_batchnorm(b):
     tpw, tpb = b.torch_tensor((m,)), b.torch_tensor((m,))
     tpm, tpv = b.torch_tensor((m,)), b.torch_tensor((m,), positive=True)
     tx2 = tx.view(shape[0], m)
-    b.row("bn_fwd_infer_peract", shape, 8 * n,
+    b.row("bn_fwd_infer_peract", shape, 8 * n + 16 * m,
           lambda: mi.batchNormalizationForwardInference(
               b.h, mi.miopenBNPerActivation, 1.0, 0.0, d, x, d, y, ppd, pscale, pbias, pmean,
               pvar, 1e-5),
           lambda: F.batch_norm(tx2, tpm, tpv, tpw, tpb, training=False, eps=1e-5))
-    variant_rows(b, "bn_fwd_infer_peract", shape, 8 * n,
+    variant_rows(b, "bn_fwd_infer_peract", shape, 8 * n + 16 * m,
                  lambda: mi.batchNormalizationForwardInference(
                      b.h, mi.miopenBNPerActivation, 1.0, 0.0, d, x, d, y, ppd, pscale, pbias,
                      pmean, pvar, 1e-5),
                  lambda: F.batch_norm(tx2, tpm, tpv, tpw, tpb, training=False, eps=1e-5),
                  "MIOPEN_CY_MAP_KERNEL", ("rows", "packed1"))
-    variant_rows(b, "bn_fwd_infer_peract", shape, 8 * n,
+    variant_rows(b, "bn_fwd_infer_peract", shape, 8 * n + 16 * m,
                  lambda: mi.batchNormalizationForwardInference(
                      b.h, mi.miopenBNPerActivation, 1.0, 0.0, d, x, d, y, ppd, pscale, pbias,
                      pmean, pvar, 1e-5),
                  lambda: F.batch_norm(tx2, tpm, tpv, tpw, tpb, training=False, eps=1e-5),
-                 "MIOPEN_CY_BN_PERACT", ("coef", "fused", "fused2", "fused32", "fused8x8",
-                                         "fused4x4"))
+                 "MIOPEN_CY_BN_PERACT", ("coef", "fused", "fused2", "fused32"))
     dy, dx = b.array(shape), b.empty(shape)
     dscale, dbias = b.empty((c,)), b.empty((c,))
     txg, twg, tbg = tx.clone().requires_grad_(), tw.clone().requires_grad_(), tb.clone().requires_grad_()
@@ -300,7 +299,7 @@ def bench_batchnorm(b):
     variant_rows(b, "bias_fwd", shape, 8 * n,
                  lambda: mi.convolutionForwardBias(b.h, 1.0, bd, bias, 0.0, d, y),
                  lambda: tx.add_(tb.view(1, c, 1, 1)),
-                 "MIOPEN_CY_BIAS_FWD", ("optensor", "packed", "packed_cs"))
+                 "MIOPEN_CY_BIAS_FWD", ("optensor", "packed"))
     if b.tdev == "cuda":
         # the same map out of place in PyTorch: what the in-place read-modify-write costs
         ty2 = torch.empty_like(tx)
@@ -310,6 +309,9 @@ def bench_batchnorm(b):
     b.row("bias_bwd", shape, 4 * n,
           lambda: mi.convolutionBackwardBias(b.h, 1.0, d, dy, 0.0, bd, dbias),
           lambda: tx.sum(dim=(0, 2, 3)))
+    variant_rows(b, "bias_bwd", shape, 4 * n,
+                 lambda: mi.convolutionBackwardBias(b.h, 1.0, d, dy, 0.0, bd, dbias),
+                 lambda: tx.sum(dim=(0, 2, 3)), "MIOPEN_CY_BIAS_BWD", ("groups", "packed"))
 
 
 def bench_lrn(b):

@@ -4,9 +4,8 @@
   and PyTorch, with odd widths and heights (the last quad and the last row pair partly used),
   rows of y not 16-byte aligned (scalar stores), NaN and ties, alpha/beta, every index type, and
   the fallback when x's rows are not 16-byte aligned;
-- bn_infer_peract (MIOPEN_CY_BN_PERACT=fused / fused2 / fused32 / fused8x8 / fused4x4:
-  per-activation inference with the coefficients computed in the kernel and kept over several
-  n) against the coefficient
+- bn_infer_peract (MIOPEN_CY_BN_PERACT=fused / fused2 / fused32: per-activation inference
+  with the coefficients computed in the kernel and kept over several n) against the coefficient
   path (MIOPEN_CY_BN_PERACT=coef: the same bits) and PyTorch, batches that are not a multiple
   of the n per thread, in place, and a bad choice refused with nothing written.
 Every output starts NaN-poisoned or random; GPU tests skip without a GPU."""
@@ -110,7 +109,7 @@ def test_a_bad_pool_kernel_choice_lists_the_quad_kernels(monkeypatch, rng):
 
 # ---- per-activation batch-norm inference: bn_infer_peract -----------------------------------
 
-BN_KERNELS = ["fused", "fused2", "fused32", "fused8x8", "fused4x4"]
+BN_KERNELS = ["fused", "fused2", "fused32"]
 
 
 def peract_params(rng, shape):

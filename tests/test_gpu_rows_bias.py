@@ -1,13 +1,14 @@
-"""Issue 6, fourth round: the forward softmax a warp per row and the packed bias forward.
+"""Issue 6, fourth round: the forward softmax a warp per row and the packed bias kernels.
 - softmax_rows_warp (MIOPEN_CY_SOFTMAX_ROWS=warp, the default; "block" is the block-per-row
   kernel): N x C rows of whole float4s up to 1024 long, every algorithm, both modes that give
   rows, alpha/beta, against PyTorch in float64 (tests/reference/softmax.py); rows that must fall
   back (C not a multiple of 4, C past 1024, rows whose stride breaks the alignment) give the same
   answer; the same bits on two runs; a bad choice named.
-- BiasFwdPacked (MIOPEN_CY_BIAS_FWD=packed, the default; "packed_cs" with streaming cache hints;
-  "optensor" the element-wise engine): y = alpha * y + alpha * b + beta * y, MIOpen's OpTensor
+- BiasFwdPacked (MIOPEN_CY_BIAS_FWD=packed, the default; "optensor" the element-wise engine): y = alpha * y + alpha * b + beta * y, MIOpen's OpTensor
   definition, on 4-D and 5-D y, planes that are and are not whole float4s, against a float64
   NumPy reference; every kernel gives the same bits; a bad choice named with y unchanged.
+- BiasBwdNchw4 (MIOPEN_CY_BIAS_BWD=packed, the default; "groups" the group reduction): the
+  per-channel sums of dy against float64, alpha/beta, the same bits on two runs.
 Every test runs on each device present (the variables only steer GPU kernels); outputs start
 NaN-poisoned or random."""
 import numpy as np
@@ -99,7 +100,7 @@ def test_a_bad_softmax_rows_choice_names_the_variable_and_writes_nothing(monkeyp
 
 # ---- bias forward ----------------------------------------------------------------------------
 
-BIAS_KERNELS = ["packed", "packed_cs", "optensor"]
+BIAS_KERNELS = ["packed", "optensor"]
 
 
 def bias_ref(y0, b, alpha, beta):
@@ -161,3 +162,48 @@ def test_a_bad_bias_kernel_choice_names_the_variable_and_leaves_y(monkeypatch, r
                                   mi.DeviceBuffer.from_numpy(h, np.ones(3, np.float32)), 0.0,
                                   desc(shape), yb)
     assert yb.to_numpy(shape, np.float32).tobytes() == y0.tobytes()
+
+
+# ---- bias backward ---------------------------------------------------------------------------
+
+def run_bias_bwd(h, dy, alpha, beta, db0):
+    db = db0.copy()
+    bshape = [1] * dy.ndim
+    bshape[1] = dy.shape[1]
+    mi.convolutionBackwardBias(h, alpha, desc(dy.shape), dy, beta, desc(bshape), db)
+    return db
+
+
+# S = D*H*W a multiple of 4 (BiasBwdNchw4; the 64-image case has several chunks a channel) and
+# not (the group reduction)
+@pytest.mark.parametrize("kernel", ["packed", "groups"])
+@pytest.mark.parametrize("alpha,beta", [(1.0, 0.0), (0.75, 1.5)])
+@pytest.mark.parametrize("shape", [(2, 3, 4, 4), (64, 5, 28, 28), (3, 4, 2, 2, 3), (2, 5, 3, 3)],
+                         ids=["4d", "n64", "5d", "s9"])
+def test_bias_backward_matches_numpy_and_repeats_its_bits(monkeypatch, handle, rng, shape, alpha,
+                                                          beta, kernel):
+    monkeypatch.setenv("MIOPEN_CY_BIAS_BWD", kernel)
+    dy = (1.0 + rng.standard_normal(shape)).astype(np.float32)
+    c = shape[1]
+    db0 = (rng.standard_normal(c) if beta else np.full(c, np.nan)).astype(np.float32)
+    bshape = (1, c) + (1,) * (len(shape) - 2)
+    db = run_bias_bwd(handle, dy, alpha, beta, db0.reshape(bshape)).reshape(c)
+    axes = tuple(d for d in range(len(shape)) if d != 1)
+    ref = alpha * dy.astype(np.float64).sum(axis=axes)
+    if beta:
+        ref = ref + beta * db0.astype(np.float64)
+    # double sums rounded once: within a few float32 ulps of the float64 reference
+    assert np.allclose(db, ref, rtol=2e-7, atol=1e-6)
+    again = run_bias_bwd(handle, dy, alpha, beta, db0.reshape(bshape)).reshape(c)
+    assert db.tobytes() == again.tobytes()
+
+
+@requires_gpu
+def test_a_bad_bias_bwd_choice_names_the_variable_and_writes_nothing(monkeypatch, rng):
+    h = mi.Handle(device="gpu")
+    dy = rng.standard_normal((2, 3, 4, 4)).astype(np.float32)
+    monkeypatch.setenv("MIOPEN_CY_BIAS_BWD", "atomic")
+    db = np.full((1, 3, 1, 1), np.nan, np.float32)
+    with pytest.raises(mi.BadParmError, match="MIOPEN_CY_BIAS_BWD"):
+        mi.convolutionBackwardBias(h, 1.0, desc(dy.shape), dy, 0.0, desc(db.shape), db)
+    assert np.isnan(db).all()

@@ -15,35 +15,25 @@ bool Aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 
 
 /// MIOPEN_CY_BN_PERACT: how per-activation inference runs on packed tensors. "coef": the
 /// coefficient kernel into scratch, then bn_infer_packed (the path before bn_infer_peract);
-/// "fused" (nb = 8 n a thread, 4 float4s in flight), "fused2", "fused32", "fused8x8" (nb = 8,
-/// all 8 in flight), "fused4x4" (nb = 4, all 4): bn_infer_peract (perf/RESULTS.md "GPU pooling
-/// forward, poolfwd"). Unset: kBnPeractDefault, "fused": 0.111 vs 0.129 ms for "coef" on an
-/// H200, where its tests (tests/test_gpu_poolfwd.py: the same bits as "coef") passed.
-struct PeractChoice
-{
-    int nb     = 0; // 0: "coef"
-    int unroll = 4;
-};
-constexpr PeractChoice kBnPeractDefault{8, 4};
-PeractChoice BnPeractChoice()
+/// "fused" (nb = 8), "fused2", "fused32": bn_infer_peract with nb n a thread (perf/RESULTS.md
+/// "GPU pooling forward, poolfwd"). Unset: kBnPeractDefault, "fused": 0.111 vs 0.129 ms for
+/// "coef" on an H200, where its tests (tests/test_gpu_poolfwd.py: the same bits as "coef")
+/// passed. Returns nb, 0 for "coef".
+constexpr int kBnPeractDefault = 8;
+int BnPeractNb()
 {
     const auto v = env::Value("MIOPEN_CY_BN_PERACT");
     if(!v)
         return kBnPeractDefault;
     if(*v == "coef")
-        return {0, 4};
+        return 0;
     if(*v == "fused")
-        return {8, 4};
+        return 8;
     if(*v == "fused2")
-        return {2, 4};
+        return 2;
     if(*v == "fused32")
-        return {32, 4};
-    if(*v == "fused8x8")
-        return {8, 8};
-    if(*v == "fused4x4")
-        return {4, 4};
-    ThrowBadParm("MIOPEN_CY_BN_PERACT = '", *v,
-                 "'; expected fused, fused2, fused32, fused8x8, fused4x4 or coef");
+        return 32;
+    ThrowBadParm("MIOPEN_CY_BN_PERACT = '", *v, "'; expected fused, fused2, fused32 or coef");
 }
 
 /// bn_infer_peract where it applies (x and y checked by the caller: packed, aligned, a plane of
@@ -51,8 +41,7 @@ PeractChoice BnPeractChoice()
 /// pointers 16-byte aligned. False: nothing launched.
 bool BnInferPeract(Handle& h, const cpu::BnForwardArgs& args, int64_t n, int64_t plane)
 {
-    const PeractChoice choice = BnPeractChoice();
-    const int nb              = choice.nb;
+    const int nb = BnPeractNb();
     const TensorDescriptor& x = *args.xDesc;
     const TensorDescriptor& pd = *args.pDesc;
     if(nb == 0 || !pd.IsPacked() || pd.NumDims() != x.NumDims() || pd.Lens()[0] != 1 ||
@@ -70,7 +59,6 @@ bool BnInferPeract(Handle& h, const cpu::BnForwardArgs& args, int64_t n, int64_t
     p.plane_q = plane / 4;
     p.n       = n;
     p.nb      = nb < n ? nb : n;
-    p.unroll  = choice.unroll;
     p.groups  = (n + p.nb - 1) / p.nb;
     const int64_t chunks = (p.plane_q + BnInferPeractThreads() - 1) / BnInferPeractThreads();
     if(chunks * p.groups >= (int64_t{1} << 31))

@@ -4,8 +4,7 @@
 // C[D]HW run, computes its 4 coefficients from scale, bias, mean and variance once (the
 // formulas of bn_infer_coef: inv_std = 1 / sqrtf(var + eps) in float, a = alpha * scale *
 // inv_std, c = alpha * bias, so the same bits as the coefficient path), and applies them to
-// `nb` consecutive n of the batch, U (4 or 8) float4s of x loaded before the first is used, the
-// first U together with the parameters.
+// `nb` consecutive n of the batch, U float4s of x loaded before the first is used.
 // y = (x - m) * a + c (+ beta * y): fmaf(x - m, a, c), then fmaf(beta, y, that), as
 // bn_infer_packed. Grid: chunks * groups blocks, the group (of nb n) fastest, so the blocks that
 // read the same parameters run together (the parameters come from DRAM about once).
@@ -16,26 +15,11 @@ namespace miopen::gpu {
 namespace {
 
 constexpr int kPeractThreads = 256;
+constexpr int kPeractUnroll  = 4;
 
 __device__ inline float PeractY(float x, float m, float a, float c) { return fmaf(x - m, a, c); }
 
-/// The next U n of the thread's float4 (those below n1), x and (ReadOut) y, loaded together.
-template <int U, bool ReadOut>
-__device__ inline void LoadBatch(const float4* x, const float4* y, int64_t i0, int64_t n1,
-                                 int64_t plane_q, float4 (&v)[U], float4 (&o)[U])
-{
-#pragma unroll
-    for(int u = 0; u < U; ++u)
-    {
-        if(i0 + u >= n1)
-            continue;
-        v[u] = x[(i0 + u) * plane_q];
-        if(ReadOut)
-            o[u] = y[(i0 + u) * plane_q];
-    }
-}
-
-template <int U, bool ReadOut>
+template <bool ReadOut>
 __global__ void __launch_bounds__(kPeractThreads) BnInferPeract(BnInferPeractArgs p)
 {
     const int64_t g     = blockIdx.x % p.groups;
@@ -43,18 +27,10 @@ __global__ void __launch_bounds__(kPeractThreads) BnInferPeract(BnInferPeractArg
     const int64_t q     = chunk * kPeractThreads + threadIdx.x; // float4 within the C[D]HW run
     if(q >= p.plane_q)
         return;
-    const int64_t n0 = g * p.nb;
-    const int64_t n1 = n0 + p.nb < p.n ? n0 + p.nb : p.n;
-    const float4* x  = reinterpret_cast<const float4*>(p.x) + q;
-    float4* y        = reinterpret_cast<float4*>(p.y) + q;
-    // The parameters and the first U float4s of x are loaded together, before the coefficients
-    // are computed: one DRAM round trip, not two.
     const float4 sc = reinterpret_cast<const float4*>(p.scale)[q];
     const float4 bi = reinterpret_cast<const float4*>(p.bias)[q];
     const float4 mn = reinterpret_cast<const float4*>(p.est_mean)[q];
     const float4 vr = reinterpret_cast<const float4*>(p.est_var)[q];
-    float4 v[U], o[U];
-    LoadBatch<U, ReadOut>(x, y, n0, n1, p.plane_q, v, o);
     float4 a, c;
     a.x = p.alpha * sc.x * (1.0f / sqrtf(vr.x + p.epsilon));
     a.y = p.alpha * sc.y * (1.0f / sqrtf(vr.y + p.epsilon));
@@ -64,10 +40,24 @@ __global__ void __launch_bounds__(kPeractThreads) BnInferPeract(BnInferPeractArg
     c.y = p.alpha * bi.y;
     c.z = p.alpha * bi.z;
     c.w = p.alpha * bi.w;
-    for(int64_t i0 = n0;;)
+    const int64_t n0 = g * p.nb;
+    const int64_t n1 = n0 + p.nb < p.n ? n0 + p.nb : p.n;
+    const float4* x  = reinterpret_cast<const float4*>(p.x) + q;
+    float4* y        = reinterpret_cast<float4*>(p.y) + q;
+    for(int64_t i0 = n0; i0 < n1; i0 += kPeractUnroll)
     {
+        float4 v[kPeractUnroll], o[kPeractUnroll];
 #pragma unroll
-        for(int u = 0; u < U; ++u)
+        for(int u = 0; u < kPeractUnroll; ++u)
+        {
+            if(i0 + u >= n1)
+                continue;
+            v[u] = x[(i0 + u) * p.plane_q];
+            if(ReadOut)
+                o[u] = y[(i0 + u) * p.plane_q];
+        }
+#pragma unroll
+        for(int u = 0; u < kPeractUnroll; ++u)
         {
             if(i0 + u >= n1)
                 continue;
@@ -85,20 +75,7 @@ __global__ void __launch_bounds__(kPeractThreads) BnInferPeract(BnInferPeractArg
             }
             y[(i0 + u) * p.plane_q] = r;
         }
-        i0 += U;
-        if(i0 >= n1)
-            break;
-        LoadBatch<U, ReadOut>(x, y, i0, n1, p.plane_q, v, o);
     }
-}
-
-template <int U>
-void LaunchU(const BnInferPeractArgs& p, const Launch& l)
-{
-    if(p.beta != 0.0f)
-        MIOPEN_CY_LAUNCH((BnInferPeract<U, true>), l, 0, p);
-    else
-        MIOPEN_CY_LAUNCH((BnInferPeract<U, false>), l, 0, p);
 }
 
 } // namespace
@@ -107,10 +84,10 @@ int BnInferPeractThreads() { return kPeractThreads; }
 
 void LaunchBnInferPeract(const BnInferPeractArgs& p, const Launch& l)
 {
-    if(p.unroll == 8)
-        LaunchU<8>(p, l);
+    if(p.beta != 0.0f)
+        MIOPEN_CY_LAUNCH(BnInferPeract<true>, l, 0, p);
     else
-        LaunchU<4>(p, l);
+        MIOPEN_CY_LAUNCH(BnInferPeract<false>, l, 0, p);
 }
 
 } // namespace miopen::gpu

@@ -19,7 +19,6 @@ struct BnInferPeractArgs
     const float* est_mean = nullptr;
     const float* est_var  = nullptr;
     int64_t plane_q = 0, n = 1, nb = 1, groups = 1;
-    int unroll = 4; // float4s of x in flight a thread: 4 or 8
     float alpha = 1.0f, beta = 0.0f, epsilon = 0.0f;
 };
 int BnInferPeractThreads();

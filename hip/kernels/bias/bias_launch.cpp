@@ -1,5 +1,6 @@
 // Launchers of the bias ops: forward is OpTensor Add with y as A and C (MIOpen's definition),
-// backward the per-channel reduction of bias.hip with its partial sums in the handle's scratch.
+// BiasFwdPacked on packed y; backward the per-channel reduction of bias.hip (BiasBwdNchw4 on
+// packed dy, else the group reduction) with its partial sums in the handle's scratch.
 #include "bias/bias.hpp"
 #include "bias/bias_kernels.hpp"
 #include "common/group_plan.hpp"
@@ -7,26 +8,23 @@
 #include "core/env.hpp"
 #include "tensor/tensor_ops.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace miopen::gpu {
 namespace {
 
 /// MIOPEN_CY_BIAS_FWD: the forward kernel on packed y. Unset or "packed": BiasFwdPacked
-/// (bias.hip); "packed_cs": the same with streaming cache hints; "optensor": OpTensor's
-/// element-wise engine, as on strided y.
-enum class BiasFwdKernel { Packed, PackedStreaming, OpTensor };
-
-BiasFwdKernel BiasFwdChoice()
+/// (bias.hip, 0.95 of the copy bandwidth on an H200); "optensor": OpTensor's element-wise
+/// engine, as on strided y (0.70).
+bool BiasFwdPackedWanted()
 {
     const auto v = env::Value("MIOPEN_CY_BIAS_FWD");
     if(!v || *v == "packed")
-        return BiasFwdKernel::Packed;
-    if(*v == "packed_cs")
-        return BiasFwdKernel::PackedStreaming;
+        return true;
     if(*v == "optensor")
-        return BiasFwdKernel::OpTensor;
-    ThrowBadParm("MIOPEN_CY_BIAS_FWD = '", *v, "'; expected packed, packed_cs or optensor");
+        return false;
+    ThrowBadParm("MIOPEN_CY_BIAS_FWD = '", *v, "'; expected packed or optensor");
 }
 
 /// BiasFwdPacked where y is packed, 16-byte aligned and its (n, c) planes whole float4s; false:
@@ -34,8 +32,7 @@ BiasFwdKernel BiasFwdChoice()
 bool ForwardBiasPacked(Handle& h, float alpha, const TensorDescriptor& bDesc, const float* b,
                        float beta, const TensorDescriptor& yDesc, float* y)
 {
-    const BiasFwdKernel k = BiasFwdChoice();
-    if(k == BiasFwdKernel::OpTensor || !yDesc.IsPacked() ||
+    if(!BiasFwdPackedWanted() || !yDesc.IsPacked() ||
        (reinterpret_cast<uintptr_t>(y) & 15) != 0)
         return false;
     const auto& lens = yDesc.Lens();
@@ -57,9 +54,53 @@ bool ForwardBiasPacked(Handle& h, float alpha, const TensorDescriptor& bDesc, co
     p.chunks          = (p.plane_q + p.chunk_q - 1) / p.chunk_q;
     if(planes * p.chunks >= (int64_t{1} << 31))
         return false;
-    LaunchBiasFwdPacked(p, On(h, D1(static_cast<unsigned>(planes * p.chunks)), D1(kBiasFwdThreads)),
-                        k == BiasFwdKernel::PackedStreaming);
+    LaunchBiasFwdPacked(p, On(h, D1(static_cast<unsigned>(planes * p.chunks)), D1(kBiasFwdThreads)));
     CheckLaunch("miopenConvolutionForwardBias");
+    return true;
+}
+
+/// Blocks a BiasBwdNchw4 launch aims for, and the fewest float4s a thread sums: constants (not
+/// the device's SM count), so the chunking, and with it the bits of every sum, depend on the
+/// shape alone (bn_fwd_train_nchw4's rule).
+constexpr int64_t kBwdTargetBlocks = 1024;
+constexpr int64_t kBwdMinPerThread = 8;
+
+/// MIOPEN_CY_BIAS_BWD: the backward kernel on packed dy. Unset or "packed": BiasBwdNchw4;
+/// "groups": the group reduction (common/reduce.hpp), as on strided dy.
+bool BiasBwdPackedWanted()
+{
+    const auto v = env::Value("MIOPEN_CY_BIAS_BWD");
+    if(!v || *v == "packed")
+        return true;
+    if(*v == "groups")
+        return false;
+    ThrowBadParm("MIOPEN_CY_BIAS_BWD = '", *v, "'; expected packed or groups");
+}
+
+/// The chunking of BiasBwdNchw4 where dy is packed, 16-byte aligned, S a multiple of 4 and the
+/// counts fit; false: the group reduction runs instead.
+bool BiasBwdNchw4Plan(const TensorDescriptor& dyDesc, const float* dy, BiasBwdNchw4Args& a)
+{
+    if(!BiasBwdPackedWanted() || !dyDesc.IsPacked() || (reinterpret_cast<uintptr_t>(dy) & 15) != 0)
+        return false;
+    const auto& lens = dyDesc.Lens();
+    int64_t s        = 1;
+    for(size_t d = 2; d < lens.size(); ++d)
+        s *= static_cast<int64_t>(lens[d]);
+    const auto n = static_cast<int64_t>(lens[0]);
+    const auto c = static_cast<int64_t>(lens[1]);
+    if(s % 4 != 0 || n * c * s == 0 || n * c * (s / 4) > INT32_MAX || c > 65535)
+        return false;
+    a.n  = static_cast<uint32_t>(n);
+    a.c  = static_cast<uint32_t>(c);
+    a.s4 = static_cast<uint32_t>(s / 4);
+    const int64_t m4 = n * (s / 4);
+    int64_t chunks   = std::max<int64_t>(1, (kBwdTargetBlocks + c - 1) / c);
+    chunks = std::min<int64_t>(chunks, std::max<int64_t>(1, m4 / (kBiasBwdThreads * kBwdMinPerThread)));
+    chunks = std::min<int64_t>(chunks, 65535);
+    const int64_t chunk4 = (m4 + chunks - 1) / chunks;
+    a.chunk4 = static_cast<uint32_t>(chunk4);
+    a.chunks = static_cast<uint32_t>((m4 + chunk4 - 1) / chunk4);
     return true;
 }
 
@@ -81,11 +122,19 @@ void ConvolutionBackwardBias(Handle& h, float alpha, const TensorDescriptor& dyD
 {
     // The bias tensor's strides stand in for the parameter operand; only its C stride matters.
     auto plan = PlanGroups<1>(h, {&dyDesc, &dbDesc}, [](int d) { return d == 1; });
+    BiasBwdNchw4Args packed;
+    const bool nchw4 = BiasBwdNchw4Plan(dyDesc, dy, packed);
+    if(nchw4)
+        plan.args.chunks = static_cast<int>(packed.chunks); // the finish's view of the partials
     ScratchLayout layout;
     const size_t at_partial = layout.Add<Partial2>(plan.args.groups * plan.args.chunks);
     void* scratch           = h.Scratch(layout.Bytes());
     auto* partial           = At<Partial2>(scratch, at_partial);
-    LaunchBiasBwdPartial(plan.args, plan.launch, dy, partial);
+    if(nchw4)
+        LaunchBiasBwdNchw4(packed, On(h, D2(packed.chunks, packed.c), D1(kBiasBwdThreads)), dy,
+                           partial);
+    else
+        LaunchBiasBwdPartial(plan.args, plan.launch, dy, partial);
     CheckLaunch("miopenConvolutionBackwardBias");
     LaunchBiasBwdFinish(plan.args, PerItem(h, plan.args.groups), partial, db, alpha, beta);
     CheckLaunch("miopenConvolutionBackwardBias");

@@ -96,29 +96,5 @@ __device__ inline T WarpXor(T v, int lane_mask)
 #endif
 }
 
-/// A float4 load / store with the evict-first (streaming) cache hint: __ldcs / __stcs on NVIDIA,
-/// clang's nontemporal access on AMD.
-__device__ inline float4 LoadStreaming(const float4* p)
-{
-#if defined(MIOPEN_CY_HAVE_CUDA)
-    return __ldcs(p);
-#else
-    using Native4 = float __attribute__((ext_vector_type(4)));
-    const Native4 v = __builtin_nontemporal_load(reinterpret_cast<const Native4*>(p));
-    return make_float4(v.x, v.y, v.z, v.w);
-#endif
-}
-
-__device__ inline void StoreStreaming(float4* p, float4 v)
-{
-#if defined(MIOPEN_CY_HAVE_CUDA)
-    __stcs(p, v);
-#else
-    using Native4 = float __attribute__((ext_vector_type(4)));
-    const Native4 n = {v.x, v.y, v.z, v.w};
-    __builtin_nontemporal_store(n, reinterpret_cast<Native4*>(p));
-#endif
-}
-
 } // namespace miopen::gpu
 #endif
