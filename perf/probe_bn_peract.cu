@@ -4,10 +4,9 @@
 // Standalone: nvcc -O3 -arch=sm_90 perf/probe_bn_peract.cu -o /tmp/probe_bn && /tmp/probe_bn
 // Median of 20 timed runs per variant (CUDA events); fraction of copy counts x, y and the
 // parameters once (8 * numel + 16 * plane bytes) against cudaMemcpy's 8 * numel.
-#include <cuda_runtime.h>
-#include <algorithm>
+#include "probe_timing.cuh"
+
 #include <cstdio>
-#include <vector>
 
 constexpr long N = 64, PLANE = 64L * 112 * 112, PQ = PLANE / 4;
 
@@ -78,27 +77,6 @@ __global__ void __launch_bounds__(256) Plain(const float4* x, float4* y, Params 
     y[i] = Apply(v, m, a, c);
 }
 
-template <class F>
-float Time(F launch)
-{
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0), cudaEventCreate(&e1);
-    launch();
-    std::vector<float> ms;
-    for(int r = 0; r < 20; ++r)
-    {
-        cudaEventRecord(e0);
-        launch();
-        cudaEventRecord(e1);
-        cudaEventSynchronize(e1);
-        float t;
-        cudaEventElapsedTime(&t, e0, e1);
-        ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[10];
-}
-
 int main()
 {
     float4 *x, *y, *prm;
@@ -106,23 +84,23 @@ int main()
     cudaMemset(x, 0, N * PLANE * 4), cudaMemset(prm, 0, 4 * PLANE * 4);
     Params p{prm, prm + PQ, prm + 2 * PQ, prm + 3 * PQ};
     const double bytes = 8.0 * N * PLANE, pbytes = bytes + 16.0 * PLANE;
-    const float tc = Time([&] { cudaMemcpyAsync(y, x, N * PLANE * 4, cudaMemcpyDeviceToDevice); });
+    const float tc = MedianMs([&] { cudaMemcpyAsync(y, x, N * PLANE * 4, cudaMemcpyDeviceToDevice); });
     const double copy = bytes / (tc * 1e-3);
     std::printf("cudaMemcpy D2D: %.4f ms %.0f GB/s\n", tc, copy / 1e9);
     auto row = [&](const char* name, float t) {
         std::printf("%-28s %.4f ms  %.3f of copy (x, y and parameters)\n", name, t, pbytes / (t * 1e-3) / copy);
     };
 #define FUSED(NB, U, T)                                                                            \
-    row("fused nb=" #NB " U=" #U " T=" #T, Time([&] {                                              \
+    row("fused nb=" #NB " U=" #U " T=" #T, MedianMs([&] {                                              \
             Fused<NB, U, T><<<unsigned((PQ + T - 1) / T * (N / NB)), T>>>(x, y, p);               \
         }));
     FUSED(8, 4, 256) FUSED(8, 8, 256) FUSED(8, 4, 128) FUSED(8, 8, 128) FUSED(4, 4, 256)
     FUSED(16, 8, 256) FUSED(16, 4, 128) FUSED(2, 2, 256) FUSED(64, 8, 128) FUSED(32, 8, 64)
 #define FUSED2(NB, T)                                                                              \
-    row("fused2 nb=" #NB " T=" #T, Time([&] {                                                      \
+    row("fused2 nb=" #NB " T=" #T, MedianMs([&] {                                                      \
             Fused2<NB, T><<<unsigned((PQ + 2 * T - 1) / (2 * T) * (N / NB)), T>>>(x, y, p);        \
         }));
     FUSED2(8, 256) FUSED2(4, 256) FUSED2(16, 128)
-    row("plain (params per image)", Time([&] { Plain<<<unsigned(N * PQ / 256), 256>>>(x, y, p); }));
+    row("plain (params per image)", MedianMs([&] { Plain<<<unsigned(N * PQ / 256), 256>>>(x, y, p); }));
     std::printf("%s\n", cudaGetErrorString(cudaGetLastError()));
 }

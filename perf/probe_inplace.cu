@@ -2,10 +2,9 @@
 // slower than the same map out of place on this GPU, and do cache hints change it?
 // Standalone: nvcc -O3 -arch=sm_90 perf/probe_inplace.cu -o /tmp/probe && /tmp/probe
 // Shape (64, 64, 112, 112) fp32 (205 MB); median of 20 timed runs per variant (CUDA events).
-#include <cuda_runtime.h>
-#include <algorithm>
+#include "probe_timing.cuh"
+
 #include <cstdio>
-#include <vector>
 
 constexpr long N = 64, C = 64, HW = 112 * 112, NUMEL = N * C * HW, NQ = NUMEL / 4;
 
@@ -44,22 +43,7 @@ template <int U, Hint H>
 float Time(const float4* x, float4* y, const float* b)
 {
     const unsigned grid = unsigned((NQ + 256L * U - 1) / (256L * U));
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0), cudaEventCreate(&e1);
-    Bias<U, H><<<grid, 256>>>(x, y, b);
-    std::vector<float> ms;
-    for(int r = 0; r < 20; ++r)
-    {
-        cudaEventRecord(e0);
-        Bias<U, H><<<grid, 256>>>(x, y, b);
-        cudaEventRecord(e1);
-        cudaEventSynchronize(e1);
-        float t;
-        cudaEventElapsedTime(&t, e0, e1);
-        ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[10];
+    return MedianMs([&] { Bias<U, H><<<grid, 256>>>(x, y, b); });
 }
 
 int main()
@@ -69,22 +53,9 @@ int main()
     cudaMemset(x, 0, NUMEL * 4), cudaMemset(y, 0, NUMEL * 4), cudaMemset(b, 0, C * 4);
     auto X = reinterpret_cast<float4*>(x), Y = reinterpret_cast<float4*>(y);
     const double gb = 8.0 * NUMEL / 1e9;
-    cudaEvent_t e0, e1;
-    cudaEventCreate(&e0), cudaEventCreate(&e1);
-    std::vector<float> ms;
-    for(int r = 0; r < 20; ++r)
-    {
-        cudaEventRecord(e0);
-        cudaMemcpyAsync(y, x, NUMEL * 4, cudaMemcpyDeviceToDevice);
-        cudaEventRecord(e1);
-        cudaEventSynchronize(e1);
-        float t;
-        cudaEventElapsedTime(&t, e0, e1);
-        ms.push_back(t);
-    }
-    std::sort(ms.begin(), ms.end());
-    const double copy = gb / (ms[10] * 1e-3);
-    std::printf("cudaMemcpy D2D: %.4f ms %.0f GB/s\n", ms[10], copy);
+    const float tc = MedianMs([&] { cudaMemcpyAsync(y, x, NUMEL * 4, cudaMemcpyDeviceToDevice); });
+    const double copy = gb / (tc * 1e-3);
+    std::printf("cudaMemcpy D2D: %.4f ms %.0f GB/s\n", tc, copy);
 #define ROW(U, H, name)                                                                             \
     {                                                                                              \
         float o = Time<U, H>(X, Y, b), i = Time<U, H>(X, X, b);                                    \

@@ -1,7 +1,7 @@
 // Launcher of bn_fwd_train_nchw4.hip: whether the fast path applies (spatial mode, x and y packed
 // NCHW / NCDHW with the same strides, H*W a multiple of 4, both 16-byte aligned, counts in 31
-// bits), its chunking, the scratch, and the three launches (stats, batchnorm.hip's finish,
-// apply) in stream order.
+// bits: PackedNcs4), its chunking (PlanChannelChunks), the scratch, and the three launches
+// (stats, batchnorm.hip's finish, apply) in stream order.
 #include "batchnorm/batchnorm.hpp"
 #include "batchnorm/bn_train_args.hpp"
 #include "batchnorm/bn_fwd_train_nchw4_kernels.hpp"
@@ -12,30 +12,15 @@
 namespace miopen::gpu {
 namespace {
 
-/// Stats blocks a launch aims for, and the fewest float4s a stats thread reduces. Constants (not
-/// the device's SM count), so the chunking, and with it the bits of every sum, depend on the
-/// shape alone.
-constexpr int64_t kStatsTargetBlocks = 1024;
-constexpr int64_t kStatsMinPerThread = 8;
-
 bool Aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
 
 } // namespace
 
 bool BatchNormForwardTrainingNchw4(Handle& h, const cpu::BnForwardArgs& args)
 {
-    const TensorDescriptor& x = *args.xDesc;
-    const TensorDescriptor& y = *args.yDesc;
-    if(args.mode != miopenBNSpatial || !x.IsPacked() || !y.IsPacked() ||
-       !Aligned16(args.x) || !Aligned16(args.y))
-        return false;
-    const auto& lens = x.Lens();
-    int64_t s        = 1;
-    for(int d = 2; d < x.NumDims(); ++d)
-        s *= static_cast<int64_t>(lens[d]);
-    const auto n = static_cast<int64_t>(lens[0]);
-    const auto c = static_cast<int64_t>(lens[1]);
-    if(s % 4 != 0 || n * c * s == 0 || n * c * (s / 4) > INT32_MAX)
+    int64_t n = 0, c = 0, s = 0;
+    if(args.mode != miopenBNSpatial || !PackedNcs4(*args.xDesc, args.x, n, c, s) ||
+       !args.yDesc->IsPacked() || !Aligned16(args.y))
         return false;
 
     BnNchw4Args a;
@@ -43,15 +28,9 @@ bool BatchNormForwardTrainingNchw4(Handle& h, const cpu::BnForwardArgs& args)
     a.c    = static_cast<uint32_t>(c);
     a.hw4  = static_cast<uint32_t>(s / 4);
     a.beta = args.beta;
-    const int64_t m4 = n * (s / 4);
-    int64_t chunks   = std::max<int64_t>(1, (kStatsTargetBlocks + c - 1) / c);
-    chunks = std::min<int64_t>(chunks, std::max<int64_t>(1, m4 / (kBnNchw4Threads * kStatsMinPerThread)));
-    chunks = std::min<int64_t>(chunks, 65535);
-    const int64_t chunk4 = (m4 + chunks - 1) / chunks;
-    a.chunk4 = static_cast<uint32_t>(chunk4);
-    a.chunks = static_cast<uint32_t>((m4 + chunk4 - 1) / chunk4);
-    if(c > 65535)
-        return false; // grid.y
+    const ChannelChunks ch = PlanChannelChunks(n, c, s / 4, kBnNchw4Threads);
+    a.chunk4 = static_cast<uint32_t>(ch.chunk4);
+    a.chunks = static_cast<uint32_t>(ch.chunks);
 
     // The finish kernel's view: groups = channels, m = N * S, our chunk count.
     auto plan       = PlanGroups<1>(h, {args.xDesc, args.pDesc},

@@ -8,7 +8,6 @@
 #include "core/env.hpp"
 #include "tensor/tensor_ops.hpp"
 
-#include <algorithm>
 #include <cstdint>
 
 namespace miopen::gpu {
@@ -59,12 +58,6 @@ bool ForwardBiasPacked(Handle& h, float alpha, const TensorDescriptor& bDesc, co
     return true;
 }
 
-/// Blocks a BiasBwdNchw4 launch aims for, and the fewest float4s a thread sums: constants (not
-/// the device's SM count), so the chunking, and with it the bits of every sum, depend on the
-/// shape alone (bn_fwd_train_nchw4's rule).
-constexpr int64_t kBwdTargetBlocks = 1024;
-constexpr int64_t kBwdMinPerThread = 8;
-
 /// MIOPEN_CY_BIAS_BWD: the backward kernel on packed dy. Unset or "packed": BiasBwdNchw4;
 /// "groups": the group reduction (common/reduce.hpp), as on strided dy.
 bool BiasBwdPackedWanted()
@@ -77,30 +70,19 @@ bool BiasBwdPackedWanted()
     ThrowBadParm("MIOPEN_CY_BIAS_BWD = '", *v, "'; expected packed or groups");
 }
 
-/// The chunking of BiasBwdNchw4 where dy is packed, 16-byte aligned, S a multiple of 4 and the
-/// counts fit; false: the group reduction runs instead.
+/// The chunking of BiasBwdNchw4 where dy is packed N, C, S with S a multiple of 4
+/// (PackedNcs4); false: the group reduction runs instead.
 bool BiasBwdNchw4Plan(const TensorDescriptor& dyDesc, const float* dy, BiasBwdNchw4Args& a)
 {
-    if(!BiasBwdPackedWanted() || !dyDesc.IsPacked() || (reinterpret_cast<uintptr_t>(dy) & 15) != 0)
+    int64_t n = 0, c = 0, s = 0;
+    if(!BiasBwdPackedWanted() || !PackedNcs4(dyDesc, dy, n, c, s))
         return false;
-    const auto& lens = dyDesc.Lens();
-    int64_t s        = 1;
-    for(size_t d = 2; d < lens.size(); ++d)
-        s *= static_cast<int64_t>(lens[d]);
-    const auto n = static_cast<int64_t>(lens[0]);
-    const auto c = static_cast<int64_t>(lens[1]);
-    if(s % 4 != 0 || n * c * s == 0 || n * c * (s / 4) > INT32_MAX || c > 65535)
-        return false;
-    a.n  = static_cast<uint32_t>(n);
-    a.c  = static_cast<uint32_t>(c);
-    a.s4 = static_cast<uint32_t>(s / 4);
-    const int64_t m4 = n * (s / 4);
-    int64_t chunks   = std::max<int64_t>(1, (kBwdTargetBlocks + c - 1) / c);
-    chunks = std::min<int64_t>(chunks, std::max<int64_t>(1, m4 / (kBiasBwdThreads * kBwdMinPerThread)));
-    chunks = std::min<int64_t>(chunks, 65535);
-    const int64_t chunk4 = (m4 + chunks - 1) / chunks;
-    a.chunk4 = static_cast<uint32_t>(chunk4);
-    a.chunks = static_cast<uint32_t>((m4 + chunk4 - 1) / chunk4);
+    const ChannelChunks ch = PlanChannelChunks(n, c, s / 4, kBiasBwdThreads);
+    a.n      = static_cast<uint32_t>(n);
+    a.c      = static_cast<uint32_t>(c);
+    a.s4     = static_cast<uint32_t>(s / 4);
+    a.chunk4 = static_cast<uint32_t>(ch.chunk4);
+    a.chunks = static_cast<uint32_t>(ch.chunks);
     return true;
 }
 

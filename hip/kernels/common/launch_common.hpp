@@ -108,4 +108,45 @@ MapArgs<NIn> PlanMap(const Handle& h, const StridedSpace<NIn + 1>& s, float beta
     return a;
 }
 
+/// Whether t is packed N, C, S (S the product of the dims past C, a multiple of 4) starting
+/// 16-byte aligned at p, with every count of float4s in 31 bits and C within a grid's y: the
+/// float4 reductions over channels (bn_fwd_train_nchw4, the bias backward). Gives n, c, s.
+inline bool PackedNcs4(const TensorDescriptor& t, const void* p, int64_t& n, int64_t& c,
+                       int64_t& s)
+{
+    if(!t.IsPacked() || t.NumDims() < 3 || (reinterpret_cast<uintptr_t>(p) & 15) != 0)
+        return false;
+    const auto& lens = t.Lens();
+    s                = 1;
+    for(size_t d = 2; d < lens.size(); ++d)
+        s *= static_cast<int64_t>(lens[d]);
+    n = static_cast<int64_t>(lens[0]);
+    c = static_cast<int64_t>(lens[1]);
+    return s % 4 == 0 && n * c * s != 0 && n * c * (s / 4) <= INT32_MAX && c <= 65535;
+}
+
+/// The chunks of one channel's n * s4 float4s that such a reduction's blocks (of `threads`) take:
+/// about 1024 blocks in all, at least 8 float4s a thread, at most 65535 chunks (grid.x).
+/// Constants, not the device's SM count, so the chunking, and with it the bits of every sum,
+/// depend on the shape alone.
+struct ChannelChunks
+{
+    int64_t chunk4 = 1; // float4s a block
+    int64_t chunks = 1; // blocks a channel
+};
+
+inline ChannelChunks PlanChannelChunks(int64_t n, int64_t c, int64_t s4, int64_t threads)
+{
+    constexpr int64_t kTargetBlocks = 1024;
+    constexpr int64_t kMinPerThread = 8;
+    const int64_t m4 = n * s4;
+    int64_t chunks   = std::max<int64_t>(1, (kTargetBlocks + c - 1) / c);
+    chunks = std::min<int64_t>(chunks, std::max<int64_t>(1, m4 / (threads * kMinPerThread)));
+    chunks = std::min<int64_t>(chunks, 65535);
+    ChannelChunks r;
+    r.chunk4 = (m4 + chunks - 1) / chunks;
+    r.chunks = (m4 + r.chunk4 - 1) / r.chunk4;
+    return r;
+}
+
 } // namespace miopen::gpu
