@@ -14,9 +14,9 @@ import pytest
 import miopen_cy as mi
 from conftest import GPU, requires_gpu
 from helpers import desc, poisoned, rel_l2
+from pool_helpers import MODES, out_shape, pool_id, run_bwd, run_fwd, torch_bwd, torch_fwd
 
 import torch
-import torch.nn.functional as F
 from torch.utils.dlpack import to_dlpack
 
 TORCH_CUDA = GPU and torch.cuda.is_available()
@@ -175,57 +175,21 @@ POOL_CASES = [  # (n, c, h, w), window, pad, stride
     ((1, 2, 15, 21), (3, 3), (0, 0), (1, 2)),      # pair variant, scalar loads, odd out_w
     ((1, 3, 7, 5), (3, 3), (1, 1), (2, 2)),        # pair variant, narrower than a float4 row
 ]
-MODES = [mi.miopenPoolingMax, mi.miopenPoolingAverage, mi.miopenPoolingAverageInclusive]
-
-
-def pool_case_id(case):
-    (n, c, h, w), (r, s), (ph, pw), (sh, sw) = case
-    return f"n{n}-c{c}-h{h}-w{w}-y{r}-x{s}-p{ph}x{pw}-s{sh}x{sw}"
-
-
-def run_pool(h, case, mode, x, *, index_type=None, image=False, alpha=1.0, beta=0.0, y0=None):
-    shape, (r, s), (ph, pw), (sh, sw) = case
-    pd = mi.PoolingDescriptor()
-    mi.set2dPoolingDescriptor(pd, mode, r, s, ph, pw, sh, sw)
-    if index_type is not None:
-        mi.setPoolingIndexType(pd, index_type)
-    if image:
-        mi.setPoolingWorkSpaceIndexMode(pd, mi.miopenPoolingWorkspaceIndexImage)
-    xd = desc(shape)
-    oshape = mi.getPoolingForwardOutputDim(pd, xd)
-    yd = desc(oshape)
-    xb = mi.DeviceBuffer.from_numpy(h, x)
-    yb = mi.DeviceBuffer.from_numpy(h, poisoned(oshape) if y0 is None else y0)
-    ws_size = mi.poolingGetWorkSpaceSizeV2(pd, yd)
-    ws = mi.DeviceBuffer.from_numpy(h, np.full(max(ws_size, 1), 0xAB, np.uint8))
-    mi.poolingForward(h, pd, alpha, xd, xb, beta, yd, yb, mode == mi.miopenPoolingMax, ws, ws_size)
-    return yb.to_numpy(oshape, np.float32), ws.to_numpy((max(ws_size, 1),), np.uint8)
-
-
-def torch_pool(case, mode, x):
-    _, window, pad, stride = case
-    t = torch.from_numpy(x.astype(np.float64))
-    if mode == mi.miopenPoolingMax:
-        return F.max_pool2d(t, window, stride, pad).numpy()
-    return F.avg_pool2d(t, window, stride, pad,
-                        count_include_pad=mode == mi.miopenPoolingAverageInclusive).numpy()
-
-
 @requires_gpu
 @pytest.mark.parametrize("mode", MODES, ids=["max", "avg", "avg_incl"])
-@pytest.mark.parametrize("case", POOL_CASES, ids=pool_case_id)
+@pytest.mark.parametrize("case", POOL_CASES, ids=pool_id)
 def test_pool_fwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(
         monkeypatch, rng, case, mode):
     h = mi.Handle(device="gpu")
     x = rng.standard_normal(case[0]).astype(np.float32)
     monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "direct")
-    y_direct, ws_direct = run_pool(h, case, mode, x)
-    y_again, ws_again = run_pool(h, case, mode, x)
+    y_direct, ws_direct = run_fwd(h, case, mode, x)
+    y_again, ws_again = run_fwd(h, case, mode, x)
     monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "generic")
-    y_generic, ws_generic = run_pool(h, case, mode, x)
+    y_generic, ws_generic = run_fwd(h, case, mode, x)
     assert y_direct.tobytes() == y_again.tobytes() == y_generic.tobytes()
     assert ws_direct.tobytes() == ws_again.tobytes() == ws_generic.tobytes()
-    assert rel_l2(y_direct, torch_pool(case, mode, x)) <= 1e-6
+    assert rel_l2(y_direct, torch_fwd(case, mode, x)) <= 1e-6
 
 
 @requires_gpu
@@ -242,13 +206,13 @@ def test_pool_fwd_2d_indices_and_alpha_beta_equal_the_generic_kernel(
     out = {}
     for kernel in ("direct", "generic"):
         monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
-        out[kernel] = run_pool(h, case, mi.miopenPoolingMax, x, index_type=index_type,
+        out[kernel] = run_fwd(h, case, mi.miopenPoolingMax, x, index_type=index_type,
                                image=image, alpha=1.5, beta=-0.5, y0=y0)
     assert out["direct"][0].tobytes() == out["generic"][0].tobytes()
     assert out["direct"][1].tobytes() == out["generic"][1].tobytes()
     assert np.isnan(out["direct"][0][0, 0]).any()
     finite = np.isfinite(out["direct"][0])
-    ref = 1.5 * torch_pool(case, mi.miopenPoolingMax, x) - 0.5 * y0
+    ref = 1.5 * torch_fwd(case, mi.miopenPoolingMax, x) - 0.5 * y0
     assert rel_l2(out["direct"][0][finite], ref[finite]) <= 1e-6
 
 
@@ -259,7 +223,7 @@ def test_a_bad_pool_kernel_choice_names_the_variable_and_writes_nothing(monkeypa
     x = rng.standard_normal(case[0]).astype(np.float32)
     monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "tiled")
     with pytest.raises(mi.BadParmError, match="MIOPEN_CY_POOL_KERNEL"):
-        run_pool(h, case, mi.miopenPoolingAverage, x)
+        run_fwd(h, case, mi.miopenPoolingAverage, x)
     pd = mi.PoolingDescriptor()
     mi.set2dPoolingDescriptor(pd, mi.miopenPoolingAverage, 2, 2, 0, 0, 2, 2)
     yb = mi.DeviceBuffer.from_numpy(h, poisoned((1, 2, 4, 4)))
@@ -338,59 +302,21 @@ POOL_BWD_CASES = POOL_CASES + [
 ]
 
 
-def run_pool_bwd(h, case, mode, x, dy, *, index_type=None, image=False, alpha=1.0, beta=0.0,
-                 dx0=None, use_ws=True):
-    """The forward (with its index workspace) then the backward; returns dx."""
-    shape = case[0]
-    y, ws = run_pool(h, case, mode, x, index_type=index_type, image=image)
-    pd = mi.PoolingDescriptor()
-    (r, s), (ph, pw), (sh, sw) = case[1:]
-    mi.set2dPoolingDescriptor(pd, mode, r, s, ph, pw, sh, sw)
-    if index_type is not None:
-        mi.setPoolingIndexType(pd, index_type)
-    if image:
-        mi.setPoolingWorkSpaceIndexMode(pd, mi.miopenPoolingWorkspaceIndexImage)
-    xd, yd = desc(shape), desc(y.shape)
-    dxb = mi.DeviceBuffer.from_numpy(h, poisoned(shape) if dx0 is None else dx0)
-    wsb = mi.DeviceBuffer.from_numpy(h, ws) if use_ws else None
-    mi.poolingBackward(h, pd, alpha, yd, mi.DeviceBuffer.from_numpy(h, y), yd,
-                       mi.DeviceBuffer.from_numpy(h, dy), xd, mi.DeviceBuffer.from_numpy(h, x),
-                       beta, xd, dxb, wsb)
-    return dxb.to_numpy(shape, np.float32)
-
-
-def torch_pool_bwd(case, mode, x, dy):
-    _, window, pad, stride = case
-    t = torch.from_numpy(x.astype(np.float64)).requires_grad_(True)
-    if mode == mi.miopenPoolingMax:
-        y = F.max_pool2d(t, window, stride, pad)
-    else:
-        y = F.avg_pool2d(t, window, stride, pad,
-                         count_include_pad=mode == mi.miopenPoolingAverageInclusive)
-    (g,) = torch.autograd.grad(y, t, torch.from_numpy(dy.astype(np.float64)))
-    return g.numpy()
-
-
-def out_shape(case):
-    (n, c, h, w), (r, s), (ph, pw), (sh, sw) = case
-    return (n, c, (h + 2 * ph - r) // sh + 1, (w + 2 * pw - s) // sw + 1)
-
-
 @requires_gpu
 @pytest.mark.parametrize("mode", MODES, ids=["max", "avg", "avg_incl"])
-@pytest.mark.parametrize("case", POOL_BWD_CASES, ids=pool_case_id)
+@pytest.mark.parametrize("case", POOL_BWD_CASES, ids=pool_id)
 def test_pool_bwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(
         monkeypatch, rng, case, mode):
     h = mi.Handle(device="gpu")
     x = rng.standard_normal(case[0]).astype(np.float32)
     dy = rng.standard_normal(out_shape(case)).astype(np.float32)
     monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "direct")
-    dx_direct = run_pool_bwd(h, case, mode, x, dy)
-    dx_again = run_pool_bwd(h, case, mode, x, dy)
+    dx_direct = run_bwd(h, case, mode, x, dy)
+    dx_again = run_bwd(h, case, mode, x, dy)
     monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "generic")
-    dx_generic = run_pool_bwd(h, case, mode, x, dy)
+    dx_generic = run_bwd(h, case, mode, x, dy)
     assert dx_direct.tobytes() == dx_again.tobytes() == dx_generic.tobytes()
-    assert rel_l2(dx_direct, torch_pool_bwd(case, mode, x, dy)) <= 1e-6
+    assert rel_l2(dx_direct, torch_bwd(case, mode, x, dy)) <= 1e-6
 
 
 @requires_gpu
@@ -400,7 +326,7 @@ def test_pool_bwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(
 @pytest.mark.parametrize("case", [((2, 3, 12, 14), (3, 3), (1, 1), (2, 2)),
                                   ((1, 2, 9, 11), (3, 3), (1, 1), (1, 1)),
                                   ((2, 2, 8, 10), (2, 2), (0, 0), (2, 2))],
-                         ids=pool_case_id)
+                         ids=pool_id)
 def test_pool_bwd_2d_index_types_and_alpha_beta_equal_the_generic_kernel(
         monkeypatch, rng, case, index_type, image):
     h = mi.Handle(device="gpu")
@@ -410,10 +336,10 @@ def test_pool_bwd_2d_index_types_and_alpha_beta_equal_the_generic_kernel(
     out = {}
     for kernel in ("direct", "generic"):
         monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
-        out[kernel] = run_pool_bwd(h, case, mi.miopenPoolingMax, x, dy, index_type=index_type,
+        out[kernel] = run_bwd(h, case, mi.miopenPoolingMax, x, dy, index_type=index_type,
                                    image=image, alpha=1.5, beta=-0.5, dx0=dx0)
     assert out["direct"].tobytes() == out["generic"].tobytes()
-    ref = 1.5 * torch_pool_bwd(case, mi.miopenPoolingMax, x, dy) - 0.5 * dx0
+    ref = 1.5 * torch_bwd(case, mi.miopenPoolingMax, x, dy) - 0.5 * dx0
     assert rel_l2(out["direct"], ref) <= 1e-6
 
 
@@ -427,10 +353,10 @@ def test_pool_bwd_2d_with_strided_rows_and_max_without_workspace(monkeypatch, rn
     case = ((2, 3, 13, 17), (3, 3), (1, 1), (2, 2))
     x = rng.standard_normal(case[0]).astype(np.float32)
     dy_a = rng.standard_normal(out_shape(case)).astype(np.float32)
-    ref = torch_pool_bwd(case, mode, x, dy_a)
+    ref = torch_bwd(case, mode, x, dy_a)
     pd = mi.PoolingDescriptor()
     mi.set2dPoolingDescriptor(pd, mode, 3, 3, 1, 1, 2, 2)
-    y, ws = run_pool(h, case, mode, x)
+    y, ws = run_fwd(h, case, mode, x)
     results = []
     for kernel in ("direct", "generic"):
         monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
@@ -446,6 +372,6 @@ def test_pool_bwd_2d_with_strided_rows_and_max_without_workspace(monkeypatch, rn
         assert rel_l2(dx.view, ref) <= 1e-6
         results.append(np.ascontiguousarray(dx.view).tobytes())
         if mode == mi.miopenPoolingMax:
-            no_ws = run_pool_bwd(h, case, mode, x, dy_a, use_ws=False)
+            no_ws = run_bwd(h, case, mode, x, dy_a, use_ws=False)
             assert rel_l2(no_ws, ref) <= 1e-6
     assert results[0] == results[1]

@@ -19,6 +19,7 @@ import torch.nn.functional as F
 import miopen_cy as mi
 from conftest import GPU, requires_gpu
 from helpers import Strided, desc, poisoned, rel_l2
+from pool_helpers import MODES, pool_desc, pool_id, run_fwd, torch_bwd, torch_fwd
 
 TORCH_CUDA = GPU and torch.cuda.is_available()
 requires_torch_cuda = pytest.mark.skipif(not TORCH_CUDA, reason="needs PyTorch with CUDA and a GPU")
@@ -46,48 +47,6 @@ SHFL_CASES = [  # (n, c, h, w), window, pad, stride
     ((1, 2, 14, 20), (3, 3), (1, 0), (1, 2)),      # stride 1 along h, pad 0 along h
     ((2, 2, 9, 36), (3, 3), (1, 1), (2, 2)),       # out_w 18: 16 lanes, last thread half used
 ]
-MODES = [mi.miopenPoolingMax, mi.miopenPoolingAverage, mi.miopenPoolingAverageInclusive]
-
-
-def pool_id(case):
-    (n, c, h, w), (r, s), (ph, pw), (sh, sw) = case
-    return f"n{n}-c{c}-h{h}-w{w}-y{r}-x{s}-p{ph}x{pw}-s{sh}x{sw}"
-
-
-def pool_desc(case, mode, index_type=None, image=False):
-    _, (r, s), (ph, pw), (sh, sw) = case
-    pd = mi.PoolingDescriptor()
-    mi.set2dPoolingDescriptor(pd, mode, r, s, ph, pw, sh, sw)
-    if index_type is not None:
-        mi.setPoolingIndexType(pd, index_type)
-    if image:
-        mi.setPoolingWorkSpaceIndexMode(pd, mi.miopenPoolingWorkspaceIndexImage)
-    return pd
-
-
-def run_fwd(h, case, mode, x, *, xdesc=None, index_type=None, image=False, alpha=1.0, beta=0.0,
-            y0=None):
-    pd = pool_desc(case, mode, index_type, image)
-    xd = xdesc if xdesc is not None else desc(case[0])
-    oshape = mi.getPoolingForwardOutputDim(pd, desc(case[0]))
-    yd = desc(oshape)
-    xb = mi.DeviceBuffer.from_numpy(h, x)
-    yb = mi.DeviceBuffer.from_numpy(h, poisoned(oshape) if y0 is None else y0)
-    ws_size = mi.poolingGetWorkSpaceSizeV2(pd, yd)
-    ws = mi.DeviceBuffer.from_numpy(h, np.full(max(ws_size, 1), 0xAB, np.uint8))
-    mi.poolingForward(h, pd, alpha, xd, xb, beta, yd, yb, mode == mi.miopenPoolingMax, ws, ws_size)
-    return yb.to_numpy(oshape, np.float32), ws.to_numpy((max(ws_size, 1),), np.uint8)
-
-
-def torch_fwd(case, mode, x):
-    _, window, pad, stride = case
-    t = torch.from_numpy(np.ascontiguousarray(x, np.float64))
-    if mode == mi.miopenPoolingMax:
-        return F.max_pool2d(t, window, stride, pad).numpy()
-    return F.avg_pool2d(t, window, stride, pad,
-                        count_include_pad=mode == mi.miopenPoolingAverageInclusive).numpy()
-
-
 @requires_gpu
 @pytest.mark.parametrize("kernel", ["direct", "prefetch"])
 @pytest.mark.parametrize("mode", MODES, ids=["max", "avg", "avg_incl"])
@@ -176,12 +135,7 @@ def test_pool_bwd_wide_rows_alpha_beta_equal_the_generic_kernel(monkeypatch, rng
                            mi.DeviceBuffer.from_numpy(h, ws))
         out[kernel] = dxb.to_numpy(case[0], np.float32)
     assert out["direct"].tobytes() == out["generic"].tobytes()
-    t = torch.from_numpy(x.astype(np.float64)).requires_grad_(True)
-    _, window, pad, stride = case
-    ty = (F.max_pool2d(t, window, stride, pad) if mode == mi.miopenPoolingMax
-          else F.avg_pool2d(t, window, stride, pad, count_include_pad=False))
-    (g,) = torch.autograd.grad(ty, t, torch.from_numpy(dy.astype(np.float64)))
-    assert rel_l2(out["direct"], 0.75 * g.numpy() + 1.25 * dx0) <= 1e-6
+    assert rel_l2(out["direct"], 0.75 * torch_bwd(case, mode, x, dy) + 1.25 * dx0) <= 1e-6
 
 
 # ---- activation on the packed kernel ----------------------------------------------------------

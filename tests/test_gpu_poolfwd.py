@@ -15,8 +15,8 @@ import pytest
 import miopen_cy as mi
 from conftest import requires_gpu
 from helpers import Strided, desc, poisoned, rel_l2
-from test_gpu_opsa import (MODES, PER_ACT, SHFL_CASES, bn_infer, pool_desc, pool_id, run_fwd,
-                           torch_bn_infer, torch_fwd)
+from pool_helpers import MODES, pool_desc, pool_id, run_fwd, torch_fwd
+from test_gpu_opsa import PER_ACT, SHFL_CASES, bn_infer, torch_bn_infer
 
 QUAD_CASES = SHFL_CASES + [
     ((2, 3, 21, 110), (3, 3), (1, 1), (2, 2)),     # out 11 x 55: last quad 3 wide, odd rows
