@@ -1,8 +1,9 @@
 """The solvers added by the igemm3 pass, each forced alone (MIOPEN_DEBUG_FIND_ONLY_SOLVER) on a GPU
 handle against PyTorch's float64 operators, outputs NaN-poisoned: the implicit-GEMM variants with a
 k step of 16 (<128x64x16>, <64x128x16>) in all three directions, and the small-C backward-data
-gather (ConvGpuDirectBwdSmallC: C/G <= 4, 2-d) on odd sizes, strides, dilations, pads wider than
-the filter, groups and strided tensors, and where it does not apply. Skipped without a GPU, except
+gather (ConvGpuDirectBwdSmallC: C/G <= 4, 2-d; its row-strip and gather kernels give the same
+bits) on odd sizes, strides, dilations, pads wider than the filter, groups and strided tensors, and
+where it does not apply. Skipped without a GPU, except
 the checks that the names are known and that a CPU handle never runs them."""
 import numpy as np
 import pytest
@@ -72,6 +73,36 @@ def test_smallc_bwd_alone(rng, monkeypatch, case):
         return
     got = run(handle, case, BWD, x, w, dy, algo=DIRECT)   # run() poisons its output with NaN
     assert rel_l2(got, dx_ref) <= TOL
+
+
+@requires_gpu
+@pytest.mark.parametrize("case", SMALLC_CASES, ids=str)
+def test_smallc_row_strips_give_the_gathers_bits(rng, monkeypatch, case):
+    # MIOPEN_CY_SMALLC_KERNEL: row strips of 8 (the default) and 4 positions where dilation_w
+    # divides stride_w and a phase has at most 8 taps along w (else they fall back to the
+    # gather), the gather itself: the same loop order and multiply-adds, so the same bits.
+    handle = gpu_handle()
+    x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
+    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", SMALLC)
+    got = {}
+    for kernel in ("rows", "rows4", "gather"):
+        monkeypatch.setenv("MIOPEN_CY_SMALLC_KERNEL", kernel)
+        got[kernel] = run(handle, case, BWD, x, w, dy, algo=DIRECT)
+    assert got["rows"].tobytes() == got["rows4"].tobytes() == got["gather"].tobytes()
+    assert rel_l2(got["rows"], dx_ref) <= TOL
+
+
+@requires_gpu
+def test_a_bad_smallc_kernel_choice_names_the_variable_and_writes_nothing(rng, monkeypatch):
+    handle = gpu_handle()
+    case = SMALLC_CASES[0]
+    x, w, dy, *_ = reference(case, rng)
+    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", SMALLC)
+    monkeypatch.setenv("MIOPEN_CY_SMALLC_KERNEL", "strips")
+    dx = np.full(x.shape, np.nan, np.float32)
+    with pytest.raises(mi.BadParmError, match="MIOPEN_CY_SMALLC_KERNEL"):
+        run(handle, case, BWD, x, w, dy, algo=DIRECT, out=dx)
+    assert np.isnan(dx).all()
 
 
 @requires_gpu

@@ -9,6 +9,14 @@
 // numbers (dy reads of a warp along ow are coalesced) and a thread P of them spaced by the block
 // size. The weights of a tap are the same for the whole block (uniform reads, cached).
 // Layouts: any strides (x, w, y as in ConvKArgs). blockIdx.z = group. No workspace, no atomics.
+//
+// ConvBwdSmallCRows, the default where it applies (the filter's w taps of a phase a unit apart in
+// dy: dilation_w divides stride_w; at most TW taps along w): a thread owns a strip of P
+// consecutive positions of one phase row instead of P positions a block apart, so for each (k,
+// filter row) it loads the P + TW - 1 dy values its strip's taps read once (the gather loads one
+// per position and tap), and the filter row's taps once. Same loop order (k, then h taps, then w
+// taps) and the same fused multiply-adds, zero for a dy element off the map: the gather kernel's
+// bits. MIOPEN_CY_SMALLC_KERNEL=gather keeps the gather.
 #include "common/device.hpp"
 #include "conv/conv_kernels.hpp"
 
@@ -150,6 +158,114 @@ ConvBwdSmallC(SmallC a, const float* __restrict__ w, const float* __restrict__ d
     }
 }
 
+template <int CPG, int P, int TW>
+__global__ void __launch_bounds__(kSmallCThreads)
+ConvBwdSmallCRows(SmallC a, const float* __restrict__ w, const float* __restrict__ dy, float* __restrict__ dx)
+{
+    const int phase  = blockIdx.y;
+    const int g      = blockIdx.z;
+    const PhaseDim h = MakePhaseDim(phase / a.sw, a.ph, a.fh, a.sh, a.dh, a.ih);
+    const PhaseDim v = MakePhaseDim(phase % a.sw, a.pw, a.fw, a.sw, a.dw, a.iw);
+    const int strips = (v.pos + P - 1) / P;
+    const int q      = blockIdx.x * kSmallCThreads + threadIdx.x;
+    if(q >= a.n * h.pos * strips)   // also a phase with fewer positions than the largest
+        return;
+    const int row = q / strips;
+    const int jw0 = (q - row * strips) * P;
+    const int b   = row / h.pos;
+    const int jh  = row - b * h.pos;
+    // Tap tw of position p reads dy column jw0 + p + v.r0 - tw (v.dr == 1): window element
+    // TW - 1 + p - tw of the columns c0, c0 + 1, ...
+    const int c0 = jw0 + v.r0 - (TW - 1);
+
+    float acc[CPG][P];
+#pragma unroll
+    for(int c = 0; c < CPG; ++c)
+#pragma unroll
+        for(int p = 0; p < P; ++p)
+            acc[c][p] = 0.0f;
+
+    const float* yb = dy + b * a.ys0 + g * a.kpg * a.ys1;
+    const float* wg = w + g * a.kpg * a.ws0;
+    for(int k = 0; k < a.kpg; ++k)
+    {
+        for(int th = 0; th < h.taps; ++th)
+        {
+            const int rh      = h.r0 - th * h.dr;
+            const bool rok    = In(jh + rh, a.oh);
+            const float* yrow = yb + k * a.ys1 + (jh + rh) * a.ysh;
+            float d[P + TW - 1];
+#pragma unroll
+            for(int i = 0; i < P + TW - 1; ++i)
+                d[i] = (rok & In(c0 + i, a.ow)) ? yrow[(c0 + i) * a.ysw] : 0.0f;
+            const float* wkh = wg + k * a.ws0 + (h.f0 + th * h.step) * a.wsh;
+#pragma unroll
+            for(int tw = 0; tw < TW; ++tw)
+            {
+                if(tw >= v.taps)
+                    break;
+                const int fw = v.f0 + tw * v.step;
+                float wv[CPG];
+#pragma unroll
+                for(int c = 0; c < CPG; ++c)
+                    wv[c] = wkh[c * a.ws1 + fw * a.wsw];
+#pragma unroll
+                for(int p = 0; p < P; ++p)
+#pragma unroll
+                    for(int c = 0; c < CPG; ++c)
+                        acc[c][p] = fmaf(wv[c], d[TW - 1 + p - tw], acc[c][p]);
+            }
+        }
+    }
+
+    const int off = b * a.xs0 + g * CPG * a.xs1 + (h.res + jh * a.sh) * a.xsh;
+#pragma unroll
+    for(int p = 0; p < P; ++p)
+    {
+        if(jw0 + p >= v.pos)
+            break;
+        const int o = off + (v.res + (jw0 + p) * a.sw) * a.xsw;
+#pragma unroll
+        for(int c = 0; c < CPG; ++c)
+            dx[o + c * a.xs1] = acc[c][p];
+    }
+}
+
+/// Taps along w of every phase (the same for all residues) and whether they are a unit apart in
+/// dy (dilation divides stride), the conditions of ConvBwdSmallCRows.
+int WTaps(const ConvKArgs& a, bool& unit)
+{
+    const int s = static_cast<int>(a.str[2]), dil = static_cast<int>(a.dil[2]);
+    int x = s, y = dil;
+    while(y != 0)
+    {
+        const int t = x % y;
+        x           = y;
+        y           = t;
+    }
+    const int step = s / x;
+    unit           = step * dil / s == 1;
+    return (static_cast<int>(a.fil[2]) + step - 1) / step;
+}
+
+template <int TW, int P>
+void RunSmallCRows(const ConvKArgs& a, const SmallC& s, void* stream, float* dx, const float* w, const float* dy)
+{
+    // The grid covers the largest phase (residue 0 in both dims).
+    const int64_t posw = (a.in[2] + a.str[2] - 1) / a.str[2];
+    const int64_t most = a.n * ((a.in[1] + a.str[1] - 1) / a.str[1]) * ((posw + P - 1) / P);
+    dim3 grid(static_cast<unsigned>((most + kSmallCThreads - 1) / kSmallCThreads),
+              static_cast<unsigned>(a.str[1] * a.str[2]), static_cast<unsigned>(a.g));
+    hipStream_t st = ToStream(stream);
+    switch(a.cpg)
+    {
+    case 1: ConvBwdSmallCRows<1, P, TW><<<grid, kSmallCThreads, 0, st>>>(s, w, dy, dx); break;
+    case 2: ConvBwdSmallCRows<2, P, TW><<<grid, kSmallCThreads, 0, st>>>(s, w, dy, dx); break;
+    case 3: ConvBwdSmallCRows<3, P, TW><<<grid, kSmallCThreads, 0, st>>>(s, w, dy, dx); break;
+    default: ConvBwdSmallCRows<4, P, TW><<<grid, kSmallCThreads, 0, st>>>(s, w, dy, dx); break;
+    }
+}
+
 template <int P>
 void RunSmallC(const ConvKArgs& a, const SmallC& s, void* stream, float* dx, const float* w, const float* dy)
 {
@@ -193,7 +309,14 @@ void LaunchConvBwdSmallC(const ConvKArgs& a, void* stream, float* dx, const floa
     s.wsh = static_cast<int>(a.ws[3]); s.wsw = static_cast<int>(a.ws[4]);
     s.ys0 = static_cast<int>(a.ys[0]); s.ys1 = static_cast<int>(a.ys[1]);
     s.ysh = static_cast<int>(a.ys[3]); s.ysw = static_cast<int>(a.ys[4]);
-    if(positions == 8)
+    bool unit      = false;
+    const int taps = WTaps(a, unit);
+    const bool rows = (positions == kSmallCRows8 || positions == kSmallCRows4) && unit && taps <= 8;
+    if(rows && positions == kSmallCRows4)
+        taps <= 4 ? RunSmallCRows<4, 4>(a, s, stream, dx, w, dy) : RunSmallCRows<8, 4>(a, s, stream, dx, w, dy);
+    else if(rows)
+        taps <= 4 ? RunSmallCRows<4, 8>(a, s, stream, dx, w, dy) : RunSmallCRows<8, 8>(a, s, stream, dx, w, dy);
+    else if(positions == 8)
         RunSmallC<8>(a, s, stream, dx, w, dy);
     else
         RunSmallC<kSmallCPositions>(a, s, stream, dx, w, dy);

@@ -1,5 +1,6 @@
 #include "conv/conv_device.hpp"
 #include "conv/conv_geometry.hpp"
+#include "core/env.hpp"
 #include "core/errors.hpp"
 #include "gpu/runtime.hpp"
 #include "tensor/tensor_ops.hpp"
@@ -270,14 +271,31 @@ bool SmallCBwdApplies(const ConvProblem& p)
 #endif
 }
 
+#if MIOPEN_CY_HAVE_GPU
+/// MIOPEN_CY_SMALLC_KERNEL: unset or "rows" (row strips of 8 positions where they apply, else
+/// the gather), "rows4" (strips of 4), "gather" (the gather kernel, 4 positions a thread).
+int SmallCPositions()
+{
+    const auto v = env::Value("MIOPEN_CY_SMALLC_KERNEL");
+    if(!v || *v == "rows")
+        return gpu::kSmallCRows8;
+    if(*v == "rows4")
+        return gpu::kSmallCRows4;
+    if(*v == "gather")
+        return 4;
+    ThrowBadParm("MIOPEN_CY_SMALLC_KERNEL = '", *v, "'; expected rows, rows4 or gather");
+}
+#endif
+
 ConvInvoker SmallCBwdInvoker(const Handle& handle, const ConvProblem& p)
 {
 #if MIOPEN_CY_HAVE_GPU
     const Handle* h = &handle;
     const gpu::ConvKArgs a = KArgs(p);
-    return [h, a](const ConvArgs& r) {
+    const int positions = SmallCPositions();
+    return [h, a, positions](const ConvArgs& r) {
         gpu::LaunchConvBwdSmallC(a, h->Stream(), static_cast<float*>(r.x), static_cast<const float*>(r.w),
-                                 static_cast<const float*>(r.y));
+                                 static_cast<const float*>(r.y), positions);
         gpu::CheckLaunch("ConvGpuDirectBwdSmallC");
     };
 #endif
