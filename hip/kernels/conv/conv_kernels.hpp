@@ -46,14 +46,12 @@ void LaunchConvIgemmWrw(const ConvKArgs& a, void* stream, int variant, int split
 /// phases, 2-d (d unused), C/G <= kConvBwdSmallCMaxC, any strides, no workspace; 32-bit indices.
 constexpr int kConvBwdSmallCMaxC = 4;
 bool ConvBwdSmallCApplies(const ConvKArgs& a);
-/// `positions`: kSmallCRows8 (the default) / kSmallCRows4 take the row-strip kernel with strips
-/// of 8 / 4 positions where it applies (dilation_w divides stride_w, at most 8 filter taps along
-/// w a phase), else the gather with 4 positions a thread; 4 or 8: the gather with that many
-/// (perf/igemm_sweep compares them).
-constexpr int kSmallCRows8 = 0;
-constexpr int kSmallCRows4 = 1;
+/// `positions`: kSmallCRows (the default) takes the row-strip kernel where it applies (dilation_w
+/// divides stride_w, at most 8 filter taps along w a phase), else the gather with 4 positions a
+/// thread; 4 or 8: the gather with that many (perf/igemm_sweep compares them).
+constexpr int kSmallCRows = 0;
 void LaunchConvBwdSmallC(const ConvKArgs& a, void* stream, float* dx, const float* w, const float* dy,
-                         int positions = kSmallCRows8);
+                         int positions = kSmallCRows);
 
 /// Depthwise (groups == C == K, 2-d, packed NCHW; conv_depthwise.hip). Backward weights needs
 /// c * n * filter floats of workspace (per-image partial sums, added in order) and at most 25 taps.

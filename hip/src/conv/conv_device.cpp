@@ -272,18 +272,16 @@ bool SmallCBwdApplies(const ConvProblem& p)
 }
 
 #if MIOPEN_CY_HAVE_GPU
-/// MIOPEN_CY_SMALLC_KERNEL: unset or "rows" (row strips of 8 positions where they apply, else
-/// the gather), "rows4" (strips of 4), "gather" (the gather kernel, 4 positions a thread).
+/// MIOPEN_CY_SMALLC_KERNEL: unset or "rows" (row strips where they apply, else the gather),
+/// "gather" (the gather kernel, 4 positions a thread).
 int SmallCPositions()
 {
     const auto v = env::Value("MIOPEN_CY_SMALLC_KERNEL");
     if(!v || *v == "rows")
-        return gpu::kSmallCRows8;
-    if(*v == "rows4")
-        return gpu::kSmallCRows4;
+        return gpu::kSmallCRows;
     if(*v == "gather")
         return 4;
-    ThrowBadParm("MIOPEN_CY_SMALLC_KERNEL = '", *v, "'; expected rows, rows4 or gather");
+    ThrowBadParm("MIOPEN_CY_SMALLC_KERNEL = '", *v, "'; expected rows or gather");
 }
 #endif
 
