@@ -144,10 +144,12 @@ SOLVERS = {
 }
 
 
-# On a GPU handle: the naive direct, the 1x1 GEMM (backward weights has the stride-1 one only)
-# and the Winograd solvers (both devices), and the GPU implicit GEMM tiles.
+# On a GPU handle: the naive direct, every GEMM solver (the 1x1 ones, the strided 1x1 ones but
+# for backward weights, and the general GemmFwdRest / GemmBwdRest / GemmWrwUniversal) and the
+# Winograd solvers (both devices), and the GPU implicit GEMM tiles.
 GPU_SOLVERS = {
-    d: [names[0], names[1]] + ([names[2]] if t != "Wrw" else []) + [f"ConvGpuDepthwise{t}", f"ConvGpuGrouped{t}"]
+    d: [names[0], names[1], names[2]] + ([names[3]] if t != "Wrw" else [])
+    + [f"ConvGpuDepthwise{t}", f"ConvGpuGrouped{t}"]
     + [f"ConvGpuImplicitGemm{t}<{v}>" for v in ("128x128", "64x64", "128x64", "16x128", "128x64x16", "64x128x16")]
     + [n for n in names if n.startswith(("ConvMPBidirectWinograd", "ConvCpuWinogradWrw"))]
     for (d, names), t in zip(SOLVERS.items(), ("Fwd", "Bwd", "Wrw"))

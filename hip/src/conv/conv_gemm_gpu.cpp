@@ -6,6 +6,7 @@
 
 #if MIOPEN_CY_HAVE_GPU
 #include "gemm/gemm_gather.hpp"
+#include "gemm/im2col.hpp"
 #include "gemm/sgemm.hpp"
 #endif
 
@@ -211,6 +212,87 @@ size_t Gemm1x1WorkspaceSize(const Handle& handle, const ConvProblem& p)
 #else
     return 0;
 #endif
+}
+
+ConvInvoker GemmRestInvoker(const Handle& handle, const ConvProblem& p)
+{
+#if MIOPEN_CY_HAVE_GPU
+    const Handle* h          = &handle;
+    const ConvGeometry g(p);
+    const ConvDirection dir  = p.direction;
+    const gpu::ConvKArgs ka  = GatherKArgs(g);
+    const long rows          = g.cpg * g.fil[0] * g.fil[1] * g.fil[2];
+    const long os            = g.out[0] * g.out[1] * g.out[2];
+    const size_t need        = GemmRestWorkspaceSize(handle, p);
+    const char* const name   = dir == ConvDirection::Forward       ? "GemmFwdRest"
+                               : dir == ConvDirection::BackwardData ? "GemmBwdRest"
+                                                                    : "GemmWrwUniversal";
+    return [h, g, dir, ka, rows, os, need, name](const ConvArgs& r) {
+        if(r.workspace == nullptr || r.workspace_size < need)
+            ThrowBadParm("workSpace of ", r.workspace_size, " bytes; ", name, " on the GPU needs ", need);
+        float* col      = static_cast<float*>(r.workspace);
+        const float* x  = static_cast<const float*>(r.x);
+        const float* w  = static_cast<const float*>(r.w);
+        const float* dy = static_cast<const float*>(r.y);
+        void* st        = h->Stream();
+        for(long n = 0; n < g.n; ++n)
+            for(long grp = 0; grp < g.g; ++grp)
+            {
+                const float* wg = w + grp * g.kpg * g.ws[0];
+                const long yo   = n * g.ys[0] + grp * g.kpg * g.ys[1];
+                gpu::SgemmArgs s;
+                switch(dir)
+                {
+                case ConvDirection::Forward: // y[n][g] (Kg x OS) = W[g] (Kg x rows) * col
+                    gpu::LaunchIm2Col(ka, st, n, grp, x, col);
+                    s.m = static_cast<int>(g.kpg), s.n = static_cast<int>(os), s.k = static_cast<int>(rows);
+                    s.a = wg, s.lda = g.ws[0], s.b = col, s.ldb = os;
+                    s.c = static_cast<float*>(r.y) + yo, s.ldc = g.ys[1];
+                    gpu::LaunchSgemm(s, st);
+                    break;
+                case ConvDirection::BackwardData: // col = W[g]^T (rows x Kg) * dy[n][g], then col2im
+                    s.trans_a = true;
+                    s.m = static_cast<int>(rows), s.n = static_cast<int>(os), s.k = static_cast<int>(g.kpg);
+                    s.a = wg, s.lda = g.ws[0], s.b = dy + yo, s.ldb = g.ys[1], s.c = col, s.ldc = os;
+                    gpu::LaunchSgemm(s, st);
+                    gpu::LaunchCol2Im(ka, st, n, grp, col, static_cast<float*>(r.x));
+                    break;
+                case ConvDirection::BackwardWeights: // dW[g] += dy[n][g] * col^T, images in order
+                {
+                    float* part = col + rows * os;
+                    gpu::LaunchIm2Col(ka, st, n, grp, x, col);
+                    s.trans_b = true;
+                    s.m = static_cast<int>(g.kpg), s.n = static_cast<int>(rows), s.k = static_cast<int>(os);
+                    s.a = dy + yo, s.lda = g.ys[1], s.b = col, s.ldb = os, s.c = part, s.ldc = rows;
+                    gpu::LaunchSgemm(s, st);
+                    gpu::LaunchAccumulate(st, g.kpg * rows, n == 0, part,
+                                          static_cast<float*>(r.w) + grp * g.kpg * g.ws[0]);
+                    break;
+                }
+                }
+                gpu::CheckLaunch(name);
+            }
+    };
+#else
+    ThrowNotImplemented("convolution on the GPU is not implemented in this build");
+#endif
+}
+
+size_t GemmRestWorkspaceSize(const Handle& handle, const ConvProblem& p)
+{
+    const size_t rows = size_t(p.c / p.groups) * size_t(p.FilterSpatial());
+    size_t bytes      = sizeof(float) * rows * size_t(p.OutSpatial());
+    if(handle.IsGpu() && p.direction == ConvDirection::BackwardWeights)
+        bytes += sizeof(float) * size_t(p.k / p.groups) * rows; // one image's weight gradient
+    return bytes;
+}
+
+double GemmRestGpuEstimateMs(const ConvProblem& p)
+{
+    // The GEMMs at about 30 TFLOP/s, the column matrix written and read once per image at about
+    // 2 TB/s, and three launches per image and group.
+    const double col = 2.0 * sizeof(float) * double(p.c) * p.FilterSpatial() * p.OutSpatial() * p.n;
+    return (2.0 * p.Macs() / 30e12 + col / 2e12) * 1e3 + 0.012 * double(p.n) * p.groups;
 }
 
 double GemmGpuEstimateMs(const ConvProblem& p) { return 2.0 * p.Macs() / 30e12 * 1e3 + 0.004; }

@@ -31,6 +31,18 @@ ConvInvoker Gemm1x1StridedInvoker(const Handle& handle, const ConvProblem& p);
 /// Their workspace on the GPU: the subsampled tensor of the whole batch (N x C x output positions).
 size_t Gemm1x1StridedWorkspaceSize(const ConvProblem& p);
 
+/// MIOpen's general GEMM solvers on the GPU (GemmFwdRest, GemmBwdRest, GemmWrwUniversal), one image
+/// and group at a time through the column matrix in the workspace (gemm/im2col.hpp):
+///   forward          col = im2col(x[n][g]); y[n][g] = W[g] * col
+///   backward data    col = W[g]^T * dy[n][g]; dx[n][g] = col2im(col)
+///   backward weights col = im2col(x[n][g]); dW[g] (+)= dy[n][g] * col^T, images in order.
+ConvInvoker GemmRestInvoker(const Handle& handle, const ConvProblem& p);
+/// Their workspace: one column matrix (MIOpen's size); backward weights on a GPU handle also one
+/// image's weight gradient, added into dW in image order.
+size_t GemmRestWorkspaceSize(const Handle& handle, const ConvProblem& p);
+/// Their estimated time on the GPU.
+double GemmRestGpuEstimateMs(const ConvProblem& p);
+
 /// Estimated time on the GPU: the GEMM at about 30 TFLOP/s plus a launch.
 double GemmGpuEstimateMs(const ConvProblem& p);
 

@@ -1,5 +1,6 @@
 // GemmWrwUniversal (MIOpen id 102): backward weights of any geometry: im2col of each image and group into the workspace, then dW(Kg x Cg*R*S) += dY * col^T, accumulated in image order.
-// Kernels: cpu/blas.cpp (OpenBLAS sgemm), cpu/conv_gemm.cpp. Deterministic: yes.
+// Kernels: cpu/blas.cpp (OpenBLAS sgemm), cpu/conv_gemm.cpp; on GPU handles hip/kernels/gemm/im2col.hip and sgemm.hip (conv/conv_gemm_gpu.cpp). Deterministic: yes.
+#include "conv/conv_gemm_gpu.hpp"
 #include "conv/solvers/gemm_common.hpp"
 #include "conv/solvers/solvers.hpp"
 
@@ -11,21 +12,28 @@ struct GemmWrwUniversalSolver final : ConvSolver
     std::string_view Name() const override { return "GemmWrwUniversal"; }   // MIOpen's name and id: never change
     uint64_t Id() const override { return 102; }
     ConvAlgo Algorithm() const override { return ConvAlgo::Gemm; }
-    double EstimateMs(const ConvContext&, const ConvProblem& p) const override
+    double EstimateMs(const ConvContext& ctx, const ConvProblem& p) const override
     {
+        if(ctx.handle.IsGpu())
+            return conv_device::GemmRestGpuEstimateMs(p);
         return gemm::EstimateMs(p, true);
     }
     Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        const Applicability common = gemm::CommonApplicability(ctx, p, ConvDirection::BackwardWeights);
+        const Applicability common = gemm::CommonApplicability(ctx, p, ConvDirection::BackwardWeights, true);
         if(!common.ok)
             return common;
 
         return Applicable();
     }
-    size_t WorkspaceSize(const ConvContext&, const ConvProblem& p) const override { return gemm::ColBytes(p); }
-    ConvInvoker MakeInvoker(const ConvContext&, const ConvProblem& p) const override
+    size_t WorkspaceSize(const ConvContext& ctx, const ConvProblem& p) const override
     {
+        return conv_device::GemmRestWorkspaceSize(ctx.handle, p);
+    }
+    ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
+    {
+        if(ctx.handle.IsGpu())
+            return conv_device::GemmRestInvoker(ctx.handle, p);
         return [g = ConvGeometry(p)](const ConvArgs& a) {
             const gemm::Views v{g};
             const float* x = static_cast<const float*>(a.x);
