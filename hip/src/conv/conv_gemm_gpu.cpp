@@ -4,6 +4,9 @@
 #include "core/errors.hpp"
 #include "gpu/runtime.hpp"
 
+#include <algorithm>
+#include <cmath>
+
 #if MIOPEN_CY_HAVE_GPU
 #include "gemm/gemm_gather.hpp"
 #include "gemm/im2col.hpp"
@@ -289,10 +292,22 @@ size_t GemmRestWorkspaceSize(const Handle& handle, const ConvProblem& p)
 
 double GemmRestGpuEstimateMs(const ConvProblem& p)
 {
-    // The GEMMs at about 30 TFLOP/s, the column matrix written and read once per image at about
-    // 2 TB/s, and three launches per image and group.
-    const double col = 2.0 * sizeof(float) * double(p.c) * p.FilterSpatial() * p.OutSpatial() * p.n;
-    return (2.0 * p.Macs() / 30e12 + col / 2e12) * 1e3 + 0.012 * double(p.n) * p.groups;
+    // Per image and group one GEMM of M x N outputs summed over K, at about 30 TFLOP/s when its
+    // 64 x 64 tiles fill a 132-multiprocessor GPU and proportionally less when they do not (the
+    // GEMM runs unsplit: backward weights' Kg x Cg*R*S output summed over the output positions
+    // can be a handful of tiles); the column matrix written and read once at about 2 TB/s; three
+    // launches. Find skips a solver whose estimate is far behind the best time it measured.
+    const double rows = double(p.c / p.groups) * p.FilterSpatial();
+    const double os = double(p.OutSpatial()), kg = double(p.k / p.groups);
+    double m = kg, n = os, k = rows;                                 // forward
+    if(p.direction == ConvDirection::BackwardData)
+        m = rows, n = os, k = kg;
+    else if(p.direction == ConvDirection::BackwardWeights)
+        m = kg, n = rows, k = os;
+    const double tiles = std::ceil(m / 64.0) * std::ceil(n / 64.0);
+    const double rate  = 30e12 * std::min(1.0, tiles / 132.0);
+    const double per   = 2.0 * m * n * k / rate + 2.0 * sizeof(float) * rows * os / 2e12 + 3 * 4e-6;
+    return per * double(p.n) * p.groups * 1e3;
 }
 
 double GemmGpuEstimateMs(const ConvProblem& p) { return 2.0 * p.Macs() / 30e12 * 1e3 + 0.004; }
