@@ -50,6 +50,29 @@ struct WrwArgs
 
 bool RunWrwAvx512(const WrwArgs& a);
 
+// Backward weights of a 1x1 unpadded convolution as a GEMM over positions: dw[k][c] = sum over
+// images n and positions p of dy[n][k][p] * x[n][c][p], with vectors along p (no transposes: x
+// and dy are read in their own NCHW layout, or from a plain copy when their rows are not
+// contiguous or not whole vectors). A register tile of KR output x CR input channels holds
+// KR x CR vectors of partial sums; the item's block of kb x cbs channels keeps them in a buffer
+// across chunks of pc positions, and sums each vector's lanes once at the end.
+struct WrwPosArgs
+{
+    const float* x;    // row (n, c) of group grp at x + n*xn + (grp*cin + c)*xc, plen floats
+    const float* dy;   // row (n, k) at dy + n*dn + (grp*kout + k)*dk
+    float* dw;         // element (k, c) of group grp at (grp*kout + k)*ws0 + c*ws1
+    long groups, cin, kout, nimg, plen;   // plen: a multiple of the vector width, zeros past the data
+    long xn, xc, dn, dk, ws0, ws1;
+    long kb, cbs, pc;  // channels per item (kb a multiple of KR, cbs of CR); positions per chunk
+    int kr, cr;
+};
+
+#define DBLK_WRWPOS_TILES_AVX512 DBLK_WRWPOS_TILE(6, 4) DBLK_WRWPOS_TILE(4, 4)
+#define DBLK_WRWPOS_TILES_AVX2 DBLK_WRWPOS_TILE(4, 3) DBLK_WRWPOS_TILE(3, 3)
+
+bool RunWrwPosAvx512(const WrwPosArgs& a);   // false: the tile is not one of DBLK_WRWPOS_TILES_AVX512
+bool RunWrwPosAvx2(const WrwPosArgs& a);
+
 /// Filter packing with gathers: dst[c * kt + kk] = w[kk * wk + c * wc] for c < vc, kk < kt (kt a
 /// multiple of 16, kk * wk within 32-bit ints). False where AVX-512 code is not compiled.
 bool PackWGatherAvx512(const float* w, long wk, long wc, float* dst, long vc, long kt);   // false: the tile is not one of DBLK_WRW_TILES_AVX512

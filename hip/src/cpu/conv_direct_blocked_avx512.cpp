@@ -15,6 +15,10 @@
 #define DBLK_TILES DBLK_TILES_AVX512
 #define DBLK_WRW_ENTRY RunWrwAvx512
 #define DBLK_WRW_TILES DBLK_WRW_TILES_AVX512
+#define DBLK_WRWPOS_ENTRY RunWrwPosAvx512
+#define DBLK_WRWPOS_TILES DBLK_WRWPOS_TILES_AVX512
+#define DBLK_PIN(v) __asm__("" : "+v"(v))
+#define DBLK_HSUM(p) _mm512_reduce_add_ps(_mm512_loadu_ps(p))
 #include "cpu/conv_direct_blocked_kernel.hpp"
 
 bool miopen::cpu::dblk::PackWGatherAvx512(const float* w, long wk, long wc, float* dst, long vc, long kt)
@@ -35,5 +39,6 @@ bool miopen::cpu::dblk::PackWGatherAvx512(const float* w, long wk, long wc, floa
 #include "cpu/conv_direct_blocked_args.hpp"
 bool miopen::cpu::dblk::RunAvx512(const KernelArgs&) { return false; }   // not an x86 CPU
 bool miopen::cpu::dblk::RunWrwAvx512(const WrwArgs&) { return false; }
+bool miopen::cpu::dblk::RunWrwPosAvx512(const WrwPosArgs&) { return false; }
 bool miopen::cpu::dblk::PackWGatherAvx512(const float*, long, long, float*, long, long) { return false; }
 #endif
