@@ -530,7 +530,7 @@ void RunWrwPos(const Plan& p, Isa isa, WrwTile t, const float* x, const float* d
         else
             kb = up(kb / 2, kr);
     }
-    a.kb = kb, a.cbs = cbs, a.pc = 512;
+    a.kb = kb, a.cbs = cbs, a.pc = 1024;
     const bool ran = isa == Isa::Avx512 ? RunWrwPosAvx512(a) : RunWrwPosAvx2(a);
     xs.Trim();
     ds.Trim();

@@ -303,6 +303,18 @@ void WrwDriver(const WrwArgs& a)
                     for(long c = 0; c < cvalid; ++c)
                         d0[k * ws0 + c * ws1] = buf[c * KT + k];
             }
+            else if(a.ws[3] == 1 && a.ws[2] == a.s)
+            {
+                // Taps adjacent in dw (a dense filter): one short contiguous run per (k, c).
+                for(long k = 0; k < kvalid; ++k)
+                    for(long c = 0; c < cvalid; ++c)
+                    {
+                        float* d = a.dw + (grp * a.kout + kgi * KT + k) * a.ws[0] + (b * a.vc + c) * a.ws[1];
+                        const float* src = buf + c * KT + k;
+                        for(long t = 0; t < taps; ++t)
+                            d[t] = src[t * a.vc * KT];
+                    }
+            }
             else
                 for(long k = 0; k < kvalid; ++k)
                     for(long c = 0; c < cvalid; ++c)
@@ -380,7 +392,10 @@ void WrwPosDriver(const WrwPosArgs& a)
                                 DBLK_VEC xv[CR];
 #pragma GCC unroll 8
                                 for(int j = 0; j < CR; ++j)
+                                {
                                     xv[j] = DBLK_LOAD(xq[j] + p);
+                                    DBLK_PIN(xv[j]);
+                                }
 #pragma GCC unroll 8
                                 for(int i = 0; i < KR; ++i)
                                 {
