@@ -81,16 +81,18 @@ Tile DefaultTile(const Plan& p, Isa isa);
 /// Backward weights: tiles of UC input channels x NKV vectors of output channels (one filter tap
 /// at a time), summed over images and output positions. The plan is the forward one: x in, y is
 /// dy, and dw is written where the plan's filter strides say.
-/// pos: the 1x1 kernel instead (a GEMM over positions, WrwPosApplies): uc is then KR, the output
-/// channels of its register tile, and nkv CR, its input channels (vectors run along positions).
+/// pos: a kernel over positions instead (a GEMM with vectors along output positions): 1, the 1x1
+/// kernel (WrwPosApplies; x read in place); 2, the row kernel (any filter; x copied by stride
+/// phase). uc is then KR, the output channels of its register tile, and nkv CR, its columns (input
+/// channel and tap).
 struct WrwTile
 {
     int uc;
     int nkv;
-    bool pos = false;
+    int pos = 0;
 };
 const std::vector<WrwTile>& WrwTiles(Isa isa);
-/// The 1x1 kernel's tiles (pos set).
+/// The tiles of the kernels over positions (pos 1; the same tiles serve the row kernel).
 const std::vector<WrwTile>& WrwPosTiles(Isa isa);
 /// Whether the 1x1 kernel runs the plan: a 1x1 filter without padding (any stride: the plan reads
 /// x subsampled).

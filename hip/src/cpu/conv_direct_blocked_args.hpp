@@ -50,20 +50,25 @@ struct WrwArgs
 
 bool RunWrwAvx512(const WrwArgs& a);
 
-// Backward weights of a 1x1 unpadded convolution as a GEMM over positions: dw[k][c] = sum over
-// images n and positions p of dy[n][k][p] * x[n][c][p], with vectors along p (no transposes: x
-// and dy are read in their own NCHW layout, or from a plain copy when their rows are not
-// contiguous or not whole vectors). A register tile of KR output x CR input channels holds
-// KR x CR vectors of partial sums; the item's block of kb x cbs channels keeps them in a buffer
-// across chunks of pc positions, and sums each vector's lanes once at the end.
+// Backward weights as a GEMM over output positions, vectors along them: dw[k][j] = sum over
+// images, rows and positions p of dy[k][row][p] * x_j[row][p], where a column j is an input
+// channel and filter tap, read at its own offset (xcol) in x or in a copy of x (no transposes).
+// 1x1 unpadded: x and dy as they are (or a plain copy), a column per channel. Other filters: x
+// copied once, split by stride phase and padded, so that every tap's row is a contiguous run
+// (the "row" kernel). A register tile of KR output channels x CR columns holds KR x CR vectors of
+// partial sums; an item's block of kb x cbs keeps them in a buffer across chunks of about pc
+// positions, and sums each vector's lanes once at the end.
 struct WrwPosArgs
 {
-    const float* x;    // row (n, c) of group grp at x + n*xn + (grp*cin + c)*xc, plen floats
-    const float* dy;   // row (n, k) at dy + n*dn + (grp*kout + k)*dk
-    float* dw;         // element (k, c) of group grp at (grp*kout + k)*ws0 + c*ws1
-    long groups, cin, kout, nimg, plen;   // plen: a multiple of the vector width, zeros past the data
-    long xn, xc, dn, dk, ws0, ws1;
-    long kb, cbs, pc;  // channels per item (kb a multiple of KR, cbs of CR); positions per chunk
+    const float* x;    // column j of image n, group grp, row r: x + n*xn + grp*xg + xcol[j] + r*xrs
+    const float* dy;   // row r of channel k: dy + n*dn + grp*dg + k*dk + r*drs
+    float* dw;         // element (k, j) of group grp at (grp*kout + k)*ws0 + wcol[j]
+    const long* xcol;
+    const long* wcol;
+    long groups, kout, ncols;            // per group
+    long nimg, nrows, rowlen;            // rowlen: a multiple of the vector width, zeros past the data
+    long xn, xg, xrs, dn, dg, dk, drs, ws0;
+    long kb, cbs, pc;  // output channels and columns per item (kb a multiple of KR); positions per chunk
     int kr, cr;
 };
 

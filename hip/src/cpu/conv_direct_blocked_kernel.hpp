@@ -329,19 +329,22 @@ void WrwDriver(const WrwArgs& a)
     }
 }
 
-// ---- backward weights, 1x1 unpadded: a GEMM over positions (WrwPosArgs) --------------------------
-// One work item is (group, block of kb output channels, block of cbs input channels): it owns dw
-// for that block, so each element is one thread's sum in a fixed order (images, chunks, vector
-// steps, then the lanes): the same bits on every run, whatever the thread count. Within a chunk
-// the KR rows of dy stay in L1 across the block's input-channel tiles; x's chunk rows in L2.
+// ---- backward weights as a GEMM over positions (WrwPosArgs) ------------------------------------
+// One work item is (group, block of kb output channels, block of cbs columns): it owns dw for that
+// block, so each element is one thread's sum in a fixed order (images, chunks, rows, vector steps,
+// then the lanes): the same bits on every run, whatever the thread count. Within a chunk the KR
+// rows of dy stay in L1 across the block's column tiles; x's chunk rows in L2.
 template <int KR, int CR>
 void WrwPosDriver(const WrwPosArgs& a)
 {
     constexpr long V = DBLK_V;
     constexpr long TILE = KR * CR * V;
-    const long nkb = (a.kout + a.kb - 1) / a.kb, ncb = (a.cin + a.cbs - 1) / a.cbs;
+    const long nkb = (a.kout + a.kb - 1) / a.kb, ncb = (a.ncols + a.cbs - 1) / a.cbs;
     const long items = a.groups * nkb * ncb;
     const long tiles = (a.kb / KR) * ((a.cbs + CR - 1) / CR);
+    // Chunks: whole rows while they are shorter than pc, else pieces of one row.
+    const long rpc = a.rowlen >= a.pc ? 1 : a.pc / a.rowlen;
+    const long ppc = a.rowlen >= a.pc ? a.pc : a.rowlen;
 #pragma omp parallel
     {
         float* vb = new float[tiles * TILE];
@@ -350,67 +353,75 @@ void WrwPosDriver(const WrwPosArgs& a)
         {
             const long cbi = item % ncb, kbi = (item / ncb) % nkb, grp = item / (ncb * nkb);
             const long k0 = kbi * a.kb, k1 = k0 + a.kb < a.kout ? k0 + a.kb : a.kout;
-            const long c0 = cbi * a.cbs, c1 = c0 + a.cbs < a.cin ? c0 + a.cbs : a.cin;
+            const long c0 = cbi * a.cbs, c1 = c0 + a.cbs < a.ncols ? c0 + a.cbs : a.ncols;
             const long ktn = (k1 - k0 + KR - 1) / KR, ctn = (c1 - c0 + CR - 1) / CR;
             for(long i = 0; i < ktn * ctn * TILE; ++i)
                 vb[i] = 0.0f;
             for(long n = 0; n < a.nimg; ++n)
             {
-                const float* xb = a.x + n * a.xn + grp * a.cin * a.xc;
-                const float* db = a.dy + n * a.dn + grp * a.kout * a.dk;
-                for(long p0 = 0; p0 < a.plen; p0 += a.pc)
+                const float* xb = a.x + n * a.xn + grp * a.xg;
+                const float* db = a.dy + n * a.dn + grp * a.dg;
+                for(long r0 = 0; r0 < a.nrows; r0 += rpc)
                 {
-                    const long np = a.plen - p0 < a.pc ? a.plen - p0 : a.pc;
-                    for(long kt = 0; kt < ktn; ++kt)
+                    const long r1 = r0 + rpc < a.nrows ? r0 + rpc : a.nrows;
+                    for(long p0 = 0; p0 < a.rowlen; p0 += ppc)
                     {
-                        // Rows past the block repeat its last row; their sums are not written.
-                        const float* dq[KR];
-#pragma GCC unroll 8
-                        for(int i = 0; i < KR; ++i)
+                        const long np = a.rowlen - p0 < ppc ? a.rowlen - p0 : ppc;
+                        for(long kt = 0; kt < ktn; ++kt)
                         {
-                            const long k = k0 + kt * KR + i;
-                            dq[i] = db + (k < k1 ? k : k1 - 1) * a.dk + p0;
-                        }
-                        for(long ct = 0; ct < ctn; ++ct)
-                        {
-                            const float* xq[CR];
-#pragma GCC unroll 8
-                            for(int j = 0; j < CR; ++j)
-                            {
-                                const long c = c0 + ct * CR + j;
-                                xq[j] = xb + (c < c1 ? c : c1 - 1) * a.xc + p0;
-                            }
-                            float* t = vb + (kt * ctn + ct) * TILE;
-                            DBLK_VEC acc[KR][CR];
+                            // Rows past the block repeat its last row; their sums are not written.
+                            const float* dq[KR];
 #pragma GCC unroll 8
                             for(int i = 0; i < KR; ++i)
-#pragma GCC unroll 8
-                                for(int j = 0; j < CR; ++j)
-                                    acc[i][j] = DBLK_LOAD(t + (i * CR + j) * V);
-                            for(long p = 0; p < np; p += V)
                             {
-                                DBLK_VEC xv[CR];
+                                const long k = k0 + kt * KR + i;
+                                dq[i] = db + (k < k1 ? k : k1 - 1) * a.dk + p0;
+                            }
+                            for(long ct = 0; ct < ctn; ++ct)
+                            {
+                                const float* xq[CR];
 #pragma GCC unroll 8
                                 for(int j = 0; j < CR; ++j)
                                 {
-                                    xv[j] = DBLK_LOAD(xq[j] + p);
-                                    DBLK_PIN(xv[j]);
+                                    const long c = c0 + ct * CR + j;
+                                    xq[j] = xb + a.xcol[c < c1 ? c : c1 - 1] + p0;
+                                }
+                                float* t = vb + (kt * ctn + ct) * TILE;
+                                DBLK_VEC acc[KR][CR];
+#pragma GCC unroll 8
+                                for(int i = 0; i < KR; ++i)
+#pragma GCC unroll 8
+                                    for(int j = 0; j < CR; ++j)
+                                        acc[i][j] = DBLK_LOAD(t + (i * CR + j) * V);
+                                for(long r = r0; r < r1; ++r)
+                                {
+                                    const long xo = r * a.xrs, dof = r * a.drs;
+                                    for(long p = 0; p < np; p += V)
+                                    {
+                                        DBLK_VEC xv[CR];
+#pragma GCC unroll 8
+                                        for(int j = 0; j < CR; ++j)
+                                        {
+                                            xv[j] = DBLK_LOAD(xq[j] + xo + p);
+                                            DBLK_PIN(xv[j]);   // one load each, not one per FMA
+                                        }
+#pragma GCC unroll 8
+                                        for(int i = 0; i < KR; ++i)
+                                        {
+                                            DBLK_VEC d = DBLK_LOAD(dq[i] + dof + p);
+                                            DBLK_PIN(d);
+#pragma GCC unroll 8
+                                            for(int j = 0; j < CR; ++j)
+                                                acc[i][j] = DBLK_FMA(d, xv[j], acc[i][j]);
+                                        }
+                                    }
                                 }
 #pragma GCC unroll 8
                                 for(int i = 0; i < KR; ++i)
-                                {
-                                    DBLK_VEC d = DBLK_LOAD(dq[i] + p);
-                                    DBLK_PIN(d);   // one load, not one per FMA (GCC folds it otherwise)
 #pragma GCC unroll 8
                                     for(int j = 0; j < CR; ++j)
-                                        acc[i][j] = DBLK_FMA(d, xv[j], acc[i][j]);
-                                }
+                                        DBLK_STORE(t + (i * CR + j) * V, acc[i][j]);
                             }
-#pragma GCC unroll 8
-                            for(int i = 0; i < KR; ++i)
-#pragma GCC unroll 8
-                                for(int j = 0; j < CR; ++j)
-                                    DBLK_STORE(t + (i * CR + j) * V, acc[i][j]);
                         }
                     }
                 }
@@ -427,7 +438,7 @@ void WrwPosDriver(const WrwPosArgs& a)
                         {
                             const long c = c0 + ct * CR + j;
                             if(c < c1)
-                                d[c * a.ws1] = DBLK_HSUM(vb + (kt * ctn + ct) * TILE + (i * CR + j) * V);
+                                d[a.wcol[c]] = DBLK_HSUM(vb + (kt * ctn + ct) * TILE + (i * CR + j) * V);
                         }
                 }
         }

@@ -1,15 +1,19 @@
-"""ConvCpuDirectBlockedWrw's 1x1 kernel (a GEMM over positions, vectors along them; variants
-"avx512-1x1,KR,CR" / "avx2-1x1,KR,CR") against PyTorch (float64), every tile on both ISAs: x and
-dy read in place (images of whole vectors), copied per image (strided x), or copied into one row
-per channel (positions not whole vectors); blocks of channels split over threads, partial
-register tiles, chunks of positions, groups, 1-d, strided tensors; the same bits on every run;
-which problems it applies to."""
+"""ConvCpuDirectBlockedWrw's kernels over positions (GEMMs with vectors along output positions)
+against PyTorch (float64), every tile on both ISAs, and the same bits on every run:
+- the 1x1 kernel ("avx512-1x1,KR,CR" / "avx2-1x1,KR,CR"): x and dy read in place (images of whole
+  vectors), copied per image (strided x), or copied into one row per channel (positions not whole
+  vectors); blocks of channels split over threads, partial register tiles, chunks of positions,
+  groups, 1-d, strided tensors; which problems it applies to;
+- the row kernel ("ISA-row,KR,CR", any filter; the default where C is below a vector, as in the
+  7x7 stem): x copied by stride phase with its padding, dy in place or padded to whole vectors;
+  every geometry of the blocked kernel's own tests, the stem's shape, strided tensors."""
 import numpy as np
 import pytest
 
 import miopen_cy as mi
 from helpers import Strided, rel_l2
 from test_conv import WRW, Case, reference, run
+from test_conv_cpu_direct_blocked import CASES as BLOCKED_CASES
 from test_conv_cpu_direct_blocked import HAS, ISAS, SOLVER, WRW_TILES, forced, handle, isa  # noqa: F401
 from test_conv_tuning import find, perf_db, write_perf_db
 
@@ -31,8 +35,15 @@ CASES = [
 ]
 
 
-def pos_rows(isa):
-    return [f"{isa}-1x1,{kr},{cr}" for kr, cr in POS_TILES[isa]]
+def pos_rows(isa, kind="1x1"):
+    return [f"{isa}-{kind},{kr},{cr}" for kr, cr in POS_TILES[isa]]
+
+
+ROW_CASES = [c for c in BLOCKED_CASES if c.k // c.groups >= 4] + [
+    Case(2, 3, (30, 28), 16, (7, 7), (3, 3), (2, 2), (1, 1)),    # the stem's shape: 14 columns, dy padded
+    Case(1, 3, (64, 64), 20, (7, 7), (3, 3), (2, 2), (1, 1)),    # 32 columns: dy in place
+    Case(2, 6, (20, 34), 8, (3, 3), (1, 1), (1, 1), (2, 3)),     # dilations
+] + CASES[:2]
 
 
 def run_row(handle, case, row, x, w, dy):
@@ -100,3 +111,40 @@ def test_strided_tensors(handle, rng, monkeypatch, isa, case):
         write_perf_db({key: {SOLVER[WRW]: row}})
         out = go()
         assert rel_l2(out.view, dw_ref) <= TOL and out.gaps_untouched(), row
+
+
+@pytest.mark.parametrize("case", ROW_CASES, ids=str)
+def test_every_row_tile_matches_torch_and_repeats_bit_for_bit(handle, rng, monkeypatch, isa, case):
+    x, w, dy, _, _, dw_ref = reference(case, rng)
+    forced(monkeypatch, WRW)
+    for row in pos_rows(isa, "row"):
+        first = run_row(handle, case, row, x, w, dy)
+        assert rel_l2(first, dw_ref) <= TOL, row
+        again = run(handle, case, WRW, x, w, dy, algo=DIRECT)
+        assert np.array_equal(first, again), row
+
+
+@pytest.mark.parametrize("case", [ROW_CASES[-5], Case(2, 8, (9, 11), 12, (3, 3), (1, 2), (2, 1), (1, 1))], ids=str)
+def test_row_kernel_strided_tensors(handle, rng, monkeypatch, isa, case):
+    x, w, dy, _, _, dw_ref = reference(case, rng)
+    X, DY = Strided(x.shape, fill=x), Strided(dy.shape, fill=dy)
+    forced(monkeypatch, WRW)
+    cd = case.conv_desc()
+    out = Strided(w.shape, fill=np.nan)
+    mi.findConvolutionBackwardWeightsAlgorithm(handle, DY.desc(), DY.buf, X.desc(), X.buf, cd, out.desc(), out.buf, 5,
+                                               np.empty(1, np.uint8), 0, True)
+    (key,) = perf_db()
+    for row in pos_rows(isa, "row"):
+        write_perf_db({key: {SOLVER[WRW]: row}})
+        out = Strided(w.shape, fill=np.nan)
+        mi.convolutionBackwardWeights(handle, 1.0, DY.desc(), DY.buf, X.desc(), X.buf, cd, DIRECT, 0.0, out.desc(),
+                                      out.buf, None, 0)
+        assert rel_l2(out.view, dw_ref) <= TOL and out.gaps_untouched(), row
+
+
+def test_the_stems_default_run_matches_torch(handle, rng, monkeypatch, isa):
+    """C = 3, no perf-db record: the default variant (the row kernel) runs."""
+    case = ROW_CASES[-5]
+    x, w, dy, _, _, dw_ref = reference(case, rng)
+    forced(monkeypatch, WRW)
+    assert rel_l2(run(handle, case, WRW, x, w, dy, algo=DIRECT), dw_ref) <= TOL
