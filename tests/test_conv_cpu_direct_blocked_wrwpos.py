@@ -14,13 +14,12 @@ import miopen_cy as mi
 from helpers import Strided, rel_l2
 from test_conv import WRW, Case, reference, run
 from test_conv_cpu_direct_blocked import CASES as BLOCKED_CASES
-from test_conv_cpu_direct_blocked import HAS, ISAS, SOLVER, WRW_TILES, forced, handle, isa  # noqa: F401
+from test_conv_cpu_direct_blocked import HAS, ISAS, SOLVER, WRW_POS_TILES, WRW_TILES, forced, handle, isa  # noqa: F401
 from test_conv_tuning import find, perf_db, write_perf_db
 
 TOL = 1e-5
 DIRECT = int(mi.miopenConvolutionAlgoDirect)
-# The 1x1 kernel's tiles (cpu/conv_direct_blocked_args.hpp): (KR, CR).
-POS_TILES = {"avx512": [(6, 4), (4, 4)], "avx2": [(4, 3), (3, 3)]}
+POS_TILES = WRW_POS_TILES   # (KR, CR): cpu/conv_direct_blocked_args.hpp
 
 CASES = [
     Case(2, 40, (8, 8), 70, (1, 1), (0, 0), (1, 1), (1, 1)),     # in place; K over a 64-channel block
@@ -72,7 +71,7 @@ def test_the_exhaustive_search_offers_the_1x1_rows(handle, rng, monkeypatch, isa
     _, out = find(handle, case, WRW, x, w, dy, exhaustive=True)
     assert rel_l2(out, dw_ref) <= TOL
     (rec,) = perf_db().values()
-    assert rec[SOLVER[WRW]] in pos_rows(isa) + [f"{isa},{u},{k}" for u, k in WRW_TILES[isa]]
+    assert rec[SOLVER[WRW]] in pos_rows(isa) + pos_rows(isa, "row") + [f"{isa},{u},{k}" for u, k in WRW_TILES[isa]]
 
 
 @pytest.mark.parametrize("case", [Case(2, 20, (5, 5), 18, (3, 3), (1, 1), (1, 1), (1, 1)),
