@@ -345,6 +345,21 @@ void PackW(const Plan& p, Isa isa, const float* w, float* wp, long cb, long vc, 
                 continue;
             }
         }
+        if(isa == Isa::Avx512 && cvalid == vc && kvalid == kt && kt % 16 == 0 && p.flip && p.woff == 0 &&
+           p.wsd == 1 && p.wr == p.s && p.wk == taps && taps <= 64)
+        {
+            // Backward data, stride 1, a dense filter: per input channel c the tile's run of kt x
+            // taps adjacent floats, transposed to taps x kt (the taps flipped).
+            const float* src = w + grp * p.wg + kgi * kt * p.wk + b * vc * p.wc;
+            long map[64];
+            for(long c = 0; c < vc; ++c)
+            {
+                for(long j = 0; j < taps; ++j)
+                    map[j] = ((taps - 1 - j) * vc + c) * kt;
+                PackWTransposeAvx512(src + c * p.wc, p.wk, taps, map, dst, kt);
+            }
+            continue;
+        }
         if(isa == Isa::Avx512 && cvalid == vc && kvalid == kt && kt % 16 == 0 && (kt - 1) * p.wk < (1L << 31))
         {
             // Whole tiles: 16 output channels a gather (the scalar loop below costs ~1 ns an

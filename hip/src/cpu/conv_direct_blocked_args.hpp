@@ -82,7 +82,7 @@ bool RunWrwPosAvx2(const WrwPosArgs& a);
 /// multiple of 16, kk * wk within 32-bit ints). False where AVX-512 code is not compiled.
 bool PackWGatherAvx512(const float* w, long wk, long wc, float* dst, long vc, long kt);
 /// Filter packing by 16 x 16 transposes: dst[map[j] + kk] = w[kk * wk + j] for j < ncols, kk < kt
-/// (both multiples of 16). False where AVX-512 code is not compiled.
+/// (kt a multiple of 16). False where AVX-512 code is not compiled.
 bool PackWTransposeAvx512(const float* w, long wk, long ncols, const long* map, float* dst, long kt);   // false: the tile is not one of DBLK_WRW_TILES_AVX512
 bool RunWrwAvx2(const WrwArgs& a);
 

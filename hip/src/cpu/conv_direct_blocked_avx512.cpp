@@ -41,9 +41,12 @@ bool miopen::cpu::dblk::PackWTransposeAvx512(const float* w, long wk, long ncols
     for(long k0 = 0; k0 < kt; k0 += 16)
         for(long j0 = 0; j0 < ncols; j0 += 16)
         {
+            // A partial last block: masked loads (nothing past the columns is read) and stores.
+            const long nj = ncols - j0 < 16 ? ncols - j0 : 16;
+            const __mmask16 mask = static_cast<__mmask16>((1u << nj) - 1u);
             __m512 r[16], t[16];
             for(int i = 0; i < 16; ++i)
-                r[i] = _mm512_loadu_ps(w + (k0 + i) * wk + j0);
+                r[i] = _mm512_maskz_loadu_ps(mask, w + (k0 + i) * wk + j0);
             for(int i = 0; i < 8; ++i)
             {
                 t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
@@ -65,10 +68,11 @@ bool miopen::cpu::dblk::PackWTransposeAvx512(const float* w, long wk, long ncols
                 const __m512 xhi = _mm512_shuffle_f32x4(r[m], r[4 + m], 0xEE);
                 const __m512 ylo = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], 0x44);
                 const __m512 yhi = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], 0xEE);
-                _mm512_storeu_ps(dst + map[j0 + m] + k0, _mm512_shuffle_f32x4(xlo, ylo, 0x88));
-                _mm512_storeu_ps(dst + map[j0 + 4 + m] + k0, _mm512_shuffle_f32x4(xlo, ylo, 0xDD));
-                _mm512_storeu_ps(dst + map[j0 + 8 + m] + k0, _mm512_shuffle_f32x4(xhi, yhi, 0x88));
-                _mm512_storeu_ps(dst + map[j0 + 12 + m] + k0, _mm512_shuffle_f32x4(xhi, yhi, 0xDD));
+                const __m512 col[4] = {_mm512_shuffle_f32x4(xlo, ylo, 0x88), _mm512_shuffle_f32x4(xlo, ylo, 0xDD),
+                                       _mm512_shuffle_f32x4(xhi, yhi, 0x88), _mm512_shuffle_f32x4(xhi, yhi, 0xDD)};
+                for(int q = 0; q < 4; ++q)
+                    if(4 * q + m < nj)
+                        _mm512_storeu_ps(dst + map[j0 + 4 * q + m] + k0, col[q]);
             }
         }
     return true;
