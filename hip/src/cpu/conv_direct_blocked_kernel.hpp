@@ -38,7 +38,9 @@ inline void TileKernel(const float* __restrict x, const float* __restrict w, lon
             {
                 const float* xq = xr + s * xdw;
                 const float* wq = wr + s * nc * KT;
-#pragma GCC unroll 16
+                // Unrolled by 2, not 16: more unrolling made GCC spill accumulators of the 28-register
+                // tiles (14x2, 7x4) to the stack inside this loop.
+#pragma GCC unroll 2
                 for(long c = 0; c < nc; ++c)
                 {
                     DBLK_VEC wv[NKV];
@@ -77,7 +79,8 @@ inline void TileKernelFlat(const float* __restrict x, const float* __restrict w,
 #pragma GCC unroll 4
         for(int j = 0; j < NKV; ++j)
             acc[u][j] = DBLK_ZERO();
-#pragma GCC unroll 4
+    // Not unrolled: unrolled by 4, GCC spilled accumulators of the 7x4 tile (33 live vectors).
+#pragma GCC unroll 1
     for(long c = 0; c < cin; ++c)
     {
         const float* xq = x + c * xc;
