@@ -24,6 +24,7 @@ static inline float DblkHsum8(const float* p)
     return _mm_cvtss_f32(_mm_add_ss(t, _mm_movehdup_ps(t)));
 }
 #define DBLK_PIN(v) __asm__("" : "+x"(v))
+#define DBLK_FLAT_UNROLL 4
 #define DBLK_HSUM(p) DblkHsum8(p)
 #include "cpu/conv_direct_blocked_kernel.hpp"
 #else
