@@ -20,6 +20,9 @@ TILES = {"avx512": [(14, 2), (7, 4), (7, 2), (28, 1), (8, 3), (6, 4), (4, 4)],
          "avx2": [(6, 2), (4, 3), (3, 4), (4, 2), (7, 1), (12, 1)]}
 # Backward weights: (UC, NKV).
 WRW_TILES = {"avx512": [(8, 2), (16, 1), (4, 4), (8, 1)], "avx2": [(4, 3), (4, 2), (8, 1)]}
+# Backward weights over positions (KR, CR): rows "ISA-1x1,KR,CR" and "ISA-row,KR,CR"
+# (tests/test_conv_cpu_direct_blocked_wrwpos.py).
+WRW_POS_TILES = {"avx512": [(6, 4), (4, 4)], "avx2": [(4, 3), (3, 3)]}
 
 
 def cpu_flags():
@@ -139,7 +142,8 @@ def test_every_tile_matches_torch(handle, rng, monkeypatch, isa, direction):
     db = perf_db()
     (key,) = db
     rows = [f"{isa},{u},{k}" for u, k in (WRW_TILES if direction == WRW else TILES)[isa]]
-    assert db[key][SOLVER[direction]] in rows
+    row_kernel = [f"{isa}-row,{kr},{cr}" for kr, cr in WRW_POS_TILES[isa]] if direction == WRW else []
+    assert db[key][SOLVER[direction]] in rows + row_kernel
     for row in rows:
         write_perf_db({key: {SOLVER[direction]: row}})
         assert rel_l2(run(handle, case, direction, x, w, dy, algo=DIRECT), expect) <= TOL, row

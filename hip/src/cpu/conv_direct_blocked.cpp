@@ -10,6 +10,10 @@
 #include <cmath>
 #include <string>
 
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
 namespace miopen::cpu::dblk {
 
 Isa BestIsa()
@@ -145,6 +149,21 @@ const std::vector<WrwTile>& WrwTiles(Isa isa)
 
 WrwTile DefaultWrwTile(const Plan& p, Isa isa)
 {
+    // 1x1 on images of 512 positions or more in whole vectors (28x28, 56x56): the kernel over
+    // positions, which reads x and dy in place (measured 1.1-1.7x the blocked one's speed there,
+    // whose transposes of x and dy cost as much as its sums); on smaller images its lane sums
+    // at the end cost more than the transposes (7x7, 14x14: 0.5-0.75x).
+    const long hw = p.oh * p.ow;
+    if(WrwPosApplies(p) && !WrwPosTiles(isa).empty() && hw % VectorWidth(isa) == 0 && hw >= 512)
+        return WrwPosTiles(isa).front();
+    // Fewer input channels than a vector (the 7x7 stem's 3): the blocked kernel would pad them to
+    // a whole vector; the row kernel has no such waste (measured 4.5x on the stem).
+    if(!WrwPosTiles(isa).empty() && p.cin < VectorWidth(isa))
+    {
+        WrwTile t = WrwPosTiles(isa).front();
+        t.pos = 2;
+        return t;
+    }
     // As DefaultTile, with output channels rounded up to NKV vectors (input channels are padded
     // to whole vectors whatever the tile).
     const int v = VectorWidth(isa);
@@ -165,6 +184,21 @@ WrwTile DefaultWrwTile(const Plan& p, Isa isa)
             best = t, best_cost = cost;
     }
     return best;
+}
+
+const std::vector<WrwTile>& WrwPosTiles(Isa isa)
+{
+#define DBLK_WRWPOS_TILE(KR_, CR_) WrwTile{KR_, CR_, 1},
+    static const std::vector<WrwTile> avx512 = {DBLK_WRWPOS_TILES_AVX512};
+    static const std::vector<WrwTile> avx2 = {DBLK_WRWPOS_TILES_AVX2};
+    static const std::vector<WrwTile> none = {};
+#undef DBLK_WRWPOS_TILE
+    return isa == Isa::Avx512 ? avx512 : isa == Isa::Avx2 ? avx2 : none;
+}
+
+bool WrwPosApplies(const Plan& p)
+{
+    return p.r == 1 && p.s == 1 && p.ph == 0 && p.pw == 0 && p.sh == 1 && p.sw == 1 && p.ih == p.oh && p.iw == p.ow;
 }
 
 namespace {
@@ -282,6 +316,50 @@ void PackW(const Plan& p, Isa isa, const float* w, float* wp, long cb, long vc, 
         // Output channel outermost, then input channel, then taps: w is read in its own order
         // (adjacent for packed filters); the writes stay inside this item's block (L1).
         const long taps = p.r * p.s;
+        if(taps == 1 && p.wk == 1)
+        {
+            // 1x1 with the output channels adjacent (backward data's 1x1): row copies.
+            const float* src = w + grp * p.wg + kgi * kt + b * vc * p.wc;
+            for(long c = 0; c < vc; ++c)
+            {
+                float* d = dst + c * kt;
+                const long kn = c < cvalid ? kvalid : 0;
+                std::copy(src + c * p.wc, src + c * p.wc + kn, d);
+                std::fill(d + kn, d + kt, 0.0f);
+            }
+            continue;
+        }
+        if(isa == Isa::Avx512 && cvalid == vc && vc == 16 && kvalid == kt && kt % 16 == 0 && !p.flip && p.wsd == 1 &&
+           p.wr == p.s && p.wc == taps)
+        {
+            // A dense filter, whole tiles: each 16 output channels' run of vc x taps adjacent
+            // floats is transposed 16 x 16 at a time in registers (about 3x the gathers' speed).
+            const float* src = w + grp * p.wg + kgi * kt * p.wk + b * vc * p.wc;
+            long map[16 * 64];
+            const long ncols = vc * taps;
+            if(ncols <= 16 * 64)
+            {
+                for(long j = 0; j < ncols; ++j)   // column j = (c, tap) of the source run
+                    map[j] = ((j % taps) * vc + j / taps) * kt;
+                PackWTransposeAvx512(src, p.wk, ncols, map, dst, kt);
+                continue;
+            }
+        }
+        if(isa == Isa::Avx512 && cvalid == vc && kvalid == kt && kt % 16 == 0 && p.flip && p.woff == 0 &&
+           p.wsd == 1 && p.wr == p.s && p.wk == taps && taps <= 64)
+        {
+            // Backward data, stride 1, a dense filter: per input channel c the tile's run of kt x
+            // taps adjacent floats, transposed to taps x kt (the taps flipped).
+            const float* src = w + grp * p.wg + kgi * kt * p.wk + b * vc * p.wc;
+            long map[64];
+            for(long c = 0; c < vc; ++c)
+            {
+                for(long j = 0; j < taps; ++j)
+                    map[j] = ((taps - 1 - j) * vc + c) * kt;
+                PackWTransposeAvx512(src + c * p.wc, p.wk, taps, map, dst, kt);
+            }
+            continue;
+        }
         if(isa == Isa::Avx512 && cvalid == vc && kvalid == kt && kt % 16 == 0 && (kt - 1) * p.wk < (1L << 31))
         {
             // Whole tiles: 16 output channels a gather (the scalar loop below costs ~1 ns an
@@ -416,10 +494,217 @@ void RunBackwardData(const ConvGeometry& g, Isa isa, Tile t, const float* dy, co
         }
 }
 
+namespace {
+
+// Rows (n, c) of an [n][ch][h][w] tensor (strides s) copied to dst + n*dn + c*dc, h*w floats each,
+// then `tail` zeros after the last image's row (dn = h*w: every image in one row per channel).
+void PackRows(const float* src, const long s[4], long n, long ch, long h, long w, float* dst, long dn, long dc,
+              long tail)
+{
+#pragma omp parallel for schedule(static)
+    for(long c = 0; c < ch; ++c)
+    {
+        for(long i = 0; i < n; ++i)
+        {
+            float* d = dst + i * dn + c * dc;
+            const float* sc = src + i * s[0] + c * s[1];
+            if(s[3] == 1 && s[2] == w)
+                std::copy(sc, sc + h * w, d);
+            else
+                for(long y = 0; y < h; ++y)
+                    for(long x = 0; x < w; ++x)
+                        d[y * w + x] = sc[y * s[2] + x * s[3]];
+        }
+        std::fill_n(dst + (n - 1) * dn + c * dc + h * w, tail, 0.0f);
+    }
+}
+
+long Up(long n, long m) { return (n + m - 1) / m * m; }
+
+// Blocks of about 64 output channels x 64 columns (the partial sums, 64 x 64 vectors, stay in
+// L2), smaller while there are fewer blocks than threads, and a multiple of the threads where
+// there are few.
+void ChooseBlocks(WrwPosArgs& a)
+{
+    const long kr = a.kr, cr = a.cr;
+    long kb = std::min(Up(64, kr), Up(a.kout, kr)), cbs = std::min(Up(64, cr), Up(a.ncols, cr));
+    long threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    const auto blocks = [&](long kb_, long cbs_) {
+        return a.groups * ((a.kout + kb_ - 1) / kb_) * ((a.ncols + cbs_ - 1) / cbs_);
+    };
+    while(blocks(kb, cbs) < threads && (kb > kr || cbs > cr))
+    {
+        if(cbs >= kb && cbs > cr)
+            cbs = Up(cbs / 2, cr);
+        else
+            kb = Up(kb / 2, kr);
+    }
+    if(blocks(kb, cbs) % threads != 0 && blocks(kb, cbs) < 8 * threads)
+        for(long m = (a.ncols + cbs - 1) / cbs + 1; m <= (a.ncols + cbs - 1) / cbs + threads; ++m)
+        {
+            const long c2 = Up((a.ncols + m - 1) / m, cr);
+            if(blocks(kb, c2) % threads == 0)
+            {
+                cbs = c2;
+                break;
+            }
+        }
+    a.kb = kb, a.cbs = cbs, a.pc = 1024;
+}
+
+void RunPos(WrwPosArgs& a, Isa isa, WrwTile t)
+{
+    a.kr = t.uc, a.cr = t.nkv;
+    ChooseBlocks(a);
+    if(!(isa == Isa::Avx512 ? RunWrwPosAvx512(a) : RunWrwPosAvx2(a)))
+        ThrowBadParm("blocked direct convolution: backward-weights tile ", t.uc, "x", t.nkv, " over positions has no ",
+                     IsaName(isa), " kernel");
+}
+
+// The 1x1 kernel: a column per input channel, x and dy as they are where rows are whole vectors.
+void RunWrw1x1(const Plan& p, Isa isa, WrwTile t, const float* x, const float* dy, float* dw)
+{
+    if(!WrwPosApplies(p))
+        ThrowBadParm("blocked direct convolution: the 1x1 backward-weights kernel needs a 1x1 filter without padding");
+    const long v = VectorWidth(isa);
+    const long hw = p.oh * p.ow;
+    const long xch = p.groups * p.cin, dch = p.groups * p.kout;
+    WrwPosArgs a{};
+    static thread_local Scratch xs, ds;
+    long xc = 0, dk = 0;
+    if(hw % v == 0)
+    {
+        // One row per image and channel: read in place when its positions are adjacent.
+        a.nimg = p.n, a.rowlen = hw;
+        if(p.xs[3] == 1 && p.xs[2] == p.iw)
+            a.x = x, a.xn = p.xs[0], xc = p.xs[1];
+        else
+        {
+            float* xp = xs.Get(static_cast<size_t>(p.n * xch * hw));
+            PackRows(x, p.xs, p.n, xch, p.oh, p.ow, xp, xch * hw, hw, 0);
+            a.x = xp, a.xn = xch * hw, xc = hw;
+        }
+        if(p.ys[3] == 1 && p.ys[2] == p.ow)
+            a.dy = dy, a.dn = p.ys[0], dk = p.ys[1];
+        else
+        {
+            float* dp = ds.Get(static_cast<size_t>(p.n * dch * hw));
+            PackRows(dy, p.ys, p.n, dch, p.oh, p.ow, dp, dch * hw, hw, 0);
+            a.dy = dp, a.dn = dch * hw, dk = hw;
+        }
+    }
+    else
+    {
+        // Rows of a few positions (7x7, 14x14): every image's positions in one row per channel,
+        // zero-padded to whole vectors.
+        const long plen = Up(p.n * hw, v);
+        a.nimg = 1, a.rowlen = plen;
+        float* xp = xs.Get(static_cast<size_t>(xch * plen));
+        float* dp = ds.Get(static_cast<size_t>(dch * plen));
+        PackRows(x, p.xs, p.n, xch, p.oh, p.ow, xp, hw, plen, plen - p.n * hw);
+        PackRows(dy, p.ys, p.n, dch, p.oh, p.ow, dp, hw, plen, plen - p.n * hw);
+        a.x = xp, a.dy = dp, a.xn = a.dn = 0, xc = dk = plen;
+    }
+    std::vector<long> xcol(p.cin), wcol(p.cin);
+    for(long c = 0; c < p.cin; ++c)
+        xcol[c] = c * xc, wcol[c] = c * p.wc;
+    a.xcol = xcol.data(), a.wcol = wcol.data();
+    a.dw = dw;
+    a.groups = p.groups, a.kout = p.kout, a.ncols = p.cin;
+    a.nrows = 1, a.xg = p.cin * xc, a.dg = p.kout * dk, a.dk = dk, a.ws0 = p.wk;
+    RunPos(a, isa, t);
+    xs.Trim();
+    ds.Trim();
+}
+
+// The row kernel, any filter: x copied once per stride phase with its padding, so that tap (r, s)
+// of output row oh is a contiguous run: column (c, r, s) at phase (s*dw) mod sw, row oh*sh + r*dh,
+// from (s*dw) / sw; dy's rows padded to whole vectors (in place when they are).
+void RunWrwRows(const Plan& p, Isa isa, WrwTile t, const float* x, const float* dy, float* dw)
+{
+    const long v = VectorWidth(isa);
+    const long owp = Up(p.ow, v), sw = p.sw;
+    const long hp = (p.oh - 1) * p.sh + (p.r - 1) * p.dh + 1;
+    const long wq = ((owp - 1) * sw + (p.s - 1) * p.dw) / sw + 1;
+    const long xch = p.groups * p.cin, dch = p.groups * p.kout;
+    const long cstride = sw * hp * wq;
+    static thread_local Scratch xs, ds;
+    float* xp = xs.Get(static_cast<size_t>(p.n * xch * cstride));
+#pragma omp parallel for schedule(static)
+    for(long item = 0; item < p.n * xch; ++item)
+    {
+        const float* src = x + (item / xch) * p.xs[0] + (item % xch) * p.xs[1];
+        float* dst = xp + item * cstride;
+        for(long q = 0; q < sw; ++q)
+            for(long h = 0; h < hp; ++h)
+            {
+                float* d = dst + (q * hp + h) * wq;
+                const long ih = h - p.ph;
+                if(ih < 0 || ih >= p.ih)
+                {
+                    std::fill_n(d, wq, 0.0f);
+                    continue;
+                }
+                const float* sr = src + ih * p.xs[2];
+                for(long m = 0; m < wq; ++m)
+                {
+                    const long iw = m * sw + q - p.pw;
+                    d[m] = iw >= 0 && iw < p.iw ? sr[iw * p.xs[3]] : 0.0f;
+                }
+            }
+    }
+    WrwPosArgs a{};
+    if(owp == p.ow && p.ys[3] == 1)
+        a.dy = dy, a.dn = p.ys[0], a.dk = p.ys[1], a.drs = p.ys[2];
+    else
+    {
+        float* dp = ds.Get(static_cast<size_t>(p.n * dch * p.oh * owp));
+#pragma omp parallel for schedule(static)
+        for(long item = 0; item < p.n * dch; ++item)
+        {
+            const float* src = dy + (item / dch) * p.ys[0] + (item % dch) * p.ys[1];
+            float* dst = dp + item * p.oh * owp;
+            for(long h = 0; h < p.oh; ++h)
+                for(long w = 0; w < owp; ++w)
+                    dst[h * owp + w] = w < p.ow ? src[h * p.ys[2] + w * p.ys[3]] : 0.0f;
+        }
+        a.dy = dp, a.dn = dch * p.oh * owp, a.dk = p.oh * owp, a.drs = owp;
+    }
+    const long ncols = p.cin * p.r * p.s;
+    std::vector<long> xcol(ncols), wcol(ncols);
+    for(long c = 0; c < p.cin; ++c)
+        for(long r = 0; r < p.r; ++r)
+            for(long s = 0; s < p.s; ++s)
+            {
+                const long j = (c * p.r + r) * p.s + s;
+                xcol[j] = c * cstride + ((s * p.dw) % sw) * hp * wq + r * p.dh * wq + (s * p.dw) / sw;
+                wcol[j] = c * p.wc + r * p.wr + s * p.wsd;
+            }
+    a.x = xp, a.xcol = xcol.data(), a.wcol = wcol.data();
+    a.dw = dw;
+    a.groups = p.groups, a.kout = p.kout, a.ncols = ncols;
+    a.nimg = p.n, a.nrows = p.oh, a.rowlen = owp;
+    a.xn = xch * cstride, a.xg = p.cin * cstride, a.xrs = p.sh * wq;
+    a.dg = p.kout * a.dk, a.ws0 = p.wk;
+    RunPos(a, isa, t);
+    xs.Trim();
+    ds.Trim();
+}
+
+} // namespace
+
 void RunWrw(const Plan& p, Isa isa, WrwTile t, const float* x, const float* dy, float* dw)
 {
     if(isa == Isa::None)
         ThrowBadParm("blocked direct convolution: no AVX2 or AVX-512 kernels on this CPU");
+    if(t.pos != 0)
+    {
+        (t.pos == 1 ? RunWrw1x1 : RunWrwRows)(p, isa, t, x, dy, dw);
+        return;
+    }
     const long vc = VectorWidth(isa);   // whole vectors of input channels: UC divides them
     const long cb = (p.cin + vc - 1) / vc;
     const long kt = t.nkv * vc;

@@ -7,7 +7,10 @@
 // input value, UR_W x NKV FMAs. Threads take (image, group, channel tile, output row) items. The
 // tile is written straight to y in its own layout (the unpack is fused).
 // Backward weights keeps a tile of UC input channels x NKV vectors of output channels per filter
-// tap in registers, summed over images and output positions (cpu/conv_direct_blocked_kernel.hpp).
+// tap in registers, summed over images and output positions (cpu/conv_direct_blocked_kernel.hpp);
+// a 1x1 unpadded filter has a second kernel, a GEMM over positions with vectors along them, that
+// reads x and dy in NCHW as they are (no transposes; a plain copy where rows are strided or not
+// whole vectors).
 // Backward data is the same forward on dy with the flipped filter and C/K swapped (pad' =
 // dilation * (filter - 1) - pad), one stride phase of dx at a time when strided.
 // Kernels: conv_direct_blocked_avx512.cpp (-mavx512f) and conv_direct_blocked_avx2.cpp (-mavx2
@@ -78,12 +81,22 @@ Tile DefaultTile(const Plan& p, Isa isa);
 /// Backward weights: tiles of UC input channels x NKV vectors of output channels (one filter tap
 /// at a time), summed over images and output positions. The plan is the forward one: x in, y is
 /// dy, and dw is written where the plan's filter strides say.
+/// pos: a kernel over positions instead (a GEMM with vectors along output positions): 1, the 1x1
+/// kernel (WrwPosApplies; x read in place); 2, the row kernel (any filter; x copied by stride
+/// phase). uc is then KR, the output channels of its register tile, and nkv CR, its columns (input
+/// channel and tap).
 struct WrwTile
 {
     int uc;
     int nkv;
+    int pos = 0;
 };
 const std::vector<WrwTile>& WrwTiles(Isa isa);
+/// The tiles of the kernels over positions (pos 1; the same tiles serve the row kernel).
+const std::vector<WrwTile>& WrwPosTiles(Isa isa);
+/// Whether the 1x1 kernel runs the plan: a 1x1 filter without padding (any stride: the plan reads
+/// x subsampled).
+bool WrwPosApplies(const Plan& p);
 WrwTile DefaultWrwTile(const Plan& p, Isa isa);
 void RunWrw(const Plan& p, Isa isa, WrwTile t, const float* x, const float* dy, float* dw);
 

@@ -50,9 +50,40 @@ struct WrwArgs
 
 bool RunWrwAvx512(const WrwArgs& a);
 
+// Backward weights as a GEMM over output positions, vectors along them: dw[k][j] = sum over
+// images, rows and positions p of dy[k][row][p] * x_j[row][p], where a column j is an input
+// channel and filter tap, read at its own offset (xcol) in x or in a copy of x (no transposes).
+// 1x1 unpadded: x and dy as they are (or a plain copy), a column per channel. Other filters: x
+// copied once, split by stride phase and padded, so that every tap's row is a contiguous run
+// (the "row" kernel). A register tile of KR output channels x CR columns holds KR x CR vectors of
+// partial sums; an item's block of kb x cbs keeps them in a buffer across chunks of about pc
+// positions, and sums each vector's lanes once at the end.
+struct WrwPosArgs
+{
+    const float* x;    // column j of image n, group grp, row r: x + n*xn + grp*xg + xcol[j] + r*xrs
+    const float* dy;   // row r of channel k: dy + n*dn + grp*dg + k*dk + r*drs
+    float* dw;         // element (k, j) of group grp at (grp*kout + k)*ws0 + wcol[j]
+    const long* xcol;
+    const long* wcol;
+    long groups, kout, ncols;            // per group
+    long nimg, nrows, rowlen;            // rowlen: a multiple of the vector width, zeros past the data
+    long xn, xg, xrs, dn, dg, dk, drs, ws0;
+    long kb, cbs, pc;  // output channels and columns per item (kb a multiple of KR); positions per chunk
+    int kr, cr;
+};
+
+#define DBLK_WRWPOS_TILES_AVX512 DBLK_WRWPOS_TILE(6, 4) DBLK_WRWPOS_TILE(4, 4)
+#define DBLK_WRWPOS_TILES_AVX2 DBLK_WRWPOS_TILE(4, 3) DBLK_WRWPOS_TILE(3, 3)
+
+bool RunWrwPosAvx512(const WrwPosArgs& a);   // false: the tile is not one of DBLK_WRWPOS_TILES_AVX512
+bool RunWrwPosAvx2(const WrwPosArgs& a);
+
 /// Filter packing with gathers: dst[c * kt + kk] = w[kk * wk + c * wc] for c < vc, kk < kt (kt a
 /// multiple of 16, kk * wk within 32-bit ints). False where AVX-512 code is not compiled.
-bool PackWGatherAvx512(const float* w, long wk, long wc, float* dst, long vc, long kt);   // false: the tile is not one of DBLK_WRW_TILES_AVX512
+bool PackWGatherAvx512(const float* w, long wk, long wc, float* dst, long vc, long kt);
+/// Filter packing by 16 x 16 transposes: dst[map[j] + kk] = w[kk * wk + j] for j < ncols, kk < kt
+/// (kt a multiple of 16). False where AVX-512 code is not compiled.
+bool PackWTransposeAvx512(const float* w, long wk, long ncols, const long* map, float* dst, long kt);   // false: the tile is not one of DBLK_WRW_TILES_AVX512
 bool RunWrwAvx2(const WrwArgs& a);
 
 } // namespace miopen::cpu::dblk

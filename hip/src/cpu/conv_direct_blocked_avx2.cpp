@@ -15,9 +15,21 @@
 #define DBLK_TILES DBLK_TILES_AVX2
 #define DBLK_WRW_ENTRY RunWrwAvx2
 #define DBLK_WRW_TILES DBLK_WRW_TILES_AVX2
+#define DBLK_WRWPOS_ENTRY RunWrwPosAvx2
+#define DBLK_WRWPOS_TILES DBLK_WRWPOS_TILES_AVX2
+static inline float DblkHsum8(const float* p)
+{
+    const __m128 s = _mm_add_ps(_mm_loadu_ps(p), _mm_loadu_ps(p + 4));
+    const __m128 t = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    return _mm_cvtss_f32(_mm_add_ss(t, _mm_movehdup_ps(t)));
+}
+#define DBLK_PIN(v) __asm__("" : "+x"(v))
+#define DBLK_FLAT_UNROLL 4
+#define DBLK_HSUM(p) DblkHsum8(p)
 #include "cpu/conv_direct_blocked_kernel.hpp"
 #else
 #include "cpu/conv_direct_blocked_args.hpp"
 bool miopen::cpu::dblk::RunAvx2(const KernelArgs&) { return false; }   // not an x86 CPU
 bool miopen::cpu::dblk::RunWrwAvx2(const WrwArgs&) { return false; }
+bool miopen::cpu::dblk::RunWrwPosAvx2(const WrwPosArgs&) { return false; }
 #endif

@@ -15,6 +15,11 @@
 #define DBLK_TILES DBLK_TILES_AVX512
 #define DBLK_WRW_ENTRY RunWrwAvx512
 #define DBLK_WRW_TILES DBLK_WRW_TILES_AVX512
+#define DBLK_WRWPOS_ENTRY RunWrwPosAvx512
+#define DBLK_WRWPOS_TILES DBLK_WRWPOS_TILES_AVX512
+#define DBLK_PIN(v) __asm__("" : "+v"(v))
+#define DBLK_FLAT_UNROLL 1
+#define DBLK_HSUM(p) _mm512_reduce_add_ps(_mm512_loadu_ps(p))
 #include "cpu/conv_direct_blocked_kernel.hpp"
 
 bool miopen::cpu::dblk::PackWGatherAvx512(const float* w, long wk, long wc, float* dst, long vc, long kt)
@@ -31,9 +36,53 @@ bool miopen::cpu::dblk::PackWGatherAvx512(const float* w, long wk, long wc, floa
     }
     return true;
 }
+
+bool miopen::cpu::dblk::PackWTransposeAvx512(const float* w, long wk, long ncols, const long* map, float* dst, long kt)
+{
+    for(long k0 = 0; k0 < kt; k0 += 16)
+        for(long j0 = 0; j0 < ncols; j0 += 16)
+        {
+            // A partial last block: masked loads (nothing past the columns is read) and stores.
+            const long nj = ncols - j0 < 16 ? ncols - j0 : 16;
+            const __mmask16 mask = static_cast<__mmask16>((1u << nj) - 1u);
+            __m512 r[16], t[16];
+            for(int i = 0; i < 16; ++i)
+                r[i] = _mm512_maskz_loadu_ps(mask, w + (k0 + i) * wk + j0);
+            for(int i = 0; i < 8; ++i)
+            {
+                t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+                t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+            }
+            // r[4i + m], 128-bit lane q: rows 4i..4i+3 of column 4q + m.
+            for(int i = 0; i < 4; ++i)
+            {
+                const __m512d a = _mm512_castps_pd(t[4 * i]), b = _mm512_castps_pd(t[4 * i + 2]);
+                const __m512d c = _mm512_castps_pd(t[4 * i + 1]), d = _mm512_castps_pd(t[4 * i + 3]);
+                r[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b));
+                r[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b));
+                r[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(c, d));
+                r[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(c, d));
+            }
+            for(int m = 0; m < 4; ++m)
+            {
+                const __m512 xlo = _mm512_shuffle_f32x4(r[m], r[4 + m], 0x44);
+                const __m512 xhi = _mm512_shuffle_f32x4(r[m], r[4 + m], 0xEE);
+                const __m512 ylo = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], 0x44);
+                const __m512 yhi = _mm512_shuffle_f32x4(r[8 + m], r[12 + m], 0xEE);
+                const __m512 col[4] = {_mm512_shuffle_f32x4(xlo, ylo, 0x88), _mm512_shuffle_f32x4(xlo, ylo, 0xDD),
+                                       _mm512_shuffle_f32x4(xhi, yhi, 0x88), _mm512_shuffle_f32x4(xhi, yhi, 0xDD)};
+                for(int q = 0; q < 4; ++q)
+                    if(4 * q + m < nj)
+                        _mm512_storeu_ps(dst + map[j0 + 4 * q + m] + k0, col[q]);
+            }
+        }
+    return true;
+}
 #else
 #include "cpu/conv_direct_blocked_args.hpp"
 bool miopen::cpu::dblk::RunAvx512(const KernelArgs&) { return false; }   // not an x86 CPU
 bool miopen::cpu::dblk::RunWrwAvx512(const WrwArgs&) { return false; }
+bool miopen::cpu::dblk::RunWrwPosAvx512(const WrwPosArgs&) { return false; }
 bool miopen::cpu::dblk::PackWGatherAvx512(const float*, long, long, float*, long, long) { return false; }
+bool miopen::cpu::dblk::PackWTransposeAvx512(const float*, long, long, const long*, float*, long) { return false; }
 #endif

@@ -1,8 +1,9 @@
 // The micro-kernels of the blocked direct convolution (conv_direct_blocked.hpp), written once over
 // a few vector macros and compiled twice: conv_direct_blocked_avx512.cpp and _avx2.cpp define
-// DBLK_V, DBLK_VEC, DBLK_ZERO, DBLK_LOAD, DBLK_BCAST, DBLK_FMA, DBLK_STORE and DBLK_ENTRY and
-// include this file. It includes no standard headers, so nothing compiled here with the wider
-// ISA can be picked by the linker for code that runs on any CPU (inline functions are shared
+// DBLK_V, DBLK_VEC, DBLK_ZERO, DBLK_LOAD, DBLK_BCAST, DBLK_FMA, DBLK_STORE, DBLK_HSUM (the sum of
+// a vector's lanes at a pointer, in a fixed order), DBLK_PIN (keeps a value in a register),
+// DBLK_FLAT_UNROLL (the flat kernel's channel unroll) and the entry names, and include this file.
+// It includes no standard headers, so nothing compiled here with the wider ISA can be picked by the linker for code that runs on any CPU (inline functions are shared
 // across translation units). Everything but the entry point sits in an anonymous namespace.
 //
 // Layouts (all packed, padding written out as zeros):
@@ -12,6 +13,9 @@
 // of UR_W columns, each computed in UR_W x NKV vector accumulators over (cb, r, s, c) and written
 // to y through a small per-thread buffer (the unpack to y's own layout).
 #include "cpu/conv_direct_blocked_args.hpp"
+
+#define DBLK_PRAGMA(x) _Pragma(#x)
+#define DBLK_UNROLL(n) DBLK_PRAGMA(GCC unroll n)
 
 namespace miopen::cpu::dblk {
 namespace {
@@ -38,7 +42,9 @@ inline void TileKernel(const float* __restrict x, const float* __restrict w, lon
             {
                 const float* xq = xr + s * xdw;
                 const float* wq = wr + s * nc * KT;
-#pragma GCC unroll 16
+                // Unrolled by 2, not 16: more unrolling made GCC spill accumulators of the 28-register
+                // tiles (14x2, 7x4) to the stack inside this loop.
+#pragma GCC unroll 2
                 for(long c = 0; c < nc; ++c)
                 {
                     DBLK_VEC wv[NKV];
@@ -77,7 +83,9 @@ inline void TileKernelFlat(const float* __restrict x, const float* __restrict w,
 #pragma GCC unroll 4
         for(int j = 0; j < NKV; ++j)
             acc[u][j] = DBLK_ZERO();
-#pragma GCC unroll 4
+    // AVX-512 not unrolled (by 4, GCC spilled accumulators of the 7x4 tile: 33 live vectors);
+    // AVX2 by 4 (its tiles of 8-12 FMAs an iteration run 1.3-1.7x slower without).
+    DBLK_UNROLL(DBLK_FLAT_UNROLL)
     for(long c = 0; c < cin; ++c)
     {
         const float* xq = x + c * xc;
@@ -293,20 +301,170 @@ void WrwDriver(const WrwArgs& a)
             // Unpack the item's valid channels into dw.
             const long kvalid = a.kout - kgi * KT < KT ? a.kout - kgi * KT : KT;
             const long cvalid = a.cin - b * a.vc < a.vc ? a.cin - b * a.vc : a.vc;
-            for(long k = 0; k < kvalid; ++k)
-                for(long c = 0; c < cvalid; ++c)
-                {
-                    float* d = a.dw + (grp * a.kout + kgi * KT + k) * a.ws[0] + (b * a.vc + c) * a.ws[1];
-                    for(long r = 0; r < a.r; ++r)
-                        for(long s = 0; s < a.s; ++s)
-                            d[r * a.ws[2] + s * a.ws[3]] = buf[((r * a.s + s) * a.vc + c) * KT + k];
-                }
+            if(taps == 1)
+            {
+                // 1x1: a plain transpose (the general loop below costs as much as the sums on
+                // 7x7 images, whose dw is large next to their work).
+                const long ws0 = a.ws[0], ws1 = a.ws[1];
+                float* d0 = a.dw + (grp * a.kout + kgi * KT) * ws0 + b * a.vc * ws1;
+                for(long k = 0; k < kvalid; ++k)
+                    for(long c = 0; c < cvalid; ++c)
+                        d0[k * ws0 + c * ws1] = buf[c * KT + k];
+            }
+            else if(a.ws[3] == 1 && a.ws[2] == a.s)
+            {
+                // Taps adjacent in dw (a dense filter): one short contiguous run per (k, c).
+                for(long k = 0; k < kvalid; ++k)
+                    for(long c = 0; c < cvalid; ++c)
+                    {
+                        float* d = a.dw + (grp * a.kout + kgi * KT + k) * a.ws[0] + (b * a.vc + c) * a.ws[1];
+                        const float* src = buf + c * KT + k;
+                        for(long t = 0; t < taps; ++t)
+                            d[t] = src[t * a.vc * KT];
+                    }
+            }
+            else
+                for(long k = 0; k < kvalid; ++k)
+                    for(long c = 0; c < cvalid; ++c)
+                    {
+                        float* d = a.dw + (grp * a.kout + kgi * KT + k) * a.ws[0] + (b * a.vc + c) * a.ws[1];
+                        for(long r = 0; r < a.r; ++r)
+                            for(long s = 0; s < a.s; ++s)
+                                d[r * a.ws[2] + s * a.ws[3]] = buf[((r * a.s + s) * a.vc + c) * KT + k];
+                    }
         }
         delete[] buf;
     }
 }
 
+// ---- backward weights as a GEMM over positions (WrwPosArgs) ------------------------------------
+// One work item is (group, block of kb output channels, block of cbs columns): it owns dw for that
+// block, so each element is one thread's sum in a fixed order (images, chunks, rows, vector steps,
+// then the lanes): the same bits on every run, whatever the thread count. Within a chunk the KR
+// rows of dy stay in L1 across the block's column tiles; x's chunk rows in L2.
+template <int KR, int CR>
+void WrwPosDriver(const WrwPosArgs& a)
+{
+    constexpr long V = DBLK_V;
+    constexpr long TILE = KR * CR * V;
+    const long nkb = (a.kout + a.kb - 1) / a.kb, ncb = (a.ncols + a.cbs - 1) / a.cbs;
+    const long items = a.groups * nkb * ncb;
+    const long tiles = (a.kb / KR) * ((a.cbs + CR - 1) / CR);
+    // Chunks: whole rows while they are shorter than pc, else pieces of one row.
+    const long rpc = a.rowlen >= a.pc ? 1 : a.pc / a.rowlen;
+    const long ppc = a.rowlen >= a.pc ? a.pc : a.rowlen;
+#pragma omp parallel
+    {
+        float* vb = new float[tiles * TILE];
+#pragma omp for schedule(static)
+        for(long item = 0; item < items; ++item)
+        {
+            const long cbi = item % ncb, kbi = (item / ncb) % nkb, grp = item / (ncb * nkb);
+            const long k0 = kbi * a.kb, k1 = k0 + a.kb < a.kout ? k0 + a.kb : a.kout;
+            const long c0 = cbi * a.cbs, c1 = c0 + a.cbs < a.ncols ? c0 + a.cbs : a.ncols;
+            const long ktn = (k1 - k0 + KR - 1) / KR, ctn = (c1 - c0 + CR - 1) / CR;
+            for(long i = 0; i < ktn * ctn * TILE; ++i)
+                vb[i] = 0.0f;
+            for(long n = 0; n < a.nimg; ++n)
+            {
+                const float* xb = a.x + n * a.xn + grp * a.xg;
+                const float* db = a.dy + n * a.dn + grp * a.dg;
+                for(long r0 = 0; r0 < a.nrows; r0 += rpc)
+                {
+                    const long r1 = r0 + rpc < a.nrows ? r0 + rpc : a.nrows;
+                    for(long p0 = 0; p0 < a.rowlen; p0 += ppc)
+                    {
+                        const long np = a.rowlen - p0 < ppc ? a.rowlen - p0 : ppc;
+                        for(long kt = 0; kt < ktn; ++kt)
+                        {
+                            // Rows past the block repeat its last row; their sums are not written.
+                            const float* dq[KR];
+#pragma GCC unroll 8
+                            for(int i = 0; i < KR; ++i)
+                            {
+                                const long k = k0 + kt * KR + i;
+                                dq[i] = db + (k < k1 ? k : k1 - 1) * a.dk + p0;
+                            }
+                            for(long ct = 0; ct < ctn; ++ct)
+                            {
+                                const float* xq[CR];
+#pragma GCC unroll 8
+                                for(int j = 0; j < CR; ++j)
+                                {
+                                    const long c = c0 + ct * CR + j;
+                                    xq[j] = xb + a.xcol[c < c1 ? c : c1 - 1] + p0;
+                                }
+                                float* t = vb + (kt * ctn + ct) * TILE;
+                                DBLK_VEC acc[KR][CR];
+#pragma GCC unroll 8
+                                for(int i = 0; i < KR; ++i)
+#pragma GCC unroll 8
+                                    for(int j = 0; j < CR; ++j)
+                                        acc[i][j] = DBLK_LOAD(t + (i * CR + j) * V);
+                                for(long r = r0; r < r1; ++r)
+                                {
+                                    const long xo = r * a.xrs, dof = r * a.drs;
+                                    for(long p = 0; p < np; p += V)
+                                    {
+                                        DBLK_VEC xv[CR];
+#pragma GCC unroll 8
+                                        for(int j = 0; j < CR; ++j)
+                                        {
+                                            xv[j] = DBLK_LOAD(xq[j] + xo + p);
+                                            DBLK_PIN(xv[j]);   // one load each, not one per FMA
+                                        }
+#pragma GCC unroll 8
+                                        for(int i = 0; i < KR; ++i)
+                                        {
+                                            DBLK_VEC d = DBLK_LOAD(dq[i] + dof + p);
+                                            DBLK_PIN(d);
+#pragma GCC unroll 8
+                                            for(int j = 0; j < CR; ++j)
+                                                acc[i][j] = DBLK_FMA(d, xv[j], acc[i][j]);
+                                        }
+                                    }
+                                }
+#pragma GCC unroll 8
+                                for(int i = 0; i < KR; ++i)
+#pragma GCC unroll 8
+                                    for(int j = 0; j < CR; ++j)
+                                        DBLK_STORE(t + (i * CR + j) * V, acc[i][j]);
+                            }
+                        }
+                    }
+                }
+            }
+            for(long kt = 0; kt < ktn; ++kt)
+                for(int i = 0; i < KR; ++i)
+                {
+                    const long k = k0 + kt * KR + i;
+                    if(k >= k1)
+                        break;
+                    float* d = a.dw + (grp * a.kout + k) * a.ws0;
+                    for(long ct = 0; ct < ctn; ++ct)
+                        for(int j = 0; j < CR; ++j)
+                        {
+                            const long c = c0 + ct * CR + j;
+                            if(c < c1)
+                                d[a.wcol[c]] = DBLK_HSUM(vb + (kt * ctn + ct) * TILE + (i * CR + j) * V);
+                        }
+                }
+        }
+        delete[] vb;
+    }
+}
+
 } // namespace
+
+bool DBLK_WRWPOS_ENTRY(const WrwPosArgs& a)
+{
+#define DBLK_WRWPOS_TILE(KR_, CR_)                                                                 \
+    if(a.kr == (KR_) && a.cr == (CR_) && a.kb % (KR_) == 0)                                        \
+        return WrwPosDriver<KR_, CR_>(a), true;
+    DBLK_WRWPOS_TILES
+#undef DBLK_WRWPOS_TILE
+    return false;
+}
 
 bool DBLK_WRW_ENTRY(const WrwArgs& a)
 {

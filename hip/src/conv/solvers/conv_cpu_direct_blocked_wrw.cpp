@@ -2,7 +2,8 @@
 // strides, dilations, groups and tensor strides: x packed channel-blocked with its padding, dy
 // packed in tiles of output channels, and per filter tap a register tile of UC input channels x
 // NKV vectors of output channels summed over images and positions (cpu/conv_direct_blocked.hpp).
-// Variants: the tile (ISA,UC,NKV; direct_blocked_common.hpp). Workspace: none. Deterministic:
+// A 1x1 unpadded filter also has the kernel over positions (x and dy read in NCHW, no transposes).
+// Variants: the tile (ISA,UC,NKV; "ISA-1x1,KR,CR" for the 1x1 kernel; direct_blocked_common.hpp). Workspace: none. Deterministic:
 // yes (each dw element is one thread's fixed-order sum).
 #include "conv/solvers/direct_blocked_common.hpp"
 #include "conv/solvers/solvers.hpp"
@@ -29,7 +30,7 @@ struct ConvCpuDirectBlockedWrwSolver final : ConvTunableSolver
     {
         const dblk::Variant v = dblk::Parse(Name(), variant, Variants(ctx, p), dblk::kWrwHeader);
         return [plan = dblk::PlanOf(p), v](const ConvArgs& a) {
-            cpu::dblk::RunWrw(plan, v.isa, {v.tile.ur_w, v.tile.nkv}, static_cast<const float*>(a.x),
+            cpu::dblk::RunWrw(plan, v.isa, {v.tile.ur_w, v.tile.nkv, v.pos}, static_cast<const float*>(a.x),
                               static_cast<const float*>(a.y), static_cast<float*>(a.w));
         };
     }

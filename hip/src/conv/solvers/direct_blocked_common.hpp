@@ -21,7 +21,11 @@
 namespace miopen::solvers::dblk {
 
 inline constexpr std::string_view kHeader = "ISA,UR_W,NKV";
-inline constexpr std::string_view kWrwHeader = "ISA,UC,NKV";   // backward weights: UC input channels
+// Backward weights: UC input channels x NKV vectors of output channels; for a 1x1 unpadded filter
+// also the rows "avx512-1x1,KR,CR" (AVX2: "avx2-1x1,KR,CR"), the kernel over positions with a tile
+// of KR output x CR input channels (cpu/conv_direct_blocked.hpp), the default on images of 512
+// positions or more in whole vectors.
+inline constexpr std::string_view kWrwHeader = "ISA,UC,NKV";
 
 inline Applicability CommonApplicability(const ConvContext& ctx, const ConvProblem& p, ConvDirection dir)
 {
@@ -71,10 +75,24 @@ inline std::vector<std::string> WrwVariants(const ConvProblem& p)
 {
     const cpu::dblk::Isa isa = cpu::dblk::BestIsa();
     const cpu::dblk::WrwTile def = cpu::dblk::DefaultWrwTile(PlanOf(p), isa);
-    std::vector<std::string> out = {Row(isa, {def.uc, def.nkv})};
-    for(const auto& t : cpu::dblk::WrwTiles(isa))
-        if(t.uc != def.uc || t.nkv != def.nkv)
-            out.push_back(Row(isa, {t.uc, t.nkv}));
+    const auto row = [isa](const cpu::dblk::WrwTile& t) {
+        return t.pos != 0 ? std::string(cpu::dblk::IsaName(isa)) + (t.pos == 1 ? "-1x1," : "-row,") +
+                                std::to_string(t.uc) + "," + std::to_string(t.nkv)
+                          : Row(isa, {t.uc, t.nkv});
+    };
+    std::vector<std::string> out = {row(def)};
+    std::vector<cpu::dblk::WrwTile> all = cpu::dblk::WrwTiles(isa);
+    if(cpu::dblk::WrwPosApplies(PlanOf(p)))
+        for(const auto& t : cpu::dblk::WrwPosTiles(isa))
+            all.push_back(t);
+    for(auto t : cpu::dblk::WrwPosTiles(isa))
+    {
+        t.pos = 2;
+        all.push_back(t);
+    }
+    for(const auto& t : all)
+        if(t.uc != def.uc || t.nkv != def.nkv || t.pos != def.pos)
+            out.push_back(row(t));
     return out;
 }
 
@@ -82,6 +100,7 @@ struct Variant
 {
     cpu::dblk::Isa isa;
     cpu::dblk::Tile tile;
+    int pos;   // backward weights' kernels over positions: 1, "ISA-1x1,KR,CR"; 2, "ISA-row,KR,CR"
 };
 
 /// A row of Variants() or WrwVariants() (the tile's two numbers in `tile`, whatever they mean).
@@ -97,8 +116,11 @@ inline Variant Parse(std::string_view solver, const std::string& text, const std
     }
     const size_t a = text.find(','), b = text.find(',', a + 1);
     const std::string isa = text.substr(0, a);
-    return {isa == "avx512" ? cpu::dblk::Isa::Avx512 : cpu::dblk::Isa::Avx2,
-            {std::stoi(text.substr(a + 1, b - a - 1)), std::stoi(text.substr(b + 1))}};
+    return {isa.rfind("avx512", 0) == 0 ? cpu::dblk::Isa::Avx512 : cpu::dblk::Isa::Avx2,
+            {std::stoi(text.substr(a + 1, b - a - 1)), std::stoi(text.substr(b + 1))},
+            isa.size() > 4 && isa.compare(isa.size() - 4, 4, "-1x1") == 0   ? 1
+            : isa.size() > 4 && isa.compare(isa.size() - 4, 4, "-row") == 0 ? 2
+                                                                              : 0};
 }
 
 /// Padded MACs (channels rounded up to the vector) at ~250 GFLOP/s with AVX-512 on 2 cores
