@@ -155,6 +155,7 @@ GPU_SOLVERS = {
     for (d, names), t in zip(SOLVERS.items(), ("Fwd", "Bwd", "Wrw"))
 }
 GPU_SOLVERS[BWD].append("ConvGpuDirectBwdSmallC")
+GPU_SOLVERS[FWD].append("ConvGpuGemmFwd1x1Split")
 
 
 def is_gpu(handle):

@@ -2,7 +2,7 @@
 // contract), SIMT FFMA, for the GEMM convolution solvers and other users of a matrix product.
 // A block owns a BM x BN tile of C; each thread an 8x8 micro-tile, as two 4-wide runs of rows
 // (BM/2 apart) by two of columns (BN/2 apart), so that it reads A and B from shared memory as
-// float4 without bank conflicts. Per step of BK = 8, every thread fetches its share of the next
+// float4 without bank conflicts. Per step of BK = 8 or 16 (the launcher's choice), every thread fetches its share of the next
 // step's A and B tiles into registers (float4 when the operand's layout allows it, checked by the
 // launcher; else four scalar loads with bounds checks) while it computes on this step's shared
 // stage; the registers then go to the other stage (double buffering: one barrier per step). A is
@@ -11,17 +11,20 @@
 // Reduction range: the flattened sequence of (batch, k step) pairs. A plain batched GEMM gives
 // block z the steps of batch z; a summed one (sum_batch) gives block z a contiguous part of all
 // steps, in order: with one part the sum is in batch order, with several the parts go to a
-// workspace that SgemmSplitReduce adds in part order. Deterministic either way.
-// Variants: the tile (kSgemmTiles shapes) x trans_a x trans_b x vectorised loads.
+// workspace that SgemmSplitReduce adds in part order. Deterministic either way. A folded GEMM
+// (the batch as columns) may split its k range the same way: its parts are m x (batch * n)
+// matrices that the reduction unfolds into the images.
+// Variants: the tile (kSgemmTiles shapes) x the step (8, 16) x trans_a x trans_b x vectorised loads.
 #include "common/device.hpp"
 #include "gemm/sgemm.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace miopen::gpu {
 namespace {
 
-constexpr int kBK  = 8;   // the reduction step
+constexpr int kBK  = 8;   // the short reduction step (LaunchSgemmTile picks 8 or 16)
 constexpr int kPad = 4;   // floats of padding per shared-memory row
 
 /// The kernel's arguments (the launcher's SgemmArgs plus the reduction plan).
@@ -32,11 +35,12 @@ struct SgemmK
     float* c;
     int64_t lda, sa, ldb, sb, ldc, sc;
     int m, n, k, batch;
-    int ksteps;      // ceil(k / kBK), at least 1
+    int ksteps;      // ceil(k / bk), at least 1
     int sum;         // 1: the steps of all batches are one reduction
     int64_t per;     // sum: steps per block z
     float* part;     // sum with several parts: part z's tile goes to part + z * m * n (ldc = n)
     int vc;          // C can take float4 stores (aligned, ldc, stride and n multiples of 4)
+    int bk;          // the kernel's reduction step (8 or 16)
     int fold;        // > 0: the batch folded into the columns (A shared, B not transposed): column
                      // j is column j % fold of image j / fold (B and C offsets via sb and sc)
 };
@@ -58,12 +62,11 @@ constexpr int MinBlocks()
     return T >= 256 ? 2 : T >= 128 ? 3 : 6;
 }
 
-template <int BM, int BN, bool TA, bool TB, bool V>
+template <int BM, int BN, int BK, bool TA, bool TB, bool V>
 __global__ void __launch_bounds__((BM / 8) * (BN / 8), MinBlocks<(BM / 8) * (BN / 8)>())
 Sgemm(SgemmK p)
 {
     constexpr int T  = (BM / 8) * (BN / 8);
-    constexpr int BK = kBK;
     constexpr int LA = BM * BK / 4 / T;   // 4-vectors of A a thread fetches per step
     constexpr int LB = BN * BK / 4 / T;
     static_assert(LA >= 1 && LB >= 1 && BM * BK % (4 * T) == 0 && BN * BK % (4 * T) == 0,
@@ -283,6 +286,7 @@ Sgemm(SgemmK p)
     }
     else if(p.part != nullptr)
     {
+        // (Folded: the part is one m x (batch * n) matrix; SgemmSplitReduce unfolds it.)
         out = p.part + int64_t{z} * p.m * p.n;
         ldc = p.n;
     }
@@ -291,7 +295,8 @@ Sgemm(SgemmK p)
         out = p.c;
         ldc = p.ldc;
     }
-    const bool vec = p.vc != 0;
+    const bool vec  = p.vc != 0;
+    const int ofold = p.part != nullptr ? 0 : p.fold;   // the columns' layout in `out`
 #pragma unroll
     for(int i = 0; i < 8; ++i)
     {
@@ -307,7 +312,7 @@ Sgemm(SgemmK p)
             {
                 // (Folded: the image's column count is a multiple of 4, so the run is in one image.)
                 if(n < p.n)
-                    *reinterpret_cast<float4*>(row + ColumnOffset(n, p.fold, p.sc)) =
+                    *reinterpret_cast<float4*>(row + ColumnOffset(n, ofold, p.sc)) =
                         make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
             }
             else
@@ -315,14 +320,16 @@ Sgemm(SgemmK p)
 #pragma unroll
                 for(int q = 0; q < 4; ++q)
                     if(n + q < p.n)
-                        row[ColumnOffset(n + q, p.fold, p.sc)] = acc[i][4 * h + q];
+                        row[ColumnOffset(n + q, ofold, p.sc)] = acc[i][4 * h + q];
             }
         }
     }
 }
 
-/// C[m][n] = sum over parts (in order) of part[z][m][n].
-__global__ void SgemmSplitReduce(const float* part, int parts, int m, int n, float* c, int64_t ldc)
+/// C[m][n] = sum over parts (in order) of part[z][m][n]; fold > 0: column j of the part is column
+/// j % fold of image j / fold of C (images stride_c apart).
+__global__ void SgemmSplitReduce(const float* part, int parts, int m, int n, float* c, int64_t ldc,
+                                 int fold, int64_t stride_c)
 {
     const int64_t total = int64_t{m} * n;
     for(int64_t e = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; e < total;
@@ -332,7 +339,30 @@ __global__ void SgemmSplitReduce(const float* part, int parts, int m, int n, flo
         for(int z = 0; z < parts; ++z)
             s += part[z * total + e];
         const int64_t r = e / n;
-        c[r * ldc + (e - r * n)] = s;
+        const int j     = static_cast<int>(e - r * n);
+        c[r * ldc + ColumnOffset(j, fold, stride_c)] = s;
+    }
+}
+
+/// SgemmSplitReduce four columns a thread (n and fold multiples of 4, part and C 16-byte aligned,
+/// ldc and stride_c multiples of 4): the same sums in the same order.
+__global__ void SgemmSplitReduce4(const float4* part, int parts, int m, int n, float* c, int64_t ldc,
+                                  int fold, int64_t stride_c)
+{
+    const int n4        = n / 4;
+    const int64_t total = int64_t{m} * n4;
+    for(int64_t e = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; e < total;
+        e += int64_t{gridDim.x} * blockDim.x)
+    {
+        float4 s = part[e];
+        for(int z = 1; z < parts; ++z)
+        {
+            const float4 v = part[z * total + e];
+            s.x += v.x; s.y += v.y; s.z += v.z; s.w += v.w;
+        }
+        const int64_t r = e / n4;
+        const int j     = static_cast<int>(e - r * n4) * 4;
+        *reinterpret_cast<float4*>(c + r * ldc + ColumnOffset(j, fold, stride_c)) = s;
     }
 }
 
@@ -340,7 +370,10 @@ template <int BM, int BN, bool TA, bool TB, bool V>
 void RunTile(const SgemmK& k, int zs, void* stream)
 {
     const dim3 grid((k.n + BN - 1) / BN, (k.m + BM - 1) / BM, zs);
-    Sgemm<BM, BN, TA, TB, V><<<grid, (BM / 8) * (BN / 8), 0, ToStream(stream)>>>(k);
+    if(k.bk == 16)
+        Sgemm<BM, BN, 16, TA, TB, V><<<grid, (BM / 8) * (BN / 8), 0, ToStream(stream)>>>(k);
+    else
+        Sgemm<BM, BN, kBK, TA, TB, V><<<grid, (BM / 8) * (BN / 8), 0, ToStream(stream)>>>(k);
 }
 
 template <int BM, int BN>
@@ -380,7 +413,19 @@ void LaunchSgemmTile(const SgemmArgs& g, int tile, int splits, bool fold, float*
     k.a = g.a; k.b = g.b; k.c = g.c;
     k.lda = g.lda; k.sa = g.stride_a; k.ldb = g.ldb; k.sb = g.stride_b; k.ldc = g.ldc; k.sc = g.stride_c;
     k.m = g.m; k.n = g.n; k.k = g.k; k.batch = g.batch;
-    k.ksteps = g.k > 0 ? (g.k + kBK - 1) / kBK : 0;
+    // The reduction step: 16 (half the barriers and fetch rounds per FMA: 0.73 -> 0.79 of cuBLAS
+    // on 4096^2, 1x1 forward and backward-data layers 2-10% faster on an H200) except where B is
+    // transposed (the backward-weights GEMMs: both operands transposed on their way to shared
+    // memory, 20-90% slower at 16) or the sum is split (short k ranges a block: 5-8% slower).
+    // MIOPEN_CY_DEBUG_SGEMM_BK=8 or 16 fixes it (read once; for measuring it).
+    static const int forced_bk = [] {
+        const char* e = std::getenv("MIOPEN_CY_DEBUG_SGEMM_BK");
+        const int v   = e != nullptr ? std::atoi(e) : 0;
+        return v == 8 || v == 16 ? v : 0;
+    }();
+    const int bk = forced_bk != 0 ? forced_bk : g.trans_b || (splits > 1 && workspace != nullptr) ? kBK : 16;
+    k.bk     = bk;
+    k.ksteps = g.k > 0 ? (g.k + bk - 1) / bk : 0;
     k.sum    = g.sum_batch || g.batch == 1 ? 1 : 0;
     k.part   = nullptr;
     k.per    = 0;
@@ -392,7 +437,8 @@ void LaunchSgemmTile(const SgemmArgs& g, int tile, int splits, bool fold, float*
         k.n     = g.n * g.batch;
         k.batch = 1;
         k.sum   = 1;
-        splits  = 1;
+        if(workspace == nullptr)
+            splits = 1;
     }
     int zs;
     if(k.sum)
@@ -433,9 +479,17 @@ void LaunchSgemmTile(const SgemmArgs& g, int tile, int splits, bool fold, float*
     }
     if(k.part != nullptr)
     {
-        const int64_t total = int64_t{g.m} * g.n;
+        // (Folded: the part's k.n columns are the batch's images side by side.)
+        const bool r4 = k.n % 4 == 0 && Aligned16(workspace) && Aligned16(g.c) && g.ldc % 4 == 0 &&
+                        (k.fold == 0 || (k.fold % 4 == 0 && g.stride_c % 4 == 0));
+        const int64_t total = int64_t{g.m} * k.n / (r4 ? 4 : 1);
         const int blocks    = static_cast<int>(std::min<int64_t>((total + 255) / 256, 4096));
-        SgemmSplitReduce<<<blocks, 256, 0, ToStream(stream)>>>(k.part, zs, g.m, g.n, g.c, g.ldc);
+        if(r4)
+            SgemmSplitReduce4<<<blocks, 256, 0, ToStream(stream)>>>(
+                reinterpret_cast<const float4*>(k.part), zs, g.m, k.n, g.c, g.ldc, k.fold, g.stride_c);
+        else
+            SgemmSplitReduce<<<blocks, 256, 0, ToStream(stream)>>>(k.part, zs, g.m, k.n, g.c, g.ldc,
+                                                                   k.fold, g.stride_c);
     }
 }
 

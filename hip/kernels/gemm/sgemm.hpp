@@ -49,6 +49,13 @@ void SgemmChoose(const SgemmArgs& args, int sms, int& tile, int& splits, bool& f
 /// Bytes of workspace a sum_batch GEMM split `splits` ways needs (0 for splits <= 1).
 size_t SgemmWorkspaceBytes(const SgemmArgs& args, int splits);
 
+/// A folded GEMM (SgemmCanFold) may also split its k range into parts added in order through a
+/// workspace (deterministic) when its m x (batch * n) output is too small to fill the GPU: the
+/// tile and split (1: no split pays) picked for `sms` multiprocessors, and the workspace bytes of
+/// a split (0 for splits <= 1). LaunchSgemmWith(args, tile, splits, true, workspace) runs it.
+void SgemmChooseFoldSplit(const SgemmArgs& args, int sms, int& tile, int& splits);
+size_t SgemmFoldWorkspaceBytes(const SgemmArgs& args, int splits);
+
 /// Runs one tile shape (fold: the batch folded into the columns, where SgemmCanFold). With
 /// sum_batch and splits > 1, the batch range is cut into `splits`
 /// contiguous parts whose partial products go to `workspace` (SgemmWorkspaceBytes) and a second
@@ -56,7 +63,8 @@ size_t SgemmWorkspaceBytes(const SgemmArgs& args, int splits);
 void LaunchSgemmTile(const SgemmArgs& args, int tile, int splits, bool fold, float* workspace, void* stream);
 
 /// LaunchSgemm with the tile, split and fold given (checked like LaunchSgemm; `workspace` of
-/// SgemmWorkspaceBytes(args, splits) bytes when splits > 1; fold only where SgemmCanFold).
+/// SgemmWorkspaceBytes(args, splits) bytes when splits > 1, SgemmFoldWorkspaceBytes folded; fold
+/// only where SgemmCanFold).
 void LaunchSgemmWith(const SgemmArgs& args, int tile, int splits, bool fold, float* workspace, void* stream);
 
 } // namespace miopen::gpu

@@ -124,6 +124,65 @@ void Choose(const SgemmArgs& g, int sms, bool allow_split, int& best_tile, int& 
 
 } // namespace
 
+void SgemmChooseFoldSplit(const SgemmArgs& g, int sms, int& best_tile, int& best_splits)
+{
+    best_tile   = 0;
+    best_splits = 1;
+    if(!SgemmCanFold(g) || g.k <= 0)
+        return;
+    // A time model in units of one 128x128 x 8 tile step at a multiprocessor's full FMA rate
+    // (about 1000 cycles): the busiest multiprocessor runs ceil(blocks / sms) blocks of `per`
+    // steps at the tile's relative speed, slower when it holds fewer blocks than fit (less
+    // latency hidden); a split adds writing and re-reading its partial outputs (about 16 bytes a
+    // cycle per multiprocessor) and a second launch. The debug switch
+    // MIOPEN_CY_DEBUG_SGEMM_FOLD_SPLIT fixes the split (for measuring it).
+    const int64_t steps   = (g.k + kStep - 1) / kStep;
+    const int64_t cols    = int64_t{g.n} * g.batch;
+    const int64_t forced  = env::Integer("MIOPEN_CY_DEBUG_SGEMM_FOLD_SPLIT", 0);
+    const int64_t max_split = std::max<int64_t>(1, std::min<int64_t>(steps / 16, 32));
+    double best = 1e300;
+    for(int t = 0; t < kSgemmTiles; ++t)
+    {
+        int bm, bn;
+        SgemmTileShape(t, bm, bn);
+        const int64_t blocks   = int64_t{(g.m + bm - 1) / bm} * ((cols + bn - 1) / bn);
+        const double tile_work = double(bm) * bn / (128.0 * 128.0) / Efficiency(t);
+        for(int64_t s = 1; s <= max_split; ++s)
+        {
+            if(forced > 0 && s != std::min(forced, max_split))
+                continue;
+            const int64_t per   = (steps + s - 1) / s;
+            const int64_t busy  = (blocks * s + std::max(sms, 1) - 1) / std::max(sms, 1);
+            const double speed  = busy >= Slots(t) ? 1.0 : 0.6 + 0.4 * double(busy) / Slots(t);
+            double cost         = double(busy) * per * tile_work / speed;
+            if(s > 1)
+            {
+                // The partial tiles: s * m * cols floats written and read, spread over the SMs;
+                // one 128x128x8 tile step is 2^17 FMAs, about 1000 cycles of one SM's share.
+                const double elems = double(s) * g.m * cols;
+                cost += elems * 8.0 / (std::max(sms, 1) * 16.0) / 1000.0 * 2.0 + 4.0;
+            }
+            if(cost < best * 0.999)
+            {
+                best        = cost;
+                best_tile   = t;
+                best_splits = static_cast<int>(s);
+            }
+        }
+    }
+}
+
+size_t SgemmFoldWorkspaceBytes(const SgemmArgs& g, int splits)
+{
+    if(splits <= 1 || !SgemmCanFold(g))
+        return 0;
+    const int64_t steps = (std::max(g.k, 0) + kStep - 1) / kStep;
+    const int64_t parts = std::min<int64_t>(splits, std::max<int64_t>(steps, 1));
+    return parts <= 1 ? 0
+                      : sizeof(float) * size_t(parts) * size_t(std::max(g.m, 0)) * size_t(std::max(g.n, 0)) *
+                            size_t(g.batch);
+}
+
 void SgemmChoose(const SgemmArgs& args, int sms, int& tile, int& splits, bool& fold)
 {
     Choose(args, sms, true, tile, splits, fold);
@@ -146,11 +205,11 @@ void LaunchSgemmWith(const SgemmArgs& args, int tile, int splits, bool fold, flo
         ThrowBadParm("SGEMM splits is ", splits, "; expected 1 to ", kMaxZ);
     if(args.m == 0 || args.n == 0 || args.batch == 0)
         return;
-    if(SgemmWorkspaceBytes(args, splits) > 0 && workspace == nullptr)
-        ThrowBadParm("SGEMM workspace is null; ", SgemmWorkspaceBytes(args, splits), " bytes needed for ",
-                     splits, " splits");
     if(fold && !SgemmCanFold(args))
         ThrowBadParm("SGEMM fold asked for a GEMM that cannot fold its batch");
+    const size_t need = fold ? SgemmFoldWorkspaceBytes(args, splits) : SgemmWorkspaceBytes(args, splits);
+    if(need > 0 && workspace == nullptr)
+        ThrowBadParm("SGEMM workspace is null; ", need, " bytes needed for ", splits, " splits");
     if(!SumMode(args) && !fold && args.batch > kMaxZ)
     {
         // The grid's z holds the batch: run it in slices.

@@ -50,6 +50,7 @@ const std::vector<const ConvSolver*>& ConvSolvers()
         &solvers::Fft(),
         &solvers::GemmFwd1x1_0_1(),
         &solvers::GemmFwd1x1_0_2(),
+        &solvers::ConvGpuGemmFwd1x1Split(),
         &solvers::GemmFwdRest(),
         &solvers::GemmBwd1x1_stride1(),
         &solvers::GemmBwd1x1_stride2(),

@@ -49,6 +49,9 @@ const ConvSolver& ConvGpuGroupedFwd();
 const ConvSolver& ConvGpuGroupedBwd();
 const ConvSolver& ConvGpuGroupedWrw();
 
+// Forward 1x1 on the GPU as one batch-folded GEMM split over C: conv_gpu_gemm_fwd_1x1_split.cpp.
+const ConvSolver& ConvGpuGemmFwd1x1Split();
+
 // GCN assembly (asm/*.s, AMD GPUs only): direct forward 3x3 and 1x1.
 const ConvSolver& ConvAsm3x3U();
 const ConvSolver& ConvAsm1x1U();
