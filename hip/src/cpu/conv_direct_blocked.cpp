@@ -412,17 +412,33 @@ void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* 
     const long wpw = (owt * t.ur_w - 1) * p.sw + (p.s - 1) * p.dw + 1;
     // 1x1, stride 1, no padding, whole channel vectors, rows of x and y adjacent: the kernels read
     // x where it is, an image's positions as one long row.
+    // Where x's rows are not adjacent (a strided 1x1's subsampled view), a plain copy of the
+    // pixels read, [n][c][positions], instead of the blocked packing (a transpose).
     const bool flat = p.r == 1 && p.s == 1 && p.sh == 1 && p.sw == 1 && p.ph == 0 && p.pw == 0 && p.cin % v == 0 &&
-                      p.xs[3] == 1 && p.xs[2] == p.iw && p.ys[3] == 1 && p.ys[2] == p.ow && p.ih == p.oh &&
-                      p.iw == p.ow;
-    const size_t xcount = flat ? 0 : static_cast<size_t>(p.n * p.groups * cb * hp * wpw * vc);
+                      p.ys[3] == 1 && p.ys[2] == p.ow && p.ih == p.oh && p.iw == p.ow;
+    const bool x_adjacent = p.xs[3] == 1 && p.xs[2] == p.iw;
+    const long hw = p.ih * p.iw, xch = p.groups * p.cin;
+    const size_t xcount = flat ? (x_adjacent ? 0 : static_cast<size_t>(p.n * xch * hw))
+                               : static_cast<size_t>(p.n * p.groups * cb * hp * wpw * vc);
     const size_t wcount = static_cast<size_t>(p.groups * kg * cb * p.r * p.s * vc * kt);
 
     static thread_local Scratch xs, wsc;
-    float* xp = flat ? nullptr : xs.Get(xcount);
+    float* xp = xcount == 0 ? nullptr : xs.Get(xcount);
     float* wp = wsc.Get(wcount);
     if(!flat)
         PackX(p, x, xp, cb, vc, hp, wpw);
+    else if(!x_adjacent)
+    {
+#pragma omp parallel for schedule(static)
+        for(long item = 0; item < p.n * xch; ++item)
+        {
+            const float* src = x + (item / xch) * p.xs[0] + (item % xch) * p.xs[1];
+            float* dst = xp + item * hw;
+            for(long h = 0; h < p.ih; ++h)
+                for(long w2 = 0; w2 < p.iw; ++w2)
+                    dst[h * p.iw + w2] = src[h * p.xs[2] + w2 * p.xs[3]];
+        }
+    }
     PackW(p, isa, w, wp, cb, vc, kg, kt);
 
     KernelArgs a{};
@@ -436,8 +452,8 @@ void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* 
     if(flat)
     {
         a.flat = 1;
-        a.xp = x;
-        a.xn = p.xs[0], a.xc = p.xs[1];
+        a.xp = x_adjacent ? x : xp;
+        a.xn = x_adjacent ? p.xs[0] : xch * hw, a.xc = x_adjacent ? p.xs[1] : hw;
         a.oh = 1, a.ow = p.oh * p.ow;
         a.ys[2] = 0;
     }

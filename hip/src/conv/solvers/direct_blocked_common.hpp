@@ -21,10 +21,10 @@
 namespace miopen::solvers::dblk {
 
 inline constexpr std::string_view kHeader = "ISA,UR_W,NKV";
-// Backward weights: UC input channels x NKV vectors of output channels; for a 1x1 unpadded filter
-// also the rows "avx512-1x1,KR,CR" (AVX2: "avx2-1x1,KR,CR"), the kernel over positions with a tile
-// of KR output x CR input channels (cpu/conv_direct_blocked.hpp), the default on images of 512
-// positions or more in whole vectors.
+// Backward weights: UC input channels x NKV vectors of output channels; also its kernels over
+// positions (cpu/conv_direct_blocked.hpp), tiles of KR output channels x CR columns: the rows
+// "avx512-row,KR,CR" (any filter; AVX2 "avx2-row,KR,CR") and, for a 1x1 unpadded filter,
+// "avx512-1x1,KR,CR" (DefaultWrwTile says which is the default).
 inline constexpr std::string_view kWrwHeader = "ISA,UC,NKV";
 
 inline Applicability CommonApplicability(const ConvContext& ctx, const ConvProblem& p, ConvDirection dir)
