@@ -202,8 +202,16 @@ ConvBwdSmallCRows(SmallC a, const float* __restrict__ w, const float* __restrict
 #pragma unroll
             for(int tw = 0; tw < TW; ++tw)
             {
+                // The window index must be a constant to keep d in registers: the loop must unroll.
+                // nvcc unrolls it with a break (0.78 ms on the stem on an H200; 0.85 with the
+                // continue); clang (AMD) does not unroll a loop with a break.
+#if defined(MIOPEN_CY_HAVE_CUDA)
                 if(tw >= v.taps)
                     break;
+#else
+                if(tw >= v.taps)
+                    continue;
+#endif
                 const int fw = v.f0 + tw * v.step;
                 float wv[CPG];
 #pragma unroll
