@@ -10,34 +10,12 @@
 #include <climits>
 
 #if MIOPEN_CY_HAVE_GPU
+#include "conv/conv_kargs.hpp"
 #include "conv/conv_kernels.hpp"
 #include "gpu/compat.hpp"
 #endif
 
 namespace miopen::conv_device {
-
-#if MIOPEN_CY_HAVE_GPU
-namespace {
-
-gpu::ConvKArgs KArgs(const ConvProblem& p)
-{
-    const ConvGeometry g(p);
-    gpu::ConvKArgs a;
-    a.n = g.n; a.c = g.c; a.k = g.k; a.g = g.g; a.cpg = g.cpg; a.kpg = g.kpg;
-    for(int i = 0; i < 3; ++i)
-    {
-        a.in[i] = g.in[i]; a.out[i] = g.out[i]; a.fil[i] = g.fil[i];
-        a.pad[i] = g.pad[i]; a.str[i] = g.str[i]; a.dil[i] = g.dil[i];
-    }
-    for(int i = 0; i < 5; ++i)
-    {
-        a.xs[i] = g.xs[i]; a.ws[i] = g.ws[i]; a.ys[i] = g.ys[i];
-    }
-    return a;
-}
-
-} // namespace
-#endif
 
 std::string ArchName(const Handle& handle)
 {
@@ -189,7 +167,7 @@ ConvInvoker NaiveInvoker(const Handle& handle, const ConvProblem& p)
 {
 #if MIOPEN_CY_HAVE_GPU
     const Handle* h = &handle;
-    const gpu::ConvKArgs a = KArgs(p);
+    const gpu::ConvKArgs a = KernelArgs(ConvGeometry(p));
     const int sms = gpu::MultiprocessorCount(handle.Ordinal());
     switch(p.direction)
     {
@@ -244,7 +222,7 @@ ConvInvoker IgemmInvoker(const Handle& handle, const ConvProblem& p, int variant
 {
 #if MIOPEN_CY_HAVE_GPU
     const Handle* h = &handle;
-    const gpu::ConvKArgs a = KArgs(p);
+    const gpu::ConvKArgs a = KernelArgs(ConvGeometry(p));
     switch(p.direction)
     {
     case ConvDirection::Forward:
@@ -277,7 +255,8 @@ ConvInvoker IgemmInvoker(const Handle& handle, const ConvProblem& p, int variant
 bool SmallCBwdApplies(const ConvProblem& p)
 {
 #if MIOPEN_CY_HAVE_GPU
-    return p.direction == ConvDirection::BackwardData && Fits32(p) && gpu::ConvBwdSmallCApplies(KArgs(p));
+    return p.direction == ConvDirection::BackwardData && Fits32(p) &&
+           gpu::ConvBwdSmallCApplies(KernelArgs(ConvGeometry(p)));
 #else
     return false;
 #endif
@@ -301,7 +280,7 @@ ConvInvoker SmallCBwdInvoker(const Handle& handle, const ConvProblem& p)
 {
 #if MIOPEN_CY_HAVE_GPU
     const Handle* h = &handle;
-    const gpu::ConvKArgs a = KArgs(p);
+    const gpu::ConvKArgs a = KernelArgs(ConvGeometry(p));
     const int positions = SmallCPositions();
     return [h, a, positions](const ConvArgs& r) {
         gpu::LaunchConvBwdSmallC(a, h->Stream(), static_cast<float*>(r.x), static_cast<const float*>(r.w),
@@ -316,7 +295,7 @@ ConvInvoker DepthwiseInvoker(const Handle& handle, const ConvProblem& p)
 {
 #if MIOPEN_CY_HAVE_GPU
     const Handle* h = &handle;
-    const gpu::ConvKArgs a = KArgs(p);
+    const gpu::ConvKArgs a = KernelArgs(ConvGeometry(p));
     const int sms = gpu::MultiprocessorCount(handle.Ordinal());
     switch(p.direction)
     {
@@ -347,7 +326,7 @@ bool GroupedApplies(const ConvProblem& p)
 {
 #if MIOPEN_CY_HAVE_GPU
     const int dir = p.direction == ConvDirection::Forward ? 0 : p.direction == ConvDirection::BackwardData ? 1 : 2;
-    return Fits32(p) && gpu::ConvGroupedApplies(KArgs(p), dir);
+    return Fits32(p) && gpu::ConvGroupedApplies(KernelArgs(ConvGeometry(p)), dir);
 #else
     (void)p;
     return false;
@@ -358,7 +337,7 @@ int GroupedWrwSplits(const Handle& handle, const ConvProblem& p)
 {
 #if MIOPEN_CY_HAVE_GPU
     if(handle.IsGpu())
-        return gpu::ConvGroupedWrwSplits(KArgs(p), gpu::MultiprocessorCount(handle.Ordinal()));
+        return gpu::ConvGroupedWrwSplits(KernelArgs(ConvGeometry(p)), gpu::MultiprocessorCount(handle.Ordinal()));
 #endif
     (void)handle;
     (void)p;
@@ -369,7 +348,7 @@ ConvInvoker GroupedInvoker(const Handle& handle, const ConvProblem& p)
 {
 #if MIOPEN_CY_HAVE_GPU
     const Handle* h = &handle;
-    const gpu::ConvKArgs a = KArgs(p);
+    const gpu::ConvKArgs a = KernelArgs(ConvGeometry(p));
     switch(p.direction)
     {
     case ConvDirection::Forward:

@@ -8,6 +8,7 @@
 #include <cmath>
 
 #if MIOPEN_CY_HAVE_GPU
+#include "conv/conv_kargs.hpp"
 #include "gemm/gemm_gather.hpp"
 #include "gemm/im2col.hpp"
 #include "gemm/sgemm.hpp"
@@ -73,22 +74,6 @@ gpu::SgemmArgs ForGroup(gpu::SgemmArgs s, const ConvGeometry& g, ConvDirection d
     return s;
 }
 
-/// The gather/scatter arguments of a strided 1x1 problem.
-gpu::ConvKArgs GatherKArgs(const ConvGeometry& g)
-{
-    gpu::ConvKArgs a{};
-    a.n = g.n; a.c = g.c; a.k = g.k; a.g = g.g; a.cpg = g.cpg; a.kpg = g.kpg;
-    for(int i = 0; i < 3; ++i)
-    {
-        a.in[i] = g.in[i]; a.out[i] = g.out[i]; a.fil[i] = g.fil[i];
-        a.pad[i] = g.pad[i]; a.str[i] = g.str[i]; a.dil[i] = g.dil[i];
-    }
-    for(int i = 0; i < 5; ++i)
-    {
-        a.xs[i] = g.xs[i]; a.ws[i] = g.ws[i]; a.ys[i] = g.ys[i];
-    }
-    return a;
-}
 
 } // namespace
 #endif
@@ -123,7 +108,7 @@ ConvInvoker Gemm1x1StridedInvoker(const Handle& handle, const ConvProblem& p)
     int tile = 0, splits = 1;
     bool fold = false;
     gpu::SgemmChoose(base, gpu::MultiprocessorCount(handle.Ordinal()), tile, splits, fold);
-    const gpu::ConvKArgs ka = GatherKArgs(g);
+    const gpu::ConvKArgs ka = KernelArgs(g);
     // The earlier one-thread-per-element scatter, for comparison (a debug switch, read here).
     const auto scatter = env::Value("MIOPEN_CY_DEBUG_GEMM_SCATTER");
     const bool per_element = scatter && *scatter == "element";
@@ -223,7 +208,7 @@ ConvInvoker GemmRestInvoker(const Handle& handle, const ConvProblem& p)
     const Handle* h          = &handle;
     const ConvGeometry g(p);
     const ConvDirection dir  = p.direction;
-    const gpu::ConvKArgs ka  = GatherKArgs(g);
+    const gpu::ConvKArgs ka  = KernelArgs(g);
     const long rows          = g.cpg * g.fil[0] * g.fil[1] * g.fil[2];
     const long os            = g.out[0] * g.out[1] * g.out[2];
     const size_t need        = GemmRestWorkspaceSize(handle, p);

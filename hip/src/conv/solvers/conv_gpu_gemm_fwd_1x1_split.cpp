@@ -16,6 +16,7 @@
 #include "gpu/runtime.hpp"
 
 #if MIOPEN_CY_HAVE_GPU
+#include "conv/conv_kargs.hpp"
 #include "gemm/gemm_gather.hpp"
 #include "gemm/sgemm.hpp"
 #endif
@@ -58,21 +59,6 @@ SplitPlan Plan(const Handle& handle, const ConvProblem& p)
     return s;
 }
 
-gpu::ConvKArgs GatherArgs(const ConvGeometry& g)
-{
-    gpu::ConvKArgs a{};
-    a.n = g.n; a.c = g.c; a.k = g.k; a.g = g.g; a.cpg = g.cpg; a.kpg = g.kpg;
-    for(int i = 0; i < 3; ++i)
-    {
-        a.in[i] = g.in[i]; a.out[i] = g.out[i]; a.fil[i] = g.fil[i];
-        a.pad[i] = g.pad[i]; a.str[i] = g.str[i]; a.dil[i] = g.dil[i];
-    }
-    for(int i = 0; i < 5; ++i)
-    {
-        a.xs[i] = g.xs[i]; a.ws[i] = g.ws[i]; a.ys[i] = g.ys[i];
-    }
-    return a;
-}
 #endif
 
 class ConvGpuGemmFwd1x1SplitSolver final : public ConvSolver
@@ -127,7 +113,7 @@ public:
         const Handle* h       = &ctx.handle;
         const ConvGeometry g(p);
         const SplitPlan s     = Plan(ctx.handle, p);
-        const gpu::ConvKArgs ka = GatherArgs(g);
+        const gpu::ConvKArgs ka = conv_device::KernelArgs(g);
         const long os         = g.out[0] * g.out[1] * g.out[2];
         return [h, g, s, ka, os](const ConvArgs& r) {
             if(r.workspace == nullptr || r.workspace_size < s.col + s.partial)
