@@ -24,7 +24,7 @@ import torch
 import torch.nn.functional as F
 
 import miopen_cy as mi
-from conv_common import desc
+from conv_common import layer_descs
 from gpu_timing import event_times_ms
 
 # (c, h, w, k, r, s, stride, pad, groups): ResNet-50 v1.5, then depthwise, grouped and 5x5
@@ -115,13 +115,7 @@ def driver_line(n, c, h, w, k, r, s, st, p, g, f):
 
 def bench_layer(h_, dev, n, layer, directions, repeat, sync):
     c, hh, ww, k, r, s, st, p, g = layer
-    cd = mi.ConvolutionDescriptor()
-    mi.initConvolutionDescriptor(cd, mi.miopenConvolution, p, p, st, st, 1, 1)
-    mi.setConvolutionGroupCount(cd, g)
-    xs, wsh = (n, c, hh, ww), (k, c // g, r, s)
-    xd, wd = desc(xs), desc(wsh)
-    ys = mi.getConvolutionForwardOutputDim(cd, xd, wd)
-    yd = desc(ys)
+    cd, xs, wsh, ys, xd, wd, yd = layer_descs(n, layer)
     flops = 2.0 * n * k * (c // g) * r * s * ys[2] * ys[3]
     rng = np.random.default_rng(0)
     tx = torch.from_numpy(rng.standard_normal(xs).astype(np.float32)).to(dev)

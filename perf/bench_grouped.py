@@ -21,7 +21,8 @@ import miopen_cy as mi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gpu_timing import event_times_ms   # noqa: E402
-from bench_conv import EXTRA, desc, layer_name   # noqa: E402
+from bench_conv import EXTRA, layer_name  # noqa: E402
+from conv_common import layer_descs  # noqa: E402
 
 SOLVERS = {
     "F": ["ConvGpuGroupedFwd", "ConvGpuDepthwiseFwd", "ConvGpuImplicitGemmFwd<16x128>"],
@@ -64,13 +65,7 @@ def main(argv=None):
         c, hh, ww, k, r, s, st, p, g = layer
         if g == 1:
             continue
-        cd = mi.ConvolutionDescriptor()
-        mi.initConvolutionDescriptor(cd, mi.miopenConvolution, p, p, st, st, 1, 1)
-        mi.setConvolutionGroupCount(cd, g)
-        xs, wsh = (n, c, hh, ww), (k, c // g, r, s)
-        xd, wd = desc(xs), desc(wsh)
-        ys = mi.getConvolutionForwardOutputDim(cd, xd, wd)
-        yd = desc(ys)
+        cd, xs, wsh, ys, xd, wd, yd = layer_descs(n, layer)
         tx = torch.from_numpy(rng.standard_normal(xs).astype(np.float32)).cuda()
         tw = torch.from_numpy(rng.standard_normal(wsh).astype(np.float32)).cuda()
         tdy = torch.from_numpy(rng.standard_normal(ys).astype(np.float32)).cuda()

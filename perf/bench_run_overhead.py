@@ -21,7 +21,8 @@ import miopen_cy as mi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gpu_timing import event_times_ms   # noqa: E402
-from bench_conv import desc, layer_name   # noqa: E402
+from bench_conv import layer_name  # noqa: E402
+from conv_common import layer_descs  # noqa: E402
 
 GPU_LAYERS = [(384, 14, 14, 384, 3, 3, 1, 1, 384), (256, 28, 28, 256, 3, 3, 1, 1, 32)]
 CPU_LAYERS = [(8, 6, 6, 8, 3, 3, 1, 1, 8)]
@@ -60,14 +61,9 @@ def main(argv=None):
     print(f"# miopen_cy {mi.__version__}, {torch.cuda.get_device_name() if gpu else 'CPU'}, batch {n}")
     print(f"{'layer':<36} {'state':<10} {'host us':>8} {'event ms':>9} {'cuDNN ms':>9}")
     rng = np.random.default_rng(0)
-    for c, hh, ww, k, r, s, st, p, g in (GPU_LAYERS if gpu else CPU_LAYERS):
-        cd = mi.ConvolutionDescriptor()
-        mi.initConvolutionDescriptor(cd, mi.miopenConvolution, p, p, st, st, 1, 1)
-        mi.setConvolutionGroupCount(cd, g)
-        xs, wsh = (n, c, hh, ww), (k, c // g, r, s)
-        xd, wd = desc(xs), desc(wsh)
-        ys = mi.getConvolutionForwardOutputDim(cd, xd, wd)
-        yd = desc(ys)
+    for layer in (GPU_LAYERS if gpu else CPU_LAYERS):
+        c, hh, ww, k, r, s, st, p, g = layer
+        cd, xs, wsh, ys, xd, wd, yd = layer_descs(n, layer)
         tx = torch.from_numpy(rng.standard_normal(xs).astype(np.float32)).to(dev)
         tw = torch.from_numpy(rng.standard_normal(wsh).astype(np.float32)).to(dev)
         y = torch.empty(ys, device=dev)

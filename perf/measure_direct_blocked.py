@@ -21,7 +21,8 @@ import torch.nn.functional as F
 import miopen_cy as mi
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_conv import RESNET50, desc  # noqa: E402
+from bench_conv import RESNET50  # noqa: E402
+from conv_common import layer_descs  # noqa: E402
 
 SOLVER = {"F": "ConvCpuDirectBlockedFwd", "B": "ConvCpuDirectBlockedBwd", "W": "ConvCpuDirectBlockedWrw"}
 DIRECT = 1
@@ -43,16 +44,12 @@ def main():
           f" ISA cap {os.environ.get('MIOPEN_CY_DEBUG_CPU_ISA', 'none set')}, min of {args.repeat}")
     print(f"{'dir':<3} {'layer':<34} {'ours ms':>8} {'peer ms':>8} {'ratio':>6} {'GFLOP/s':>8}")
     logs = {d: [] for d in args.directions}
-    for c, hh, ww, k, r, s, st, p, g in RESNET50:
+    for layer in RESNET50:
+        c, hh, ww, k, r, s, st, p, g = layer
         name = f"n{n} c{c} {hh}x{ww} k{k} {r}x{s} s{st} p{p}"
         if args.filter and args.filter not in name:
             continue
-        cd = mi.ConvolutionDescriptor()
-        mi.initConvolutionDescriptor(cd, mi.miopenConvolution, p, p, st, st, 1, 1)
-        xs, wsh = (n, c, hh, ww), (k, c, r, s)
-        xd, wd = desc(xs), desc(wsh)
-        ys = tuple(mi.getConvolutionForwardOutputDim(cd, xd, wd))
-        yd = desc(ys)
+        cd, xs, wsh, ys, xd, wd, yd = layer_descs(n, layer)
         rng = np.random.default_rng(0)
         x, w, dy = (rng.standard_normal(sh).astype(np.float32) for sh in (xs, wsh, ys))
         tx, tw, tdy = map(torch.from_numpy, (x, w, dy))

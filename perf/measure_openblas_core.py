@@ -9,7 +9,8 @@ os.environ["MIOPEN_USER_DB_PATH"] = tempfile.mkdtemp()
 import numpy as np, torch, torch.nn.functional as F
 import miopen_cy as mi
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_conv import desc, openblas_core
+from bench_conv import openblas_core
+from conv_common import desc
 h = mi.Handle(device="cpu")
 res = []
 for (c, hw, k) in [(128, 28, 512), (1024, 14, 256), (512, 7, 2048)]:

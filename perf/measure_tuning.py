@@ -25,7 +25,8 @@ os.environ["MIOPEN_USER_DB_PATH"] = tempfile.mkdtemp(prefix="measure_tuning-")
 import miopen_cy as mi  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_conv import EXTRA, RESNET50, desc, layer_name  # noqa: E402
+from bench_conv import EXTRA, RESNET50, layer_name  # noqa: E402
+from conv_common import layer_descs  # noqa: E402
 
 SOLVER = {"F": "ConvCpuImplicitGemmFwd", "B": "ConvCpuImplicitGemmBwd", "W": "ConvCpuImplicitGemmWrw"}
 ALGO = 5   # miopenConvolutionAlgoImplicitGEMM
@@ -83,13 +84,7 @@ def main(argv=None):
         name = layer_name(n, *layer)
         if args.filter and args.filter not in name:
             continue
-        cd = mi.ConvolutionDescriptor()
-        mi.initConvolutionDescriptor(cd, mi.miopenConvolution, p, p, st, st, 1, 1)
-        mi.setConvolutionGroupCount(cd, g)
-        xs, wsh = (n, c, hh, ww), (k, c // g, r, s)
-        xd, wd = desc(xs), desc(wsh)
-        ys = mi.getConvolutionForwardOutputDim(cd, xd, wd)
-        yd = desc(ys)
+        cd, xs, wsh, ys, xd, wd, yd = layer_descs(n, layer)
         x = rng.standard_normal(xs).astype(np.float32)
         w = rng.standard_normal(wsh).astype(np.float32)
         dy = rng.standard_normal(ys).astype(np.float32)
