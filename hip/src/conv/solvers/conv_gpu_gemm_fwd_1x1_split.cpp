@@ -78,11 +78,9 @@ public:
         const Applicability common = gemm::CommonApplicability(ctx, p, ConvDirection::Forward, true);
         if(!common.ok)
             return common;
-        if(!p.Is1x1())
-            return NotApplicable("needs a 1x1 filter");
-        for(int i = 0; i < p.dims; ++i)
-            if(p.pads[i] != 0)
-                return NotApplicable("needs no padding");
+        const Applicability unpadded = gemm::Unpadded1x1(p);
+        if(!unpadded.ok)
+            return unpadded;
         if(static_cast<double>(p.n) * p.OutSpatial() > 0x7fffffff ||
            static_cast<double>(p.n) * p.c * p.OutSpatial() > 0x7fffffff)
             return NotApplicable("the batch's output positions need 2^31 or more columns");

@@ -31,6 +31,17 @@ inline Applicability CommonApplicability(const ConvContext& ctx, const ConvProbl
     return Applicable();
 }
 
+/// A 1x1 filter without padding (any stride): what the 1x1 GEMM solvers of any stride need.
+inline Applicability Unpadded1x1(const ConvProblem& p)
+{
+    if(!p.Is1x1())
+        return NotApplicable("needs a 1x1 filter");
+    for(int i = 0; i < p.dims; ++i)
+        if(p.pads[i] != 0)
+            return NotApplicable("needs no padding");
+    return Applicable();
+}
+
 /// The column matrix of one image and group, in bytes.
 inline size_t ColBytes(const ConvProblem& p)
 {

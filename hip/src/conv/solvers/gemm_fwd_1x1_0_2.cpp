@@ -23,11 +23,9 @@ struct GemmFwd1x1_0_2Solver final : ConvSolver
         const Applicability common = gemm::CommonApplicability(ctx, p, ConvDirection::Forward, true);
         if(!common.ok)
             return common;
-        if(!p.Is1x1())
-            return NotApplicable("needs a 1x1 filter");
-        for(int i = 0; i < p.dims; ++i)
-            if(p.pads[i] != 0)
-                return NotApplicable("needs no padding");
+        const Applicability unpadded = gemm::Unpadded1x1(p);
+        if(!unpadded.ok)
+            return unpadded;
         if(p.IsUnitStrideNoPad())
             return NotApplicable("stride 1: GemmFwd1x1_0_1 / GemmBwd1x1_stride1 need no workspace");
         return Applicable();
