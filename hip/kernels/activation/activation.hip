@@ -4,9 +4,9 @@
 // the same values at the kinks, for NaN and at the ends of the range (see activation.hpp):
 // SOFTRELU and the derivatives of LOGISTIC and TANH are computed so that they neither overflow
 // nor cancel; POWER's zero base gives 0.
-#include "activation/activation_kernels.hpp"
-#include "common/elementwise.hpp"
-#include "common/packed_map.hpp"
+#include "kernels/activation/activation_kernels.hpp"
+#include "kernels/common/elementwise.hpp"
+#include "kernels/common/packed_map.hpp"
 
 #include <miopen/miopen.h>
 

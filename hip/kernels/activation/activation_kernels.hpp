@@ -1,7 +1,7 @@
 // Host entry points of activation.hip, called by activation_launch.cpp. Plain C++.
 #pragma once
 
-#include "common/args.hpp"
+#include "kernels/common/args.hpp"
 
 namespace miopen::gpu {
 

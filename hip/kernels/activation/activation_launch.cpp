@@ -1,9 +1,9 @@
 // Launchers of activation forward and backward: the operands' strided space, the element-wise
 // plan, the launch on the handle's stream and its check.
 #include "activation/activation.hpp"
-#include "activation/activation_kernels.hpp"
-#include "common/launch_common.hpp"
-#include "common/packed_choice.hpp"
+#include "kernels/activation/activation_kernels.hpp"
+#include "kernels/common/launch_common.hpp"
+#include "kernels/common/packed_choice.hpp"
 
 namespace miopen::gpu {
 namespace {

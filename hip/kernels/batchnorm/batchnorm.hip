@@ -13,9 +13,9 @@
 //   bn_grad_sums    sum dy, sum dy * (x - mean) per (group, chunk)
 //   bn_bwd_finish   dscale, dbias; dx coefficients
 //   bn_bwd_apply    dx = c1 * dy + (c2 * (x - m) + c3) (+ beta * dx)
-#include "batchnorm/batchnorm_kernels.hpp"
-#include "common/elementwise.hpp"
-#include "common/reduce.hpp"
+#include "kernels/batchnorm/batchnorm_kernels.hpp"
+#include "kernels/common/elementwise.hpp"
+#include "kernels/common/reduce.hpp"
 
 namespace miopen::gpu {
 namespace {

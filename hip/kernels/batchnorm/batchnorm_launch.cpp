@@ -2,10 +2,10 @@
 // of the handle's scratch (partial sums, per-group statistics and coefficients), the kernels of
 // batchnorm.hip in stream order, each launch checked.
 #include "batchnorm/batchnorm.hpp"
-#include "batchnorm/bn_train_args.hpp"
-#include "batchnorm/batchnorm_kernels.hpp"
-#include "batchnorm/bn_infer_packed.hpp"
-#include "common/group_plan.hpp"
+#include "kernels/batchnorm/bn_train_args.hpp"
+#include "kernels/batchnorm/batchnorm_kernels.hpp"
+#include "kernels/batchnorm/bn_infer_packed.hpp"
+#include "kernels/common/group_plan.hpp"
 
 namespace miopen::gpu {
 

@@ -13,8 +13,8 @@
 //
 // The floor is three passes over x (read, read, write): 0.15 ms for (64, 64, 112, 112) at 4.25
 // TB/s. Formulas are batchnorm.hip's (the finish kernel is shared).
-#include "batchnorm/bn_fwd_train_nchw4_kernels.hpp"
-#include "common/device.hpp"
+#include "kernels/batchnorm/bn_fwd_train_nchw4_kernels.hpp"
+#include "kernels/common/device.hpp"
 
 namespace miopen::gpu {
 namespace {

@@ -1,8 +1,8 @@
 // Host entry points of bn_fwd_train_nchw4.hip, called by bn_fwd_train_nchw4_launch.cpp. Plain C++.
 #pragma once
 
-#include "batchnorm/batchnorm_kernels.hpp"
-#include "common/args.hpp"
+#include "kernels/batchnorm/batchnorm_kernels.hpp"
+#include "kernels/common/args.hpp"
 
 #include <cstdint>
 

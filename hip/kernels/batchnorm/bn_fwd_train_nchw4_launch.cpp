@@ -3,9 +3,9 @@
 // bits: PackedNcs4), its chunking (PlanChannelChunks), the scratch, and the three launches
 // (stats, batchnorm.hip's finish, apply) in stream order.
 #include "batchnorm/batchnorm.hpp"
-#include "batchnorm/bn_train_args.hpp"
-#include "batchnorm/bn_fwd_train_nchw4_kernels.hpp"
-#include "common/group_plan.hpp"
+#include "kernels/batchnorm/bn_train_args.hpp"
+#include "kernels/batchnorm/bn_fwd_train_nchw4_kernels.hpp"
+#include "kernels/common/group_plan.hpp"
 
 #include <cstdint>
 

@@ -9,8 +9,8 @@
 //                   element, in x's order) are read as float4s beside x.
 // y = (x - m) * a + c (+ beta * y), the expression of bn_apply, its fused multiply-adds written
 // out: fmaf(x - m, a, c), then fmaf(beta, y, that).
-#include "batchnorm/batchnorm_kernels.hpp"
-#include "common/device.hpp"
+#include "kernels/batchnorm/batchnorm_kernels.hpp"
+#include "kernels/common/device.hpp"
 
 namespace miopen::gpu {
 namespace {

@@ -1,10 +1,10 @@
 // Launcher of bn_infer_packed.hip: the packed check, the balanced chunks of a plane, and (per
 // activation) the coefficients of bn_infer_coef in the handle's scratch first.
-#include "batchnorm/batchnorm_kernels.hpp"
-#include "batchnorm/bn_infer_packed.hpp"
-#include "batchnorm/bn_infer_peract_kernels.hpp"
-#include "common/group_plan.hpp"
-#include "common/packed_choice.hpp"
+#include "kernels/batchnorm/batchnorm_kernels.hpp"
+#include "kernels/batchnorm/bn_infer_packed.hpp"
+#include "kernels/batchnorm/bn_infer_peract_kernels.hpp"
+#include "kernels/common/group_plan.hpp"
+#include "kernels/common/packed_choice.hpp"
 
 #include <cstdint>
 

@@ -8,8 +8,8 @@
 // y = (x - m) * a + c (+ beta * y): fmaf(x - m, a, c), then fmaf(beta, y, that), as
 // bn_infer_packed. Grid: chunks * groups blocks, the group (of nb n) fastest, so the blocks that
 // read the same parameters run together (the parameters come from DRAM about once).
-#include "batchnorm/bn_infer_peract_kernels.hpp"
-#include "common/device.hpp"
+#include "kernels/batchnorm/bn_infer_peract_kernels.hpp"
+#include "kernels/common/device.hpp"
 
 namespace miopen::gpu {
 namespace {

@@ -1,7 +1,7 @@
 // Host entry point of bn_infer_peract.hip, called by bn_infer_packed_launch.cpp. Plain C++.
 #pragma once
 
-#include "common/args.hpp"
+#include "kernels/common/args.hpp"
 
 #include <cstdint>
 

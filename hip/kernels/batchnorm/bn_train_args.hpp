@@ -3,7 +3,7 @@
 #pragma once
 
 #include "batchnorm/batchnorm.hpp"
-#include "batchnorm/batchnorm_kernels.hpp"
+#include "kernels/batchnorm/batchnorm_kernels.hpp"
 
 namespace miopen::gpu {
 

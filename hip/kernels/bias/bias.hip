@@ -5,8 +5,8 @@
 // except on packed tensors: BiasFwdPacked, a block over a balanced chunk of one (n, c) plane,
 // the channel's bias read once per block, U float4s of y in flight a thread; the expression is
 // OpTensor Add's (alpha * y + alpha * b, then + beta * y).
-#include "bias/bias_kernels.hpp"
-#include "common/reduce.hpp"
+#include "kernels/bias/bias_kernels.hpp"
+#include "kernels/common/reduce.hpp"
 
 namespace miopen::gpu {
 namespace {

@@ -1,7 +1,7 @@
 // Host entry points of bias.hip (the bias gradient), called by bias_launch.cpp. Plain C++.
 #pragma once
 
-#include "common/args.hpp"
+#include "kernels/common/args.hpp"
 
 namespace miopen::gpu {
 

@@ -2,9 +2,9 @@
 // BiasFwdPacked on packed y; backward the per-channel reduction of bias.hip (BiasBwdNchw4 on
 // packed dy, else the group reduction) with its partial sums in the handle's scratch.
 #include "bias/bias.hpp"
-#include "bias/bias_kernels.hpp"
-#include "common/group_plan.hpp"
-#include "common/launch_common.hpp"
+#include "kernels/bias/bias_kernels.hpp"
+#include "kernels/common/group_plan.hpp"
+#include "kernels/common/launch_common.hpp"
 #include "core/env.hpp"
 #include "tensor/tensor_ops.hpp"
 

@@ -3,7 +3,7 @@
 // reductions (deterministic: the same bits on every run for a given launch shape).
 #pragma once
 
-#include "common/args.hpp"
+#include "kernels/common/args.hpp"
 #include "gpu/compat.hpp"
 
 #include <cstdint>

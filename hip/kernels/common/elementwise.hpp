@@ -11,7 +11,7 @@
 // v) const` with v[k] the value of input k.
 #pragma once
 
-#include "common/device.hpp"
+#include "kernels/common/device.hpp"
 
 namespace miopen::gpu {
 

@@ -3,7 +3,7 @@
 // the handle's scratch. Plain C++.
 #pragma once
 
-#include "common/launch_common.hpp"
+#include "kernels/common/launch_common.hpp"
 
 #include <algorithm>
 #include <vector>

@@ -2,7 +2,7 @@
 // launch check. Plain C++ (no vendor headers).
 #pragma once
 
-#include "common/args.hpp"
+#include "kernels/common/args.hpp"
 #include "core/errors.hpp"
 #include "core/handle.hpp"
 #include "core/tensor.hpp"

@@ -7,8 +7,8 @@
 // is the same expression as MapRows' (f(v) + beta * out).
 #pragma once
 
-#include "common/device.hpp"
-#include "common/elementwise.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/common/elementwise.hpp"
 
 namespace miopen::gpu {
 

@@ -4,7 +4,7 @@
 // gives the same bits on every run.
 #pragma once
 
-#include "common/device.hpp"
+#include "kernels/common/device.hpp"
 
 namespace miopen::gpu {
 

@@ -17,8 +17,8 @@
 // per position and tap), and the filter row's taps once. Same loop order (k, then h taps, then w
 // taps) and the same fused multiply-adds, zero for a dy element off the map: the gather kernel's
 // bits. MIOPEN_CY_SMALLC_KERNEL=gather keeps the gather.
-#include "common/device.hpp"
-#include "conv/conv_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/conv/conv_kernels.hpp"
 
 namespace miopen::gpu {
 namespace {

@@ -4,8 +4,8 @@
 // block one (channel, image) pair whose threads accumulate every filter tap in registers,
 // reduces them in a fixed tree order into the workspace, and a second kernel adds the images
 // in order (deterministic).
-#include "common/device.hpp"
-#include "conv/conv_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/conv/conv_kernels.hpp"
 
 namespace miopen::gpu {
 namespace {

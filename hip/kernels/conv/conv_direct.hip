@@ -4,8 +4,8 @@
 // element one thread; backward weights gives each weight element one block, whose threads sum
 // interleaved slices of the (n, output position) range and then add them in a fixed tree order,
 // so the bits are the same on every run.
-#include "common/device.hpp"
-#include "conv/conv_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/conv/conv_kernels.hpp"
 
 namespace miopen::gpu {
 namespace {

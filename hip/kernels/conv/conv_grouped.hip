@@ -13,8 +13,8 @@
 // shared memory, and every thread owns one (k, c) pair of the group and a fixed share of the
 // band's positions, so each x value loaded from memory feeds all K/G filters of its channel;
 // the shares are added in a fixed order, the splits as above (deterministic, no atomics).
-#include "common/device.hpp"
-#include "conv/conv_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/conv/conv_kernels.hpp"
 
 #include <cstdlib>
 

@@ -13,8 +13,8 @@
 // once. Backward weights may split the kk range over blockIdx.z: partial tiles go to the
 // workspace and ConvIgemmWrwReduce adds them in split order (deterministic). Indices are 32-bit:
 // the solvers only apply when every tensor holds fewer than 2^31 elements.
-#include "common/device.hpp"
-#include "conv/conv_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/conv/conv_kernels.hpp"
 
 namespace miopen::gpu {
 namespace {

@@ -2,7 +2,7 @@
 // conv_launch.cpp. Plain C++: the argument struct is built on the host and passed by value.
 #pragma once
 
-#include "common/args.hpp"
+#include "kernels/common/args.hpp"
 
 #include <cstdint>
 

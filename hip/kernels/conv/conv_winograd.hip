@@ -12,8 +12,8 @@
 // The transforms are Lavin & Gray's (points 0, +-1, +-2 and infinity for m = 4; 0, +-1 and
 // infinity for m = 2), the same as the CPU solver's (cpu/conv_winograd.cpp), so both devices
 // round alike. Deterministic: no atomics, every output written by one thread.
-#include "common/device.hpp"
-#include "conv/conv_winograd.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/conv/conv_winograd.hpp"
 
 namespace miopen::gpu {
 namespace {

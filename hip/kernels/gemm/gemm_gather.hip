@@ -3,8 +3,8 @@
 // off the stride grid). Grid-stride loops; 32-bit index decoding where the sizes allow. The
 // scatter runs one thread per stride-wide run of a dx row (LaunchConv1x1Scatter); the earlier
 // one-thread-per-element scatter stays for comparison (LaunchConv1x1ScatterPerElement).
-#include "common/device.hpp"
-#include "gemm/gemm_gather.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/gemm/gemm_gather.hpp"
 
 #include <algorithm>
 #include <cstdint>

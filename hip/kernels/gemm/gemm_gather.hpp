@@ -3,7 +3,7 @@
 // result into dx (GemmBwd1x1_stride2). Plain C++.
 #pragma once
 
-#include "conv/conv_kernels.hpp"
+#include "kernels/conv/conv_kernels.hpp"
 
 namespace miopen::gpu {
 

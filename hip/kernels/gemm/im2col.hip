@@ -2,8 +2,8 @@
 // per element of col (im2col) or of dx (col2im), grid-stride loops, 64-bit index arithmetic (the
 // GEMM dominates; these move the column matrix once). col2im gathers (no atomics): each dx
 // element adds its taps in (fd, fh, fw) order, the order of the CPU kernel's rows.
-#include "common/device.hpp"
-#include "gemm/im2col.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/gemm/im2col.hpp"
 
 #include <algorithm>
 

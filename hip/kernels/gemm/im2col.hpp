@@ -3,7 +3,7 @@
 // group around our SGEMM (sgemm.hpp). Plain C++.
 #pragma once
 
-#include "conv/conv_kernels.hpp"
+#include "kernels/conv/conv_kernels.hpp"
 
 #include <cstdint>
 

@@ -15,8 +15,8 @@
 // (the batch as columns) may split its k range the same way: its parts are m x (batch * n)
 // matrices that the reduction unfolds into the images.
 // Variants: the tile (kSgemmTiles shapes) x the step (8, 16) x trans_a x trans_b x vectorised loads.
-#include "common/device.hpp"
-#include "gemm/sgemm.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/gemm/sgemm.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // The host side of the GPU SGEMM (sgemm.hip): argument checks, the choice of tile and split,
 // the launch check. The kernels are in sgemm.hip; sgemm.hpp is the interface.
-#include "gemm/sgemm.hpp"
+#include "kernels/gemm/sgemm.hpp"
 
 #include "core/env.hpp"
 #include "core/errors.hpp"

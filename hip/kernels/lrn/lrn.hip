@@ -7,8 +7,8 @@
 //   dx = dy * s^-beta - (2 alpha beta / area) * x * sum over [c - hi, c + lo] of dy * y / s,
 // with s^-beta by two square roots for beta = 0.75 (AlexNet), one for 0.5, a division for 1.
 // The forward saves s, packed in N, C, H, W order; the backward reads it or recomputes it.
-#include "common/device.hpp"
-#include "lrn/lrn_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/lrn/lrn_kernels.hpp"
 
 namespace miopen::gpu {
 namespace {

@@ -10,8 +10,8 @@
 //   s = K + alpha/N * sum over [c - lo, c + hi] of x^2,  y = x * s^-beta
 //   dx = dy * s^-beta - coef * x * sum over [c - hi, c + lo] of dy * y / s
 // Any strides; s saved to / read from the packed N, C, H, W workspace, or recomputed from x.
-#include "common/device.hpp"
-#include "lrn/lrn_cross_cols_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/lrn/lrn_cross_cols_kernels.hpp"
 
 namespace miopen::gpu {
 namespace {

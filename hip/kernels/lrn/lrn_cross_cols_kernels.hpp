@@ -1,7 +1,7 @@
 // Host entry points of lrn_cross_cols.hip, called by lrn_launch.cpp. Plain C++.
 #pragma once
 
-#include "lrn/lrn_kernels.hpp"
+#include "kernels/lrn/lrn_kernels.hpp"
 
 #include <cstdint>
 

@@ -1,10 +1,10 @@
 // Launchers of LRN: the descriptor's parameters as the CPU kernels derive them (window bounds,
 // alpha over the area, the gradient coefficient in double), one thread per element; cross-channel
 // windows of 3 to 11 (odd) channels take the column kernels of lrn_cross_cols.hip.
-#include "common/launch_common.hpp"
+#include "kernels/common/launch_common.hpp"
 #include "lrn/lrn.hpp"
-#include "lrn/lrn_cross_cols_kernels.hpp"
-#include "lrn/lrn_kernels.hpp"
+#include "kernels/lrn/lrn_cross_cols_kernels.hpp"
+#include "kernels/lrn/lrn_kernels.hpp"
 
 #include <algorithm>
 #include <array>

@@ -15,9 +15,9 @@
 // which add it, each in its own (oh, ow) order. For 2x2 and 3x3 windows at strides 1 and 2 the
 // window and stride are compile-time constants: the covering range is found with shifts and the
 // candidate loops are unrolled.
-#include "common/device.hpp"
-#include "pooling/pool_math.hpp"
-#include "pooling/pooling_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/pooling/pool_math.hpp"
+#include "kernels/pooling/pooling_kernels.hpp"
 
 #include <miopen/miopen.h>
 

@@ -10,9 +10,9 @@
 // neighbouring outputs and reads its 3 x 5 inputs with a float4 and a scalar a row. Measured on an
 // H100 (perf/RESULTS.md) it took average pooling from 0.138 to 0.112 ms but max pooling from 0.150
 // to 0.192 ms, so max pooling keeps one thread per output.
-#include "common/device.hpp"
-#include "pooling/pool_math.hpp"
-#include "pooling/pooling_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/pooling/pool_math.hpp"
+#include "kernels/pooling/pooling_kernels.hpp"
 
 #include <miopen/miopen.h>
 

@@ -18,9 +18,9 @@
 // The default forward where it applies (R = 1; MIOPEN_CY_POOL_KERNEL unset or quad); quad2 picks
 // R = 2, direct the shuffle kernel (pooling_launch.cpp). H200, x (64, 64, 112, 112), 3x3 s2 p1:
 // max 0.086 ms (shfl 0.132), average 0.068 ms (shfl 0.119); R = 2: 0.087 / 0.089 ms.
-#include "common/device.hpp"
-#include "pooling/pool_math.hpp"
-#include "pooling/pooling_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/pooling/pool_math.hpp"
+#include "kernels/pooling/pooling_kernels.hpp"
 
 #include <miopen/miopen.h>
 

@@ -18,9 +18,9 @@
 // the PTX: load, shfl, edge load, next row); Prefetch issues all K rows' loads (and the edge
 // lanes' extra loads) first and shuffles after, and takes the average's 1 / count from
 // constants (1, 1/2, 1/3: the values the division gives). Same bits either way.
-#include "common/device.hpp"
-#include "pooling/pool_math.hpp"
-#include "pooling/pooling_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/pooling/pool_math.hpp"
+#include "kernels/pooling/pooling_kernels.hpp"
 
 #include <miopen/miopen.h>
 

@@ -5,7 +5,7 @@
 // same bits on every kernel choice (tests/test_gpu_fast_paths.py demands it).
 #pragma once
 
-#include "common/device.hpp"
+#include "kernels/common/device.hpp"
 
 namespace miopen::gpu {
 

@@ -11,9 +11,9 @@
 //    gradients but never a write out of bounds. Without a workspace the argmax is found again
 //    from x by the forward's scan.
 // Forward: one thread per output element; adjacent threads take adjacent ow.
-#include "common/device.hpp"
-#include "pooling/pool_math.hpp"
-#include "pooling/pooling_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/pooling/pool_math.hpp"
+#include "kernels/pooling/pooling_kernels.hpp"
 
 #include <miopen/miopen.h>
 

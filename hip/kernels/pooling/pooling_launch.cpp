@@ -1,10 +1,10 @@
 // Launchers of pooling: the 3-d problem of the front door as PoolArgs, one thread per output
 // (forward) or per dx element (backward), the launch check.
-#include "common/launch_common.hpp"
+#include "kernels/common/launch_common.hpp"
 #include "core/env.hpp"
 #include "core/errors.hpp"
 #include "pooling/pooling.hpp"
-#include "pooling/pooling_kernels.hpp"
+#include "kernels/pooling/pooling_kernels.hpp"
 
 #include <cstdint>
 

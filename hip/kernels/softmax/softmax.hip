@@ -12,8 +12,8 @@
 // use, channels past C clamped to C - 1 (a re-read of a line already in flight): loads under an
 // `if(c < C)` would be issued one channel at a time, each waiting for the last (backward read
 // 2 loads per round trip, 0.34 of the copy bandwidth on an H200). The sums keep their order.
-#include "common/device.hpp"
-#include "softmax/softmax_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/softmax/softmax_kernels.hpp"
 
 #include <miopen/miopen.h>
 

@@ -1,9 +1,9 @@
 // Launchers of softmax: the engine (rows or columns, chosen as the CPU kernels choose), the
 // operands' outer and inner spaces, block size by the softmax's length, the launch check.
-#include "common/launch_common.hpp"
+#include "kernels/common/launch_common.hpp"
 #include "core/env.hpp"
 #include "softmax/softmax.hpp"
-#include "softmax/softmax_kernels.hpp"
+#include "kernels/softmax/softmax_kernels.hpp"
 
 #include <algorithm>
 #include <cstdint>

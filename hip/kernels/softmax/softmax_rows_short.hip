@@ -5,8 +5,8 @@
 // threads loads its kShortPerThread elements (i = tid + k * blockDim) into registers at once, so
 // x (y and dy) leave DRAM once and every load of a row is in flight together; exp is computed
 // once. Same formulas as softmax.hip; the block folds by the same fixed tree (deterministic).
-#include "common/device.hpp"
-#include "softmax/softmax_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/softmax/softmax_kernels.hpp"
 
 #include <miopen/miopen.h>
 

@@ -6,8 +6,8 @@
 // holds back another (the block-per-row kernel of softmax_rows_short.hip syncs its block twice
 // per row). Same formulas as softmax.hip:
 //   y = alpha / sum * exp(x - m) (+ beta y)      LOG: y = alpha * x - alpha * (m + log sum)
-#include "common/device.hpp"
-#include "softmax/softmax_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/softmax/softmax_kernels.hpp"
 
 #include <miopen/miopen.h>
 

@@ -2,8 +2,8 @@
 // miopenTransformTensor) as functors on the element-wise engine (common/elementwise.hpp): any
 // strides, B broadcast through stride 0, float4 rows on packed tensors. Semantics are the CPU
 // kernels' (cpu/tensor_ops.cpp): min/max as std::min/std::max, C not read when beta == 0.
-#include "common/elementwise.hpp"
-#include "tensor/tensor_op_kernels.hpp"
+#include "kernels/common/elementwise.hpp"
+#include "kernels/tensor/tensor_op_kernels.hpp"
 
 #include <miopen/miopen.h>
 

@@ -2,7 +2,7 @@
 // tensor_op_launch.cpp. Plain C++.
 #pragma once
 
-#include "common/args.hpp"
+#include "kernels/common/args.hpp"
 
 namespace miopen::gpu {
 

@@ -1,7 +1,7 @@
 // Launchers of the whole-tensor ops: strided spaces from the descriptors (B's broadcast dims
 // have stride 0), the element-wise plan, the launch on the handle's stream, the launch check.
-#include "common/launch_common.hpp"
-#include "tensor/tensor_op_kernels.hpp"
+#include "kernels/common/launch_common.hpp"
+#include "kernels/tensor/tensor_op_kernels.hpp"
 #include "tensor/tensor_ops.hpp"
 
 namespace miopen::gpu {

@@ -11,7 +11,7 @@
 #include <cstring>
 
 #if MIOPEN_CY_HAVE_GPU
-#include "gemm/sgemm.hpp"
+#include "kernels/gemm/sgemm.hpp"
 #endif
 
 namespace {

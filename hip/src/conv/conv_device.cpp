@@ -11,7 +11,7 @@
 
 #if MIOPEN_CY_HAVE_GPU
 #include "conv/conv_kargs.hpp"
-#include "conv/conv_kernels.hpp"
+#include "kernels/conv/conv_kernels.hpp"
 #include "gpu/compat.hpp"
 #endif
 

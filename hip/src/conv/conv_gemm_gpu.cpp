@@ -9,9 +9,9 @@
 
 #if MIOPEN_CY_HAVE_GPU
 #include "conv/conv_kargs.hpp"
-#include "gemm/gemm_gather.hpp"
-#include "gemm/im2col.hpp"
-#include "gemm/sgemm.hpp"
+#include "kernels/gemm/gemm_gather.hpp"
+#include "kernels/gemm/im2col.hpp"
+#include "kernels/gemm/sgemm.hpp"
 #endif
 
 namespace miopen::conv_device {

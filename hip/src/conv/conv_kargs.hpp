@@ -4,7 +4,7 @@
 #pragma once
 
 #include "conv/conv_geometry.hpp"
-#include "conv/conv_kernels.hpp"
+#include "kernels/conv/conv_kernels.hpp"
 
 namespace miopen::conv_device {
 

@@ -17,8 +17,8 @@
 
 #if MIOPEN_CY_HAVE_GPU
 #include "conv/conv_kargs.hpp"
-#include "gemm/gemm_gather.hpp"
-#include "gemm/sgemm.hpp"
+#include "kernels/gemm/gemm_gather.hpp"
+#include "kernels/gemm/sgemm.hpp"
 #endif
 
 namespace miopen::solvers {

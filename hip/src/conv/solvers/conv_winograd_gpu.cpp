@@ -13,8 +13,8 @@
 #include <string>
 
 #if MIOPEN_CY_HAVE_GPU
-#include "conv/conv_winograd.hpp"
-#include "gemm/sgemm.hpp"
+#include "kernels/conv/conv_winograd.hpp"
+#include "kernels/gemm/sgemm.hpp"
 #endif
 
 namespace miopen::solvers::winograd_gpu {
