@@ -20,7 +20,7 @@ from support.devices import requires_gpu
 from support.pooling import MODES, out_shape, pool_desc, pool_id, run_bwd, run_fwd, torch_bwd, torch_fwd
 
 
-# ---- GPU: the 2-d pooling kernel against the generic one and PyTorch -------------------------
+# ---- pooling forward: pool_fwd_2d, any window ------------------------------------------------
 
 POOL_CASES = [  # (n, c, h, w), window, pad, stride
     ((2, 3, 17, 19), (3, 3), (1, 1), (2, 2)),
