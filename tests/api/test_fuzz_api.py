@@ -12,12 +12,12 @@ import pytest
 import miopen_cy as mi
 from support import fuzz_api
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+FUZZER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "support", "fuzz_api.py")
 
 
 def test_fuzz_every_public_callable_in_a_child_process(tmp_path):
     env = dict(os.environ, MIOPEN_USER_DB_PATH=str(tmp_path), OMP_NUM_THREADS="1")
-    r = subprocess.run([sys.executable, os.path.join(HERE, "..", "support", "fuzz_api.py"), "--examples", "25"],
+    r = subprocess.run([sys.executable, FUZZER, "--examples", "25"],
                        capture_output=True, text=True, env=env, timeout=1200)
     assert r.returncode == 0, (r.returncode, r.stdout[-4000:], r.stderr[-4000:])
     m = re.search(r"fuzz_api: (\d+) calls over (\d+) callables \(addresses from the sources\); "

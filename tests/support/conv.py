@@ -121,7 +121,8 @@ CASES = [
     Case(1, 4, (4, 3, 3), 2, (3, 3, 2), (1, 1, 0), (2, 1, 2), (1, 1, 1), groups=2, transpose=True),
 ]
 
-# Larger problems too: tiles partly filled, several k steps, and a split backward-weights reduction.
+# The GPU solvers' cases: CASES and larger problems too (tiles partly filled, several k steps,
+# and a split backward-weights reduction).
 GPU_CASES = CASES + [
     Case(4, 64, (14, 14), 96, (3, 3), (1, 1), (1, 1), (1, 1)),
     Case(3, 40, (13, 11), 136, (1, 1), (0, 0), (2, 2), (1, 1)),
@@ -145,7 +146,7 @@ def is_gpu(handle):
     return handle.device.startswith("gpu")
 
 
-
+# A 3x3 layer every device has several solutions for.
 LAYER = Case(2, 8, (10, 9), 6, (3, 3), (1, 1), (1, 1), (1, 1))
 # A problem with solutions that need a workspace: on the CPU LAYER's forward (the GEMMs); on the
 # GPU only backward weights does (the implicit GEMM splits a reduction of n x out spatial >= 512
