@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 import miopen_cy as mi
 from helpers import Strided, desc, poisoned, rel_l2
-from reference import activation as ref
+from miopen_cy.reference import activation as ref
 
 M = mi.ActivationMode
 

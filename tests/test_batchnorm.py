@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 import miopen_cy as mi
 from helpers import Strided, desc, poisoned, rel_l2
-from reference import batchnorm as ref
+from miopen_cy.reference import batchnorm as ref
 
 SPATIAL, PER_ACT = mi.miopenBNSpatial, mi.miopenBNPerActivation
 MODES = [pytest.param(SPATIAL, id="spatial"), pytest.param(PER_ACT, id="per_act")]

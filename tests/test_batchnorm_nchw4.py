@@ -9,7 +9,7 @@ import pytest
 import miopen_cy as mi
 from conftest import requires_gpu
 from helpers import desc, poisoned, rel_l2
-from reference import batchnorm as ref
+from miopen_cy.reference import batchnorm as ref
 
 SPATIAL = mi.miopenBNSpatial
 EPS = 1e-5

@@ -1,6 +1,7 @@
 """Convolution on every device: the descriptor API, all three directions for 1-3 spatial dims,
-pads, strides, dilations, groups (depthwise too) and transposed convolution, against PyTorch's
-float64 operators; every solver forced alone; alpha/beta; strided tensors; bad inputs."""
+pads, strides, dilations, groups (depthwise too) and transposed convolution, against the float64
+reference (miopen_cy.reference.conv, itself checked against PyTorch in test_conv_fft.py); every
+solver forced alone; alpha/beta; strided tensors; bad inputs."""
 import numpy as np
 import pytest
 import torch
@@ -9,6 +10,7 @@ from hypothesis import assume, given, settings, strategies as st
 
 import miopen_cy as mi
 from helpers import Strided, desc, poisoned, rel_l2
+from miopen_cy.reference.conv import reference
 
 FWD, BWD, WRW = "F", "B", "W"
 TOL = 1e-5
@@ -59,18 +61,6 @@ class Case:
         return (f"n{self.n}-c{self.c}-{s(map(str, self.spatial))}-k{self.k}-{s(map(str, self.filt))}"
                 f"-p{s(map(str, self.pad))}-s{s(map(str, self.stride))}-d{s(map(str, self.dil))}"
                 f"-g{self.groups}" + ("-T" if self.transpose else ""))
-
-
-def reference(case, rng):
-    """Random x, w, dy and PyTorch's float64 y, dx, dw."""
-    x = rng.standard_normal(case.xshape).astype(np.float32)
-    w = rng.standard_normal(case.wshape).astype(np.float32)
-    xt = torch.from_numpy(x).double().requires_grad_()
-    wt = torch.from_numpy(w).double().requires_grad_()
-    y = case.torch_forward(xt, wt)
-    dy = rng.standard_normal(tuple(y.shape)).astype(np.float32)
-    y.backward(torch.from_numpy(dy).double())
-    return x, w, dy, y.detach().numpy(), xt.grad.numpy(), wt.grad.numpy()
 
 
 def run(handle, case, direction, x, w, dy, algo=None, alpha=1.0, beta=0.0, out=None, strided=None):

@@ -17,7 +17,7 @@ import pytest
 import miopen_cy as mi
 from conftest import requires_gpu
 from helpers import Strided, desc, poisoned, rel_l2
-from reference import softmax as ref
+from miopen_cy.reference import softmax as ref
 
 ALGOS = [mi.MIOPEN_SOFTMAX_FAST, mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_LOG]
 CHANNEL, INSTANCE = mi.MIOPEN_SOFTMAX_MODE_CHANNEL, mi.MIOPEN_SOFTMAX_MODE_INSTANCE

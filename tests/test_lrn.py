@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 import miopen_cy as mi
 from helpers import Strided, desc, poisoned, rel_l2
-from reference import lrn as ref
+from miopen_cy.reference import lrn as ref
 
 CROSS, WITHIN = mi.miopenLRNCrossChannel, mi.miopenLRNWithinChannel
 TOL = 1e-5

@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 
 import miopen_cy as mi
 from helpers import Strided, desc, poisoned, rel_l2
-from reference import pooling as ref
+from miopen_cy.reference import pooling as ref
 
 MODES = [mi.miopenPoolingMax, mi.miopenPoolingAverage, mi.miopenPoolingAverageInclusive]
 MODE_IDS = ["max", "avg", "avg_inclusive"]

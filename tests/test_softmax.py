@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 import miopen_cy as mi
 from helpers import Strided, desc, poisoned, rel_l2
-from reference import softmax as ref
+from miopen_cy.reference import softmax as ref
 
 ALGOS = [mi.MIOPEN_SOFTMAX_FAST, mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_LOG]
 MODES = [mi.MIOPEN_SOFTMAX_MODE_INSTANCE, mi.MIOPEN_SOFTMAX_MODE_CHANNEL]

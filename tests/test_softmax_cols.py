@@ -6,7 +6,7 @@ import pytest
 
 import miopen_cy as mi
 from helpers import desc, poisoned, rel_l2
-from reference import softmax as ref
+from miopen_cy.reference import softmax as ref
 
 ALGOS = [mi.MIOPEN_SOFTMAX_FAST, mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_LOG]
 CHANNEL = mi.MIOPEN_SOFTMAX_MODE_CHANNEL
