@@ -1,6 +1,8 @@
 """Convolution on every device: the descriptor API, all three directions for 1-3 spatial dims,
-pads, strides, dilations, groups (depthwise too) and transposed convolution, against PyTorch's
-float64 operators; every solver forced alone; alpha/beta; strided tensors; bad inputs."""
+pads, strides, dilations, groups (depthwise too) and transposed convolution, against the float64
+reference (miopen_cy.reference.conv, itself checked against PyTorch in
+tests/conv/solvers/test_fft.py); every solver forced alone; alpha/beta; strided tensors; bad
+inputs."""
 import numpy as np
 import pytest
 import torch

@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from hypothesis import given, settings, strategies as st
 
 import miopen_cy as mi
-from reference import activation as ref
+from miopen_cy.reference import activation as ref
 from support.buffers import Strided, desc, max_ulp, poisoned, rel_l2
 from support.devices import requires_gpu, requires_torch_cuda
 

@@ -12,7 +12,7 @@ import torch.nn.functional as F
 from hypothesis import given, settings, strategies as st
 
 import miopen_cy as mi
-from reference import batchnorm as ref
+from miopen_cy.reference import batchnorm as ref
 from support.buffers import Strided, desc, poisoned, rel_l2
 
 SPATIAL, PER_ACT = mi.miopenBNSpatial, mi.miopenBNPerActivation

@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 
 import miopen_cy as mi
-from reference import batchnorm as ref
+from miopen_cy.reference import batchnorm as ref
 from support.buffers import desc, poisoned, rel_l2
 from support.devices import requires_gpu
 

@@ -12,7 +12,7 @@ import torch
 from hypothesis import given, settings, strategies as st
 
 import miopen_cy as mi
-from reference import lrn as ref
+from miopen_cy.reference import lrn as ref
 from support.buffers import Strided, desc, poisoned, rel_l2
 
 CROSS, WITHIN = mi.miopenLRNCrossChannel, mi.miopenLRNWithinChannel

@@ -14,7 +14,7 @@ import torch.nn.functional as F
 from hypothesis import given, settings, strategies as st
 
 import miopen_cy as mi
-from reference import pooling as ref
+from miopen_cy.reference import pooling as ref
 from support.buffers import Strided, desc, poisoned, rel_l2
 
 MODES = [mi.miopenPoolingMax, mi.miopenPoolingAverage, mi.miopenPoolingAverageInclusive]

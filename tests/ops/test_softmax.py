@@ -10,7 +10,7 @@ import torch
 from hypothesis import given, settings, strategies as st
 
 import miopen_cy as mi
-from reference import softmax as ref
+from miopen_cy.reference import softmax as ref
 from support.buffers import Strided, desc, poisoned, rel_l2
 from support.devices import requires_gpu
 

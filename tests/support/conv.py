@@ -1,12 +1,13 @@
-"""Convolution for the tests: a case (Case), PyTorch's float64 answer for it (reference), one
-direction run through Find or with a given algorithm (run), the case lists the conv tests share,
-one direction's immediate-mode calls (Call) and random geometries for hypothesis (cases)."""
+"""Convolution for the tests: a case (Case), its float64 answer (reference, from
+miopen_cy.reference.conv), one direction run through Find or with a given algorithm (run), the case
+lists the conv tests share, one direction's immediate-mode calls (Call) and random geometries for
+hypothesis (cases)."""
 import numpy as np
-import torch
 import torch.nn.functional as F
 from hypothesis import assume, strategies as st
 
 import miopen_cy as mi
+from miopen_cy.reference.conv import reference  # noqa: F401 (the conv tests import it from here)
 from support.buffers import desc, poisoned
 
 FWD, BWD, WRW = "F", "B", "W"
@@ -58,18 +59,6 @@ class Case:
         return (f"n{self.n}-c{self.c}-{s(map(str, self.spatial))}-k{self.k}-{s(map(str, self.filt))}"
                 f"-p{s(map(str, self.pad))}-s{s(map(str, self.stride))}-d{s(map(str, self.dil))}"
                 f"-g{self.groups}" + ("-T" if self.transpose else ""))
-
-
-def reference(case, rng):
-    """Random x, w, dy and PyTorch's float64 y, dx, dw."""
-    x = rng.standard_normal(case.xshape).astype(np.float32)
-    w = rng.standard_normal(case.wshape).astype(np.float32)
-    xt = torch.from_numpy(x).double().requires_grad_()
-    wt = torch.from_numpy(w).double().requires_grad_()
-    y = case.torch_forward(xt, wt)
-    dy = rng.standard_normal(tuple(y.shape)).astype(np.float32)
-    y.backward(torch.from_numpy(dy).double())
-    return x, w, dy, y.detach().numpy(), xt.grad.numpy(), wt.grad.numpy()
 
 
 def run(handle, case, direction, x, w, dy, algo=None, alpha=1.0, beta=0.0, out=None, strided=None):

@@ -1,14 +1,13 @@
 """The FFT solver ("fft", MIOpen id 34) for forward and backward data: forced alone against
-PyTorch's float64 convolution and a float64 NumPy reference (relative L2 <= 1e-4, DESIGN.md's FFT
+the float64 NumPy reference, itself checked against PyTorch (relative L2 <= 1e-4, DESIGN.md's FFT
 bound), where it applies and why not elsewhere, the MIOPEN_DEBUG_CONV_FFT switch, alpha/beta, the
 workspace it needs, and run-to-run determinism."""
 import numpy as np
 import pytest
-from numpy.lib.stride_tricks import sliding_window_view
 
 import miopen_cy as mi
 from support.buffers import Strided, desc, poisoned, rel_l2
-from support.conv import BWD, FWD, WRW, Case, reference, run
+from support.conv import BWD, CASES, FWD, WRW, Case, reference, run
 from support.devices import requires_gpu
 
 SOLVER, ID = "fft", 34
@@ -62,24 +61,6 @@ def test_fft_is_not_applicable_on_a_gpu_handle(rng, monkeypatch, direction):
     assert np.all(np.isnan(out))
 
 
-def numpy_conv(x, w, pad):
-    """float64 NumPy cross-correlation (stride 1, one group): y[n,k] = sum_c x[n,c] (*) w[k,c]."""
-    x = np.pad(x.astype(np.float64), ((0, 0), (0, 0), (pad[0], pad[0]), (pad[1], pad[1])))
-    win = sliding_window_view(x, w.shape[2:], axis=(2, 3))          # n c oh ow r s
-    return np.einsum("ncijrs,kcrs->nkij", win, w.astype(np.float64), optimize=True)
-
-
-def numpy_conv_bwd_data(dy, w, pad):
-    """dx as the correlation of dy with the flipped, transposed filters and pad' = R-1-pad
-    (crop where negative): the adjoint of numpy_conv."""
-    r, s = w.shape[2:]
-    wt = np.ascontiguousarray(w.transpose(1, 0, 2, 3)[:, :, ::-1, ::-1])
-    pr, ps = r - 1 - pad[0], s - 1 - pad[1]
-    full = numpy_conv(dy, wt, (max(pr, 0), max(ps, 0)))
-    cr, cs = max(-pr, 0), max(-ps, 0)
-    return full[:, :, cr:full.shape[2] - cr, cs:full.shape[3] - cs]
-
-
 @pytest.mark.parametrize("case", ACCURACY, ids=str)
 @pytest.mark.parametrize("direction", DIRECTIONS)
 def test_forced_fft_matches_torch_float64(handle, rng, monkeypatch, direction, case):
@@ -89,23 +70,19 @@ def test_forced_fft_matches_torch_float64(handle, rng, monkeypatch, direction, c
     assert rel_l2(got, y_ref if direction == FWD else dx_ref) <= TOL
 
 
-@pytest.mark.parametrize("case", [c for c in ACCURACY if not c.transpose][:8], ids=str)
-def test_fft_matches_numpy_float64(handle, rng, monkeypatch, case):
-    """The same bound against our own float64 NumPy reference (no PyTorch in the loop)."""
-    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", SOLVER)
-    x, w, dy, *_ = reference(case, rng)
-    y = run(handle, case, FWD, x, w, dy, algo=ALGO)
-    assert rel_l2(y, numpy_conv(x, w, case.pad)) <= TOL
-    dx = run(handle, case, BWD, x, w, dy, algo=ALGO)
-    assert rel_l2(dx, numpy_conv_bwd_data(dy, w, case.pad)) <= TOL
-
-
-def test_numpy_reference_agrees_with_torch(rng):
-    """The NumPy reference itself checked against PyTorch, so it cannot silently agree with a bug."""
-    case = ACCURACY[6]
-    x, w, dy, y_ref, dx_ref, _ = reference(case, rng)
-    assert rel_l2(numpy_conv(x, w, case.pad), y_ref) <= 1e-12
-    assert rel_l2(numpy_conv_bwd_data(dy, w, case.pad), dx_ref) <= 1e-12
+@pytest.mark.parametrize("case", CASES + ACCURACY[:8], ids=str)
+def test_numpy_reference_agrees_with_torch(rng, case):
+    """The float64 NumPy reference (miopen_cy.reference.conv) itself checked against PyTorch in
+    every direction, so it cannot silently agree with a bug."""
+    torch = pytest.importorskip("torch")
+    x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
+    xt = torch.from_numpy(x).double().requires_grad_()
+    wt = torch.from_numpy(w).double().requires_grad_()
+    y = case.torch_forward(xt, wt)
+    y.backward(torch.from_numpy(dy).double())
+    assert rel_l2(y_ref, y.detach().numpy()) <= 1e-12
+    assert rel_l2(dx_ref, xt.grad.numpy()) <= 1e-12
+    assert rel_l2(dw_ref, wt.grad.numpy()) <= 1e-12
 
 
 @pytest.mark.parametrize("direction", DIRECTIONS)

@@ -1,5 +1,6 @@
-"""float64 NumPy reference of pooling, for what PyTorch cannot check: pads above half the window
-(PyTorch refuses them), the index of a NaN maximum, and the mask index encoding.
+"""float64 NumPy reference of pooling (max, average excluding padding, average over the full
+window), with what PyTorch cannot check: pads above half the window (PyTorch refuses them), the
+index of a NaN maximum, and the mask index encoding.
 
 Windows are scanned in (d, h, w) order over their in-bounds positions; the max is the first
 largest value, NaN counting as larger than every number. Shapes are (N, C, *spatial) with 2 or 3
@@ -26,11 +27,12 @@ def _windows(spatial, out, window, pad, stride):
         yield o, start, list(itertools.product(*ranges))
 
 
-def forward(x, mode, window, pad, stride):
-    """(y, image_index, mask_index) in float64 / int64; indices only meaningful in max mode."""
+def forward(x, mode, window, pad, stride, out=None):
+    """(y, image_index, mask_index) in float64 / int64; indices only meaningful in max mode.
+    `out`: the output's spatial lengths where they are not output_shape's."""
     x = np.asarray(x, dtype=np.float64)
     spatial = x.shape[2:]
-    out = output_shape(x.shape, window, pad, stride)
+    out = output_shape(x.shape, window, pad, stride) if out is None else x.shape[:2] + tuple(out)
     y = np.zeros(out)
     image = np.zeros(out, dtype=np.int64)
     mask = np.zeros(out, dtype=np.int64)
@@ -64,18 +66,15 @@ def backward(x, dy, mode, window, pad, stride):
     dy = np.asarray(dy, dtype=np.float64)
     spatial = x.shape[2:]
     dx = np.zeros(x.shape)
-    _, image, _ = forward(x, mode, window, pad, stride) if mode == MAX else (None, None, None)
-    n, c = x.shape[:2]
-    flat = dx.reshape(n, c, -1)
+    if mode == MAX:
+        _, image, _ = forward(x, mode, window, pad, stride, dy.shape[2:])
+        n, c = x.shape[:2]
+        rows = np.arange(n * c)[:, None]
+        np.add.at(dx.reshape(n * c, -1), (rows, image.reshape(n * c, -1)), dy.reshape(n * c, -1))
+        return dx
     for o, start, positions in _windows(spatial, dy.shape[2:], window, pad, stride):
         sel = (slice(None), slice(None)) + o
-        if mode == MAX:
-            idx = image[sel]
-            for i in range(n):
-                for j in range(c):
-                    flat[i, j, idx[i, j]] += dy[sel][i, j]
-        else:
-            divisor = len(positions) if mode == AVERAGE else int(np.prod(window))
-            for p in positions:
-                dx[(slice(None), slice(None)) + p] += dy[sel] / divisor
+        divisor = len(positions) if mode == AVERAGE else int(np.prod(window))
+        for p in positions:
+            dx[(slice(None), slice(None)) + p] += dy[sel] / divisor
     return dx

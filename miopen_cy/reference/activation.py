@@ -8,6 +8,7 @@ values (0 PASTHRU ... 9 ELU)."""
 import numpy as np
 
 PASTHRU, LOGISTIC, TANH, RELU, SOFTRELU, ABS, POWER, CLIPPEDRELU, LEAKYRELU, ELU = range(10)
+NAMES = ["PASTHRU", "LOGISTIC", "TANH", "RELU", "SOFTRELU", "ABS", "POWER", "CLIPPEDRELU", "LEAKYRELU", "ELU"]
 
 
 def _sigmoid(x):

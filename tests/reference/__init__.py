@@ -1,1 +1,0 @@
-"""float64 NumPy references, sharing no code with the backends."""
