@@ -31,12 +31,12 @@ import sys
 import tempfile
 import time
 
+import common  # first: it sets OMP_NUM_THREADS for --threads before an OpenMP runtime loads
+from common import DIRECTIONS, SETS, Device, Report, conv_driver, geomean, layer_descs, layer_name
+
 import numpy as np
 import torch
 import torch.nn.functional as F
-
-import common
-from common import DIRECTIONS, SETS, Device, Report, conv_driver, geomean, layer_descs, layer_name
 
 import miopen_cy as mi
 

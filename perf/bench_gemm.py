@@ -16,10 +16,10 @@ On the CPU, OPENBLAS_CORETYPE=Haswell|SkylakeX picks OpenBLAS's kernel set (the 
 import argparse
 import sys
 
-import torch
-
-import common
+import common  # first: it sets OMP_NUM_THREADS for --threads before an OpenMP runtime loads
 from common import Device, Report, driver, geomean
+
+import torch
 
 import miopen_cy as mi
 

@@ -17,12 +17,12 @@ import argparse
 import sys
 import time
 
+import common  # first: it sets OMP_NUM_THREADS for --threads before an OpenMP runtime loads
+from common import Device, Report, desc, driver, geomean
+
 import numpy as np
 import torch
 import torch.nn.functional as F
-
-import common
-from common import Device, Report, desc, driver, geomean
 
 import miopen_cy as mi
 

@@ -156,7 +156,7 @@ class Device:
             self.description = torch.cuda.get_device_name()
             self.peer = f"PyTorch {torch.__version__}, cuDNN {torch.backends.cudnn.version()}, TF32 off"
         else:
-            self.description = f"{platform.processor() or platform.machine()} CPU, {torch.get_num_threads()} threads, {openblas_core()}"
+            self.description = f"{cpu_name()}, {torch.get_num_threads()} threads, {openblas_core()}"
             isa = os.environ.get("ONEDNN_MAX_CPU_ISA")
             self.peer = f"PyTorch {torch.__version__} (oneDNN{', ISA ' + isa if isa else ''})"
 
@@ -220,6 +220,18 @@ class Device:
         a = np.ones(n, np.float32)
         b = np.empty_like(a)
         return self.ms(lambda: np.copyto(b, a), inner)
+
+
+def cpu_name():
+    """The CPU's model name (/proc/cpuinfo), or the machine type."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.machine() + " CPU"
 
 
 def openblas_core():

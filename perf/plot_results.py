@@ -50,6 +50,7 @@ def plot_conv(data, path):
         ax.set_xscale("log")
         lo, hi = np.nanmin(vals), np.nanmax(vals)
         ax.set_xlim(min(0.5, lo / 1.3), max(2.0, hi * 1.3))
+        ax.xaxis.set_major_locator(matplotlib.ticker.FixedLocator([0.125, 0.25, 0.5, 1, 2, 4, 8, 16]))
         ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: f"{v:g}x"))
         ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         finite = vals[np.isfinite(vals)]
@@ -82,6 +83,8 @@ def plot_ops(data, path):
     ax.barh(y + 0.2, peer, height=0.4, color=PEER, label="PyTorch")
     ax.axvline(1.0, color="black", lw=1)
     ax.text(1.0, -0.9, " device copy", fontsize=8, va="bottom")
+    ax.axvline(0.9, color="black", lw=0.8, ls="--")
+    ax.text(0.9, -0.9, "0.9 ", fontsize=8, va="bottom", ha="right")
     for yi, v in zip(y, ours):
         ax.text(v, yi - 0.2, f" {v:.2f}", va="center", fontsize=7)
     ax.set_yticks(y)

@@ -2,12 +2,14 @@
 section (conv-gpu, ops-cpu, ...; the others stay) and redraws its plot under perf/plots/.
 
     python perf/results.py OUT/*.json [--results perf/RESULTS.md] [--drop SECTION ...]
+    python perf/results.py --compare BEFORE.json AFTER.json      # a change's effect, row by row
 
 A benchmark run with `--results perf/RESULTS.md` does the same for its own table directly.
 """
 import argparse
 import glob
 import json
+import math
 import os
 import re
 import sys
@@ -26,9 +28,9 @@ process (> 1: miopen_cy is faster); the peer is PyTorch (cuDNN on the GPU with T
 the CPU). Each row's `miopen-driver` command reproduces it (`--reproduce` prints it under the row).
 
 To refresh the tables and the plots: on the GPU machine, from the repository root with the GPU
-build installed (`pip install '.[perf]'`),
+build and the `perf` extra installed,
 
-    python perf/bench_conv.py --device gpu --out perf-out      # ~3 min on an H200; --quick: ~30 s
+    python perf/bench_conv.py --device gpu --out perf-out      # about 25 s each on an H200
     python perf/bench_ops.py --device gpu --out perf-out
     python perf/bench_gemm.py --device gpu --out perf-out
     python perf/bench_conv.py --device gpu --overhead --out perf-out
@@ -73,7 +75,7 @@ def read_sections(path):
 def _cell(fmt, v):
     if v is None:
         return "-"
-    return fmt.format(v).strip()
+    return fmt.format(v).strip().replace("<", "\\<").replace("|", "\\|")
 
 
 def render(data, plot_path, results_dir):
@@ -114,7 +116,27 @@ def update(results_md, datas, drop=()):
         print(f"{results_md}: section {data['section']} ({len(data['rows'])} rows)" + (f", {png}" if png else ""))
     names = [s for s in ORDER if s in sections] + [s for s in sections if s not in ORDER]
     with open(results_md, "w") as f:
-        f.write(HEADER + "\n" + "".join(sections[s] for s in names))
+        f.write(HEADER + "\n" + "\n".join(sections[s].rstrip("\n") + "\n" for s in names))
+
+
+def compare(before, after):
+    """Before / after a change, row by row (rows matched on their first two columns): our times,
+    both ratios against the peer, then the geomean of each per direction (or over all rows)."""
+    key = lambda d, r: tuple(str(r.get(k)) for k, _, _ in d["columns"][:2]) + (r.get("solver") if r.get("forced") else "",)
+    old = {key(before, r): r for r in before["rows"]}
+    groups = {}
+    print(f"{'row':<58} {'before ms':>10} {'after ms':>10} {'ratio before':>12} {'ratio after':>11}")
+    for r in after["rows"]:
+        b = old.get(key(after, r))
+        if b is None:
+            continue
+        print(f"{' '.join(key(after, r)).strip():<58} {b['ours_ms']:10.4f} {r['ours_ms']:10.4f} "
+              f"{b['ratio']:12.2f} {r['ratio']:11.2f}")
+        groups.setdefault(r.get("dir", "all"), []).append((b["ratio"], r["ratio"], b["ours_ms"] / r["ours_ms"]))
+    for g, v in groups.items():
+        gm = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs))
+        print(f"# {g}: geomean ratio {gm([x[0] for x in v]):.3f} -> {gm([x[1] for x in v]):.3f}, "
+              f"our own time {gm([x[2] for x in v]):.3f}x faster, over {len(v)} rows")
 
 
 def main(argv=None):
@@ -122,7 +144,13 @@ def main(argv=None):
     ap.add_argument("json", nargs="*", help="JSON outputs of the benchmarks (files or folders)")
     ap.add_argument("--results", default=os.path.join(HERE, "RESULTS.md"))
     ap.add_argument("--drop", nargs="*", default=[], help="sections to remove")
+    ap.add_argument("--compare", nargs=2, metavar=("BEFORE.json", "AFTER.json"),
+                    help="print two runs of one benchmark side by side instead (RESULTS.md untouched)")
     args = ap.parse_args(argv)
+    if args.compare:
+        before, after = load(args.compare)
+        compare(before, after)
+        return 0
     update(args.results, load(args.json), args.drop)
     return 0
 
