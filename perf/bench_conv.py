@@ -4,8 +4,9 @@ For each layer and direction, Find picks our solver on the benchmark's buffers, 
 are timed (CUDA events on the GPU, the host clock on the CPU, runs alternating; median of
 --repeat after warm-up). A row: our time, theirs, the speed ratio theirs / ours (> 1: we are
 faster), TFLOP/s (2*N*K*(C/G)*R*S*Ho*Wo / time, as MIOpenDriver counts), Find's time, the solver
-it chose, our output's relative error against a float64 reference (PyTorch's, in double), and the miopen-driver command that reproduces
-the row (--reproduce prints it). Then the geomean ratio per direction.
+it chose, our output's relative error against a float64 reference (PyTorch in double), and the
+miopen-driver command that reproduces the row (--reproduce prints it). Then the geomean ratio
+per direction.
 
     python perf/bench_conv.py [--device cpu|gpu] [--set resnet50|extra|all|large|quick] [--quick]
         [--batch N] [--directions FBW] [--filter SUBSTRING] [--solvers NAME,NAME] [--exhaustive]
