@@ -1,87 +1,67 @@
-"""Convolution against PyTorch (oneDNN on the CPU, cuDNN on the GPU) in one process.
+"""Convolution against PyTorch (cuDNN on the GPU, oneDNN on the CPU) in one process.
 
-For each layer and direction: Find picks our solver (on the benchmark's buffers), then both
-sides are timed (median of --repeat runs after warm-up). Prints our time, theirs, TFLOP/s
-(2*N*K*(C/G)*R*S*Ho*Wo / time, as MIOpenDriver counts) and the speed ratio (theirs / ours:
-> 1 means we are faster), then the geomean ratio per direction.
+For each layer and direction, Find picks our solver on the benchmark's buffers, then both sides
+are timed (CUDA events on the GPU, the host clock on the CPU, runs alternating; median of
+--repeat after warm-up). A row: our time, theirs, the speed ratio theirs / ours (> 1: we are
+faster), TFLOP/s (2*N*K*(C/G)*R*S*Ho*Wo / time, as MIOpenDriver counts), Find's time, the solver
+it chose, our output's relative error against a float64 reference (PyTorch in double), and the
+miopen-driver command that reproduces the row (--reproduce prints it). Then the geomean ratio
+per direction.
 
-    python perf/bench_conv.py [--device cpu|gpu] [--batch N] [--repeat N] [--set resnet50|extra|all]
-                              [--filter SUBSTRING] [--directions FBW] [--stat median|min] [--exhaustive]
+    python perf/bench_conv.py [--device cpu|gpu] [--set resnet50|extra|all|large|quick] [--quick]
+        [--batch N] [--directions FBW] [--filter SUBSTRING] [--solvers NAME,NAME] [--exhaustive]
+        [--repeat N] [--stat median|min] [--threads N] [--reproduce] [--out DIR] [--results RESULTS.md]
+    python perf/bench_conv.py --overhead [--device cpu|gpu]     # per-call host cost of each call path
 
---exhaustive: Find with exhaustiveSearch=true, so the tunable solvers search their variants
-(conv/tuning.hpp) and the best variant is stored in the perf-db before timing.
+--set: resnet50 (the 23 ResNet-50 v1.5 layers), extra (depthwise, grouped, 5x5), all (both),
+large (5x5 to 11x11 filters, where FFT applies), quick (one layer of each kind). --quick: the
+quick set, 3 repeats. --solvers: also a row per solver forced alone (MIOPEN_DEBUG_FIND_ONLY_SOLVER,
+as `miopen-driver conv -S NAME`), e.g. `--solvers ConvMPBidirectWinograd<4-3>,fft`; a solver that
+does not apply prints n/a. --exhaustive: Find searches the tunable solvers' variants first
+(perf-db). On the CPU, OPENBLAS_CORETYPE picks OpenBLAS's kernel set (the header names it),
+ONEDNN_MAX_CPU_ISA=AVX2 and MIOPEN_CY_DEBUG_CPU_ISA=avx2 hold both sides to AVX2.
+--overhead: the per-call host time of a tiny convolution through each way in (legacy call with
+and without a find-db record, immediate mode, Find 2.0's runSolution) beside F.conv2d.
 """
 import argparse
+import contextlib
 import glob
 import os
-import tempfile
 import statistics
 import sys
+import tempfile
 import time
+
+import common  # first: it sets OMP_NUM_THREADS for --threads before an OpenMP runtime loads
+from common import DIRECTIONS, SETS, Device, Report, conv_driver, geomean, layer_descs, layer_name
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 import miopen_cy as mi
-from conv_common import layer_descs
-from gpu_timing import event_times_ms
 
-# (c, h, w, k, r, s, stride, pad, groups): ResNet-50 v1.5, then depthwise, grouped and 5x5
-# (the rows of PERF.md).
-RESNET50 = [
-    (3, 224, 224, 64, 7, 7, 2, 3, 1),
-    (64, 56, 56, 64, 1, 1, 1, 0, 1),
-    (64, 56, 56, 64, 3, 3, 1, 1, 1),
-    (64, 56, 56, 256, 1, 1, 1, 0, 1),
-    (256, 56, 56, 64, 1, 1, 1, 0, 1),
-    (256, 56, 56, 128, 1, 1, 1, 0, 1),
-    (128, 56, 56, 128, 3, 3, 2, 1, 1),
-    (128, 28, 28, 512, 1, 1, 1, 0, 1),
-    (256, 56, 56, 512, 1, 1, 2, 0, 1),
-    (512, 28, 28, 128, 1, 1, 1, 0, 1),
-    (128, 28, 28, 128, 3, 3, 1, 1, 1),
-    (512, 28, 28, 256, 1, 1, 1, 0, 1),
-    (256, 28, 28, 256, 3, 3, 2, 1, 1),
-    (256, 14, 14, 1024, 1, 1, 1, 0, 1),
-    (512, 28, 28, 1024, 1, 1, 2, 0, 1),
-    (1024, 14, 14, 256, 1, 1, 1, 0, 1),
-    (256, 14, 14, 256, 3, 3, 1, 1, 1),
-    (1024, 14, 14, 512, 1, 1, 1, 0, 1),
-    (512, 14, 14, 512, 3, 3, 2, 1, 1),
-    (512, 7, 7, 2048, 1, 1, 1, 0, 1),
-    (1024, 14, 14, 2048, 1, 1, 2, 0, 1),
-    (2048, 7, 7, 512, 1, 1, 1, 0, 1),
-    (512, 7, 7, 512, 3, 3, 1, 1, 1),
-]
-EXTRA = [
-    (144, 56, 56, 144, 3, 3, 1, 1, 144),
-    (384, 14, 14, 384, 3, 3, 1, 1, 384),
-    (128, 56, 56, 128, 3, 3, 1, 1, 32),
-    (256, 28, 28, 256, 3, 3, 1, 1, 32),
-    (64, 56, 56, 64, 5, 5, 1, 2, 1),
-]
+COLUMNS = [("dir", "dir", "{:<8}"), ("layer", "layer", "{:<36}"), ("ours_ms", "ours ms", "{:>9.4f}"),
+           ("peer_ms", "peer ms", "{:>9.4f}"), ("ratio", "ratio", "{:>6.2f}"), ("tflops", "TFLOP/s", "{:>8.3f}"),
+           ("find_ms", "Find ms", "{:>8.1f}"), ("err", "err f64", "{:>7.0e}"), ("solver", "solver", "{:<30}")]
 
 
-
-STAT = "median"   # --stat: median, or min (robust when other work shares the cores)
-EXHAUSTIVE = False
-
-def openblas_core():
-    """OpenBLAS's kernel set (it follows OPENBLAS_CORETYPE when that is set): our GEMMs' speed."""
+@contextlib.contextmanager
+def only_solver(name):
+    """MIOPEN_DEBUG_FIND_ONLY_SOLVER=name while inside (nothing when name is None)."""
+    if name is None:
+        yield
+        return
+    os.environ["MIOPEN_DEBUG_FIND_ONLY_SOLVER"] = name
     try:
-        import scipy_openblas32
-        return "OpenBLAS " + scipy_openblas32.get_openblas_config().split()[-2] + " kernels"
-    except Exception:   # noqa: BLE001 - only a label
-        return "OpenBLAS core unknown"
-
-GPU_EVENTS = False   # time with CUDA events (set for --device gpu)
+        yield
+    finally:
+        del os.environ["MIOPEN_DEBUG_FIND_ONLY_SOLVER"]
 
 
 def chosen_solver(key):
     """The fastest solver Find recorded for a problem key (the first entry of its find-db line)."""
-    folder = os.environ.get("MIOPEN_USER_DB_PATH", "")
-    for path in glob.glob(os.path.join(folder, "*.ufdb.txt")):
+    for path in glob.glob(os.path.join(os.environ["MIOPEN_USER_DB_PATH"], "*.ufdb.txt")):
         with open(path) as f:
             for line in f:
                 if line.split("=", 1)[0] == key:
@@ -89,141 +69,200 @@ def chosen_solver(key):
     return "?"
 
 
-def median_ms(fn, repeat, sync):
-    if GPU_EVENTS:
-        times = event_times_ms(fn, repeat)
-        return min(times) if STAT == "min" else statistics.median(times)
-    fn()
-    sync()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        sync()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return min(times) if STAT == "min" else statistics.median(times)
+class Layer:
+    """One layer's buffers on both sides and, per direction, our call after Find and PyTorch's."""
 
-
-def layer_name(n, c, h, w, k, r, s, st, p, g):
-    return f"n{n} c{c} {h}x{w} k{k} {r}x{s} s{st} p{p} g{g}"
-
-
-def driver_line(n, c, h, w, k, r, s, st, p, g, f):
-    return (f"miopen-driver conv -n {n} -c {c} -H {h} -W {w} -k {k} -y {r} -x {s} -p {p} -q {p} "
-            f"-u {st} -v {st} -l 1 -j 1 -m conv -g {g} -F {f} -t 1")
-
-
-def bench_layer(h_, dev, n, layer, directions, repeat, sync):
-    c, hh, ww, k, r, s, st, p, g = layer
-    cd, xs, wsh, ys, xd, wd, yd = layer_descs(n, layer)
-    flops = 2.0 * n * k * (c // g) * r * s * ys[2] * ys[3]
-    rng = np.random.default_rng(0)
-    tx = torch.from_numpy(rng.standard_normal(xs).astype(np.float32)).to(dev)
-    tw = torch.from_numpy(rng.standard_normal(wsh).astype(np.float32)).to(dev)
-    tdy = torch.from_numpy(rng.standard_normal(ys).astype(np.float32)).to(dev)
-    if dev == "cpu":
-        x, w, dy = tx.numpy(), tw.numpy(), tdy.numpy()
-        y, dx, dw = np.empty(ys, np.float32), np.empty(xs, np.float32), np.empty(wsh, np.float32)
-        alloc = lambda nbytes: np.empty(max(nbytes, 1), np.uint8)
-    else:
-        x, w, dy = tx, tw, tdy
-        y, dx, dw = torch.empty(ys, device=dev), torch.empty(xs, device=dev), torch.empty(wsh, device=dev)
-        alloc = lambda nbytes: torch.empty(max(nbytes, 1), dtype=torch.uint8, device=dev)
-    rows = []
-    for d in directions:
-        if d == "F":
-            wsz = mi.convolutionForwardGetWorkSpaceSize(h_, wd, xd, cd, yd)
-            ws = alloc(wsz)
-            t0 = time.perf_counter()
-            perf = mi.findConvolutionForwardAlgorithm(h_, xd, x, wd, w, cd, yd, y, 5, ws, wsz, EXHAUSTIVE)
-            find_ms = (time.perf_counter() - t0) * 1e3
-            algo = perf[0].fwd_algo
-            ours = lambda: mi.convolutionForward(h_, 1.0, xd, x, wd, w, cd, algo, 0.0, yd, y, ws, wsz)
-            theirs = lambda: F.conv2d(tx, tw, stride=st, padding=p, groups=g)
-        elif d == "B":
-            wsz = mi.convolutionBackwardDataGetWorkSpaceSize(h_, yd, wd, cd, xd)
-            ws = alloc(wsz)
-            t0 = time.perf_counter()
-            perf = mi.findConvolutionBackwardDataAlgorithm(h_, yd, dy, wd, w, cd, xd, dx, 5, ws, wsz, EXHAUSTIVE)
-            find_ms = (time.perf_counter() - t0) * 1e3
-            algo = perf[0].bwd_data_algo
-            ours = lambda: mi.convolutionBackwardData(h_, 1.0, yd, dy, wd, w, cd, algo, 0.0, xd, dx, ws, wsz)
-            theirs = lambda: torch.ops.aten.convolution_backward(
-                tdy, tx, tw, None, [st, st], [p, p], [1, 1], False, [0, 0], g, [True, False, False])
+    def __init__(self, h, dev, n, layer):
+        self.h, self.dev, self.n, self.layer = h, dev, n, layer
+        c, hh, ww, k, r, s, st, p, g = layer
+        self.cd, xs, wsh, ys, self.xd, self.wd, self.yd = layer_descs(n, layer)
+        self.flops = 2.0 * n * k * (c // g) * r * s * ys[2] * ys[3]
+        self.key = f"{c}-{hh}-{ww}-{r}x{s}-{k}-{ys[2]}-{ys[3]}-{n}-{p}x{p}-{st}x{st}-1x1-{g}-NCHW-FP32-"
+        rng = np.random.default_rng(0)
+        self.tx, self.tw, self.tdy = (torch.from_numpy(rng.standard_normal(sh).astype(np.float32)).to(dev.torch)
+                                      for sh in (xs, wsh, ys))
+        if dev.gpu:
+            self.x, self.w, self.dy = self.tx, self.tw, self.tdy
+            self.y, self.dx, self.dw = (torch.empty(sh, device="cuda") for sh in (ys, xs, wsh))
         else:
-            wsz = mi.convolutionBackwardWeightsGetWorkSpaceSize(h_, yd, xd, cd, wd)
-            ws = alloc(wsz)
-            t0 = time.perf_counter()
-            perf = mi.findConvolutionBackwardWeightsAlgorithm(h_, yd, dy, xd, x, cd, wd, dw, 5, ws, wsz, EXHAUSTIVE)
-            find_ms = (time.perf_counter() - t0) * 1e3
-            algo = perf[0].bwd_weights_algo
-            ours = lambda: mi.convolutionBackwardWeights(h_, 1.0, yd, dy, xd, x, cd, algo, 0.0, wd, dw, ws, wsz)
-            theirs = lambda: torch.ops.aten.convolution_backward(
-                tdy, tx, tw, None, [st, st], [p, p], [1, 1], False, [0, 0], g, [False, True, False])
-        t_ours = median_ms(ours, repeat, sync)
-        t_theirs = median_ms(theirs, repeat, sync)
-        # The problem key (ConvProblem::Key): C-H-W-RxS-K-Ho-Wo-N-pads-strides-dilations-G-...
-        solver = chosen_solver(f"{c}-{hh}-{ww}-{r}x{s}-{k}-{ys[2]}-{ys[3]}-{n}-{p}x{p}-{st}x{st}-1x1-{g}"
-                               f"-NCHW-FP32-{d}")
-        rows.append((d, layer, t_ours, t_theirs, flops, mi.ConvAlgorithm(int(algo)).name[len("miopenConvolutionAlgo"):],
-                     find_ms, solver))
-    return rows
+            self.x, self.w, self.dy = self.tx.numpy(), self.tw.numpy(), self.tdy.numpy()
+            self.y, self.dx, self.dw = (np.empty(sh, np.float32) for sh in (ys, xs, wsh))
+        self.refs = {}
+        conv_bwd = torch.ops.aten.convolution_backward
+        self.theirs = {
+            "F": lambda: F.conv2d(self.tx, self.tw, stride=st, padding=p, groups=g),
+            "B": lambda: conv_bwd(self.tdy, self.tx, self.tw, None, [st, st], [p, p], [1, 1], False, [0, 0], g,
+                                  [True, False, False])[0],
+            "W": lambda: conv_bwd(self.tdy, self.tx, self.tw, None, [st, st], [p, p], [1, 1], False, [0, 0], g,
+                                  [False, True, False])[1],
+        }
+
+    def reference(self, d):
+        """Direction d's output in float64 (PyTorch on the same device), for the error column."""
+        if d not in self.refs:
+            c, hh, ww, k, r, s, st, p, g = self.layer
+            x, w, dy = self.tx.double(), self.tw.double(), self.tdy.double()
+            if d == "F":
+                self.refs[d] = F.conv2d(x, w, stride=st, padding=p, groups=g)
+            else:
+                self.refs[d] = torch.ops.aten.convolution_backward(
+                    dy, x, w, None, [st, st], [p, p], [1, 1], False, [0, 0], g, [d == "B", d == "W", False])[
+                    0 if d == "B" else 1]
+        return self.refs[d]
+
+    def alloc(self, nbytes):
+        if self.dev.gpu:
+            return torch.empty(max(nbytes, 1), dtype=torch.uint8, device="cuda")
+        return np.empty(max(nbytes, 1), np.uint8)
+
+    def ours(self, d, exhaustive):
+        """(our call, its output, Find's ms) for direction d, after Find on these buffers."""
+        h, cd, xd, wd, yd = self.h, self.cd, self.xd, self.wd, self.yd
+        t0 = time.perf_counter()
+        if d == "F":
+            wsz = mi.convolutionForwardGetWorkSpaceSize(h, wd, xd, cd, yd)
+            ws = self.alloc(wsz)
+            algo = mi.findConvolutionForwardAlgorithm(h, xd, self.x, wd, self.w, cd, yd, self.y, 5, ws, wsz,
+                                                      exhaustive)[0].fwd_algo
+            fn = lambda: mi.convolutionForward(h, 1.0, xd, self.x, wd, self.w, cd, algo, 0.0, yd, self.y, ws, wsz)
+            out = self.y
+        elif d == "B":
+            wsz = mi.convolutionBackwardDataGetWorkSpaceSize(h, yd, wd, cd, xd)
+            ws = self.alloc(wsz)
+            algo = mi.findConvolutionBackwardDataAlgorithm(h, yd, self.dy, wd, self.w, cd, xd, self.dx, 5, ws, wsz,
+                                                           exhaustive)[0].bwd_data_algo
+            fn = lambda: mi.convolutionBackwardData(h, 1.0, yd, self.dy, wd, self.w, cd, algo, 0.0, xd, self.dx,
+                                                    ws, wsz)
+            out = self.dx
+        else:
+            wsz = mi.convolutionBackwardWeightsGetWorkSpaceSize(h, yd, xd, cd, wd)
+            ws = self.alloc(wsz)
+            algo = mi.findConvolutionBackwardWeightsAlgorithm(h, yd, self.dy, xd, self.x, cd, wd, self.dw, 5, ws,
+                                                              wsz, exhaustive)[0].bwd_weights_algo
+            fn = lambda: mi.convolutionBackwardWeights(h, 1.0, yd, self.dy, xd, self.x, cd, algo, 0.0, wd, self.dw,
+                                                       ws, wsz)
+            out = self.dw
+        return fn, out, (time.perf_counter() - t0) * 1e3
+
+    def row(self, d, args, solver=None):
+        """One row: Find's choice, or `solver` forced alone (None where it does not apply)."""
+        with only_solver(solver):
+            try:
+                fn, out, find_ms = self.ours(d, args.exhaustive)
+                t_ours, t_peer = self.dev.pair_ms(fn, self.theirs[d])
+            except mi.MIOpenError as e:
+                print(f"# {d} {layer_name(self.n, *self.layer)} {solver}: n/a ({str(e)[-80:]})")
+                return None
+        ref = self.reference(d)
+        got = torch.as_tensor(out).to(ref.device).double()
+        err = float((got - ref).norm() / ref.norm())
+        return dict(dir=DIRECTIONS[d], layer=layer_name(self.n, *self.layer), ours_ms=t_ours, peer_ms=t_peer,
+                    ratio=t_peer / t_ours, tflops=self.flops / t_ours / 1e9, find_ms=find_ms, err=err,
+                    solver=solver or chosen_solver(self.key + d), forced=solver is not None,
+                    driver=conv_driver(self.n, self.layer, d, self.dev.name, self.dev.repeat, solver,
+                                       args.exhaustive))
+
+
+def bench(args, dev):
+    n = args.batch or (32 if dev.gpu else 4)
+    h = mi.Handle(device=dev.name)
+    title = f"Convolution, batch {n}, set {args.set}" + (", exhaustive Find" if args.exhaustive else "")
+    rep = Report(args, "conv", title, COLUMNS, dev, plot="conv")
+    solvers = [s for s in args.solvers.split(",") if s]
+    for layer in SETS[args.set]:
+        if args.filter and args.filter not in layer_name(n, *layer):
+            continue
+        lay = Layer(h, dev, n, layer)
+        for d in args.directions:
+            for solver in [None] + solvers:
+                row = lay.row(d, args, solver)
+                if row:
+                    rep.add(**row)
+    for d, dname in DIRECTIONS.items():
+        ratios = [r["ratio"] for r in rep.rows if r["dir"] == dname and not r["forced"]]
+        if ratios:
+            rep.say(f"{dname}: geomean ratio {geomean(ratios):.3f} over {len(ratios)} layers, min {min(ratios):.2f}")
+    finds = [r["find_ms"] for r in rep.rows if not r["forced"]]
+    if finds:
+        rep.say(f"Find: median {statistics.median(finds):.1f} ms per layer and direction")
+    wrong = [r for r in rep.rows if r["err"] > 1e-3]
+    if wrong:
+        rep.say(f"{len(wrong)} rows differ from the float64 reference by more than 1e-3 (err f64 column)")
+    return rep.finish()
+
+
+def overhead(args, dev):
+    """Per-call host time on a 1x1x2x2 problem with a 1x1 filter: the call path is all there is."""
+    cols = [("path", "path", "{:<44}"), ("us", "us/call", "{:>8.2f}"), ("ratio", "torch/ours", "{:>10.2f}")]
+    rep = Report(args, "conv-overhead", "Convolution call overhead, 1x1x2x2 input, 1x1 filter", cols, dev)
+    h = mi.Handle(device=dev.name)
+    layer = (1, 2, 2, 1, 1, 1, 1, 0, 1)
+    cd, xs, wsh, ys, xd, wd, yd = layer_descs(1, layer)
+    tx, tw, ty = torch.ones(xs, device=dev.torch), torch.ones(wsh, device=dev.torch), torch.empty(ys, device=dev.torch)
+    x, w, y = (tx, tw, ty) if dev.gpu else (tx.numpy(), tw.numpy(), ty.numpy())
+    problem = mi.ConvProblem(cd, mi.miopenProblemDirectionForward)
+    for role, dsc in ((mi.miopenTensorConvolutionX, xd), (mi.miopenTensorConvolutionW, wd),
+                      (mi.miopenTensorConvolutionY, yd)):
+        mi.setProblemTensorDescriptor(problem, role, dsc)
+    solution = mi.findSolutions(h, problem, None, 16)[0]
+    sid = mi.getSolutionSolverId(solution)
+    tensors = [(mi.miopenTensorConvolutionX, None, x), (mi.miopenTensorConvolutionW, None, w),
+               (mi.miopenTensorConvolutionY, None, y)]
+    algo = mi.findConvolutionForwardAlgorithm(h, xd, x, wd, w, cd, yd, y, 5, None, 0, False)[0].fwd_algo
+    legacy = lambda: mi.convolutionForward(h, 1.0, xd, x, wd, w, cd, algo, 0.0, yd, y, None, 0)
+    paths = [("convolutionForward, find-db record", legacy, None),
+             ("convolutionForward, find-db off", legacy, "MIOPEN_DEBUG_DISABLE_FIND_DB"),
+             (f"convolutionForwardImmediate (solver id {sid})",
+              lambda: mi.convolutionForwardImmediate(h, wd, w, xd, x, cd, yd, y, None, 0, sid), None),
+             ("runSolution (Find 2.0)", lambda: mi.runSolution(h, solution, 3, tensors, None, 0), None),
+             ("torch F.conv2d (peer)", lambda: F.conv2d(tx, tw), None)]
+    calls = 2000
+    times = []
+    for name, fn, env in paths:
+        if env:
+            os.environ[env] = "1"
+        try:
+            for _ in range(100):
+                fn()
+            best = float("inf")
+            for _ in range(args.repeat):     # host time of `calls` calls, no synchronisation
+                t0 = time.perf_counter()
+                for _ in range(calls):
+                    fn()
+                best = min(best, (time.perf_counter() - t0) / calls * 1e6)
+                dev.sync()
+        finally:
+            if env:
+                del os.environ[env]
+        times.append((name, best))
+    peer = times[-1][1]
+    drv = conv_driver(1, layer, "F", dev.name, calls)
+    for name, us in times:
+        rep.add(path=name, us=us, ratio=peer / us, driver=drv)
+    rep.say(f"min of {args.repeat} x {calls} calls without synchronisation (the host cost)")
+    return rep.finish()
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--device", default="cpu")
+    common.add_common_args(ap, repeat=5)
     ap.add_argument("--batch", type=int, default=None, help="default: 4 on the CPU, 32 on the GPU")
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--set", default="resnet50", choices=["resnet50", "extra", "all"])
-    ap.add_argument("--filter", default="")
+    ap.add_argument("--set", default="all", choices=sorted(SETS))
+    ap.add_argument("--quick", action="store_true", help="the quick set, 3 repeats")
+    ap.add_argument("--filter", default="", help="only the layers whose name contains this")
     ap.add_argument("--directions", default="FBW")
-    ap.add_argument("--stat", default="median", choices=["median", "min"])
+    ap.add_argument("--solvers", default="", help="comma-separated solver names, each also forced alone")
     ap.add_argument("--exhaustive", action="store_true", help="Find with exhaustiveSearch=true")
+    ap.add_argument("--overhead", action="store_true", help="the per-call host cost of each call path")
     args = ap.parse_args(argv)
-    global STAT, EXHAUSTIVE, GPU_EVENTS
-    STAT = args.stat
-    EXHAUSTIVE = args.exhaustive
-    GPU_EVENTS = args.device.startswith("gpu")
-    gpu = args.device.startswith("gpu")
-    dev = "cuda" if gpu else "cpu"
-    n = args.batch or (32 if gpu else 4)
-    if gpu:
-        torch.backends.cudnn.benchmark = True
-        torch.backends.cudnn.allow_tf32 = False
-        torch.backends.cuda.matmul.allow_tf32 = False
-        sync = torch.cuda.synchronize
-    else:
-        sync = lambda: None
-    # A fresh find-db unless one is given: Find benchmarks (its time is reported), and the chosen
-    # solver is read back from the record it writes.
+    if args.quick:
+        args.set = "quick"
+        args.repeat = min(args.repeat, 3)
+    # A fresh find-db unless one is given: Find's time is reported, and the solver it chose is read
+    # back from the record it writes.
     os.environ.setdefault("MIOPEN_USER_DB_PATH", tempfile.mkdtemp(prefix="bench_conv_db_"))
-    h_ = mi.Handle(device=args.device)
-    layers = {"resnet50": RESNET50, "extra": EXTRA, "all": RESNET50 + EXTRA}[args.set]
-    peer = "cuDNN " + torch.backends.cudnn.version().__str__() if gpu else "oneDNN"
-    where = torch.cuda.get_device_name() if gpu else f"CPU, {torch.get_num_threads()} threads, {openblas_core()}"
-    print(f"# miopen_cy {mi.__version__} vs PyTorch {torch.__version__} ({peer}) on {where}, batch {n}"
-          + (", exhaustive search" if EXHAUSTIVE else ""))
-    print(f"{'dir':<3} {'layer':<36} {'algo':<12} {'ours ms':>9} {'peer ms':>9} {'TFLOP/s':>8} "
-          f"{'ratio':>6} {'find ms':>8}  solver")
-    all_rows = []
-    for layer in layers:
-        name = layer_name(n, *layer)
-        if args.filter and args.filter not in name:
-            continue
-        for d, lay, t_o, t_t, flops, algo, find_ms, solver in bench_layer(h_, dev, n, layer, args.directions,
-                                                                  args.repeat, sync):
-            all_rows.append((d, t_o, t_t, find_ms))
-            print(f"{d:<3} {name:<36} {algo:<12} {t_o:9.3f} {t_t:9.3f} {flops / t_o / 1e9:8.3f} "
-                  f"{t_t / t_o:6.2f} {find_ms:8.1f}  {solver}", flush=True)
-    for d in args.directions:
-        ratios = [t / o for dd, o, t, _ in all_rows if dd == d]
-        if ratios:
-            print(f"# {d}: geomean ratio {np.exp(np.mean(np.log(ratios))):.3f} over {len(ratios)} layers, "
-                  f"min {min(ratios):.2f}")
-    if all_rows:
-        print(f"# Find: median {statistics.median(r[3] for r in all_rows):.1f} ms per layer and direction")
-    return 0
+    dev = Device(args)
+    return overhead(args, dev) if args.overhead else bench(args, dev)
 
 
 if __name__ == "__main__":

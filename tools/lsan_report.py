@@ -1,11 +1,11 @@
-"""LeakSanitizer over the leak sweep: runs perf/leak_sweep.py in a child process against the
+"""LeakSanitizer over the leak sweep: runs tools/leak_sweep.py in a child process against the
 ASan build of .ci/sanitize (MIOPEN_CY_SANITIZE=ON, installed in /tmp/miopen_cy_sanitize) with
 leak detection on, and sorts the leaks LSan reports at exit: those whose allocation stack passes
 through libmiopen_cy.so are ours (must be zero); the rest belong to Python, NumPy and friends
 (memory they keep until exit by design) and are counted, not judged.
 
     .ci/sanitize  (builds /tmp/miopen_cy_sanitize; or build it as that script does)
-    python3 perf/lsan_report.py [--cycles 300] [--prefix /tmp/miopen_cy_sanitize]
+    python3 tools/lsan_report.py [--cycles 300] [--prefix /tmp/miopen_cy_sanitize]
 exits 1 when a definite ("Direct") or indirect leak of ours is found."""
 import argparse
 import glob

@@ -8,10 +8,10 @@ backward; the three convolutions by each algorithm; the three Finds, alternately
 find-db (hits after the first cycle) and with it disabled (measuring every time); device memory
 allocated and freed; a rejected call (its error path); then everything destroyed explicitly.
 
-    python3 perf/leak_sweep.py [--cycles 10000] [--warmup 200]
+    python3 tools/leak_sweep.py [--cycles 10000] [--warmup 200]
 prints RSS after the warm-up and at the end and the growth per 1,000 cycles. Memory is flat when
 the growth stays within the allocator's noise (a few pages). Run it under LeakSanitizer with
-perf/lsan_report.py."""
+tools/lsan_report.py."""
 import argparse
 import os
 import sys
