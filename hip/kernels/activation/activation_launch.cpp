@@ -3,7 +3,6 @@
 #include "activation/activation.hpp"
 #include "kernels/activation/activation_kernels.hpp"
 #include "kernels/common/launch_common.hpp"
-#include "kernels/common/packed_choice.hpp"
 
 namespace miopen::gpu {
 namespace {
@@ -26,7 +25,7 @@ void ActivationForward(const Handle& h, const cpu::ActivationParams& p, float al
     a.in[0] = x;
     a.out   = y;
     // one float4 a thread: on the H200, 0.90-0.95 of copy for tanh / logistic / elu (perf/RESULTS.md)
-    LaunchActivationFwd(a, l, ModeOf(p), alpha, beta != 0.0f, PackedUnroll(1));
+    LaunchActivationFwd(a, l, ModeOf(p), alpha, beta != 0.0f);
     CheckLaunch("miopenActivationForward");
 }
 
@@ -43,7 +42,7 @@ void ActivationBackward(const Handle& h, const cpu::ActivationParams& p, float a
     a.in[1] = x;
     a.out   = dx;
     // one float4 of dy and of x a thread: 0.99-1.00 of copy on the H200 (perf/RESULTS.md)
-    LaunchActivationBwd(a, l, ModeOf(p), alpha, beta != 0.0f, PackedUnroll(1));
+    LaunchActivationBwd(a, l, ModeOf(p), alpha, beta != 0.0f);
     CheckLaunch("miopenActivationBackward");
 }
 

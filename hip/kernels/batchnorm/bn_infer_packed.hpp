@@ -10,7 +10,7 @@ namespace miopen::gpu {
 /// Runs the inference on the packed path and returns true, or returns false (nothing launched)
 /// where it does not apply: x or y not packed or not 16-byte aligned, a plane (spatial: the
 /// [D]HW run of one (n, c); per activation: the C[D]HW run of one n) not a multiple of 4
-/// elements, or MIOPEN_CY_MAP_KERNEL=rows.
+/// elements.
 bool BatchNormInferencePacked(Handle& h, const cpu::BnForwardArgs& args);
 
 } // namespace miopen::gpu

@@ -5,7 +5,6 @@
 #include "kernels/bias/bias_kernels.hpp"
 #include "kernels/common/group_plan.hpp"
 #include "kernels/common/launch_common.hpp"
-#include "core/env.hpp"
 #include "tensor/tensor_ops.hpp"
 
 #include <cstdint>
@@ -13,25 +12,12 @@
 namespace miopen::gpu {
 namespace {
 
-/// MIOPEN_CY_BIAS_FWD: the forward kernel on packed y. Unset or "packed": BiasFwdPacked
-/// (bias.hip, 0.95 of the copy bandwidth on an H200); "optensor": OpTensor's element-wise
-/// engine, as on strided y (0.70).
-bool BiasFwdPackedWanted()
-{
-    const auto v = env::Value("MIOPEN_CY_BIAS_FWD");
-    if(!v || *v == "packed")
-        return true;
-    if(*v == "optensor")
-        return false;
-    ThrowBadParm("MIOPEN_CY_BIAS_FWD = '", *v, "'; expected packed or optensor");
-}
-
 /// BiasFwdPacked where y is packed, 16-byte aligned and its (n, c) planes whole float4s; false:
 /// nothing launched.
 bool ForwardBiasPacked(Handle& h, float alpha, const TensorDescriptor& bDesc, const float* b,
                        float beta, const TensorDescriptor& yDesc, float* y)
 {
-    if(!BiasFwdPackedWanted() || !yDesc.IsPacked() ||
+    if(!yDesc.IsPacked() ||
        (reinterpret_cast<uintptr_t>(y) & 15) != 0)
         return false;
     const auto& lens = yDesc.Lens();
@@ -58,24 +44,12 @@ bool ForwardBiasPacked(Handle& h, float alpha, const TensorDescriptor& bDesc, co
     return true;
 }
 
-/// MIOPEN_CY_BIAS_BWD: the backward kernel on packed dy. Unset or "packed": BiasBwdNchw4;
-/// "groups": the group reduction (common/reduce.hpp), as on strided dy.
-bool BiasBwdPackedWanted()
-{
-    const auto v = env::Value("MIOPEN_CY_BIAS_BWD");
-    if(!v || *v == "packed")
-        return true;
-    if(*v == "groups")
-        return false;
-    ThrowBadParm("MIOPEN_CY_BIAS_BWD = '", *v, "'; expected packed or groups");
-}
-
 /// The chunking of BiasBwdNchw4 where dy is packed N, C, S with S a multiple of 4
 /// (PackedNcs4); false: the group reduction runs instead.
 bool BiasBwdNchw4Plan(const TensorDescriptor& dyDesc, const float* dy, BiasBwdNchw4Args& a)
 {
     int64_t n = 0, c = 0, s = 0;
-    if(!BiasBwdPackedWanted() || !PackedNcs4(dyDesc, dy, n, c, s))
+    if(!PackedNcs4(dyDesc, dy, n, c, s))
         return false;
     const ChannelChunks ch = PlanChannelChunks(n, c, s / 4, kBiasBwdThreads);
     a.n      = static_cast<uint32_t>(n);
