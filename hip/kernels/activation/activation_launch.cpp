@@ -1,20 +1,20 @@
 // Launchers of activation forward and backward: the operands' strided space, the element-wise
 // plan, the launch on the handle's stream and its check.
-#include "activation/activation.hpp"
+#include "activation/activation_args.hpp"
 #include "kernels/activation/activation_kernels.hpp"
 #include "kernels/common/launch_common.hpp"
 
 namespace miopen::gpu {
 namespace {
 
-ActivationMode ModeOf(const cpu::ActivationParams& p)
+ActivationMode ModeOf(const ActivationParams& p)
 {
     return {static_cast<int>(p.mode), p.alpha, p.beta, p.gamma};
 }
 
 } // namespace
 
-void ActivationForward(const Handle& h, const cpu::ActivationParams& p, float alpha,
+void ActivationForward(const Handle& h, const ActivationParams& p, float alpha,
                        const TensorDescriptor& xDesc, const float* x, float beta,
                        const TensorDescriptor& yDesc, float* y)
 {
@@ -29,7 +29,7 @@ void ActivationForward(const Handle& h, const cpu::ActivationParams& p, float al
     CheckLaunch("miopenActivationForward");
 }
 
-void ActivationBackward(const Handle& h, const cpu::ActivationParams& p, float alpha,
+void ActivationBackward(const Handle& h, const ActivationParams& p, float alpha,
                         const TensorDescriptor& dyDesc, const float* dy,
                         const TensorDescriptor& xDesc, const float* x, float beta,
                         const TensorDescriptor& dxDesc, float* dx)

@@ -1,7 +1,7 @@
 // Launchers of batch norm: the group plan (spatial: C; per activation: C, [D,] H, W), the pieces
 // of the handle's scratch (partial sums, per-group statistics and coefficients), the kernels of
 // batchnorm.hip in stream order, each launch checked.
-#include "batchnorm/batchnorm.hpp"
+#include "batchnorm/batchnorm_args.hpp"
 #include "kernels/batchnorm/bn_train_args.hpp"
 #include "kernels/batchnorm/batchnorm_kernels.hpp"
 #include "kernels/batchnorm/bn_infer_packed.hpp"
@@ -11,7 +11,7 @@ namespace miopen::gpu {
 
 /// bn_fwd_train_nchw4_launch.cpp: the float4 path of spatial training on packed NCHW; false
 /// (nothing queued) where it does not apply.
-bool BatchNormForwardTrainingNchw4(Handle& h, const cpu::BnForwardArgs& args);
+bool BatchNormForwardTrainingNchw4(Handle& h, const BnForwardArgs& args);
 
 namespace {
 
@@ -59,7 +59,7 @@ MapArgs<NIn> PlanApply(const Handle& h, const TensorDescriptor& x,
 
 } // namespace
 
-void BatchNormForwardTraining(Handle& h, const cpu::BnForwardArgs& args)
+void BatchNormForwardTraining(Handle& h, const BnForwardArgs& args)
 {
     if(BatchNormForwardTrainingNchw4(h, args))
         return;
@@ -85,7 +85,7 @@ void BatchNormForwardTraining(Handle& h, const cpu::BnForwardArgs& args)
     CheckLaunch("miopenBatchNormalizationForwardTraining");
 }
 
-void BatchNormForwardInference(Handle& h, const cpu::BnForwardArgs& args)
+void BatchNormForwardInference(Handle& h, const BnForwardArgs& args)
 {
     if(BatchNormInferencePacked(h, args)) // packed, aligned x and y: bn_infer_packed.hip
         return;
@@ -109,7 +109,7 @@ void BatchNormForwardInference(Handle& h, const cpu::BnForwardArgs& args)
     CheckLaunch("miopenBatchNormalizationForwardInference");
 }
 
-void BatchNormBackward(Handle& h, const cpu::BnBackwardArgs& args)
+void BatchNormBackward(Handle& h, const BnBackwardArgs& args)
 {
     const TensorDescriptor& x = *args.xDesc;
     const auto stats = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));

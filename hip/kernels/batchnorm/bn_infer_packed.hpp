@@ -2,7 +2,7 @@
 // BatchNormForwardInference when x and y are packed and aligned. Plain C++.
 #pragma once
 
-#include "batchnorm/batchnorm.hpp"
+#include "batchnorm/batchnorm_args.hpp"
 #include "core/handle.hpp"
 
 namespace miopen::gpu {
@@ -11,6 +11,6 @@ namespace miopen::gpu {
 /// where it does not apply: x or y not packed or not 16-byte aligned, a plane (spatial: the
 /// [D]HW run of one (n, c); per activation: the C[D]HW run of one n) not a multiple of 4
 /// elements.
-bool BatchNormInferencePacked(Handle& h, const cpu::BnForwardArgs& args);
+bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args);
 
 } // namespace miopen::gpu

@@ -19,7 +19,7 @@ constexpr int kBnPeractNb = 8;
 /// bn_infer_peract where it applies (x and y checked by the caller: packed, aligned, a plane of
 /// whole float4s): the parameter tensor packed 1 x C[D]HW in x's order, the four parameter
 /// pointers 16-byte aligned. False: nothing launched.
-bool BnInferPeract(Handle& h, const cpu::BnForwardArgs& args, int64_t n, int64_t plane)
+bool BnInferPeract(Handle& h, const BnForwardArgs& args, int64_t n, int64_t plane)
 {
     const int nb = kBnPeractNb;
     const TensorDescriptor& x = *args.xDesc;
@@ -51,7 +51,7 @@ bool BnInferPeract(Handle& h, const cpu::BnForwardArgs& args, int64_t n, int64_t
 
 } // namespace
 
-bool BatchNormInferencePacked(Handle& h, const cpu::BnForwardArgs& args)
+bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
 {
     const TensorDescriptor& x = *args.xDesc;
     const TensorDescriptor& y = *args.yDesc;

@@ -1,11 +1,11 @@
 // Launchers of the bias ops: forward is OpTensor Add with y as A and C (MIOpen's definition),
 // BiasFwdPacked on packed y; backward the per-channel reduction of bias.hip (BiasBwdNchw4 on
 // packed dy, else the group reduction) with its partial sums in the handle's scratch.
-#include "bias/bias.hpp"
+#include "bias/bias_args.hpp"
 #include "kernels/bias/bias_kernels.hpp"
 #include "kernels/common/group_plan.hpp"
 #include "kernels/common/launch_common.hpp"
-#include "tensor/tensor_ops.hpp"
+#include "tensor/tensor_args.hpp"
 
 #include <cstdint>
 

@@ -2,7 +2,7 @@
 // (forward) or per dx element (backward), the launch check.
 #include "kernels/common/launch_common.hpp"
 #include "core/errors.hpp"
-#include "pooling/pooling.hpp"
+#include "pooling/pooling_args.hpp"
 #include "kernels/pooling/pooling_kernels.hpp"
 
 #include <cstdint>
@@ -10,7 +10,7 @@
 namespace miopen::gpu {
 namespace {
 
-PoolArgs ArgsOf(const cpu::PoolShape& s, float alpha, float beta)
+PoolArgs ArgsOf(const PoolShape& s, float alpha, float beta)
 {
     PoolArgs a;
     a.mode  = static_cast<int>(s.mode);
@@ -29,17 +29,7 @@ PoolArgs ArgsOf(const cpu::PoolShape& s, float alpha, float beta)
     return a;
 }
 
-cpu::Strides5 Strides5Of(const TensorDescriptor& d)
-{
-    const auto& s = d.Strides();
-    if(d.NumDims() == 4)
-        return {static_cast<int64_t>(s[0]), static_cast<int64_t>(s[1]), 0,
-                static_cast<int64_t>(s[2]), static_cast<int64_t>(s[3])};
-    return {static_cast<int64_t>(s[0]), static_cast<int64_t>(s[1]), static_cast<int64_t>(s[2]),
-            static_cast<int64_t>(s[3]), static_cast<int64_t>(s[4])};
-}
-
-void Copy5(int64_t (&dst)[5], const cpu::Strides5& src)
+void Copy5(int64_t (&dst)[5], const Strides5& src)
 {
     for(int i = 0; i < 5; ++i)
         dst[i] = src[i];
@@ -65,7 +55,7 @@ bool Small(const PoolArgs& a)
 
 /// Whether pool_fwd_2d applies: depth 1, packed rows, 32-bit offsets; fills its arguments (x:
 /// the forward's input, whose alignment may pick pool_fwd_2d_quad; null for the backward).
-bool Plan2d(const PoolArgs& a, const cpu::PoolShape& s, Pool2dArgs& p, const float* x = nullptr)
+bool Plan2d(const PoolArgs& a, const PoolShape& s, Pool2dArgs& p, const float* x = nullptr)
 {
     if(!a.small || a.in[0] != 1 || a.out[0] != 1 || a.window[0] != 1 || a.xs[4] != 1 ||
        a.ys[4] != 1 || a.n * a.c >= (int64_t{1} << 30))
@@ -96,9 +86,9 @@ bool Plan2d(const PoolArgs& a, const cpu::PoolShape& s, Pool2dArgs& p, const flo
 
 } // namespace
 
-void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const float* x,
-                 const cpu::Strides5& xs, float beta, float* y, const cpu::Strides5& ys,
-                 const cpu::PoolIndex& index)
+void PoolForward(const Handle& h, const PoolShape& s, float alpha, const float* x,
+                 const Strides5& xs, float beta, float* y, const Strides5& ys,
+                 const PoolIndex& index)
 {
     PoolArgs a = ArgsOf(s, alpha, beta);
     Copy5(a.xs, xs);
@@ -128,11 +118,11 @@ void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const fl
     CheckLaunch("miopenPoolingForward");
 }
 
-void PoolBackward(Handle& h, const cpu::PoolShape& s, float alpha, const float* dy,
-                  const cpu::Strides5& dys, const cpu::PoolIndex& index, const float* x,
-                  const TensorDescriptor& xDesc, float beta, float* dx, const cpu::Strides5& dxs)
+void PoolBackward(Handle& h, const PoolShape& s, float alpha, const float* dy,
+                  const Strides5& dys, const PoolIndex& index, const float* x,
+                  const TensorDescriptor& xDesc, float beta, float* dx, const Strides5& dxs)
 {
-    const cpu::Strides5 xs = Strides5Of(xDesc);
+    const Strides5 xs = Strides5Of(xDesc);
     if(index.data == nullptr && x == dx && x != nullptr)
     {
         // The argmax is found again from x while dx is written: read x from a copy.

@@ -1,7 +1,7 @@
 // Launchers of softmax: the engine (rows or columns, chosen as the CPU kernels choose), the
 // operands' outer and inner spaces, block size by the softmax's length, the launch check.
 #include "kernels/common/launch_common.hpp"
-#include "softmax/softmax.hpp"
+#include "softmax/softmax_args.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
 
 #include <algorithm>

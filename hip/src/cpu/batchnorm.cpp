@@ -13,7 +13,7 @@
 // chunk (the usual case) its statistics, parameter updates and output are computed back to back
 // in one work item, so x comes from memory once and the later passes read it from L2.
 // Row-mode inference has no statistics to gather and streams x in memory order instead.
-#include "batchnorm/batchnorm.hpp"
+#include "batchnorm/batchnorm_args.hpp"
 #include "cpu/elementwise.hpp"
 
 #include <algorithm>

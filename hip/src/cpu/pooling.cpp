@@ -11,7 +11,7 @@
 // Backward, one dx row (n, c, d, h) per work item: every window that covers the row adds its
 // share to a row accumulator, then dx is written once (dx = alpha * grad + beta * dx). Each dx
 // element is owned by one item, so the result does not depend on the thread count.
-#include "pooling/pooling.hpp"
+#include "pooling/pooling_args.hpp"
 
 #include <algorithm>
 #include <array>
