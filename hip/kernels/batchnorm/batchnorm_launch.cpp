@@ -57,13 +57,29 @@ MapArgs<NIn> PlanApply(const Handle& h, const TensorDescriptor& x,
     return PlanMap<NIn>(h, Collapse<NIn + 1>(x.NumDims(), x.Lens().data(), strides), beta, l);
 }
 
+/// The forward's last step: y = (x - m) * a + c (+ beta * y) with the per-group coefficients.
+void ApplyCoef(const Handle& h, const BnForwardArgs& args, const GroupPlan<1>& plan,
+               const BnCoef& coef, const char* api)
+{
+    const TensorDescriptor& x = *args.xDesc;
+    const size_t* gs          = plan.group_stride.data();
+    Launch l;
+    auto a  = PlanApply<4>(h, x, {StridesOf(x), gs, gs, gs, StridesOf(*args.yDesc)}, args.beta, l);
+    a.in[0] = args.x;
+    a.in[1] = coef.m;
+    a.in[2] = coef.a;
+    a.in[3] = coef.c;
+    a.out   = args.y;
+    LaunchBnApply(a, l, args.beta != 0.0f);
+    CheckLaunch(api);
+}
+
 } // namespace
 
 void BatchNormForwardTraining(Handle& h, const BnForwardArgs& args)
 {
     if(BatchNormForwardTrainingNchw4(h, args))
         return;
-    const TensorDescriptor& x = *args.xDesc;
     const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));
     const auto s    = CarveScratch(h, plan.args.groups, plan.args.chunks);
     LaunchBnStats(plan.args, plan.launch, args.x, s.partial);
@@ -72,41 +88,20 @@ void BatchNormForwardTraining(Handle& h, const BnForwardArgs& args)
     const BnTrainArgs t = TrainArgsOf(args);
     LaunchBnTrainFinish(plan.args, PerItem(h, plan.args.groups), args.x, s.partial, t, s.coef);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
-
-    const size_t* gs = plan.group_stride.data();
-    Launch l;
-    auto a  = PlanApply<4>(h, x, {StridesOf(x), gs, gs, gs, StridesOf(*args.yDesc)}, args.beta, l);
-    a.in[0] = args.x;
-    a.in[1] = s.coef.m;
-    a.in[2] = s.coef.a;
-    a.in[3] = s.coef.c;
-    a.out   = args.y;
-    LaunchBnApply(a, l, args.beta != 0.0f);
-    CheckLaunch("miopenBatchNormalizationForwardTraining");
+    ApplyCoef(h, args, plan, s.coef, "miopenBatchNormalizationForwardTraining");
 }
 
 void BatchNormForwardInference(Handle& h, const BnForwardArgs& args)
 {
     if(BatchNormInferencePacked(h, args)) // packed, aligned x and y: bn_infer_packed.hip
         return;
-    const TensorDescriptor& x = *args.xDesc;
     const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));
     const auto s    = CarveScratch(h, plan.args.groups, 1);
     LaunchBnInferCoef(plan.args, PerItem(h, plan.args.groups), args.scale, args.bias,
                       args.est_mean, args.est_variance, args.alpha,
                       static_cast<float>(args.epsilon), s.coef);
     CheckLaunch("miopenBatchNormalizationForwardInference");
-
-    const size_t* gs = plan.group_stride.data();
-    Launch l;
-    auto a  = PlanApply<4>(h, x, {StridesOf(x), gs, gs, gs, StridesOf(*args.yDesc)}, args.beta, l);
-    a.in[0] = args.x;
-    a.in[1] = s.coef.m;
-    a.in[2] = s.coef.a;
-    a.in[3] = s.coef.c;
-    a.out   = args.y;
-    LaunchBnApply(a, l, args.beta != 0.0f);
-    CheckLaunch("miopenBatchNormalizationForwardInference");
+    ApplyCoef(h, args, plan, s.coef, "miopenBatchNormalizationForwardInference");
 }
 
 void BatchNormBackward(Handle& h, const BnBackwardArgs& args)

@@ -91,14 +91,9 @@ void CheckInPlace(const void* in, const TensorDescriptor& in_desc, const char* i
 
 } // namespace
 
-void ActivationForward(Handle& handle,
-                       const ActivationDescriptor& activDesc,
-                       const void* alpha,
-                       const TensorDescriptor& xDesc,
-                       const void* x,
-                       const void* beta,
-                       const TensorDescriptor& yDesc,
-                       void* y)
+void ActivationForward(Handle& handle, const ActivationDescriptor& activDesc, const void* alpha,
+                       const TensorDescriptor& xDesc, const void* x, const void* beta,
+                       const TensorDescriptor& yDesc, void* y)
 {
     CheckSameType(xDesc, "xDesc", yDesc, "yDesc");
     CheckComputeType(yDesc, "yDesc");
@@ -114,18 +109,11 @@ void ActivationForward(Handle& handle,
         [&](auto& h) { gpu::ActivationForward(h, p, s.alpha, xDesc, xp, s.beta, yDesc, yp); });
 }
 
-void ActivationBackward(Handle& handle,
-                        const ActivationDescriptor& activDesc,
-                        const void* alpha,
-                        const TensorDescriptor& yDesc,
-                        const void* y,
-                        const TensorDescriptor& dyDesc,
-                        const void* dy,
-                        const TensorDescriptor& xDesc,
-                        const void* x,
-                        const void* beta,
-                        const TensorDescriptor& dxDesc,
-                        void* dx)
+void ActivationBackward(Handle& handle, const ActivationDescriptor& activDesc, const void* alpha,
+                        const TensorDescriptor& yDesc, const void* y,
+                        const TensorDescriptor& dyDesc, const void* dy,
+                        const TensorDescriptor& xDesc, const void* x, const void* beta,
+                        const TensorDescriptor& dxDesc, void* dx)
 {
     CheckSameType(yDesc, "yDesc", dxDesc, "dxDesc");
     CheckSameType(dyDesc, "dyDesc", dxDesc, "dxDesc");

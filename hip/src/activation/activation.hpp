@@ -54,26 +54,14 @@ ActivationDescriptor& DerefActivation(miopenActivationDescriptor_t desc, const c
 /// The same, and BadParm unless it has been set.
 const ActivationDescriptor& DerefSetActivation(miopenActivationDescriptor_t desc, const char* name);
 
-void ActivationForward(Handle& handle,
-                       const ActivationDescriptor& activDesc,
-                       const void* alpha,
-                       const TensorDescriptor& xDesc,
-                       const void* x,
-                       const void* beta,
-                       const TensorDescriptor& yDesc,
-                       void* y);
+void ActivationForward(Handle& handle, const ActivationDescriptor& activDesc, const void* alpha,
+                       const TensorDescriptor& xDesc, const void* x, const void* beta,
+                       const TensorDescriptor& yDesc, void* y);
 
-void ActivationBackward(Handle& handle,
-                        const ActivationDescriptor& activDesc,
-                        const void* alpha,
-                        const TensorDescriptor& yDesc,
-                        const void* y,
-                        const TensorDescriptor& dyDesc,
-                        const void* dy,
-                        const TensorDescriptor& xDesc,
-                        const void* x,
-                        const void* beta,
-                        const TensorDescriptor& dxDesc,
-                        void* dx);
+void ActivationBackward(Handle& handle, const ActivationDescriptor& activDesc, const void* alpha,
+                        const TensorDescriptor& yDesc, const void* y,
+                        const TensorDescriptor& dyDesc, const void* dy,
+                        const TensorDescriptor& xDesc, const void* x, const void* beta,
+                        const TensorDescriptor& dxDesc, void* dx);
 
 } // namespace miopen

@@ -84,13 +84,9 @@ extern "C" miopenStatus_t miopenGetPoolingWorkSpaceIndexMode(
 }
 
 extern "C" miopenStatus_t miopenSet2dPoolingDescriptor(miopenPoolingDescriptor_t poolDesc,
-                                                       miopenPoolingMode_t mode,
-                                                       int windowHeight,
-                                                       int windowWidth,
-                                                       int pad_h,
-                                                       int pad_w,
-                                                       int stride_h,
-                                                       int stride_w)
+                                                       miopenPoolingMode_t mode, int windowHeight,
+                                                       int windowWidth, int pad_h, int pad_w,
+                                                       int stride_h, int stride_w)
 {
     MIOPEN_LOG_FUNCTION(poolDesc, mode, windowHeight, windowWidth, pad_h, pad_w, stride_h, stride_w);
     return MIOPEN_TRY({
@@ -103,13 +99,9 @@ extern "C" miopenStatus_t miopenSet2dPoolingDescriptor(miopenPoolingDescriptor_t
 }
 
 extern "C" miopenStatus_t miopenGet2dPoolingDescriptor(const miopenPoolingDescriptor_t poolDesc,
-                                                       miopenPoolingMode_t* mode,
-                                                       int* windowHeight,
-                                                       int* windowWidth,
-                                                       int* pad_h,
-                                                       int* pad_w,
-                                                       int* stride_h,
-                                                       int* stride_w)
+                                                       miopenPoolingMode_t* mode, int* windowHeight,
+                                                       int* windowWidth, int* pad_h, int* pad_w,
+                                                       int* stride_h, int* stride_w)
 {
     MIOPEN_LOG_FUNCTION(poolDesc, mode, windowHeight, windowWidth, pad_h, pad_w, stride_h, stride_w);
     return MIOPEN_TRY({
@@ -136,10 +128,7 @@ extern "C" miopenStatus_t miopenGet2dPoolingDescriptor(const miopenPoolingDescri
 
 extern "C" miopenStatus_t miopenGetPoolingForwardOutputDim(const miopenPoolingDescriptor_t poolDesc,
                                                            const miopenTensorDescriptor_t tensorDesc,
-                                                           int* n,
-                                                           int* c,
-                                                           int* h,
-                                                           int* w)
+                                                           int* n, int* c, int* h, int* w)
 {
     MIOPEN_LOG_FUNCTION(poolDesc, tensorDesc, n, c, h, w);
     return MIOPEN_TRY({
@@ -160,10 +149,8 @@ extern "C" miopenStatus_t miopenGetPoolingForwardOutputDim(const miopenPoolingDe
 }
 
 extern "C" miopenStatus_t miopenSetNdPoolingDescriptor(miopenPoolingDescriptor_t poolDesc,
-                                                       const miopenPoolingMode_t mode,
-                                                       int nbDims,
-                                                       const int* windowDimA,
-                                                       const int* padA,
+                                                       const miopenPoolingMode_t mode, int nbDims,
+                                                       const int* windowDimA, const int* padA,
                                                        const int* stridesA)
 {
     MIOPEN_LOG_FUNCTION(poolDesc, mode, nbDims, windowDimA, padA, stridesA);
@@ -178,11 +165,8 @@ extern "C" miopenStatus_t miopenSetNdPoolingDescriptor(miopenPoolingDescriptor_t
 
 extern "C" miopenStatus_t miopenGetNdPoolingDescriptor(const miopenPoolingDescriptor_t poolDesc,
                                                        int nbDimsRequested,
-                                                       miopenPoolingMode_t* mode,
-                                                       int* nbDims,
-                                                       int* windowDimA,
-                                                       int* padA,
-                                                       int* stridesA)
+                                                       miopenPoolingMode_t* mode, int* nbDims,
+                                                       int* windowDimA, int* padA, int* stridesA)
 {
     MIOPEN_LOG_FUNCTION(poolDesc, nbDimsRequested, mode, nbDims, windowDimA, padA, stridesA);
     return MIOPEN_TRY({
@@ -210,8 +194,7 @@ extern "C" miopenStatus_t miopenGetNdPoolingDescriptor(const miopenPoolingDescri
 
 extern "C" miopenStatus_t miopenGetPoolingNdForwardOutputDim(const miopenPoolingDescriptor_t poolDesc,
                                                              const miopenTensorDescriptor_t tensorDesc,
-                                                             int dims,
-                                                             int* tensorDimArr)
+                                                             int dims, int* tensorDimArr)
 {
     MIOPEN_LOG_FUNCTION(poolDesc, tensorDesc, dims, tensorDimArr);
     return MIOPEN_TRY({
@@ -257,13 +240,10 @@ extern "C" miopenStatus_t miopenPoolingGetWorkSpaceSizeV2(const miopenPoolingDes
 extern "C" miopenStatus_t miopenPoolingForward(miopenHandle_t handle,
                                                const miopenPoolingDescriptor_t poolDesc,
                                                const void* alpha,
-                                               const miopenTensorDescriptor_t xDesc,
-                                               const void* x,
+                                               const miopenTensorDescriptor_t xDesc, const void* x,
                                                const void* beta,
-                                               const miopenTensorDescriptor_t yDesc,
-                                               void* y,
-                                               bool do_backward,
-                                               void* workSpace,
+                                               const miopenTensorDescriptor_t yDesc, void* y,
+                                               bool do_backward, void* workSpace,
                                                size_t workSpaceSize)
 {
     MIOPEN_LOG_FUNCTION(
@@ -281,15 +261,12 @@ extern "C" miopenStatus_t miopenPoolingForward(miopenHandle_t handle,
 extern "C" miopenStatus_t miopenPoolingBackward(miopenHandle_t handle,
                                                 const miopenPoolingDescriptor_t poolDesc,
                                                 const void* alpha,
-                                                const miopenTensorDescriptor_t yDesc,
-                                                const void* y,
+                                                const miopenTensorDescriptor_t yDesc, const void* y,
                                                 const miopenTensorDescriptor_t dyDesc,
                                                 const void* dy,
-                                                const miopenTensorDescriptor_t xDesc,
-                                                const void* x,
+                                                const miopenTensorDescriptor_t xDesc, const void* x,
                                                 const void* beta,
-                                                const miopenTensorDescriptor_t dxDesc,
-                                                void* dx,
+                                                const miopenTensorDescriptor_t dxDesc, void* dx,
                                                 void* workSpace)
 {
     MIOPEN_LOG_FUNCTION(

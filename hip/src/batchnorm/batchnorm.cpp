@@ -28,10 +28,8 @@ std::string LensString(const std::vector<size_t>& lens)
 }
 
 /// x and the tensor that has its shape (y, dy, dx): 4-d or 5-d, same lengths and type, fp32.
-void CheckDataTensors(const TensorDescriptor& xDesc,
-                      const char* x_name,
-                      const TensorDescriptor& other,
-                      const char* other_name)
+void CheckDataTensors(const TensorDescriptor& xDesc, const char* x_name,
+                      const TensorDescriptor& other, const char* other_name)
 {
     CheckNumDims(xDesc, x_name, 4, 5);
     CheckSameLens(xDesc, x_name, other, other_name);
@@ -40,9 +38,7 @@ void CheckDataTensors(const TensorDescriptor& xDesc,
 }
 
 /// The parameter descriptor: exactly the lengths miopenDeriveBNTensorDescriptor gives, fp32.
-void CheckParamDesc(const TensorDescriptor& bnDesc,
-                    const char* name,
-                    const TensorDescriptor& xDesc,
+void CheckParamDesc(const TensorDescriptor& bnDesc, const char* name, const TensorDescriptor& xDesc,
                     miopenBatchNormMode_t mode)
 {
     const auto expect = DeriveBNLengths(xDesc, mode);
@@ -125,22 +121,12 @@ void DeriveBNTensorDescriptor(TensorDescriptor& derived,
     derived.Set(miopenFloat, DeriveBNLengths(xDesc, mode), {});
 }
 
-void BatchNormForwardTraining(Handle& handle,
-                              miopenBatchNormMode_t mode,
-                              const void* alpha,
-                              const void* beta,
-                              const TensorDescriptor& xDesc,
-                              const void* x,
-                              const TensorDescriptor& yDesc,
-                              void* y,
-                              const TensorDescriptor& bnDesc,
-                              const void* bnScale,
-                              const void* bnBias,
-                              double expAvgFactor,
-                              void* resultRunningMean,
-                              void* resultRunningVariance,
-                              double epsilon,
-                              void* resultSaveMean,
+void BatchNormForwardTraining(Handle& handle, miopenBatchNormMode_t mode, const void* alpha,
+                              const void* beta, const TensorDescriptor& xDesc, const void* x,
+                              const TensorDescriptor& yDesc, void* y,
+                              const TensorDescriptor& bnDesc, const void* bnScale,
+                              const void* bnBias, double expAvgFactor, void* resultRunningMean,
+                              void* resultRunningVariance, double epsilon, void* resultSaveMean,
                               void* resultSaveInvVariance)
 {
     CheckForward(mode, xDesc, x, yDesc, y, bnDesc, bnScale, bnBias);
@@ -166,20 +152,12 @@ void BatchNormForwardTraining(Handle& handle,
         [&](auto& h) { gpu::BatchNormForwardTraining(h, a); });
 }
 
-void BatchNormForwardInference(Handle& handle,
-                               miopenBatchNormMode_t mode,
-                               const void* alpha,
-                               const void* beta,
-                               const TensorDescriptor& xDesc,
-                               const void* x,
-                               const TensorDescriptor& yDesc,
-                               void* y,
-                               const TensorDescriptor& bnDesc,
-                               const void* bnScale,
-                               const void* bnBias,
-                               const void* estimatedMean,
-                               const void* estimatedVariance,
-                               double epsilon)
+void BatchNormForwardInference(Handle& handle, miopenBatchNormMode_t mode, const void* alpha,
+                               const void* beta, const TensorDescriptor& xDesc, const void* x,
+                               const TensorDescriptor& yDesc, void* y,
+                               const TensorDescriptor& bnDesc, const void* bnScale,
+                               const void* bnBias, const void* estimatedMean,
+                               const void* estimatedVariance, double epsilon)
 {
     CheckForward(mode, xDesc, x, yDesc, y, bnDesc, bnScale, bnBias);
     CheckEpsilon(epsilon);
@@ -200,25 +178,13 @@ void BatchNormForwardInference(Handle& handle,
         [&](auto& h) { gpu::BatchNormForwardTraining(h, a); });
 }
 
-void BatchNormBackward(Handle& handle,
-                       miopenBatchNormMode_t mode,
-                       const void* alphaDataDiff,
-                       const void* betaDataDiff,
-                       const void* alphaParamDiff,
-                       const void* betaParamDiff,
-                       const TensorDescriptor& xDesc,
-                       const void* x,
-                       const TensorDescriptor& dyDesc,
-                       const void* dy,
-                       const TensorDescriptor& dxDesc,
-                       void* dx,
-                       const TensorDescriptor& bnDesc,
-                       const void* bnScale,
-                       void* resultBnScaleDiff,
-                       void* resultBnBiasDiff,
-                       double epsilon,
-                       const void* savedMean,
-                       const void* savedInvVariance)
+void BatchNormBackward(Handle& handle, miopenBatchNormMode_t mode, const void* alphaDataDiff,
+                       const void* betaDataDiff, const void* alphaParamDiff,
+                       const void* betaParamDiff, const TensorDescriptor& xDesc, const void* x,
+                       const TensorDescriptor& dyDesc, const void* dy,
+                       const TensorDescriptor& dxDesc, void* dx, const TensorDescriptor& bnDesc,
+                       const void* bnScale, void* resultBnScaleDiff, void* resultBnBiasDiff,
+                       double epsilon, const void* savedMean, const void* savedInvVariance)
 {
     CheckBatchNormMode(mode, "bn_mode");
     CheckDataTensors(xDesc, "xDesc", dyDesc, "dyDesc");

@@ -33,13 +33,8 @@ void CheckBiasDesc(const TensorDescriptor& bDesc, const char* b_name,
 
 } // namespace
 
-void ConvolutionForwardBias(Handle& handle,
-                            const void* alpha,
-                            const TensorDescriptor& bDesc,
-                            const void* b,
-                            const void* beta,
-                            const TensorDescriptor& yDesc,
-                            void* y)
+void ConvolutionForwardBias(Handle& handle, const void* alpha, const TensorDescriptor& bDesc,
+                            const void* b, const void* beta, const TensorDescriptor& yDesc, void* y)
 {
     CheckBiasDesc(bDesc, "bDesc", yDesc, "yDesc");
     CheckDataPointers({{b, "b"}, {y, "y"}});
@@ -57,12 +52,8 @@ void ConvolutionForwardBias(Handle& handle,
         [&](auto& h) { gpu::ConvolutionForwardBias(h, s.alpha, bDesc, bp, s.beta, yDesc, yp); });
 }
 
-void ConvolutionBackwardBias(Handle& handle,
-                             const void* alpha,
-                             const TensorDescriptor& dyDesc,
-                             const void* dy,
-                             const void* beta,
-                             const TensorDescriptor& dbDesc,
+void ConvolutionBackwardBias(Handle& handle, const void* alpha, const TensorDescriptor& dyDesc,
+                             const void* dy, const void* beta, const TensorDescriptor& dbDesc,
                              void* db)
 {
     CheckBiasDesc(dbDesc, "dbDesc", dyDesc, "dyDesc");

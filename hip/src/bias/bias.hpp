@@ -9,20 +9,12 @@
 
 namespace miopen {
 
-void ConvolutionForwardBias(Handle& handle,
-                            const void* alpha,
-                            const TensorDescriptor& bDesc,
-                            const void* b,
-                            const void* beta,
-                            const TensorDescriptor& yDesc,
+void ConvolutionForwardBias(Handle& handle, const void* alpha, const TensorDescriptor& bDesc,
+                            const void* b, const void* beta, const TensorDescriptor& yDesc,
                             void* y);
 
-void ConvolutionBackwardBias(Handle& handle,
-                             const void* alpha,
-                             const TensorDescriptor& dyDesc,
-                             const void* dy,
-                             const void* beta,
-                             const TensorDescriptor& dbDesc,
+void ConvolutionBackwardBias(Handle& handle, const void* alpha, const TensorDescriptor& dyDesc,
+                             const void* dy, const void* beta, const TensorDescriptor& dbDesc,
                              void* db);
 
 } // namespace miopen

@@ -60,16 +60,9 @@ void CheckK(const LRNDescriptor& lrn, const char* name)
 
 } // namespace
 
-void LRNForward(Handle& handle,
-                const LRNDescriptor& lrn,
-                const void* alpha,
-                const TensorDescriptor& xDesc,
-                const void* x,
-                const void* beta,
-                const TensorDescriptor& yDesc,
-                void* y,
-                bool do_backward,
-                void* workSpace)
+void LRNForward(Handle& handle, const LRNDescriptor& lrn, const void* alpha,
+                const TensorDescriptor& xDesc, const void* x, const void* beta,
+                const TensorDescriptor& yDesc, void* y, bool do_backward, void* workSpace)
 {
     CheckK(lrn, "lrnDesc");
     CheckNumDims(xDesc, "xDesc", 4, 4);
@@ -90,19 +83,10 @@ void LRNForward(Handle& handle,
         [&](auto& h) { gpu::LRNForward(h, p, s.alpha, xDesc, xp, s.beta, yDesc, yp, scale); });
 }
 
-void LRNBackward(Handle& handle,
-                 const LRNDescriptor& lrn,
-                 const void* alpha,
-                 const TensorDescriptor& yDesc,
-                 const void* y,
-                 const TensorDescriptor& dyDesc,
-                 const void* dy,
-                 const TensorDescriptor& xDesc,
-                 const void* x,
-                 const void* beta,
-                 const TensorDescriptor& dxDesc,
-                 void* dx,
-                 const void* workSpace)
+void LRNBackward(Handle& handle, const LRNDescriptor& lrn, const void* alpha,
+                 const TensorDescriptor& yDesc, const void* y, const TensorDescriptor& dyDesc,
+                 const void* dy, const TensorDescriptor& xDesc, const void* x, const void* beta,
+                 const TensorDescriptor& dxDesc, void* dx, const void* workSpace)
 {
     CheckK(lrn, "lrnDesc");
     CheckNumDims(yDesc, "yDesc", 4, 4);

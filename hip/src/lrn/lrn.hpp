@@ -48,30 +48,14 @@ const LRNDescriptor& DerefLRN(miopenLRNDescriptor_t desc, const char* name);
 /// order whatever y's strides.
 size_t LRNWorkSpaceSize(const TensorDescriptor& yDesc);
 
-void LRNForward(Handle& handle,
-                const LRNDescriptor& lrn,
-                const void* alpha,
-                const TensorDescriptor& xDesc,
-                const void* x,
-                const void* beta,
-                const TensorDescriptor& yDesc,
-                void* y,
-                bool do_backward,
-                void* workSpace);
+void LRNForward(Handle& handle, const LRNDescriptor& lrn, const void* alpha,
+                const TensorDescriptor& xDesc, const void* x, const void* beta,
+                const TensorDescriptor& yDesc, void* y, bool do_backward, void* workSpace);
 
 /// workSpace may be null: the scale is then recomputed from x.
-void LRNBackward(Handle& handle,
-                 const LRNDescriptor& lrn,
-                 const void* alpha,
-                 const TensorDescriptor& yDesc,
-                 const void* y,
-                 const TensorDescriptor& dyDesc,
-                 const void* dy,
-                 const TensorDescriptor& xDesc,
-                 const void* x,
-                 const void* beta,
-                 const TensorDescriptor& dxDesc,
-                 void* dx,
-                 const void* workSpace);
+void LRNBackward(Handle& handle, const LRNDescriptor& lrn, const void* alpha,
+                 const TensorDescriptor& yDesc, const void* y, const TensorDescriptor& dyDesc,
+                 const void* dy, const TensorDescriptor& xDesc, const void* x, const void* beta,
+                 const TensorDescriptor& dxDesc, void* dx, const void* workSpace);
 
 } // namespace miopen

@@ -260,16 +260,9 @@ std::vector<size_t> CheckShapes(const PoolingDescriptor& pool, const TensorDescr
 
 } // namespace
 
-void PoolingForward(Handle& handle,
-                    const PoolingDescriptor& pool,
-                    const void* alpha,
-                    const TensorDescriptor& xDesc,
-                    const void* x,
-                    const void* beta,
-                    const TensorDescriptor& yDesc,
-                    void* y,
-                    bool do_backward,
-                    void* workSpace,
+void PoolingForward(Handle& handle, const PoolingDescriptor& pool, const void* alpha,
+                    const TensorDescriptor& xDesc, const void* x, const void* beta,
+                    const TensorDescriptor& yDesc, void* y, bool do_backward, void* workSpace,
                     size_t workSpaceSize)
 {
     const auto out = CheckShapes(pool, xDesc, "xDesc", yDesc, "yDesc");
@@ -298,18 +291,10 @@ void PoolingForward(Handle& handle,
         [&](auto& h) { gpu::PoolForward(h, shape, s.alpha, xp, xs, s.beta, yp, ys, index); });
 }
 
-void PoolingBackward(Handle& handle,
-                     const PoolingDescriptor& pool,
-                     const void* alpha,
-                     const TensorDescriptor& yDesc,
-                     const void* /*y: not needed, as in MIOpen*/,
-                     const TensorDescriptor& dyDesc,
-                     const void* dy,
-                     const TensorDescriptor& xDesc,
-                     const void* x,
-                     const void* beta,
-                     const TensorDescriptor& dxDesc,
-                     void* dx,
+void PoolingBackward(Handle& handle, const PoolingDescriptor& pool, const void* alpha,
+                     const TensorDescriptor& yDesc, const void* /*y: not needed, as in MIOpen*/,
+                     const TensorDescriptor& dyDesc, const void* dy, const TensorDescriptor& xDesc,
+                     const void* x, const void* beta, const TensorDescriptor& dxDesc, void* dx,
                      const void* workSpace)
 {
     const auto out = CheckShapes(pool, xDesc, "xDesc", yDesc, "yDesc");

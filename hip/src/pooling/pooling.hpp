@@ -68,30 +68,14 @@ const PoolingDescriptor& DerefPooling(miopenPoolingDescriptor_t desc, const char
 
 size_t IndexTypeSize(miopenIndexType_t type);
 
-void PoolingForward(Handle& handle,
-                    const PoolingDescriptor& pool,
-                    const void* alpha,
-                    const TensorDescriptor& xDesc,
-                    const void* x,
-                    const void* beta,
-                    const TensorDescriptor& yDesc,
-                    void* y,
-                    bool do_backward,
-                    void* workSpace,
+void PoolingForward(Handle& handle, const PoolingDescriptor& pool, const void* alpha,
+                    const TensorDescriptor& xDesc, const void* x, const void* beta,
+                    const TensorDescriptor& yDesc, void* y, bool do_backward, void* workSpace,
                     size_t workSpaceSize);
 
-void PoolingBackward(Handle& handle,
-                     const PoolingDescriptor& pool,
-                     const void* alpha,
-                     const TensorDescriptor& yDesc,
-                     const void* y,
-                     const TensorDescriptor& dyDesc,
-                     const void* dy,
-                     const TensorDescriptor& xDesc,
-                     const void* x,
-                     const void* beta,
-                     const TensorDescriptor& dxDesc,
-                     void* dx,
-                     const void* workSpace);
+void PoolingBackward(Handle& handle, const PoolingDescriptor& pool, const void* alpha,
+                     const TensorDescriptor& yDesc, const void* y, const TensorDescriptor& dyDesc,
+                     const void* dy, const TensorDescriptor& xDesc, const void* x, const void* beta,
+                     const TensorDescriptor& dxDesc, void* dx, const void* workSpace);
 
 } // namespace miopen

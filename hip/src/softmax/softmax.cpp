@@ -16,15 +16,9 @@ void CheckAlgorithmAndMode(miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode
 
 } // namespace
 
-void SoftmaxForward(Handle& handle,
-                    const void* alpha,
-                    const TensorDescriptor& xDesc,
-                    const void* x,
-                    const void* beta,
-                    const TensorDescriptor& yDesc,
-                    void* y,
-                    miopenSoftmaxAlgorithm_t algorithm,
-                    miopenSoftmaxMode_t mode)
+void SoftmaxForward(Handle& handle, const void* alpha, const TensorDescriptor& xDesc, const void* x,
+                    const void* beta, const TensorDescriptor& yDesc, void* y,
+                    miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode)
 {
     CheckAlgorithmAndMode(algorithm, mode);
     CheckNumDims(xDesc, "xDesc", 4, 4);
@@ -43,17 +37,10 @@ void SoftmaxForward(Handle& handle,
         });
 }
 
-void SoftmaxBackward(Handle& handle,
-                     const void* alpha,
-                     const TensorDescriptor& yDesc,
-                     const void* y,
-                     const TensorDescriptor& dyDesc,
-                     const void* dy,
-                     const void* beta,
-                     const TensorDescriptor& dxDesc,
-                     void* dx,
-                     miopenSoftmaxAlgorithm_t algorithm,
-                     miopenSoftmaxMode_t mode)
+void SoftmaxBackward(Handle& handle, const void* alpha, const TensorDescriptor& yDesc,
+                     const void* y, const TensorDescriptor& dyDesc, const void* dy,
+                     const void* beta, const TensorDescriptor& dxDesc, void* dx,
+                     miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode)
 {
     CheckAlgorithmAndMode(algorithm, mode);
     CheckNumDims(yDesc, "yDesc", 4, 4);

@@ -9,26 +9,13 @@
 
 namespace miopen {
 
-void SoftmaxForward(Handle& handle,
-                    const void* alpha,
-                    const TensorDescriptor& xDesc,
-                    const void* x,
-                    const void* beta,
-                    const TensorDescriptor& yDesc,
-                    void* y,
-                    miopenSoftmaxAlgorithm_t algorithm,
-                    miopenSoftmaxMode_t mode);
+void SoftmaxForward(Handle& handle, const void* alpha, const TensorDescriptor& xDesc, const void* x,
+                    const void* beta, const TensorDescriptor& yDesc, void* y,
+                    miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode);
 
-void SoftmaxBackward(Handle& handle,
-                     const void* alpha,
-                     const TensorDescriptor& yDesc,
-                     const void* y,
-                     const TensorDescriptor& dyDesc,
-                     const void* dy,
-                     const void* beta,
-                     const TensorDescriptor& dxDesc,
-                     void* dx,
-                     miopenSoftmaxAlgorithm_t algorithm,
-                     miopenSoftmaxMode_t mode);
+void SoftmaxBackward(Handle& handle, const void* alpha, const TensorDescriptor& yDesc,
+                     const void* y, const TensorDescriptor& dyDesc, const void* dy,
+                     const void* beta, const TensorDescriptor& dxDesc, void* dx,
+                     miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode);
 
 } // namespace miopen

@@ -5,17 +5,10 @@
 
 namespace miopen {
 
-void OpTensor(Handle& handle,
-              miopenTensorOp_t op,
-              const void* alpha1,
-              const TensorDescriptor& aDesc,
-              const void* A,
-              const void* alpha2,
-              const TensorDescriptor& bDesc,
-              const void* B,
-              const void* beta,
-              const TensorDescriptor& cDesc,
-              void* C)
+void OpTensor(Handle& handle, miopenTensorOp_t op, const void* alpha1,
+              const TensorDescriptor& aDesc, const void* A, const void* alpha2,
+              const TensorDescriptor& bDesc, const void* B, const void* beta,
+              const TensorDescriptor& cDesc, void* C)
 {
     if(op < miopenTensorOpAdd || op > miopenTensorOpMax)
         ThrowBadParm("tensorOp = ", static_cast<int>(op), " is not a miopenTensorOp_t value");
@@ -69,13 +62,8 @@ void ScaleTensor(Handle& handle, const TensorDescriptor& yDesc, void* y, const v
         [&](auto& h) { gpu::Axpby(h, a, yDesc, yp, 0.0f, yDesc, yp, "miopenScaleTensor"); });
 }
 
-void TransformTensor(Handle& handle,
-                     const void* alpha,
-                     const TensorDescriptor& xDesc,
-                     const void* x,
-                     const void* beta,
-                     const TensorDescriptor& yDesc,
-                     void* y)
+void TransformTensor(Handle& handle, const void* alpha, const TensorDescriptor& xDesc,
+                     const void* x, const void* beta, const TensorDescriptor& yDesc, void* y)
 {
     CheckSameType(xDesc, "xDesc", yDesc, "yDesc");
     CheckComputeType(yDesc, "yDesc");
