@@ -16,23 +16,6 @@ using miopen::EnumValue;
 using miopen::Out;
 using miopen::PoolingDescriptor;
 
-namespace {
-
-void CheckArray(const int* p, const char* name)
-{
-    if(p == nullptr)
-        miopen::ThrowBadParm(name, " is a null pointer");
-}
-
-int ToInt(size_t v, const char* what)
-{
-    if(v > static_cast<size_t>(std::numeric_limits<int>::max()))
-        miopen::ThrowBadParm(what, " = ", v, " does not fit in an int");
-    return static_cast<int>(v);
-}
-
-} // namespace
-
 extern "C" miopenStatus_t miopenCreatePoolingDescriptor(miopenPoolingDescriptor_t* poolDesc)
 {
     MIOPEN_LOG_FUNCTION(poolDesc);
@@ -144,7 +127,7 @@ extern "C" miopenStatus_t miopenGetPoolingForwardOutputDim(const miopenPoolingDe
         for(int i = 0; i < 4; ++i)
             Out(outs[i], names[i]);
         for(int i = 0; i < 4; ++i)
-            *outs[i] = ToInt(out[i], names[i]);
+            *outs[i] = miopen::ToInt(out[i], names[i]);
     });
 }
 
@@ -156,9 +139,9 @@ extern "C" miopenStatus_t miopenSetNdPoolingDescriptor(miopenPoolingDescriptor_t
     MIOPEN_LOG_FUNCTION(poolDesc, mode, nbDims, windowDimA, padA, stridesA);
     return MIOPEN_TRY({
         auto& pool = DerefPoolingObject(poolDesc, "poolDesc");
-        CheckArray(windowDimA, "windowDimA");
-        CheckArray(padA, "padA");
-        CheckArray(stridesA, "stridesA");
+        miopen::CheckData(windowDimA, "windowDimA");
+        miopen::CheckData(padA, "padA");
+        miopen::CheckData(stridesA, "stridesA");
         pool.Set(EnumValue(mode), nbDims, windowDimA, padA, stridesA, false);
     });
 }
@@ -204,10 +187,10 @@ extern "C" miopenStatus_t miopenGetPoolingNdForwardOutputDim(const miopenPooling
         if(dims != static_cast<int>(out.size()))
             miopen::ThrowBadParm("dims = ", dims, " but the output of pooling tensorDesc has ",
                                  out.size(), " dims");
-        CheckArray(tensorDimArr, "tensorDimArr");
+        miopen::CheckData(tensorDimArr, "tensorDimArr");
         std::vector<int> values;
         for(size_t v : out)
-            values.push_back(ToInt(v, "tensorDimArr"));
+            values.push_back(miopen::ToInt(v, "tensorDimArr"));
         std::copy(values.begin(), values.end(), tensorDimArr);
     });
 }

@@ -38,13 +38,6 @@ void CheckNbDims(int nbDims, const char* name)
         miopen::ThrowBadParm(name, " = ", nbDims, "; expected 1 to ", miopen::kMaxTensorDims);
 }
 
-int ToInt(size_t v, const char* what)
-{
-    if(v > static_cast<size_t>(std::numeric_limits<int>::max()))
-        miopen::ThrowBadParm(what, " = ", v, " does not fit in an int");
-    return static_cast<int>(v);
-}
-
 } // namespace
 
 extern "C" miopenStatus_t miopenCreateTensorDescriptor(miopenTensorDescriptor_t* tensorDesc)
@@ -175,8 +168,8 @@ extern "C" miopenStatus_t miopenGet4dTensorDescriptor(miopenTensorDescriptor_t t
         *dataType = d.Type();
         for(int i = 0; i < 4; ++i)
         {
-            *lens[i]    = ToInt(d.Lens()[i], ln[i]);
-            *strides[i] = ToInt(d.Strides()[i], sn[i]);
+            *lens[i]    = miopen::ToInt(d.Lens()[i], ln[i]);
+            *strides[i] = miopen::ToInt(d.Strides()[i], sn[i]);
         }
     });
 }
@@ -198,8 +191,8 @@ extern "C" miopenStatus_t miopenGetTensorDescriptor(miopenTensorDescriptor_t ten
         std::vector<int> lens, strides;
         for(int i = 0; i < d.NumDims(); ++i)
         {
-            lens.push_back(ToInt(d.Lens()[i], "dimsA"));
-            strides.push_back(ToInt(d.Strides()[i], "stridesA"));
+            lens.push_back(miopen::ToInt(d.Lens()[i], "dimsA"));
+            strides.push_back(miopen::ToInt(d.Strides()[i], "stridesA"));
         }
         if(dataType != nullptr)
             *dataType = d.Type();
