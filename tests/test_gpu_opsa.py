@@ -34,7 +34,7 @@ def max_ulp(a, b):
     return int(np.max(np.abs(a - b))) if a.size else 0
 
 
-# ---- pooling forward: pool_fwd_2d_shfl --------------------------------------------------------
+# ---- pooling forward: the shapes of the former pool_fwd_2d_shfl (now pool_fwd_2d_quad) --------
 
 SHFL_CASES = [  # (n, c, h, w), window, pad, stride
     ((2, 3, 20, 112), (3, 3), (1, 1), (2, 2)),     # out_w 56: wider than the 32-wide max tile
