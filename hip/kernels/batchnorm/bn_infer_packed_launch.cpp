@@ -102,10 +102,7 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
         p.param_stride = static_cast<int64_t>(args.pDesc->Strides()[1]);
     }
     // balanced chunks: as few as give each thread at most u float4s per operand
-    const int64_t per = int64_t{BnInferPackedThreads()} * u;
-    p.chunks          = (p.plane_q + per - 1) / per;
-    p.chunk_q         = (p.plane_q + p.chunks - 1) / p.chunks;
-    p.chunks          = (p.plane_q + p.chunk_q - 1) / p.chunk_q;
+    PlanBalancedChunks(p.plane_q, int64_t{BnInferPackedThreads()} * u, p.chunk_q, p.chunks);
     if(planes * p.chunks >= (int64_t{1} << 31))
         return false;
     LaunchBnInferPacked(p, On(h, D1(static_cast<unsigned>(planes * p.chunks)),

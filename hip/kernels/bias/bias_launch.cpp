@@ -33,10 +33,7 @@ bool ForwardBiasPacked(Handle& h, float alpha, const TensorDescriptor& bDesc, co
     p.channels = static_cast<int64_t>(lens[1]);
     p.plane_q  = plane / 4;
     // balanced chunks: as few as give each thread at most kBiasFwdUnroll float4s
-    const int64_t per = int64_t{kBiasFwdThreads} * kBiasFwdUnroll;
-    p.chunks          = (p.plane_q + per - 1) / per;
-    p.chunk_q         = (p.plane_q + p.chunks - 1) / p.chunks;
-    p.chunks          = (p.plane_q + p.chunk_q - 1) / p.chunk_q;
+    PlanBalancedChunks(p.plane_q, int64_t{kBiasFwdThreads} * kBiasFwdUnroll, p.chunk_q, p.chunks);
     if(planes * p.chunks >= (int64_t{1} << 31))
         return false;
     LaunchBiasFwdPacked(p, On(h, D1(static_cast<unsigned>(planes * p.chunks)), D1(kBiasFwdThreads)));
