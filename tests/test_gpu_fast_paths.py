@@ -1,7 +1,8 @@
 """The GPU fast paths of issue 6: DeviceBuffer.__dlpack__ / __dlpack_device__ (round trips with
 NumPy and PyTorch), DLPack capsules passed as arguments, the PyTorch CUDA tensor fast path
-(data_ptr read directly) and the dedicated 2-d pooling forward (pool_fwd_2d, chosen by
-MIOPEN_CY_POOL_KERNEL=direct|generic) against the generic kernel (same bits) and PyTorch, and
+(data_ptr read directly) and the dedicated 2-d pooling forward and backward (pool_fwd_2d,
+pool_fwd_2d_quad, pool_bwd_2d) against the generic kernel (reached by reading x or dy with a W
+stride of 2: same bits) and PyTorch, and
 the short-rows softmax (rows of 256..1024 unit-stride elements) against PyTorch.
 GPU tests skip where no GPU (or no GPU backend) is present; the DLPack tests on the CPU handle
 run everywhere."""
@@ -178,15 +179,12 @@ POOL_CASES = [  # (n, c, h, w), window, pad, stride
 @requires_gpu
 @pytest.mark.parametrize("mode", MODES, ids=["max", "avg", "avg_incl"])
 @pytest.mark.parametrize("case", POOL_CASES, ids=pool_id)
-def test_pool_fwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(
-        monkeypatch, rng, case, mode):
+def test_pool_fwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(rng, case, mode):
     h = mi.Handle(device="gpu")
     x = rng.standard_normal(case[0]).astype(np.float32)
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "direct")
     y_direct, ws_direct = run_fwd(h, case, mode, x)
     y_again, ws_again = run_fwd(h, case, mode, x)
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "generic")
-    y_generic, ws_generic = run_fwd(h, case, mode, x)
+    y_generic, ws_generic = run_fwd(h, case, mode, x, generic=True)
     assert y_direct.tobytes() == y_again.tobytes() == y_generic.tobytes()
     assert ws_direct.tobytes() == ws_again.tobytes() == ws_generic.tobytes()
     assert rel_l2(y_direct, torch_fwd(case, mode, x)) <= 1e-6
@@ -196,8 +194,7 @@ def test_pool_fwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(
 @pytest.mark.parametrize("image", [False, True], ids=["mask", "image"])
 @pytest.mark.parametrize("index_type", [mi.miopenIndexUint8, mi.miopenIndexUint16,
                                         mi.miopenIndexUint32, mi.miopenIndexUint64])
-def test_pool_fwd_2d_indices_and_alpha_beta_equal_the_generic_kernel(
-        monkeypatch, rng, index_type, image):
+def test_pool_fwd_2d_indices_and_alpha_beta_equal_the_generic_kernel(rng, index_type, image):
     h = mi.Handle(device="gpu")
     case = ((2, 3, 12, 14), (3, 3), (1, 1), (2, 2))
     x = rng.standard_normal(case[0]).astype(np.float32)
@@ -205,32 +202,15 @@ def test_pool_fwd_2d_indices_and_alpha_beta_equal_the_generic_kernel(
     y0 = rng.standard_normal((2, 3, 6, 7)).astype(np.float32)
     out = {}
     for kernel in ("direct", "generic"):
-        monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
         out[kernel] = run_fwd(h, case, mi.miopenPoolingMax, x, index_type=index_type,
-                               image=image, alpha=1.5, beta=-0.5, y0=y0)
+                              image=image, alpha=1.5, beta=-0.5, y0=y0,
+                              generic=kernel == "generic")
     assert out["direct"][0].tobytes() == out["generic"][0].tobytes()
     assert out["direct"][1].tobytes() == out["generic"][1].tobytes()
     assert np.isnan(out["direct"][0][0, 0]).any()
     finite = np.isfinite(out["direct"][0])
     ref = 1.5 * torch_fwd(case, mi.miopenPoolingMax, x) - 0.5 * y0
     assert rel_l2(out["direct"][0][finite], ref[finite]) <= 1e-6
-
-
-@requires_gpu
-def test_a_bad_pool_kernel_choice_names_the_variable_and_writes_nothing(monkeypatch, rng):
-    h = mi.Handle(device="gpu")
-    case = ((1, 2, 8, 8), (2, 2), (0, 0), (2, 2))
-    x = rng.standard_normal(case[0]).astype(np.float32)
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "tiled")
-    with pytest.raises(mi.BadParmError, match="MIOPEN_CY_POOL_KERNEL"):
-        run_fwd(h, case, mi.miopenPoolingAverage, x)
-    pd = mi.PoolingDescriptor()
-    mi.set2dPoolingDescriptor(pd, mi.miopenPoolingAverage, 2, 2, 0, 0, 2, 2)
-    yb = mi.DeviceBuffer.from_numpy(h, poisoned((1, 2, 4, 4)))
-    with pytest.raises(mi.BadParmError):
-        mi.poolingForward(h, pd, 1.0, desc(case[0]), mi.DeviceBuffer.from_numpy(h, x), 0.0,
-                          desc((1, 2, 4, 4)), yb, False, None, 0)
-    assert np.isnan(yb.to_numpy((1, 2, 4, 4), np.float32)).all()
 
 
 # ---- GPU: softmax on short contiguous rows ---------------------------------------------------
@@ -305,16 +285,13 @@ POOL_BWD_CASES = POOL_CASES + [
 @requires_gpu
 @pytest.mark.parametrize("mode", MODES, ids=["max", "avg", "avg_incl"])
 @pytest.mark.parametrize("case", POOL_BWD_CASES, ids=pool_id)
-def test_pool_bwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(
-        monkeypatch, rng, case, mode):
+def test_pool_bwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(rng, case, mode):
     h = mi.Handle(device="gpu")
     x = rng.standard_normal(case[0]).astype(np.float32)
     dy = rng.standard_normal(out_shape(case)).astype(np.float32)
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "direct")
     dx_direct = run_bwd(h, case, mode, x, dy)
     dx_again = run_bwd(h, case, mode, x, dy)
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "generic")
-    dx_generic = run_bwd(h, case, mode, x, dy)
+    dx_generic = run_bwd(h, case, mode, x, dy, generic=True)
     assert dx_direct.tobytes() == dx_again.tobytes() == dx_generic.tobytes()
     assert rel_l2(dx_direct, torch_bwd(case, mode, x, dy)) <= 1e-6
 
@@ -328,16 +305,16 @@ def test_pool_bwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(
                                   ((2, 2, 8, 10), (2, 2), (0, 0), (2, 2))],
                          ids=pool_id)
 def test_pool_bwd_2d_index_types_and_alpha_beta_equal_the_generic_kernel(
-        monkeypatch, rng, case, index_type, image):
+        rng, case, index_type, image):
     h = mi.Handle(device="gpu")
     x = rng.standard_normal(case[0]).astype(np.float32)
     dy = rng.standard_normal(out_shape(case)).astype(np.float32)
     dx0 = rng.standard_normal(case[0]).astype(np.float32)
     out = {}
     for kernel in ("direct", "generic"):
-        monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
         out[kernel] = run_bwd(h, case, mi.miopenPoolingMax, x, dy, index_type=index_type,
-                                   image=image, alpha=1.5, beta=-0.5, dx0=dx0)
+                              image=image, alpha=1.5, beta=-0.5, dx0=dx0,
+                              generic=kernel == "generic")
     assert out["direct"].tobytes() == out["generic"].tobytes()
     ref = 1.5 * torch_bwd(case, mi.miopenPoolingMax, x, dy) - 0.5 * dx0
     assert rel_l2(out["direct"], ref) <= 1e-6
@@ -345,7 +322,7 @@ def test_pool_bwd_2d_index_types_and_alpha_beta_equal_the_generic_kernel(
 
 @requires_gpu
 @pytest.mark.parametrize("mode", [mi.miopenPoolingMax, mi.miopenPoolingAverage], ids=["max", "avg"])
-def test_pool_bwd_2d_with_strided_rows_and_max_without_workspace(monkeypatch, rng, mode):
+def test_pool_bwd_2d_with_strided_rows_and_max_without_workspace(rng, mode):
     """Rows with gaps (H stride > W) take the direct kernel, only the tensor is written; max
     without a workspace takes the generic kernel (the argmax found again from x)."""
     from helpers import Strided
@@ -357,21 +334,18 @@ def test_pool_bwd_2d_with_strided_rows_and_max_without_workspace(monkeypatch, rn
     pd = mi.PoolingDescriptor()
     mi.set2dPoolingDescriptor(pd, mode, 3, 3, 1, 1, 2, 2)
     y, ws = run_fwd(h, case, mode, x)
-    results = []
-    for kernel in ("direct", "generic"):
-        monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
-        dx = Strided(case[0])
-        dy = Strided(out_shape(case), fill=dy_a)
-        dxb = mi.DeviceBuffer.from_numpy(h, dx.buf)
-        mi.poolingBackward(h, pd, 1.0, desc(y.shape), mi.DeviceBuffer.from_numpy(h, y), dy.desc(),
-                           mi.DeviceBuffer.from_numpy(h, dy.buf), desc(case[0]),
-                           mi.DeviceBuffer.from_numpy(h, x), 0.0, dx.desc(), dxb,
-                           mi.DeviceBuffer.from_numpy(h, ws))
-        dx.buf[...] = dxb.to_numpy(dx.buf.shape, np.float32)
-        assert dx.gaps_untouched()
-        assert rel_l2(dx.view, ref) <= 1e-6
-        results.append(np.ascontiguousarray(dx.view).tobytes())
-        if mode == mi.miopenPoolingMax:
-            no_ws = run_bwd(h, case, mode, x, dy_a, use_ws=False)
-            assert rel_l2(no_ws, ref) <= 1e-6
-    assert results[0] == results[1]
+    dx = Strided(case[0])
+    dy = Strided(out_shape(case), fill=dy_a)
+    dxb = mi.DeviceBuffer.from_numpy(h, dx.buf)
+    mi.poolingBackward(h, pd, 1.0, desc(y.shape), mi.DeviceBuffer.from_numpy(h, y), dy.desc(),
+                       mi.DeviceBuffer.from_numpy(h, dy.buf), desc(case[0]),
+                       mi.DeviceBuffer.from_numpy(h, x), 0.0, dx.desc(), dxb,
+                       mi.DeviceBuffer.from_numpy(h, ws))
+    dx.buf[...] = dxb.to_numpy(dx.buf.shape, np.float32)
+    assert dx.gaps_untouched()
+    assert rel_l2(dx.view, ref) <= 1e-6
+    generic = run_bwd(h, case, mode, x, dy_a, generic=True)
+    assert np.ascontiguousarray(dx.view).tobytes() == generic.tobytes()
+    if mode == mi.miopenPoolingMax:
+        no_ws = run_bwd(h, case, mode, x, dy_a, use_ws=False)
+        assert rel_l2(no_ws, ref) <= 1e-6

@@ -1,13 +1,12 @@
 """The GPU fast paths of issue 6, third round ("poolfwd"):
-- pool_fwd_2d_quad (MIOPEN_CY_POOL_KERNEL=quad / quad2: a thread per 4 outputs of 1 / 2 output
-  rows, float4 loads, no shuffles) against the generic kernel (same bits, same index workspace)
-  and PyTorch, with odd widths and heights (the last quad and the last row pair partly used),
-  rows of y not 16-byte aligned (scalar stores), NaN and ties, alpha/beta, every index type, and
-  the fallback when x's rows are not 16-byte aligned;
-- bn_infer_peract (MIOPEN_CY_BN_PERACT=fused / fused2 / fused32: per-activation inference
-  with the coefficients computed in the kernel and kept over several n) against the coefficient
-  path (MIOPEN_CY_BN_PERACT=coef: the same bits) and PyTorch, batches that are not a multiple
-  of the n per thread, in place, and a bad choice refused with nothing written.
+- pool_fwd_2d_quad (a thread per 4 outputs of one output row, float4 loads, no shuffles) against
+  the generic kernel (x read with a W stride of 2: same bits, same index workspace) and PyTorch,
+  with odd widths and heights (the last quad partly used), rows of y not 16-byte aligned (scalar
+  stores), NaN and ties, alpha/beta, every index type, and the fallback when x's rows are not
+  16-byte aligned;
+- bn_infer_peract (per-activation inference with the coefficients computed in the kernel and
+  kept over 8 n) against the coefficient path (parameter tensors with gaps between rows: the
+  same bits) and PyTorch, batches that are not a multiple of the n per thread, and in place.
 Every output starts NaN-poisoned or random; GPU tests skip without a GPU."""
 import numpy as np
 import pytest
@@ -25,23 +24,18 @@ QUAD_CASES = SHFL_CASES + [
     ((2, 2, 9, 26), (2, 2), (0, 0), (2, 2)),       # K = 2, P = 0: out 4 x 13
     ((2, 2, 17, 16), (3, 3), (1, 1), (3, 2)),      # stride 3 along h
 ]
-KERNELS = ["quad", "quad2"]
 
 
 @requires_gpu
-@pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("mode", MODES, ids=["max", "avg", "avg_incl"])
 @pytest.mark.parametrize("case", QUAD_CASES, ids=pool_id)
-def test_pool_fwd_quad_equals_the_generic_kernel_and_matches_torch(monkeypatch, rng, case, mode,
-                                                                   kernel):
+def test_pool_fwd_quad_equals_the_generic_kernel_and_matches_torch(rng, case, mode):
     h = mi.Handle(device="gpu")
     x = rng.standard_normal(case[0]).astype(np.float32)
     x.reshape(-1)[rng.integers(0, x.size, 3)] = -0.0        # signed zeros keep their sum bits
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
     y_quad, ws_quad = run_fwd(h, case, mode, x)
     y_again, _ = run_fwd(h, case, mode, x)
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "generic")
-    y_generic, ws_generic = run_fwd(h, case, mode, x)
+    y_generic, ws_generic = run_fwd(h, case, mode, x, generic=True)
     assert not np.isnan(y_quad).any()                       # every output written
     assert y_quad.tobytes() == y_again.tobytes() == y_generic.tobytes()
     assert ws_quad.tobytes() == ws_generic.tobytes()
@@ -49,7 +43,6 @@ def test_pool_fwd_quad_equals_the_generic_kernel_and_matches_torch(monkeypatch, 
 
 
 @requires_gpu
-@pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("index_type,image", [
     (mi.miopenIndexUint8, False), (mi.miopenIndexUint16, False), (mi.miopenIndexUint32, False),
     (mi.miopenIndexUint64, False), (mi.miopenIndexUint16, True), (mi.miopenIndexUint32, True),
@@ -58,7 +51,7 @@ def test_pool_fwd_quad_equals_the_generic_kernel_and_matches_torch(monkeypatch, 
 @pytest.mark.parametrize("case", [SHFL_CASES[0], SHFL_CASES[3], SHFL_CASES[5],
                                   ((2, 3, 21, 110), (3, 3), (1, 1), (2, 2))], ids=pool_id)
 def test_pool_fwd_quad_indices_nan_and_alpha_beta_equal_the_generic_kernel(
-        monkeypatch, rng, case, index_type, image, kernel):
+        rng, case, index_type, image):
     h = mi.Handle(device="gpu")
     x = rng.standard_normal(case[0]).astype(np.float32)
     x[0, 0, 3, 4] = np.nan                                  # NaN counts as the largest
@@ -66,11 +59,11 @@ def test_pool_fwd_quad_indices_nan_and_alpha_beta_equal_the_generic_kernel(
     x[1 % x.shape[0], 0, 5, 8:12] = 2.5
     oshape = mi.getPoolingForwardOutputDim(pool_desc(case, mi.miopenPoolingMax), desc(case[0]))
     y0 = rng.standard_normal(oshape).astype(np.float32)
+    kernel = "quad"
     out = {}
     for k in (kernel, "generic"):
-        monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", k)
         out[k] = run_fwd(h, case, mi.miopenPoolingMax, x, index_type=index_type, image=image,
-                         alpha=1.5, beta=-0.5, y0=y0)
+                         alpha=1.5, beta=-0.5, y0=y0, generic=k == "generic")
     assert out[kernel][0].tobytes() == out["generic"][0].tobytes()
     assert out[kernel][1].tobytes() == out["generic"][1].tobytes()
     assert np.isnan(out[kernel][0][0, 0]).any()
@@ -80,37 +73,22 @@ def test_pool_fwd_quad_indices_nan_and_alpha_beta_equal_the_generic_kernel(
 
 
 @requires_gpu
-@pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("mode", MODES, ids=["max", "avg", "avg_incl"])
-def test_pool_fwd_quad_rows_not_16_byte_aligned_fall_back_with_the_same_bits(monkeypatch, rng,
-                                                                             mode, kernel):
+def test_pool_fwd_quad_rows_not_16_byte_aligned_fall_back_with_the_same_bits(rng, mode):
     """x with a row stride that is not a multiple of 4 floats: not the quad kernel."""
     h = mi.Handle(device="gpu")
     case = ((2, 3, 12, 70), (3, 3), (1, 1), (2, 2))
     xs = Strided(case[0], rng, pad=(0, 0, 0, 1))            # rows of 71 floats
+    kernel = "quad"
     ys = {}
-    for k in (kernel, "generic"):
-        monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", k)
-        ys[k], _ = run_fwd(h, case, mode, xs.buf, xdesc=xs.desc())
+    ys[kernel], _ = run_fwd(h, case, mode, xs.buf, xdesc=xs.desc())
+    ys["generic"], _ = run_fwd(h, case, mode, xs.view, generic=True)
     assert not np.isnan(ys[kernel]).any()
     assert ys[kernel].tobytes() == ys["generic"].tobytes()
     assert rel_l2(ys[kernel], torch_fwd(case, mode, xs.view)) <= 1e-6
 
 
-@requires_gpu
-def test_a_bad_pool_kernel_choice_lists_the_quad_kernels(monkeypatch, rng):
-    h = mi.Handle(device="gpu")
-    case = ((1, 2, 8, 8), (2, 2), (0, 0), (2, 2))
-    x = rng.standard_normal(case[0]).astype(np.float32)
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "quad4")
-    with pytest.raises(mi.BadParmError, match="MIOPEN_CY_POOL_KERNEL.*quad or quad2"):
-        run_fwd(h, case, mi.miopenPoolingAverage, x)
-
-
 # ---- per-activation batch-norm inference: bn_infer_peract -----------------------------------
-
-BN_KERNELS = ["fused", "fused2", "fused32"]
-
 
 def peract_params(rng, shape):
     ps = (1,) + tuple(shape[1:])
@@ -120,26 +98,23 @@ def peract_params(rng, shape):
 
 
 @requires_gpu
-@pytest.mark.parametrize("kernel", BN_KERNELS)
 @pytest.mark.parametrize("alpha,beta", [(1.0, 0.0), (1.5, -0.5)])
 @pytest.mark.parametrize("shape", [(3, 5, 12, 20), (37, 3, 4, 12), (1, 2, 6, 6), (2, 4, 4, 5, 6),
                                    (70, 300, 1, 4)],
                          ids=["4d", "n37", "n1", "5d", "n70-wide"])
 def test_peract_bn_inference_equals_the_coefficient_path_and_matches_torch(
-        monkeypatch, rng, shape, alpha, beta, kernel):
+        rng, shape, alpha, beta):
     h = mi.Handle(device="gpu")
     x = (0.5 + 2.0 * rng.standard_normal(shape)).astype(np.float32)
     params = peract_params(rng, shape)
     y0 = poisoned(shape) if beta == 0 else rng.standard_normal(shape).astype(np.float32)
-    monkeypatch.setenv("MIOPEN_CY_BN_PERACT", kernel)
     y = bn_infer(h, PER_ACT, x, alpha, beta, y0, *params)
     assert not np.isnan(y).any()
     ref = alpha * torch_bn_infer(PER_ACT, x, *params)
     if beta != 0:
         ref = ref + beta * y0.astype(np.float64)
     assert rel_l2(y, ref) <= 1e-6
-    monkeypatch.setenv("MIOPEN_CY_BN_PERACT", "coef")
-    y_coef = bn_infer(h, PER_ACT, x, alpha, beta, y0, *params)
+    y_coef = bn_infer(h, PER_ACT, x, alpha, beta, y0, *params, strided_params=True)
     assert y.tobytes() == y_coef.tobytes()                  # the same formulas, the same bits
 
 
@@ -158,13 +133,3 @@ def test_peract_bn_inference_in_place(rng):
         *(mi.DeviceBuffer.from_numpy(h, a) for a in params), 1e-5)
     y = xb.to_numpy(shape, np.float32)
     assert rel_l2(y, torch_bn_infer(PER_ACT, x, *params)) <= 1e-6
-
-
-@requires_gpu
-def test_a_bad_bn_peract_choice_names_the_variable_and_writes_nothing(monkeypatch, rng):
-    h = mi.Handle(device="gpu")
-    shape = (2, 3, 4, 4)
-    x = rng.standard_normal(shape).astype(np.float32)
-    monkeypatch.setenv("MIOPEN_CY_BN_PERACT", "fused8")
-    with pytest.raises(mi.BadParmError, match="MIOPEN_CY_BN_PERACT"):
-        bn_infer(h, PER_ACT, x, 1.0, 0.0, poisoned(shape), *peract_params(rng, shape))
