@@ -5,12 +5,11 @@ far from 0; outputs NaN-poisoned; two runs give the same bits; on the GPU, unali
 tensors (the generic path) agree with it.
 
 Batch-norm inference on packed tensors on the GPU:
-- bn_infer_packed (MIOPEN_CY_MAP_KERNEL), spatial and per activation, against PyTorch and the
-  general path (planes not a multiple of 4 elements take the general path), in place;
-- bn_infer_peract (MIOPEN_CY_BN_PERACT=fused / fused2 / fused32: per-activation inference with the
-  coefficients computed in the kernel and kept over several n) against the coefficient path
-  (MIOPEN_CY_BN_PERACT=coef: the same bits) and PyTorch, batches that are not a multiple of the n
-  per thread, in place, and a bad choice refused with nothing written.
+- bn_infer_packed, spatial and per activation, against PyTorch and the general path (x with gaps
+  between rows; planes not a multiple of 4 elements take the general path too), in place;
+- bn_infer_peract (per-activation inference with the coefficients computed in the kernel and kept
+  over 8 n) against the coefficient path (parameter tensors with gaps between rows: the same bits)
+  and PyTorch, batches that are not a multiple of the n per thread, and in place.
 Every output starts NaN-poisoned or random; GPU tests skip without a GPU."""
 import numpy as np
 import pytest
@@ -19,7 +18,7 @@ import torch.nn.functional as F
 
 import miopen_cy as mi
 from miopen_cy.reference import batchnorm as ref
-from support.buffers import desc, poisoned, rel_l2
+from support.buffers import Strided, desc, poisoned, rel_l2
 from support.devices import requires_gpu
 
 SPATIAL = mi.miopenBNSpatial
@@ -139,15 +138,25 @@ def test_gpu_unaligned_and_padded_take_the_generic_path_and_agree(rng):
 PER_ACT = mi.miopenBNPerActivation
 
 
-def bn_infer(h, mode, x, alpha, beta, y0, scale, bias, rm, rv, eps=1e-5):
-    xd = desc(x.shape)
+def bn_infer(h, mode, x, alpha, beta, y0, scale, bias, rm, rv, eps=1e-5, general=False,
+             strided_params=False):
+    """general: x with gaps between rows (the general path); strided_params: the four parameter
+    tensors with gaps between rows (per activation: the coefficient path of bn_infer_packed)."""
+    xd = yd = desc(x.shape)
+    if general:
+        xs = Strided(x.shape, pad=(0, 0, 0, 1), fill=x)
+        x, xd = xs.buf, xs.desc()
     bd = mi.TensorDescriptor()
-    mi.deriveBNTensorDescriptor(bd, xd, mode)
+    mi.deriveBNTensorDescriptor(bd, yd, mode)
+    params = (scale, bias, rm, rv)
+    if strided_params:
+        ps = [Strided(a.shape, pad=(0, 0, 0, 1), fill=a) for a in params]
+        params, bd = [p.buf for p in ps], ps[0].desc()
     yb = mi.DeviceBuffer.from_numpy(h, y0)
     mi.batchNormalizationForwardInference(
-        h, mode, alpha, beta, xd, mi.DeviceBuffer.from_numpy(h, x), xd, yb, bd,
-        *(mi.DeviceBuffer.from_numpy(h, a) for a in (scale, bias, rm, rv)), eps)
-    return yb.to_numpy(x.shape, np.float32)
+        h, mode, alpha, beta, xd, mi.DeviceBuffer.from_numpy(h, x), yd, yb, bd,
+        *(mi.DeviceBuffer.from_numpy(h, a) for a in params), eps)
+    return yb.to_numpy(y0.shape, np.float32)
 
 
 def torch_bn_infer(mode, x, scale, bias, rm, rv, eps=1e-5):
@@ -159,13 +168,11 @@ def torch_bn_infer(mode, x, scale, bias, rm, rv, eps=1e-5):
 
 
 @requires_gpu
-@pytest.mark.parametrize("kernel", ["packed", "packed1", "packed2"])
 @pytest.mark.parametrize("alpha,beta", [(1.0, 0.0), (1.5, -0.5)])
 @pytest.mark.parametrize("shape", [(3, 5, 12, 20), (2, 3, 33, 36), (2, 4, 4, 5, 6), (2, 3, 5, 7)],
                          ids=["4d", "4d-chunks", "5d", "hw-not-4"])
 @pytest.mark.parametrize("mode", [SPATIAL, PER_ACT], ids=["spatial", "per_act"])
-def test_packed_bn_inference_matches_torch_and_the_general_path(monkeypatch, rng, mode, shape,
-                                                                alpha, beta, kernel):
+def test_packed_bn_inference_matches_torch_and_the_general_path(rng, mode, shape, alpha, beta):
     h = mi.Handle(device="gpu")
     x = (0.5 + 2.0 * rng.standard_normal(shape)).astype(np.float32)
     ps = (1, shape[1], 1, 1) if mode == SPATIAL else (1,) + shape[1:]
@@ -174,15 +181,13 @@ def test_packed_bn_inference_matches_torch_and_the_general_path(monkeypatch, rng
     scale, bias, rm = (rng.standard_normal(ps).astype(np.float32) for _ in range(3))
     rv = (rng.random(ps) + 0.5).astype(np.float32)
     y0 = poisoned(shape) if beta == 0 else rng.standard_normal(shape).astype(np.float32)
-    monkeypatch.setenv("MIOPEN_CY_MAP_KERNEL", kernel)
     y = bn_infer(h, mode, x, alpha, beta, y0, scale, bias, rm, rv)
     assert not np.isnan(y).any()
     ref = alpha * torch_bn_infer(mode, x, scale, bias, rm, rv)
     if beta != 0:
         ref = ref + beta * y0.astype(np.float64)
     assert rel_l2(y, ref) <= 1e-6
-    monkeypatch.setenv("MIOPEN_CY_MAP_KERNEL", "rows")
-    y_rows = bn_infer(h, mode, x, alpha, beta, y0, scale, bias, rm, rv)
+    y_rows = bn_infer(h, mode, x, alpha, beta, y0, scale, bias, rm, rv, general=True)
     # the same formulas; the general path's contraction of (x - m) * a + c is the compiler's
     assert rel_l2(y, y_rows) <= 2e-7
 
@@ -208,9 +213,6 @@ def test_packed_bn_inference_in_place(rng):
 
 # ---- per-activation batch-norm inference: bn_infer_peract -----------------------------------
 
-BN_KERNELS = ["fused", "fused2", "fused32"]
-
-
 def peract_params(rng, shape):
     ps = (1,) + tuple(shape[1:])
     scale, bias, rm = (rng.standard_normal(ps).astype(np.float32) for _ in range(3))
@@ -219,26 +221,23 @@ def peract_params(rng, shape):
 
 
 @requires_gpu
-@pytest.mark.parametrize("kernel", BN_KERNELS)
 @pytest.mark.parametrize("alpha,beta", [(1.0, 0.0), (1.5, -0.5)])
 @pytest.mark.parametrize("shape", [(3, 5, 12, 20), (37, 3, 4, 12), (1, 2, 6, 6), (2, 4, 4, 5, 6),
                                    (70, 300, 1, 4)],
                          ids=["4d", "n37", "n1", "5d", "n70-wide"])
 def test_peract_bn_inference_equals_the_coefficient_path_and_matches_torch(
-        monkeypatch, rng, shape, alpha, beta, kernel):
+        rng, shape, alpha, beta):
     h = mi.Handle(device="gpu")
     x = (0.5 + 2.0 * rng.standard_normal(shape)).astype(np.float32)
     params = peract_params(rng, shape)
     y0 = poisoned(shape) if beta == 0 else rng.standard_normal(shape).astype(np.float32)
-    monkeypatch.setenv("MIOPEN_CY_BN_PERACT", kernel)
     y = bn_infer(h, PER_ACT, x, alpha, beta, y0, *params)
     assert not np.isnan(y).any()
     ref = alpha * torch_bn_infer(PER_ACT, x, *params)
     if beta != 0:
         ref = ref + beta * y0.astype(np.float64)
     assert rel_l2(y, ref) <= 1e-6
-    monkeypatch.setenv("MIOPEN_CY_BN_PERACT", "coef")
-    y_coef = bn_infer(h, PER_ACT, x, alpha, beta, y0, *params)
+    y_coef = bn_infer(h, PER_ACT, x, alpha, beta, y0, *params, strided_params=True)
     assert y.tobytes() == y_coef.tobytes()                  # the same formulas, the same bits
 
 
@@ -257,13 +256,3 @@ def test_peract_bn_inference_in_place(rng):
         *(mi.DeviceBuffer.from_numpy(h, a) for a in params), 1e-5)
     y = xb.to_numpy(shape, np.float32)
     assert rel_l2(y, torch_bn_infer(PER_ACT, x, *params)) <= 1e-6
-
-
-@requires_gpu
-def test_a_bad_bn_peract_choice_names_the_variable_and_writes_nothing(monkeypatch, rng):
-    h = mi.Handle(device="gpu")
-    shape = (2, 3, 4, 4)
-    x = rng.standard_normal(shape).astype(np.float32)
-    monkeypatch.setenv("MIOPEN_CY_BN_PERACT", "fused8")
-    with pytest.raises(mi.BadParmError, match="MIOPEN_CY_BN_PERACT"):
-        bn_infer(h, PER_ACT, x, 1.0, 0.0, poisoned(shape), *peract_params(rng, shape))

@@ -1,12 +1,10 @@
-"""Pooling on the GPU's dedicated 2-d kernels (MIOPEN_CY_POOL_KERNEL picks one; "generic" is the
-N-d kernel) against the generic kernel (the same bits, the same index workspace) and PyTorch in
-float64:
-- forward: pool_fwd_2d (any window; MIOPEN_CY_POOL_KERNEL=direct|generic), pool_fwd_2d_shfl
-  (K x K windows, K = 2, 3, stride 2 and padding 0 or 1 along w, aligned rows) and its prefetch
-  variant, on rows wider than one block's tile, and pool_fwd_2d_quad (quad / quad2: a thread per 4
-  outputs of 1 / 2 output rows, float4 loads, no shuffles) with odd widths and heights, rows of y
-  not 16-byte aligned, NaN and ties; the index workspace of every index type, alpha/beta, and the
-  fallback when rows are not 16-byte aligned; a bad choice named with nothing written;
+"""Pooling on the GPU's dedicated 2-d kernels against the generic kernel (reached by reading x or
+dy with a W stride of 2: the same bits, the same index workspace) and PyTorch in float64:
+- forward: pool_fwd_2d (any window) and pool_fwd_2d_quad (K x K windows, K = 2, 3, stride 2 and
+  padding 0 or 1 along w, aligned rows: a thread per 4 outputs of one output row, float4 loads, no
+  shuffles) on rows wider than one block's tile, odd widths and heights (the last quad partly
+  used), rows of y not 16-byte aligned (scalar stores), NaN and ties; the index workspace of every
+  index type, alpha/beta, and the fallback when x's rows are not 16-byte aligned;
 - backward: pool_bwd_2d and its <K, S> variants, every index type, alpha/beta, strided rows, max
   without a workspace, wide rows.
 The run helpers (tests/support/pooling.py) stage the operands in DeviceBuffers; outputs start
@@ -15,9 +13,10 @@ import numpy as np
 import pytest
 
 import miopen_cy as mi
-from support.buffers import Strided, desc, poisoned, rel_l2
+from support.buffers import Strided, desc, rel_l2
 from support.devices import requires_gpu
-from support.pooling import MODES, out_shape, pool_desc, pool_id, run_bwd, run_fwd, torch_bwd, torch_fwd
+from support.pooling import (MODES, out_shape, pool_desc, pool_id, run_bwd, run_fwd, torch_bwd, torch_fwd,
+                             w_stride2)
 
 
 # ---- pooling forward: pool_fwd_2d, any window ------------------------------------------------
@@ -35,15 +34,12 @@ POOL_CASES = [  # (n, c, h, w), window, pad, stride
 @requires_gpu
 @pytest.mark.parametrize("mode", MODES, ids=["max", "avg", "avg_incl"])
 @pytest.mark.parametrize("case", POOL_CASES, ids=pool_id)
-def test_pool_fwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(
-        monkeypatch, rng, case, mode):
+def test_pool_fwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(rng, case, mode):
     h = mi.Handle(device="gpu")
     x = rng.standard_normal(case[0]).astype(np.float32)
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "direct")
     y_direct, ws_direct = run_fwd(h, case, mode, x)
     y_again, ws_again = run_fwd(h, case, mode, x)
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "generic")
-    y_generic, ws_generic = run_fwd(h, case, mode, x)
+    y_generic, ws_generic = run_fwd(h, case, mode, x, generic=True)
     assert y_direct.tobytes() == y_again.tobytes() == y_generic.tobytes()
     assert ws_direct.tobytes() == ws_again.tobytes() == ws_generic.tobytes()
     assert rel_l2(y_direct, torch_fwd(case, mode, x)) <= 1e-6
@@ -53,8 +49,7 @@ def test_pool_fwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(
 @pytest.mark.parametrize("image", [False, True], ids=["mask", "image"])
 @pytest.mark.parametrize("index_type", [mi.miopenIndexUint8, mi.miopenIndexUint16,
                                         mi.miopenIndexUint32, mi.miopenIndexUint64])
-def test_pool_fwd_2d_indices_and_alpha_beta_equal_the_generic_kernel(
-        monkeypatch, rng, index_type, image):
+def test_pool_fwd_2d_indices_and_alpha_beta_equal_the_generic_kernel(rng, index_type, image):
     h = mi.Handle(device="gpu")
     case = ((2, 3, 12, 14), (3, 3), (1, 1), (2, 2))
     x = rng.standard_normal(case[0]).astype(np.float32)
@@ -62,9 +57,9 @@ def test_pool_fwd_2d_indices_and_alpha_beta_equal_the_generic_kernel(
     y0 = rng.standard_normal((2, 3, 6, 7)).astype(np.float32)
     out = {}
     for kernel in ("direct", "generic"):
-        monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
         out[kernel] = run_fwd(h, case, mi.miopenPoolingMax, x, index_type=index_type,
-                               image=image, alpha=1.5, beta=-0.5, y0=y0)
+                              image=image, alpha=1.5, beta=-0.5, y0=y0,
+                              generic=kernel == "generic")
     assert out["direct"][0].tobytes() == out["generic"][0].tobytes()
     assert out["direct"][1].tobytes() == out["generic"][1].tobytes()
     assert np.isnan(out["direct"][0][0, 0]).any()
@@ -73,24 +68,8 @@ def test_pool_fwd_2d_indices_and_alpha_beta_equal_the_generic_kernel(
     assert rel_l2(out["direct"][0][finite], ref[finite]) <= 1e-6
 
 
-@requires_gpu
-def test_a_bad_pool_kernel_choice_names_the_variable_and_writes_nothing(monkeypatch, rng):
-    h = mi.Handle(device="gpu")
-    case = ((1, 2, 8, 8), (2, 2), (0, 0), (2, 2))
-    x = rng.standard_normal(case[0]).astype(np.float32)
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "tiled")
-    with pytest.raises(mi.BadParmError, match="MIOPEN_CY_POOL_KERNEL"):
-        run_fwd(h, case, mi.miopenPoolingAverage, x)
-    pd = mi.PoolingDescriptor()
-    mi.set2dPoolingDescriptor(pd, mi.miopenPoolingAverage, 2, 2, 0, 0, 2, 2)
-    yb = mi.DeviceBuffer.from_numpy(h, poisoned((1, 2, 4, 4)))
-    with pytest.raises(mi.BadParmError):
-        mi.poolingForward(h, pd, 1.0, desc(case[0]), mi.DeviceBuffer.from_numpy(h, x), 0.0,
-                          desc((1, 2, 4, 4)), yb, False, None, 0)
-    assert np.isnan(yb.to_numpy((1, 2, 4, 4), np.float32)).all()
 
-
-# ---- pooling forward: pool_fwd_2d_shfl --------------------------------------------------------
+# ---- pooling forward: the shapes of the former pool_fwd_2d_shfl (now pool_fwd_2d_quad) --------
 
 SHFL_CASES = [  # (n, c, h, w), window, pad, stride
     ((2, 3, 20, 112), (3, 3), (1, 1), (2, 2)),     # out_w 56: wider than the 32-wide max tile
@@ -104,19 +83,15 @@ SHFL_CASES = [  # (n, c, h, w), window, pad, stride
     ((2, 2, 9, 36), (3, 3), (1, 1), (2, 2)),       # out_w 18: 16 lanes, last thread half used
 ]
 @requires_gpu
-@pytest.mark.parametrize("kernel", ["direct", "prefetch"])
 @pytest.mark.parametrize("mode", MODES, ids=["max", "avg", "avg_incl"])
 @pytest.mark.parametrize("case", SHFL_CASES, ids=pool_id)
-def test_pool_fwd_shfl_equals_the_generic_kernel_and_matches_torch(monkeypatch, rng, case, mode,
-                                                                   kernel):
+def test_pool_fwd_shfl_equals_the_generic_kernel_and_matches_torch(rng, case, mode):
     h = mi.Handle(device="gpu")
     x = rng.standard_normal(case[0]).astype(np.float32)
     x.reshape(-1)[rng.integers(0, x.size, 3)] = -0.0        # signed zeros keep their sum bits
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
     y_direct, ws_direct = run_fwd(h, case, mode, x)
     y_again, _ = run_fwd(h, case, mode, x)
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "generic")
-    y_generic, ws_generic = run_fwd(h, case, mode, x)
+    y_generic, ws_generic = run_fwd(h, case, mode, x, generic=True)
     assert not np.isnan(y_direct).any()                     # every output written
     assert y_direct.tobytes() == y_again.tobytes() == y_generic.tobytes()
     assert ws_direct.tobytes() == ws_generic.tobytes()
@@ -132,7 +107,7 @@ def test_pool_fwd_shfl_equals_the_generic_kernel_and_matches_torch(monkeypatch, 
     ids=["u8-mask", "u16-mask", "u32-mask", "u64-mask", "u16-image", "u32-image", "u64-image"])
 @pytest.mark.parametrize("case", [SHFL_CASES[0], SHFL_CASES[3], SHFL_CASES[5]], ids=pool_id)
 def test_pool_fwd_shfl_indices_nan_and_alpha_beta_equal_the_generic_kernel(
-        monkeypatch, rng, case, index_type, image):
+        rng, case, index_type, image):
     h = mi.Handle(device="gpu")
     x = rng.standard_normal(case[0]).astype(np.float32)
     x[0, 0, 3, 4] = np.nan                                  # NaN counts as the largest
@@ -140,13 +115,12 @@ def test_pool_fwd_shfl_indices_nan_and_alpha_beta_equal_the_generic_kernel(
     oshape = mi.getPoolingForwardOutputDim(pool_desc(case, mi.miopenPoolingMax), desc(case[0]))
     y0 = rng.standard_normal(oshape).astype(np.float32)
     out = {}
-    for kernel in ("direct", "prefetch", "generic"):
-        monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
+    for kernel in ("direct", "generic"):
         out[kernel] = run_fwd(h, case, mi.miopenPoolingMax, x, index_type=index_type,
-                              image=image, alpha=1.5, beta=-0.5, y0=y0)
-    for kernel in ("direct", "prefetch"):
-        assert out[kernel][0].tobytes() == out["generic"][0].tobytes()
-        assert out[kernel][1].tobytes() == out["generic"][1].tobytes()
+                              image=image, alpha=1.5, beta=-0.5, y0=y0,
+                              generic=kernel == "generic")
+    assert out["direct"][0].tobytes() == out["generic"][0].tobytes()
+    assert out["direct"][1].tobytes() == out["generic"][1].tobytes()
     assert np.isnan(out["direct"][0][0, 0]).any()
     finite = np.isfinite(out["direct"][0])
     ref = 1.5 * torch_fwd(case, mi.miopenPoolingMax, x) - 0.5 * y0
@@ -155,15 +129,14 @@ def test_pool_fwd_shfl_indices_nan_and_alpha_beta_equal_the_generic_kernel(
 
 @requires_gpu
 @pytest.mark.parametrize("mode", MODES, ids=["max", "avg", "avg_incl"])
-def test_pool_fwd_rows_not_16_byte_aligned_fall_back_with_the_same_bits(monkeypatch, rng, mode):
-    """x with a row stride that is not a multiple of 4 floats: not the shuffle kernel."""
+def test_pool_fwd_rows_not_16_byte_aligned_fall_back_with_the_same_bits(rng, mode):
+    """x with a row stride that is not a multiple of 4 floats: not the quad kernel."""
     h = mi.Handle(device="gpu")
     case = ((2, 3, 12, 70), (3, 3), (1, 1), (2, 2))
     xs = Strided(case[0], rng, pad=(0, 0, 0, 1))            # rows of 71 floats
     ys = {}
-    for kernel in ("direct", "generic"):
-        monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
-        ys[kernel], _ = run_fwd(h, case, mode, xs.buf, xdesc=xs.desc())
+    ys["direct"], _ = run_fwd(h, case, mode, xs.buf, xdesc=xs.desc())
+    ys["generic"], _ = run_fwd(h, case, mode, xs.view, generic=True)
     assert not np.isnan(ys["direct"]).any()
     assert ys["direct"].tobytes() == ys["generic"].tobytes()
     assert rel_l2(ys["direct"], torch_fwd(case, mode, xs.view)) <= 1e-6
@@ -171,7 +144,7 @@ def test_pool_fwd_rows_not_16_byte_aligned_fall_back_with_the_same_bits(monkeypa
 
 @requires_gpu
 @pytest.mark.parametrize("mode", [mi.miopenPoolingMax, mi.miopenPoolingAverage], ids=["max", "avg"])
-def test_pool_bwd_wide_rows_alpha_beta_equal_the_generic_kernel(monkeypatch, rng, mode):
+def test_pool_bwd_wide_rows_alpha_beta_equal_the_generic_kernel(rng, mode):
     """pool_bwd_2d's 4-elements-a-thread variant with beta != 0 (the float4 blend) over rows of
     several tiles: the generic kernel's bits (the blend written as one fused multiply-add)."""
     h = mi.Handle(device="gpu")
@@ -183,10 +156,11 @@ def test_pool_bwd_wide_rows_alpha_beta_equal_the_generic_kernel(monkeypatch, rng
     pd = pool_desc(case, mode)
     out = {}
     for kernel in ("direct", "generic"):
-        monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
+        # the generic kernel: dy read with a W stride of 2
+        dy_buf, dyd = w_stride2(dy) if kernel == "generic" else (dy, desc(y.shape))
         dxb = mi.DeviceBuffer.from_numpy(h, dx0)
         mi.poolingBackward(h, pd, 0.75, desc(y.shape), mi.DeviceBuffer.from_numpy(h, y),
-                           desc(y.shape), mi.DeviceBuffer.from_numpy(h, dy), desc(case[0]),
+                           dyd, mi.DeviceBuffer.from_numpy(h, dy_buf), desc(case[0]),
                            mi.DeviceBuffer.from_numpy(h, x), 1.25, desc(case[0]), dxb,
                            mi.DeviceBuffer.from_numpy(h, ws))
         out[kernel] = dxb.to_numpy(case[0], np.float32)
@@ -203,23 +177,18 @@ QUAD_CASES = SHFL_CASES + [
     ((2, 2, 9, 26), (2, 2), (0, 0), (2, 2)),       # K = 2, P = 0: out 4 x 13
     ((2, 2, 17, 16), (3, 3), (1, 1), (3, 2)),      # stride 3 along h
 ]
-KERNELS = ["quad", "quad2"]
 
 
 @requires_gpu
-@pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("mode", MODES, ids=["max", "avg", "avg_incl"])
 @pytest.mark.parametrize("case", QUAD_CASES, ids=pool_id)
-def test_pool_fwd_quad_equals_the_generic_kernel_and_matches_torch(monkeypatch, rng, case, mode,
-                                                                   kernel):
+def test_pool_fwd_quad_equals_the_generic_kernel_and_matches_torch(rng, case, mode):
     h = mi.Handle(device="gpu")
     x = rng.standard_normal(case[0]).astype(np.float32)
     x.reshape(-1)[rng.integers(0, x.size, 3)] = -0.0        # signed zeros keep their sum bits
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
     y_quad, ws_quad = run_fwd(h, case, mode, x)
     y_again, _ = run_fwd(h, case, mode, x)
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "generic")
-    y_generic, ws_generic = run_fwd(h, case, mode, x)
+    y_generic, ws_generic = run_fwd(h, case, mode, x, generic=True)
     assert not np.isnan(y_quad).any()                       # every output written
     assert y_quad.tobytes() == y_again.tobytes() == y_generic.tobytes()
     assert ws_quad.tobytes() == ws_generic.tobytes()
@@ -227,7 +196,6 @@ def test_pool_fwd_quad_equals_the_generic_kernel_and_matches_torch(monkeypatch, 
 
 
 @requires_gpu
-@pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("index_type,image", [
     (mi.miopenIndexUint8, False), (mi.miopenIndexUint16, False), (mi.miopenIndexUint32, False),
     (mi.miopenIndexUint64, False), (mi.miopenIndexUint16, True), (mi.miopenIndexUint32, True),
@@ -236,7 +204,7 @@ def test_pool_fwd_quad_equals_the_generic_kernel_and_matches_torch(monkeypatch, 
 @pytest.mark.parametrize("case", [SHFL_CASES[0], SHFL_CASES[3], SHFL_CASES[5],
                                   ((2, 3, 21, 110), (3, 3), (1, 1), (2, 2))], ids=pool_id)
 def test_pool_fwd_quad_indices_nan_and_alpha_beta_equal_the_generic_kernel(
-        monkeypatch, rng, case, index_type, image, kernel):
+        rng, case, index_type, image):
     h = mi.Handle(device="gpu")
     x = rng.standard_normal(case[0]).astype(np.float32)
     x[0, 0, 3, 4] = np.nan                                  # NaN counts as the largest
@@ -244,11 +212,11 @@ def test_pool_fwd_quad_indices_nan_and_alpha_beta_equal_the_generic_kernel(
     x[1 % x.shape[0], 0, 5, 8:12] = 2.5
     oshape = mi.getPoolingForwardOutputDim(pool_desc(case, mi.miopenPoolingMax), desc(case[0]))
     y0 = rng.standard_normal(oshape).astype(np.float32)
+    kernel = "quad"
     out = {}
     for k in (kernel, "generic"):
-        monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", k)
         out[k] = run_fwd(h, case, mi.miopenPoolingMax, x, index_type=index_type, image=image,
-                         alpha=1.5, beta=-0.5, y0=y0)
+                         alpha=1.5, beta=-0.5, y0=y0, generic=k == "generic")
     assert out[kernel][0].tobytes() == out["generic"][0].tobytes()
     assert out[kernel][1].tobytes() == out["generic"][1].tobytes()
     assert np.isnan(out[kernel][0][0, 0]).any()
@@ -258,31 +226,19 @@ def test_pool_fwd_quad_indices_nan_and_alpha_beta_equal_the_generic_kernel(
 
 
 @requires_gpu
-@pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("mode", MODES, ids=["max", "avg", "avg_incl"])
-def test_pool_fwd_quad_rows_not_16_byte_aligned_fall_back_with_the_same_bits(monkeypatch, rng,
-                                                                             mode, kernel):
+def test_pool_fwd_quad_rows_not_16_byte_aligned_fall_back_with_the_same_bits(rng, mode):
     """x with a row stride that is not a multiple of 4 floats: not the quad kernel."""
     h = mi.Handle(device="gpu")
     case = ((2, 3, 12, 70), (3, 3), (1, 1), (2, 2))
     xs = Strided(case[0], rng, pad=(0, 0, 0, 1))            # rows of 71 floats
+    kernel = "quad"
     ys = {}
-    for k in (kernel, "generic"):
-        monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", k)
-        ys[k], _ = run_fwd(h, case, mode, xs.buf, xdesc=xs.desc())
+    ys[kernel], _ = run_fwd(h, case, mode, xs.buf, xdesc=xs.desc())
+    ys["generic"], _ = run_fwd(h, case, mode, xs.view, generic=True)
     assert not np.isnan(ys[kernel]).any()
     assert ys[kernel].tobytes() == ys["generic"].tobytes()
     assert rel_l2(ys[kernel], torch_fwd(case, mode, xs.view)) <= 1e-6
-
-
-@requires_gpu
-def test_a_bad_pool_kernel_choice_lists_the_quad_kernels(monkeypatch, rng):
-    h = mi.Handle(device="gpu")
-    case = ((1, 2, 8, 8), (2, 2), (0, 0), (2, 2))
-    x = rng.standard_normal(case[0]).astype(np.float32)
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "quad4")
-    with pytest.raises(mi.BadParmError, match="MIOPEN_CY_POOL_KERNEL.*quad or quad2"):
-        run_fwd(h, case, mi.miopenPoolingAverage, x)
 
 
 # ---- the dedicated 2-d pooling backward (pool_bwd_2d) -----------------------------------------
@@ -300,16 +256,13 @@ POOL_BWD_CASES = POOL_CASES + [
 @requires_gpu
 @pytest.mark.parametrize("mode", MODES, ids=["max", "avg", "avg_incl"])
 @pytest.mark.parametrize("case", POOL_BWD_CASES, ids=pool_id)
-def test_pool_bwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(
-        monkeypatch, rng, case, mode):
+def test_pool_bwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(rng, case, mode):
     h = mi.Handle(device="gpu")
     x = rng.standard_normal(case[0]).astype(np.float32)
     dy = rng.standard_normal(out_shape(case)).astype(np.float32)
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "direct")
     dx_direct = run_bwd(h, case, mode, x, dy)
     dx_again = run_bwd(h, case, mode, x, dy)
-    monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", "generic")
-    dx_generic = run_bwd(h, case, mode, x, dy)
+    dx_generic = run_bwd(h, case, mode, x, dy, generic=True)
     assert dx_direct.tobytes() == dx_again.tobytes() == dx_generic.tobytes()
     assert rel_l2(dx_direct, torch_bwd(case, mode, x, dy)) <= 1e-6
 
@@ -323,16 +276,16 @@ def test_pool_bwd_2d_equals_the_generic_kernel_bit_for_bit_and_matches_torch(
                                   ((2, 2, 8, 10), (2, 2), (0, 0), (2, 2))],
                          ids=pool_id)
 def test_pool_bwd_2d_index_types_and_alpha_beta_equal_the_generic_kernel(
-        monkeypatch, rng, case, index_type, image):
+        rng, case, index_type, image):
     h = mi.Handle(device="gpu")
     x = rng.standard_normal(case[0]).astype(np.float32)
     dy = rng.standard_normal(out_shape(case)).astype(np.float32)
     dx0 = rng.standard_normal(case[0]).astype(np.float32)
     out = {}
     for kernel in ("direct", "generic"):
-        monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
         out[kernel] = run_bwd(h, case, mi.miopenPoolingMax, x, dy, index_type=index_type,
-                                   image=image, alpha=1.5, beta=-0.5, dx0=dx0)
+                              image=image, alpha=1.5, beta=-0.5, dx0=dx0,
+                              generic=kernel == "generic")
     assert out["direct"].tobytes() == out["generic"].tobytes()
     ref = 1.5 * torch_bwd(case, mi.miopenPoolingMax, x, dy) - 0.5 * dx0
     assert rel_l2(out["direct"], ref) <= 1e-6
@@ -340,7 +293,7 @@ def test_pool_bwd_2d_index_types_and_alpha_beta_equal_the_generic_kernel(
 
 @requires_gpu
 @pytest.mark.parametrize("mode", [mi.miopenPoolingMax, mi.miopenPoolingAverage], ids=["max", "avg"])
-def test_pool_bwd_2d_with_strided_rows_and_max_without_workspace(monkeypatch, rng, mode):
+def test_pool_bwd_2d_with_strided_rows_and_max_without_workspace(rng, mode):
     """Rows with gaps (H stride > W) take the direct kernel, only the tensor is written; max
     without a workspace takes the generic kernel (the argmax found again from x)."""
     from helpers import Strided
@@ -352,21 +305,18 @@ def test_pool_bwd_2d_with_strided_rows_and_max_without_workspace(monkeypatch, rn
     pd = mi.PoolingDescriptor()
     mi.set2dPoolingDescriptor(pd, mode, 3, 3, 1, 1, 2, 2)
     y, ws = run_fwd(h, case, mode, x)
-    results = []
-    for kernel in ("direct", "generic"):
-        monkeypatch.setenv("MIOPEN_CY_POOL_KERNEL", kernel)
-        dx = Strided(case[0])
-        dy = Strided(out_shape(case), fill=dy_a)
-        dxb = mi.DeviceBuffer.from_numpy(h, dx.buf)
-        mi.poolingBackward(h, pd, 1.0, desc(y.shape), mi.DeviceBuffer.from_numpy(h, y), dy.desc(),
-                           mi.DeviceBuffer.from_numpy(h, dy.buf), desc(case[0]),
-                           mi.DeviceBuffer.from_numpy(h, x), 0.0, dx.desc(), dxb,
-                           mi.DeviceBuffer.from_numpy(h, ws))
-        dx.buf[...] = dxb.to_numpy(dx.buf.shape, np.float32)
-        assert dx.gaps_untouched()
-        assert rel_l2(dx.view, ref) <= 1e-6
-        results.append(np.ascontiguousarray(dx.view).tobytes())
-        if mode == mi.miopenPoolingMax:
-            no_ws = run_bwd(h, case, mode, x, dy_a, use_ws=False)
-            assert rel_l2(no_ws, ref) <= 1e-6
-    assert results[0] == results[1]
+    dx = Strided(case[0])
+    dy = Strided(out_shape(case), fill=dy_a)
+    dxb = mi.DeviceBuffer.from_numpy(h, dx.buf)
+    mi.poolingBackward(h, pd, 1.0, desc(y.shape), mi.DeviceBuffer.from_numpy(h, y), dy.desc(),
+                       mi.DeviceBuffer.from_numpy(h, dy.buf), desc(case[0]),
+                       mi.DeviceBuffer.from_numpy(h, x), 0.0, dx.desc(), dxb,
+                       mi.DeviceBuffer.from_numpy(h, ws))
+    dx.buf[...] = dxb.to_numpy(dx.buf.shape, np.float32)
+    assert dx.gaps_untouched()
+    assert rel_l2(dx.view, ref) <= 1e-6
+    generic = run_bwd(h, case, mode, x, dy_a, generic=True)
+    assert np.ascontiguousarray(dx.view).tobytes() == generic.tobytes()
+    if mode == mi.miopenPoolingMax:
+        no_ws = run_bwd(h, case, mode, x, dy_a, use_ws=False)
+        assert rel_l2(no_ws, ref) <= 1e-6

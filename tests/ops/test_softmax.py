@@ -427,17 +427,17 @@ def test_columns_same_bits_every_run(handle, rng, algo):
     assert rel_l2(runs[0][1], dx_ref) <= TOL     # dx from our float32 y
 
 
-# ---- rows: a warp per row (softmax_rows_warp) or a block per row ---------------------------------
+# ---- rows: a warp per row (softmax_rows_warp), else a block per row -----------------------------
 
-# The forward softmax a warp per row (MIOPEN_CY_SOFTMAX_ROWS=warp, the default; "block" is the
-# block-per-row kernel): N x C rows of whole float4s up to 1024 long, every algorithm, both modes that
-# give rows, alpha/beta, against PyTorch in float64 (tests/reference/softmax.py); rows that must fall
-# back (C not a multiple of 4, C past 1024, rows whose stride breaks the alignment) give the same
-# answer; the same bits on two runs; a bad choice named. Every test runs on each device present (the
-# variable only steers GPU kernels); outputs start NaN-poisoned or random.
+# softmax_rows_warp (a warp per row; rows it does not take go to the block-per-row kernel): N x C
+# rows of whole float4s up to 1024 long, every algorithm, both modes that give rows, alpha/beta,
+# against PyTorch in float64 (miopen_cy.reference.softmax); rows that must fall back (C not a
+# multiple of 4, C past 1024, rows whose stride breaks the alignment) give the same answer; the
+# same bits on two runs. Every test runs on each device present; outputs start NaN-poisoned or
+# random.
 
 INSTANCE = mi.MIOPEN_SOFTMAX_MODE_INSTANCE
-ROWS = ["warp", "block"]
+
 
 
 def algo_id(a):
@@ -446,11 +446,9 @@ def algo_id(a):
 
 # C: whole float4s from one to the 1024 limit (lanes partly used, a lane's last float4 partly
 # past the row), then rows that fall back: C % 4 != 0, C > 1024.
-@pytest.mark.parametrize("rows", ROWS)
 @pytest.mark.parametrize("c", [4, 8, 100, 128, 252, 256, 1000, 1024, 999, 1001, 1028, 2000])
 @pytest.mark.parametrize("algo", ALGOS, ids=algo_id)
-def test_softmax_rows_match_torch(monkeypatch, handle, rng, c, algo, rows):
-    monkeypatch.setenv("MIOPEN_CY_SOFTMAX_ROWS", rows)
+def test_softmax_rows_match_torch(handle, rng, c, algo):
     shape = (37, c, 1, 1)
     x = (3.0 * rng.standard_normal(shape)).astype(np.float32)
     for mode in (CHANNEL, INSTANCE):
@@ -459,10 +457,8 @@ def test_softmax_rows_match_torch(monkeypatch, handle, rng, c, algo, rows):
         assert rel_l2(y, ref.forward(x, algo, mode)) <= TOL
 
 
-@pytest.mark.parametrize("rows", ROWS)
 @pytest.mark.parametrize("algo", ALGOS, ids=algo_id)
-def test_softmax_rows_blend(monkeypatch, handle, rng, algo, rows):
-    monkeypatch.setenv("MIOPEN_CY_SOFTMAX_ROWS", rows)
+def test_softmax_rows_blend(handle, rng, algo):
     shape = (19, 1000, 1, 1)
     x = (2.0 * rng.standard_normal(shape)).astype(np.float32)
     y0 = rng.standard_normal(shape).astype(np.float32)
@@ -498,19 +494,6 @@ def test_softmax_rows_same_bits_every_run(handle, rng, algo):
         runs.append(y)
     assert runs[0].tobytes() == runs[1].tobytes()
     assert rel_l2(runs[0], ref.forward(x, algo, CHANNEL)) <= TOL
-
-
-@requires_gpu
-def test_a_bad_softmax_rows_choice_names_the_variable_and_writes_nothing(monkeypatch, rng):
-    h = mi.Handle(device="gpu")
-    shape = (4, 1000, 1, 1)
-    x = rng.standard_normal(shape).astype(np.float32)
-    y = poisoned(shape)
-    monkeypatch.setenv("MIOPEN_CY_SOFTMAX_ROWS", "wave")
-    with pytest.raises(mi.BadParmError, match="MIOPEN_CY_SOFTMAX_ROWS"):
-        mi.softmaxForward_V2(h, 1.0, desc(shape), x, 0.0, desc(shape), y,
-                             mi.MIOPEN_SOFTMAX_ACCURATE, CHANNEL)
-    assert np.isnan(y).all()
 
 
 # ---- short contiguous rows on the GPU (256..1024 unit-stride elements) --------------------------

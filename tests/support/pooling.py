@@ -33,9 +33,23 @@ def pool_desc(case, mode, index_type=None, image=False):
     return pd
 
 
+def w_stride2(a):
+    """a (n, c, h, w) inside a NaN-filled buffer twice as wide, read with a W stride of 2: the
+    generic pooling kernels take it (the 2-d ones need unit W strides). Returns (buffer, desc)."""
+    a = np.asarray(a, np.float32)
+    buf = np.full(a.shape + (2,), np.nan, np.float32)
+    buf[..., 0] = a
+    n, c, h, w = a.shape
+    return buf, desc(a.shape, (c * h * w * 2, h * w * 2, w * 2, 2))
+
+
 def run_fwd(h, case, mode, x, *, xdesc=None, index_type=None, image=False, alpha=1.0, beta=0.0,
-            y0=None):
-    """The forward; returns y and the index workspace."""
+            y0=None, generic=False):
+    """The forward; returns y and the index workspace. generic: through the generic kernel (x
+    read with a W stride of 2), the reference of the 2-d kernels' bits."""
+    if generic:
+        assert xdesc is None, "generic takes the logical x"
+        x, xdesc = w_stride2(x)
     pd = pool_desc(case, mode, index_type, image)
     xd = xdesc if xdesc is not None else desc(case[0])
     oshape = mi.getPoolingForwardOutputDim(pd, desc(case[0]))
@@ -49,15 +63,19 @@ def run_fwd(h, case, mode, x, *, xdesc=None, index_type=None, image=False, alpha
 
 
 def run_bwd(h, case, mode, x, dy, *, index_type=None, image=False, alpha=1.0, beta=0.0, dx0=None,
-            use_ws=True):
-    """The forward (with its index workspace) then the backward; returns dx."""
+            use_ws=True, generic=False):
+    """The forward (with its index workspace) then the backward; returns dx. generic: the
+    backward through the generic kernel (dy read with a W stride of 2)."""
     shape = case[0]
     y, ws = run_fwd(h, case, mode, x, index_type=index_type, image=image)
     pd = pool_desc(case, mode, index_type, image)
     xd, yd = desc(shape), desc(y.shape)
     dxb = mi.DeviceBuffer.from_numpy(h, poisoned(shape) if dx0 is None else dx0)
     wsb = mi.DeviceBuffer.from_numpy(h, ws) if use_ws else None
-    mi.poolingBackward(h, pd, alpha, yd, mi.DeviceBuffer.from_numpy(h, y), yd,
+    dyd = yd
+    if generic:
+        dy, dyd = w_stride2(dy)
+    mi.poolingBackward(h, pd, alpha, yd, mi.DeviceBuffer.from_numpy(h, y), dyd,
                        mi.DeviceBuffer.from_numpy(h, dy), xd, mi.DeviceBuffer.from_numpy(h, x),
                        beta, xd, dxb, wsb)
     return dxb.to_numpy(shape, np.float32)

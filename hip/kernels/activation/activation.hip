@@ -169,18 +169,18 @@ void WithMode(const ActivationMode& m, Fn&& fn)
 } // namespace
 
 void LaunchActivationFwd(const MapArgs<1>& a, const Launch& l, const ActivationMode& m,
-                         float alpha, bool read_out, int unroll)
+                         float alpha, bool read_out)
 {
     WithMode(m, [&](auto op) {
-        LaunchMapPackedOr(a, l, read_out, unroll, Forward<decltype(op)>{op, alpha});
+        LaunchMapPackedOr(a, l, read_out, Forward<decltype(op)>{op, alpha});
     });
 }
 
 void LaunchActivationBwd(const MapArgs<2>& a, const Launch& l, const ActivationMode& m,
-                         float alpha, bool read_out, int unroll)
+                         float alpha, bool read_out)
 {
     WithMode(m, [&](auto op) {
-        LaunchMapPackedOr(a, l, read_out, unroll, Backward<decltype(op)>{op, alpha});
+        LaunchMapPackedOr(a, l, read_out, Backward<decltype(op)>{op, alpha});
     });
 }
 

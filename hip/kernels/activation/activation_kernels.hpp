@@ -12,13 +12,12 @@ struct ActivationMode
     float alpha, beta, gamma;
 };
 
-/// y = alpha * f(x) + beta * y; in = {x}. unroll: the float4s a thread moves (PackedUnroll of
-/// common/packed_choice.hpp): packed, aligned operands take MapPacked (common/packed_map.hpp)
-/// unless it is 0.
+/// y = alpha * f(x) + beta * y; in = {x}. Packed, aligned operands take MapPacked
+/// (common/packed_map.hpp), the others the general engine (common/elementwise.hpp).
 void LaunchActivationFwd(const MapArgs<1>& a, const Launch& l, const ActivationMode& m,
-                         float alpha, bool read_out, int unroll);
-/// dx = alpha * f'(x) * dy + beta * dx; in = {dy, x}. unroll: as the forward's.
+                         float alpha, bool read_out);
+/// dx = alpha * f'(x) * dy + beta * dx; in = {dy, x}. The kernel as the forward's.
 void LaunchActivationBwd(const MapArgs<2>& a, const Launch& l, const ActivationMode& m,
-                         float alpha, bool read_out, int unroll);
+                         float alpha, bool read_out);
 
 } // namespace miopen::gpu

@@ -1,21 +1,20 @@
 // Launchers of activation forward and backward: the operands' strided space, the element-wise
 // plan, the launch on the handle's stream and its check.
-#include "activation/activation.hpp"
+#include "activation/activation_args.hpp"
 #include "kernels/activation/activation_kernels.hpp"
 #include "kernels/common/launch_common.hpp"
-#include "kernels/common/packed_choice.hpp"
 
 namespace miopen::gpu {
 namespace {
 
-ActivationMode ModeOf(const cpu::ActivationParams& p)
+ActivationMode ModeOf(const ActivationParams& p)
 {
     return {static_cast<int>(p.mode), p.alpha, p.beta, p.gamma};
 }
 
 } // namespace
 
-void ActivationForward(const Handle& h, const cpu::ActivationParams& p, float alpha,
+void ActivationForward(const Handle& h, const ActivationParams& p, float alpha,
                        const TensorDescriptor& xDesc, const float* x, float beta,
                        const TensorDescriptor& yDesc, float* y)
 {
@@ -26,11 +25,11 @@ void ActivationForward(const Handle& h, const cpu::ActivationParams& p, float al
     a.in[0] = x;
     a.out   = y;
     // one float4 a thread: on the H200, 0.90-0.95 of copy for tanh / logistic / elu (perf/RESULTS.md)
-    LaunchActivationFwd(a, l, ModeOf(p), alpha, beta != 0.0f, PackedUnroll(1));
+    LaunchActivationFwd(a, l, ModeOf(p), alpha, beta != 0.0f);
     CheckLaunch("miopenActivationForward");
 }
 
-void ActivationBackward(const Handle& h, const cpu::ActivationParams& p, float alpha,
+void ActivationBackward(const Handle& h, const ActivationParams& p, float alpha,
                         const TensorDescriptor& dyDesc, const float* dy,
                         const TensorDescriptor& xDesc, const float* x, float beta,
                         const TensorDescriptor& dxDesc, float* dx)
@@ -43,7 +42,7 @@ void ActivationBackward(const Handle& h, const cpu::ActivationParams& p, float a
     a.in[1] = x;
     a.out   = dx;
     // one float4 of dy and of x a thread: 0.99-1.00 of copy on the H200 (perf/RESULTS.md)
-    LaunchActivationBwd(a, l, ModeOf(p), alpha, beta != 0.0f, PackedUnroll(1));
+    LaunchActivationBwd(a, l, ModeOf(p), alpha, beta != 0.0f);
     CheckLaunch("miopenActivationBackward");
 }
 

@@ -52,7 +52,7 @@ struct BnInferPackedArgs
     float alpha = 1.0f, beta = 0.0f, epsilon = 0.0f;
 };
 int BnInferPackedThreads();
-/// unroll: float4s of x a thread keeps in flight (1, 2 or 4).
+/// unroll: float4s of x a thread keeps in flight (4 spatial, 2 per activation).
 void LaunchBnInferPacked(const BnInferPackedArgs& p, const Launch& l, int unroll);
 
 /// Coefficients from the estimated statistics.

@@ -1,7 +1,7 @@
 // Launchers of batch norm: the group plan (spatial: C; per activation: C, [D,] H, W), the pieces
 // of the handle's scratch (partial sums, per-group statistics and coefficients), the kernels of
 // batchnorm.hip in stream order, each launch checked.
-#include "batchnorm/batchnorm.hpp"
+#include "batchnorm/batchnorm_args.hpp"
 #include "kernels/batchnorm/bn_train_args.hpp"
 #include "kernels/batchnorm/batchnorm_kernels.hpp"
 #include "kernels/batchnorm/bn_infer_packed.hpp"
@@ -11,7 +11,7 @@ namespace miopen::gpu {
 
 /// bn_fwd_train_nchw4_launch.cpp: the float4 path of spatial training on packed NCHW; false
 /// (nothing queued) where it does not apply.
-bool BatchNormForwardTrainingNchw4(Handle& h, const cpu::BnForwardArgs& args);
+bool BatchNormForwardTrainingNchw4(Handle& h, const BnForwardArgs& args);
 
 namespace {
 
@@ -57,13 +57,29 @@ MapArgs<NIn> PlanApply(const Handle& h, const TensorDescriptor& x,
     return PlanMap<NIn>(h, Collapse<NIn + 1>(x.NumDims(), x.Lens().data(), strides), beta, l);
 }
 
+/// The forward's last step: y = (x - m) * a + c (+ beta * y) with the per-group coefficients.
+void ApplyCoef(const Handle& h, const BnForwardArgs& args, const GroupPlan<1>& plan,
+               const BnCoef& coef, const char* api)
+{
+    const TensorDescriptor& x = *args.xDesc;
+    const size_t* gs          = plan.group_stride.data();
+    Launch l;
+    auto a  = PlanApply<4>(h, x, {StridesOf(x), gs, gs, gs, StridesOf(*args.yDesc)}, args.beta, l);
+    a.in[0] = args.x;
+    a.in[1] = coef.m;
+    a.in[2] = coef.a;
+    a.in[3] = coef.c;
+    a.out   = args.y;
+    LaunchBnApply(a, l, args.beta != 0.0f);
+    CheckLaunch(api);
+}
+
 } // namespace
 
-void BatchNormForwardTraining(Handle& h, const cpu::BnForwardArgs& args)
+void BatchNormForwardTraining(Handle& h, const BnForwardArgs& args)
 {
     if(BatchNormForwardTrainingNchw4(h, args))
         return;
-    const TensorDescriptor& x = *args.xDesc;
     const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));
     const auto s    = CarveScratch(h, plan.args.groups, plan.args.chunks);
     LaunchBnStats(plan.args, plan.launch, args.x, s.partial);
@@ -72,44 +88,23 @@ void BatchNormForwardTraining(Handle& h, const cpu::BnForwardArgs& args)
     const BnTrainArgs t = TrainArgsOf(args);
     LaunchBnTrainFinish(plan.args, PerItem(h, plan.args.groups), args.x, s.partial, t, s.coef);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
-
-    const size_t* gs = plan.group_stride.data();
-    Launch l;
-    auto a  = PlanApply<4>(h, x, {StridesOf(x), gs, gs, gs, StridesOf(*args.yDesc)}, args.beta, l);
-    a.in[0] = args.x;
-    a.in[1] = s.coef.m;
-    a.in[2] = s.coef.a;
-    a.in[3] = s.coef.c;
-    a.out   = args.y;
-    LaunchBnApply(a, l, args.beta != 0.0f);
-    CheckLaunch("miopenBatchNormalizationForwardTraining");
+    ApplyCoef(h, args, plan, s.coef, "miopenBatchNormalizationForwardTraining");
 }
 
-void BatchNormForwardInference(Handle& h, const cpu::BnForwardArgs& args)
+void BatchNormForwardInference(Handle& h, const BnForwardArgs& args)
 {
     if(BatchNormInferencePacked(h, args)) // packed, aligned x and y: bn_infer_packed.hip
         return;
-    const TensorDescriptor& x = *args.xDesc;
     const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));
     const auto s    = CarveScratch(h, plan.args.groups, 1);
     LaunchBnInferCoef(plan.args, PerItem(h, plan.args.groups), args.scale, args.bias,
                       args.est_mean, args.est_variance, args.alpha,
                       static_cast<float>(args.epsilon), s.coef);
     CheckLaunch("miopenBatchNormalizationForwardInference");
-
-    const size_t* gs = plan.group_stride.data();
-    Launch l;
-    auto a  = PlanApply<4>(h, x, {StridesOf(x), gs, gs, gs, StridesOf(*args.yDesc)}, args.beta, l);
-    a.in[0] = args.x;
-    a.in[1] = s.coef.m;
-    a.in[2] = s.coef.a;
-    a.in[3] = s.coef.c;
-    a.out   = args.y;
-    LaunchBnApply(a, l, args.beta != 0.0f);
-    CheckLaunch("miopenBatchNormalizationForwardInference");
+    ApplyCoef(h, args, plan, s.coef, "miopenBatchNormalizationForwardInference");
 }
 
-void BatchNormBackward(Handle& h, const cpu::BnBackwardArgs& args)
+void BatchNormBackward(Handle& h, const BnBackwardArgs& args)
 {
     const TensorDescriptor& x = *args.xDesc;
     const auto stats = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));

@@ -2,7 +2,7 @@
 // NCHW / NCDHW with the same strides, H*W a multiple of 4, both 16-byte aligned, counts in 31
 // bits: PackedNcs4), its chunking (PlanChannelChunks), the scratch, and the three launches
 // (stats, batchnorm.hip's finish, apply) in stream order.
-#include "batchnorm/batchnorm.hpp"
+#include "batchnorm/batchnorm_args.hpp"
 #include "kernels/batchnorm/bn_train_args.hpp"
 #include "kernels/batchnorm/bn_fwd_train_nchw4_kernels.hpp"
 #include "kernels/common/group_plan.hpp"
@@ -16,7 +16,7 @@ bool Aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0;
 
 } // namespace
 
-bool BatchNormForwardTrainingNchw4(Handle& h, const cpu::BnForwardArgs& args)
+bool BatchNormForwardTrainingNchw4(Handle& h, const BnForwardArgs& args)
 {
     int64_t n = 0, c = 0, s = 0;
     if(args.mode != miopenBNSpatial || !PackedNcs4(*args.xDesc, args.x, n, c, s) ||

@@ -109,9 +109,7 @@ int BnInferPackedThreads() { return kBnThreads; }
 void LaunchBnInferPacked(const BnInferPackedArgs& p, const Launch& l, int unroll)
 {
     const bool per_act = p.coef_m != nullptr;
-    if(unroll == 1)
-        per_act ? LaunchU<1, true>(p, l) : LaunchU<1, false>(p, l);
-    else if(unroll == 2)
+    if(unroll == 2)
         per_act ? LaunchU<2, true>(p, l) : LaunchU<2, false>(p, l);
     else
         per_act ? LaunchU<4, true>(p, l) : LaunchU<4, false>(p, l);

@@ -2,7 +2,7 @@
 // BatchNormForwardInference when x and y are packed and aligned. Plain C++.
 #pragma once
 
-#include "batchnorm/batchnorm.hpp"
+#include "batchnorm/batchnorm_args.hpp"
 #include "core/handle.hpp"
 
 namespace miopen::gpu {
@@ -10,7 +10,7 @@ namespace miopen::gpu {
 /// Runs the inference on the packed path and returns true, or returns false (nothing launched)
 /// where it does not apply: x or y not packed or not 16-byte aligned, a plane (spatial: the
 /// [D]HW run of one (n, c); per activation: the C[D]HW run of one n) not a multiple of 4
-/// elements, or MIOPEN_CY_MAP_KERNEL=rows.
-bool BatchNormInferencePacked(Handle& h, const cpu::BnForwardArgs& args);
+/// elements.
+bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args);
 
 } // namespace miopen::gpu

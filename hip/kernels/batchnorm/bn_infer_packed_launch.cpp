@@ -4,7 +4,6 @@
 #include "kernels/batchnorm/bn_infer_packed.hpp"
 #include "kernels/batchnorm/bn_infer_peract_kernels.hpp"
 #include "kernels/common/group_plan.hpp"
-#include "kernels/common/packed_choice.hpp"
 
 #include <cstdint>
 
@@ -13,38 +12,19 @@ namespace {
 
 bool Aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
 
-/// MIOPEN_CY_BN_PERACT: how per-activation inference runs on packed tensors. "coef": the
-/// coefficient kernel into scratch, then bn_infer_packed (the path before bn_infer_peract);
-/// "fused" (nb = 8), "fused2", "fused32": bn_infer_peract with nb n a thread (perf/RESULTS.md
-/// "GPU pooling forward, poolfwd"). Unset: kBnPeractDefault, "fused": 0.111 vs 0.129 ms for
-/// "coef" on an H200, where its tests (tests/test_gpu_poolfwd.py: the same bits as "coef")
-/// passed. Returns nb, 0 for "coef".
-constexpr int kBnPeractDefault = 8;
-int BnPeractNb()
-{
-    const auto v = env::Value("MIOPEN_CY_BN_PERACT");
-    if(!v)
-        return kBnPeractDefault;
-    if(*v == "coef")
-        return 0;
-    if(*v == "fused")
-        return 8;
-    if(*v == "fused2")
-        return 2;
-    if(*v == "fused32")
-        return 32;
-    ThrowBadParm("MIOPEN_CY_BN_PERACT = '", *v, "'; expected fused, fused2, fused32 or coef");
-}
+/// n a thread of bn_infer_peract: 8 (0.111 ms against 0.129 for the coefficient path on an H200,
+/// perf/RESULTS.md "GPU pooling forward, poolfwd"; 2 and 32 were slower and are gone).
+constexpr int kBnPeractNb = 8;
 
 /// bn_infer_peract where it applies (x and y checked by the caller: packed, aligned, a plane of
 /// whole float4s): the parameter tensor packed 1 x C[D]HW in x's order, the four parameter
 /// pointers 16-byte aligned. False: nothing launched.
-bool BnInferPeract(Handle& h, const cpu::BnForwardArgs& args, int64_t n, int64_t plane)
+bool BnInferPeract(Handle& h, const BnForwardArgs& args, int64_t n, int64_t plane)
 {
-    const int nb = BnPeractNb();
+    const int nb = kBnPeractNb;
     const TensorDescriptor& x = *args.xDesc;
     const TensorDescriptor& pd = *args.pDesc;
-    if(nb == 0 || !pd.IsPacked() || pd.NumDims() != x.NumDims() || pd.Lens()[0] != 1 ||
+    if(!pd.IsPacked() || pd.NumDims() != x.NumDims() || pd.Lens()[0] != 1 ||
        !Aligned16(args.scale) || !Aligned16(args.bias) || !Aligned16(args.est_mean) ||
        !Aligned16(args.est_variance))
         return false;
@@ -71,12 +51,11 @@ bool BnInferPeract(Handle& h, const cpu::BnForwardArgs& args, int64_t n, int64_t
 
 } // namespace
 
-bool BatchNormInferencePacked(Handle& h, const cpu::BnForwardArgs& args)
+bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
 {
     const TensorDescriptor& x = *args.xDesc;
     const TensorDescriptor& y = *args.yDesc;
-    const int unroll          = PackedUnroll(4); // 4 float4s of x a thread (2 per activation)
-    if(unroll == 0 || !x.IsPacked() || !y.IsPacked() || x.NumDims() < 2 ||
+    if(!x.IsPacked() || !y.IsPacked() || x.NumDims() < 2 ||
        (reinterpret_cast<uintptr_t>(args.x) & 15) != 0 ||
        (reinterpret_cast<uintptr_t>(args.y) & 15) != 0)
         return false;
@@ -94,7 +73,7 @@ bool BatchNormInferencePacked(Handle& h, const cpu::BnForwardArgs& args)
     p.x = args.x, p.y = args.y;
     p.alpha = args.alpha, p.beta = args.beta, p.epsilon = static_cast<float>(args.epsilon);
     p.plane_q = plane / 4;
-    int u = unroll;
+    int u = 4; // float4s of x a thread (2 per activation)
     if(per_act && BnInferPeract(h, args, n, plane))
         return true;
     if(per_act)
@@ -113,7 +92,7 @@ bool BatchNormInferencePacked(Handle& h, const cpu::BnForwardArgs& args)
                           args.est_mean, args.est_variance, args.alpha, p.epsilon, coef);
         CheckLaunch("miopenBatchNormalizationForwardInference");
         p.coef_m = coef.m, p.coef_a = coef.a, p.coef_c = coef.c;
-        u = unroll > 2 ? 2 : unroll; // four float4 streams a step: two steps in flight
+        u = 2; // four float4 streams a step: two steps in flight
     }
     else
     {
@@ -123,10 +102,7 @@ bool BatchNormInferencePacked(Handle& h, const cpu::BnForwardArgs& args)
         p.param_stride = static_cast<int64_t>(args.pDesc->Strides()[1]);
     }
     // balanced chunks: as few as give each thread at most u float4s per operand
-    const int64_t per = int64_t{BnInferPackedThreads()} * u;
-    p.chunks          = (p.plane_q + per - 1) / per;
-    p.chunk_q         = (p.plane_q + p.chunks - 1) / p.chunks;
-    p.chunks          = (p.plane_q + p.chunk_q - 1) / p.chunk_q;
+    PlanBalancedChunks(p.plane_q, int64_t{BnInferPackedThreads()} * u, p.chunk_q, p.chunks);
     if(planes * p.chunks >= (int64_t{1} << 31))
         return false;
     LaunchBnInferPacked(p, On(h, D1(static_cast<unsigned>(planes * p.chunks)),

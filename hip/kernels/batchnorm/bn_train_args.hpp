@@ -2,12 +2,12 @@
 // launcher (batchnorm_launch.cpp) and the packed NCHW fast path (bn_fwd_train_nchw4_launch.cpp).
 #pragma once
 
-#include "batchnorm/batchnorm.hpp"
+#include "batchnorm/batchnorm_args.hpp"
 #include "kernels/batchnorm/batchnorm_kernels.hpp"
 
 namespace miopen::gpu {
 
-inline BnTrainArgs TrainArgsOf(const cpu::BnForwardArgs& args)
+inline BnTrainArgs TrainArgsOf(const BnForwardArgs& args)
 {
     BnTrainArgs t;
     t.scale            = args.scale;

@@ -1,37 +1,23 @@
 // Launchers of the bias ops: forward is OpTensor Add with y as A and C (MIOpen's definition),
 // BiasFwdPacked on packed y; backward the per-channel reduction of bias.hip (BiasBwdNchw4 on
 // packed dy, else the group reduction) with its partial sums in the handle's scratch.
-#include "bias/bias.hpp"
+#include "bias/bias_args.hpp"
 #include "kernels/bias/bias_kernels.hpp"
 #include "kernels/common/group_plan.hpp"
 #include "kernels/common/launch_common.hpp"
-#include "core/env.hpp"
-#include "tensor/tensor_ops.hpp"
+#include "tensor/tensor_args.hpp"
 
 #include <cstdint>
 
 namespace miopen::gpu {
 namespace {
 
-/// MIOPEN_CY_BIAS_FWD: the forward kernel on packed y. Unset or "packed": BiasFwdPacked
-/// (bias.hip, 0.95 of the copy bandwidth on an H200); "optensor": OpTensor's element-wise
-/// engine, as on strided y (0.70).
-bool BiasFwdPackedWanted()
-{
-    const auto v = env::Value("MIOPEN_CY_BIAS_FWD");
-    if(!v || *v == "packed")
-        return true;
-    if(*v == "optensor")
-        return false;
-    ThrowBadParm("MIOPEN_CY_BIAS_FWD = '", *v, "'; expected packed or optensor");
-}
-
 /// BiasFwdPacked where y is packed, 16-byte aligned and its (n, c) planes whole float4s; false:
 /// nothing launched.
 bool ForwardBiasPacked(Handle& h, float alpha, const TensorDescriptor& bDesc, const float* b,
                        float beta, const TensorDescriptor& yDesc, float* y)
 {
-    if(!BiasFwdPackedWanted() || !yDesc.IsPacked() ||
+    if(!yDesc.IsPacked() ||
        (reinterpret_cast<uintptr_t>(y) & 15) != 0)
         return false;
     const auto& lens = yDesc.Lens();
@@ -47,10 +33,7 @@ bool ForwardBiasPacked(Handle& h, float alpha, const TensorDescriptor& bDesc, co
     p.channels = static_cast<int64_t>(lens[1]);
     p.plane_q  = plane / 4;
     // balanced chunks: as few as give each thread at most kBiasFwdUnroll float4s
-    const int64_t per = int64_t{kBiasFwdThreads} * kBiasFwdUnroll;
-    p.chunks          = (p.plane_q + per - 1) / per;
-    p.chunk_q         = (p.plane_q + p.chunks - 1) / p.chunks;
-    p.chunks          = (p.plane_q + p.chunk_q - 1) / p.chunk_q;
+    PlanBalancedChunks(p.plane_q, int64_t{kBiasFwdThreads} * kBiasFwdUnroll, p.chunk_q, p.chunks);
     if(planes * p.chunks >= (int64_t{1} << 31))
         return false;
     LaunchBiasFwdPacked(p, On(h, D1(static_cast<unsigned>(planes * p.chunks)), D1(kBiasFwdThreads)));
@@ -58,24 +41,12 @@ bool ForwardBiasPacked(Handle& h, float alpha, const TensorDescriptor& bDesc, co
     return true;
 }
 
-/// MIOPEN_CY_BIAS_BWD: the backward kernel on packed dy. Unset or "packed": BiasBwdNchw4;
-/// "groups": the group reduction (common/reduce.hpp), as on strided dy.
-bool BiasBwdPackedWanted()
-{
-    const auto v = env::Value("MIOPEN_CY_BIAS_BWD");
-    if(!v || *v == "packed")
-        return true;
-    if(*v == "groups")
-        return false;
-    ThrowBadParm("MIOPEN_CY_BIAS_BWD = '", *v, "'; expected packed or groups");
-}
-
 /// The chunking of BiasBwdNchw4 where dy is packed N, C, S with S a multiple of 4
 /// (PackedNcs4); false: the group reduction runs instead.
 bool BiasBwdNchw4Plan(const TensorDescriptor& dyDesc, const float* dy, BiasBwdNchw4Args& a)
 {
     int64_t n = 0, c = 0, s = 0;
-    if(!BiasBwdPackedWanted() || !PackedNcs4(dyDesc, dy, n, c, s))
+    if(!PackedNcs4(dyDesc, dy, n, c, s))
         return false;
     const ChannelChunks ch = PlanChannelChunks(n, c, s / 4, kBiasBwdThreads);
     a.n      = static_cast<uint32_t>(n);

@@ -125,6 +125,16 @@ inline bool PackedNcs4(const TensorDescriptor& t, const void* p, int64_t& n, int
     return s % 4 == 0 && n * c * s != 0 && n * c * (s / 4) <= INT32_MAX && c <= 65535;
 }
 
+/// The balanced chunks of a plane of plane_q float4s that a block of `per` float4s (threads times
+/// float4s a thread) covers: as few chunks as give each thread at most its share, all of one
+/// size but the last. Gives chunk_q (float4s a chunk) and chunks (chunks a plane).
+inline void PlanBalancedChunks(int64_t plane_q, int64_t per, int64_t& chunk_q, int64_t& chunks)
+{
+    chunks  = (plane_q + per - 1) / per;
+    chunk_q = (plane_q + chunks - 1) / chunks;
+    chunks  = (plane_q + chunk_q - 1) / chunk_q;
+}
+
 /// The chunks of one channel's n * s4 float4s that such a reduction's blocks (of `threads`) take:
 /// about 1024 blocks in all, at least 8 float4s a thread, at most 65535 chunks (grid.x).
 /// Constants, not the device's SM count, so the chunking, and with it the bits of every sum,

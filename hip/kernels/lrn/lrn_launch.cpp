@@ -2,7 +2,7 @@
 // alpha over the area, the gradient coefficient in double), one thread per element; cross-channel
 // windows of 3 to 11 (odd) channels take the column kernels of lrn_cross_cols.hip.
 #include "kernels/common/launch_common.hpp"
-#include "lrn/lrn.hpp"
+#include "lrn/lrn_args.hpp"
 #include "kernels/lrn/lrn_cross_cols_kernels.hpp"
 #include "kernels/lrn/lrn_kernels.hpp"
 
@@ -12,7 +12,7 @@
 namespace miopen::gpu {
 namespace {
 
-LrnArgs ArgsOf(const LRNDescriptor& lrn, const TensorDescriptor& d, float alpha, float beta)
+LrnArgs ArgsOf(const LrnParams& lrn, const TensorDescriptor& d, float alpha, float beta)
 {
     LrnArgs a;
     const auto& l = d.Lens();
@@ -20,17 +20,17 @@ LrnArgs ArgsOf(const LRNDescriptor& lrn, const TensorDescriptor& d, float alpha,
     a.c           = static_cast<int64_t>(l[1]);
     a.h           = static_cast<int64_t>(l[2]);
     a.w           = static_cast<int64_t>(l[3]);
-    a.within      = lrn.Mode() == miopenLRNWithinChannel;
-    const double b = lrn.Beta();
+    a.within      = lrn.mode == miopenLRNWithinChannel;
+    const double b = lrn.beta;
     a.pow_kind    = b == 0.75 ? 0 : b == 0.5 ? 1 : b == 1.0 ? 2 : 3;
-    a.lo          = static_cast<int64_t>((lrn.N() - 1) / 2);
-    a.hi          = static_cast<int64_t>(lrn.N() - 1) - a.lo;
-    const double area = a.within ? static_cast<double>(lrn.N()) * static_cast<double>(lrn.N())
-                                 : static_cast<double>(lrn.N());
-    a.k         = static_cast<float>(lrn.K());
-    a.ratio     = static_cast<float>(lrn.Alpha() / area);
-    a.lrn_beta  = static_cast<float>(lrn.Beta());
-    a.grad_coef = static_cast<float>(2.0 * lrn.Alpha() * lrn.Beta() / area);
+    a.lo          = static_cast<int64_t>((lrn.n - 1) / 2);
+    a.hi          = static_cast<int64_t>(lrn.n - 1) - a.lo;
+    const double area = a.within ? static_cast<double>(lrn.n) * static_cast<double>(lrn.n)
+                                 : static_cast<double>(lrn.n);
+    a.k         = static_cast<float>(lrn.k);
+    a.ratio     = static_cast<float>(lrn.alpha / area);
+    a.lrn_beta  = static_cast<float>(lrn.beta);
+    a.grad_coef = static_cast<float>(2.0 * lrn.alpha * lrn.beta / area);
     a.alpha     = alpha;
     a.beta      = beta;
     return a;
@@ -64,7 +64,7 @@ void Unalias(Handle& h, const float* out, std::array<const float**, N> ins,
 
 } // namespace
 
-void LRNForward(Handle& h, const LRNDescriptor& lrn, float alpha,
+void LRNForward(Handle& h, const LrnParams& lrn, float alpha,
                 const TensorDescriptor& xDesc, const float* x, float beta,
                 const TensorDescriptor& yDesc, float* y, float* scale)
 {
@@ -72,7 +72,7 @@ void LRNForward(Handle& h, const LRNDescriptor& lrn, float alpha,
     LrnArgs a = ArgsOf(lrn, xDesc, alpha, beta);
     Copy4(a.xs, xDesc);
     Copy4(a.ys, yDesc);
-    if(!a.within && LrnCrossColsWindow(lrn.N()))
+    if(!a.within && LrnCrossColsWindow(lrn.n))
     {
         // One thread per (n, h, w) column (lrn_cross_cols.hip).
         const int64_t columns = a.n * a.h * a.w;
@@ -86,7 +86,7 @@ void LRNForward(Handle& h, const LRNDescriptor& lrn, float alpha,
     CheckLaunch("miopenLRNForward");
 }
 
-void LRNBackward(Handle& h, const LRNDescriptor& lrn, float alpha,
+void LRNBackward(Handle& h, const LrnParams& lrn, float alpha,
                  const TensorDescriptor& yDesc, const float* y, const TensorDescriptor& dyDesc,
                  const float* dy, const TensorDescriptor& xDesc, const float* x, float beta,
                  const TensorDescriptor& dxDesc, float* dx, const float* scale)
@@ -97,7 +97,7 @@ void LRNBackward(Handle& h, const LRNDescriptor& lrn, float alpha,
     Copy4(a.ys, yDesc);
     Copy4(a.dys, dyDesc);
     Copy4(a.dxs, dxDesc);
-    if(!a.within && LrnCrossColsWindow(lrn.N()))
+    if(!a.within && LrnCrossColsWindow(lrn.n))
     {
         const int64_t columns = a.n * a.h * a.w;
         LaunchLrnBwdCrossCols(a, On(h, D1(GridStrideBlocks(h, columns, 256)), D1(256)), x, y,

@@ -258,23 +258,17 @@ bool Pool2dPairApplies(const Pool2dArgs& a)
 }
 int Pool2dTileW(const Pool2dArgs& a)
 {
-    if(Pool2dShflApplies(a))
-        return Pool2dShflTileW(a.lanes_w);
     return Pool2dPairApplies(a) ? TilePair::kTileW : Tile2d::kTileW;
 }
 int Pool2dTileH(const Pool2dArgs& a)
 {
-    if(Pool2dShflApplies(a))
-        return Pool2dShflTileH(a.lanes_w);
     return Pool2dPairApplies(a) ? TilePair::kTileH : Tile2d::kTileH;
 }
 int Pool2dThreads() { return Tile2d::kThreads; }
 
 void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index)
 {
-    if(Pool2dShflApplies(a))
-        LaunchPoolFwd2dShfl(a, l, x, y, index);
-    else if(Pool2dPairApplies(a))
+    if(Pool2dPairApplies(a))
         FwdPair(a, l, x, y);
     else if(a.win_h == 3 && a.win_w == 3)
         Fwd2dWindow<3>(a, l, x, y, index);

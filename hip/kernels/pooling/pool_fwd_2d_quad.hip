@@ -1,23 +1,20 @@
 // pool_fwd_2d_quad: the 2-d pooling forward for K x K windows (K = 2, 3) at stride 2 along w with
 // w padding P (0 or 1), max (with or without the index workspace), average and average-inclusive,
-// on tensors whose x rows start 16-byte aligned (the conditions of pool_fwd_2d_shfl). Same
-// results, bit for bit, as the generic pool_fwd of pooling.hip, pool_fwd_2d and
-// pool_fwd_2d_shfl: the same scan order (first strict maximum, NaN largest, the scan starting at
-// the first in-bounds element), the same sums in (kh, kw) order, the same scales, the blend of
-// pool_math.hpp. Only the work split differs.
+// on tensors whose x rows start 16-byte aligned. Same results, bit for bit, as the generic
+// pool_fwd of pooling.hip and pool_fwd_2d: the same scan order (first strict maximum, NaN
+// largest, the scan starting at the first in-bounds element), the same sums in (kh, kw) order,
+// the same scales, the blend of pool_math.hpp. Only the work split differs.
 //
-// Why: pool_fwd_2d_shfl gives a thread 4 input columns and 2 outputs, and takes the window's
-// extra column from its neighbour by a shuffle, one row at a time. Here a thread owns 4
-// consecutive OUTPUTS of R output rows (R = 1 or 2): their windows need input columns
+// A thread owns 4 consecutive OUTPUTS of one output row: their windows need input columns
 // 8q - P .. 8q + 6 - P + K - 1 of K rows each, i.e. two float4s (columns 8q .. 8q + 7, 16-byte
 // aligned since the row is) and at most one scalar (column 8q - 1 for P = 1, 8q + 8 for K = 3
 // and P = 0). Every load of every row is issued before the first use (no shuffle, no wait in
-// between), so a thread keeps 2 * K * R float4s in flight, and the 4 outputs leave as one float4
-// store where y's row allows it. Threads are numbered flat over (plane, row group, quad): no lane
+// between), so a thread keeps 2 * K float4s in flight, and the 4 outputs leave as one float4
+// store where y's row allows it. Threads are numbered flat over (plane, row, quad): no lane
 // is idle at the end of a row (out_w = 56: 14 quads a row), and no warp-size assumption.
-// The default forward where it applies (R = 1; MIOPEN_CY_POOL_KERNEL unset or quad); quad2 picks
-// R = 2, direct the shuffle kernel (pooling_launch.cpp). H200, x (64, 64, 112, 112), 3x3 s2 p1:
-// max 0.086 ms (shfl 0.132), average 0.068 ms (shfl 0.119); R = 2: 0.087 / 0.089 ms.
+// The forward wherever it applies (pooling_launch.cpp). H200, x (64, 64, 112, 112), 3x3 s2 p1:
+// max 0.086 ms, average 0.068 ms (a shuffle kernel with 2 outputs a thread: 0.132 / 0.119 ms;
+// 2 output rows a thread: 0.087 / 0.089 ms; both removed, git history keeps them).
 #include "kernels/common/device.hpp"
 #include "kernels/pooling/pool_math.hpp"
 #include "kernels/pooling/pooling_kernels.hpp"
@@ -204,70 +201,62 @@ __device__ __forceinline__ void QuadRowOut(const Pool2dArgs& a, int plane, int n
     }
 }
 
-template <int K, int P, int R, class T, bool Max, bool Index, bool ReadY>
+template <int K, int P, class T, bool Max, bool Index, bool ReadY>
 __global__ void __launch_bounds__(kThreadsQuad)
-    PoolFwd2dQuad(Pool2dArgs a, int quads, int groups, int total, const float* __restrict__ x,
+    PoolFwd2dQuad(Pool2dArgs a, int quads, int total, const float* __restrict__ x,
                   float* __restrict__ y, T* index)
 {
-    static_assert(R == 1 || R == 2, "one or two output rows a thread");
     const int gid = static_cast<int>(blockIdx.x) * kThreadsQuad + static_cast<int>(threadIdx.x);
     if(gid >= total)
         return;
     const int qi    = gid % quads;
     const int t     = gid / quads;
-    const int plane = t / groups; // n * C + c
-    const int oh0   = (t - plane * groups) * R;
+    const int plane = t / a.out_h; // n * C + c
+    const int oh    = t - plane * a.out_h;
     const int n     = plane / a.c;
     const int c     = plane - n * a.c;
     const float* xb = x + n * a.xs_n + c * a.xs_c;
     const int c8    = qi * 8;
-    // every row of both output rows first (written out, not a loop: a loop over the output rows
-    // that the compiler declines to unroll puts the rows in local memory)
-    float v0[K][10], v1[K][10];
-    int h00, kh00, kh10, h01 = 0, kh01 = 0, kh11 = 0;
-    LoadQuadRows<K, P>(a, xb, c8, oh0, v0, h00, kh00, kh10);
-    if(R == 2)
-        LoadQuadRows<K, P>(a, xb, c8, oh0 + 1, v1, h01, kh01, kh11);
-    QuadRowOut<K, P, T, Max, Index, ReadY>(a, plane, n, c, qi, oh0, v0, h00, kh00, kh10, y, index);
-    if(R == 2)
-        QuadRowOut<K, P, T, Max, Index, ReadY>(a, plane, n, c, qi, oh0 + 1, v1, h01, kh01, kh11, y,
-                                               index);
+    float v[K][10];
+    int h0, kh0, kh1;
+    LoadQuadRows<K, P>(a, xb, c8, oh, v, h0, kh0, kh1);
+    QuadRowOut<K, P, T, Max, Index, ReadY>(a, plane, n, c, qi, oh, v, h0, kh0, kh1, y, index);
 }
 
-template <int K, int P, int R>
-void FwdQuadR(const Pool2dArgs& a, const Launch& l, int quads, int groups, int total,
-              const float* x, float* y, void* index)
+template <int K, int P>
+void FwdQuad(const Pool2dArgs& a, const Launch& l, int quads, int total, const float* x, float* y,
+             void* index)
 {
     const bool read = a.beta != 0.0f;
     if(!a.max)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, R, uint8_t, false, false, true>), l, 0, a, quads,
-                             groups, total, x, y, nullptr);
+            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, uint8_t, false, false, true>), l, 0, a, quads,
+                             total, x, y, nullptr);
         else
-            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, R, uint8_t, false, false, false>), l, 0, a, quads,
-                             groups, total, x, y, nullptr);
+            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, uint8_t, false, false, false>), l, 0, a, quads,
+                             total, x, y, nullptr);
         return;
     }
     if(index == nullptr)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, R, uint8_t, true, false, true>), l, 0, a, quads,
-                             groups, total, x, y, nullptr);
+            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, uint8_t, true, false, true>), l, 0, a, quads,
+                             total, x, y, nullptr);
         else
-            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, R, uint8_t, true, false, false>), l, 0, a, quads,
-                             groups, total, x, y, nullptr);
+            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, uint8_t, true, false, false>), l, 0, a, quads,
+                             total, x, y, nullptr);
         return;
     }
     auto with = [&](auto tag) {
         using T = decltype(tag);
         T* idx  = static_cast<T*>(index);
         if(read)
-            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, R, T, true, true, true>), l, 0, a, quads, groups,
-                             total, x, y, idx);
+            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, T, true, true, true>), l, 0, a, quads, total, x,
+                             y, idx);
         else
-            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, R, T, true, true, false>), l, 0, a, quads, groups,
-                             total, x, y, idx);
+            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, T, true, true, false>), l, 0, a, quads, total, x,
+                             y, idx);
     };
     switch(a.index_type)
     {
@@ -278,46 +267,40 @@ void FwdQuadR(const Pool2dArgs& a, const Launch& l, int quads, int groups, int t
     }
 }
 
-template <int K, int P>
-void FwdQuad(const Pool2dArgs& a, int rows, const Launch& l, int quads, int groups, int total,
-             const float* x, float* y, void* index)
-{
-    if(rows == 2)
-        FwdQuadR<K, P, 2>(a, l, quads, groups, total, x, y, index);
-    else
-        FwdQuadR<K, P, 1>(a, l, quads, groups, total, x, y, index);
-}
-
 } // namespace
 
 int Pool2dQuadThreads() { return kThreadsQuad; }
 
-int64_t Pool2dQuadTotal(const Pool2dArgs& a, int rows)
+bool Pool2dQuadApplies(const Pool2dArgs& a)
 {
-    const int64_t quads  = (int64_t{a.out_w} + 3) / 4;
-    const int64_t groups = (int64_t{a.out_h} + rows - 1) / rows;
-    return quads * groups * a.n * a.c;
+    return a.x_vec && a.win_h == a.win_w && (a.win_w == 2 || a.win_w == 3) && a.stride_w == 2 &&
+           (a.pad_w == 0 || a.pad_w == 1);
 }
 
-void LaunchPoolFwd2dQuad(const Pool2dArgs& a, int rows, const Launch& l, const float* x, float* y,
+int64_t Pool2dQuadTotal(const Pool2dArgs& a)
+{
+    const int64_t quads = (int64_t{a.out_w} + 3) / 4;
+    return quads * a.out_h * a.n * a.c;
+}
+
+void LaunchPoolFwd2dQuad(const Pool2dArgs& a, const Launch& l, const float* x, float* y,
                          void* index)
 {
-    const int quads  = (a.out_w + 3) / 4;
-    const int groups = (a.out_h + rows - 1) / rows;
-    const int total  = static_cast<int>(Pool2dQuadTotal(a, rows));
+    const int quads = (a.out_w + 3) / 4;
+    const int total = static_cast<int>(Pool2dQuadTotal(a));
     if(a.win_w == 3)
     {
         if(a.pad_w == 1)
-            FwdQuad<3, 1>(a, rows, l, quads, groups, total, x, y, index);
+            FwdQuad<3, 1>(a, l, quads, total, x, y, index);
         else
-            FwdQuad<3, 0>(a, rows, l, quads, groups, total, x, y, index);
+            FwdQuad<3, 0>(a, l, quads, total, x, y, index);
     }
     else
     {
         if(a.pad_w == 1)
-            FwdQuad<2, 1>(a, rows, l, quads, groups, total, x, y, index);
+            FwdQuad<2, 1>(a, l, quads, total, x, y, index);
         else
-            FwdQuad<2, 0>(a, rows, l, quads, groups, total, x, y, index);
+            FwdQuad<2, 0>(a, l, quads, total, x, y, index);
     }
 }
 

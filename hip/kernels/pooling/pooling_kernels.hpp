@@ -36,9 +36,8 @@ struct Pool2dArgs
     int win_h = 1, win_w = 1, pad_h = 0, pad_w = 0, stride_h = 1, stride_w = 1;
     int xs_n = 0, xs_c = 0, xs_h = 0, ys_n = 0, ys_c = 0, ys_h = 0;
     int tiles_w = 1, tiles_h = 1;
-    int lanes_w = 32; // pool_bwd_2d, pool_fwd_2d_shfl: threads along w of a block
-    bool x_vec  = false; // x's rows start 16-byte aligned (pointer and strides: pool_fwd_2d_shfl)
-    bool prefetch = false; // pool_fwd_2d_shfl: every row's loads before the first shuffle
+    int lanes_w = 32; // pool_bwd_2d: threads along w of a block
+    bool x_vec  = false; // x's rows start 16-byte aligned (pointer and strides: pool_fwd_2d_quad)
     bool max = false, inclusive = false, image = false;
     int index_type = 0;
     float alpha = 1.0f, beta = 0.0f;
@@ -48,21 +47,15 @@ struct Pool2dArgs
 int Pool2dTileW(const Pool2dArgs& a);
 int Pool2dTileH(const Pool2dArgs& a);
 int Pool2dThreads();
-/// pool_fwd_2d_shfl.hip (K x K windows, K = 2 or 3, stride 2 and padding 0 or 1 along w, x_vec):
-/// lanes_w = Pool2dShflLanesW(out_w); LaunchPoolFwd2d dispatches to it.
-bool Pool2dShflApplies(const Pool2dArgs& a);
-int Pool2dShflLanesW(int out_w);
-int Pool2dShflTileW(int lanes);
-int Pool2dShflTileH(int lanes);
-void LaunchPoolFwd2dShfl(const Pool2dArgs& a, const Launch& l, const float* x, float* y,
-                         void* index);
 void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index);
-/// pool_fwd_2d_quad.hip (the conditions of Pool2dShflApplies): a thread per 4 consecutive outputs
-/// of `rows` (1 or 2) output rows, numbered flat. Grid: ceil(Pool2dQuadTotal(a, rows) /
-/// Pool2dQuadThreads()) blocks of Pool2dQuadThreads() threads; the total must be below 2^31.
+/// pool_fwd_2d_quad.hip (K x K windows, K = 2 or 3, stride 2 and padding 0 or 1 along w, x_vec):
+/// a thread per 4 consecutive outputs of one output row, numbered flat. Grid:
+/// ceil(Pool2dQuadTotal(a) / Pool2dQuadThreads()) blocks of Pool2dQuadThreads() threads; the
+/// total must be below 2^31.
+bool Pool2dQuadApplies(const Pool2dArgs& a);
 int Pool2dQuadThreads();
-int64_t Pool2dQuadTotal(const Pool2dArgs& a, int rows);
-void LaunchPoolFwd2dQuad(const Pool2dArgs& a, int rows, const Launch& l, const float* x, float* y,
+int64_t Pool2dQuadTotal(const Pool2dArgs& a);
+void LaunchPoolFwd2dQuad(const Pool2dArgs& a, const Launch& l, const float* x, float* y,
                          void* index);
 
 /// The 2-d backward of pool_bwd_2d.hip (same conditions; average, or max with the index

@@ -1,9 +1,8 @@
 // Launchers of pooling: the 3-d problem of the front door as PoolArgs, one thread per output
 // (forward) or per dx element (backward), the launch check.
 #include "kernels/common/launch_common.hpp"
-#include "core/env.hpp"
 #include "core/errors.hpp"
-#include "pooling/pooling.hpp"
+#include "pooling/pooling_args.hpp"
 #include "kernels/pooling/pooling_kernels.hpp"
 
 #include <cstdint>
@@ -11,7 +10,7 @@
 namespace miopen::gpu {
 namespace {
 
-PoolArgs ArgsOf(const cpu::PoolShape& s, float alpha, float beta)
+PoolArgs ArgsOf(const PoolShape& s, float alpha, float beta)
 {
     PoolArgs a;
     a.mode  = static_cast<int>(s.mode);
@@ -30,17 +29,7 @@ PoolArgs ArgsOf(const cpu::PoolShape& s, float alpha, float beta)
     return a;
 }
 
-cpu::Strides5 Strides5Of(const TensorDescriptor& d)
-{
-    const auto& s = d.Strides();
-    if(d.NumDims() == 4)
-        return {static_cast<int64_t>(s[0]), static_cast<int64_t>(s[1]), 0,
-                static_cast<int64_t>(s[2]), static_cast<int64_t>(s[3])};
-    return {static_cast<int64_t>(s[0]), static_cast<int64_t>(s[1]), static_cast<int64_t>(s[2]),
-            static_cast<int64_t>(s[3]), static_cast<int64_t>(s[4])};
-}
-
-void Copy5(int64_t (&dst)[5], const cpu::Strides5& src)
+void Copy5(int64_t (&dst)[5], const Strides5& src)
 {
     for(int i = 0; i < 5; ++i)
         dst[i] = src[i];
@@ -64,37 +53,9 @@ bool Small(const PoolArgs& a)
            Span(a.n, a.c, a.out, a.ys) < limit && Span(a.n, a.c, a.in, a.x2s) < limit;
 }
 
-/// MIOPEN_CY_POOL_KERNEL: "direct" picks pool_fwd_2d (pool_fwd_2d_shfl where it applies) /
-/// pool_bwd_2d where they apply, "generic" always the generic kernels (for tests and benchmarks
-/// comparing the two), "prefetch" as direct with pool_fwd_2d_shfl's prefetch variant (an
-/// experiment: perf/RESULTS.md "GPU ops, opsa"), "quad" / "quad2" as direct with
-/// pool_fwd_2d_quad (1 / 2 output rows a thread) in place of pool_fwd_2d_shfl (perf/RESULTS.md
-/// "GPU pooling forward, poolfwd"); unset: kPoolKernelDefault (quad). The backward takes
-/// pool_bwd_2d under every choice but "generic". 0 generic, 1 direct, 2 prefetch, 3 quad, 4 quad2.
-constexpr int kPoolKernelDefault = 3; // quad: measured fastest (perf/RESULTS.md)
-int PoolKernel()
-{
-    const auto v = env::Value("MIOPEN_CY_POOL_KERNEL");
-    if(!v)
-        return kPoolKernelDefault;
-    if(*v == "direct")
-        return 1;
-    if(*v == "generic")
-        return 0;
-    if(*v == "prefetch")
-        return 2;
-    if(*v == "quad")
-        return 3;
-    if(*v == "quad2")
-        return 4;
-    ThrowBadParm("MIOPEN_CY_POOL_KERNEL = '", *v,
-                 "'; expected direct, generic, prefetch, quad or quad2");
-}
-bool UseDirect2d() { return PoolKernel() != 0; }
-
 /// Whether pool_fwd_2d applies: depth 1, packed rows, 32-bit offsets; fills its arguments (x:
-/// the forward's input, whose alignment may pick pool_fwd_2d_shfl; null for the backward).
-bool Plan2d(const PoolArgs& a, const cpu::PoolShape& s, Pool2dArgs& p, const float* x = nullptr)
+/// the forward's input, whose alignment may pick pool_fwd_2d_quad; null for the backward).
+bool Plan2d(const PoolArgs& a, const PoolShape& s, Pool2dArgs& p, const float* x = nullptr)
 {
     if(!a.small || a.in[0] != 1 || a.out[0] != 1 || a.window[0] != 1 || a.xs[4] != 1 ||
        a.ys[4] != 1 || a.n * a.c >= (int64_t{1} << 30))
@@ -112,8 +73,6 @@ bool Plan2d(const PoolArgs& a, const cpu::PoolShape& s, Pool2dArgs& p, const flo
     p.inclusive  = s.mode == miopenPoolingAverageInclusive;
     p.x_vec      = x != nullptr && (reinterpret_cast<uintptr_t>(x) & 15) == 0 &&
               p.xs_n % 4 == 0 && p.xs_c % 4 == 0 && p.xs_h % 4 == 0 && p.pad_h < p.win_h;
-    if(Pool2dShflApplies(p))
-        p.lanes_w = Pool2dShflLanesW(p.out_w);
     const int64_t tiles_w = (a.out[2] + Pool2dTileW(p) - 1) / Pool2dTileW(p);
     const int64_t tiles_h = (a.out[1] + Pool2dTileH(p) - 1) / Pool2dTileH(p);
     if(tiles_w * tiles_h * a.n * a.c >= (int64_t{1} << 31))
@@ -127,9 +86,9 @@ bool Plan2d(const PoolArgs& a, const cpu::PoolShape& s, Pool2dArgs& p, const flo
 
 } // namespace
 
-void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const float* x,
-                 const cpu::Strides5& xs, float beta, float* y, const cpu::Strides5& ys,
-                 const cpu::PoolIndex& index)
+void PoolForward(const Handle& h, const PoolShape& s, float alpha, const float* x,
+                 const Strides5& xs, float beta, float* y, const Strides5& ys,
+                 const PoolIndex& index)
 {
     PoolArgs a = ArgsOf(s, alpha, beta);
     Copy5(a.xs, xs);
@@ -139,23 +98,19 @@ void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const fl
     a.small      = Small(a);
     const int64_t total = s.n * s.c * s.out[0] * s.out[1] * s.out[2];
     Pool2dArgs p;
-    if(total > 0 && UseDirect2d() && Plan2d(a, s, p, x))
+    if(total > 0 && Plan2d(a, s, p, x))
     {
-        const int kernel = PoolKernel();
-        const int rows   = kernel == 4 ? 2 : 1;
-        if(kernel >= 3 && Pool2dShflApplies(p) && Pool2dQuadTotal(p, rows) < (int64_t{1} << 31))
+        if(Pool2dQuadApplies(p) && Pool2dQuadTotal(p) < (int64_t{1} << 31))
         {
-            const int64_t blocks =
-                (Pool2dQuadTotal(p, rows) + Pool2dQuadThreads() - 1) / Pool2dQuadThreads();
-            LaunchPoolFwd2dQuad(p, rows,
-                                On(h, D1(static_cast<unsigned>(blocks)), D1(Pool2dQuadThreads())),
+            const int64_t blocks = (Pool2dQuadTotal(p) + Pool2dQuadThreads() - 1) / Pool2dQuadThreads();
+            LaunchPoolFwd2dQuad(p, On(h, D1(static_cast<unsigned>(blocks)), D1(Pool2dQuadThreads())),
                                 x, y, index.data);
-            CheckLaunch("miopenPoolingForward");
-            return;
         }
-        p.prefetch        = kernel == 2;
-        const auto blocks = static_cast<unsigned>(int64_t{p.tiles_w} * p.tiles_h * p.n * p.c);
-        LaunchPoolFwd2d(p, On(h, D1(blocks), D1(Pool2dThreads())), x, y, index.data);
+        else
+        {
+            const auto blocks = static_cast<unsigned>(int64_t{p.tiles_w} * p.tiles_h * p.n * p.c);
+            LaunchPoolFwd2d(p, On(h, D1(blocks), D1(Pool2dThreads())), x, y, index.data);
+        }
         CheckLaunch("miopenPoolingForward");
         return;
     }
@@ -163,11 +118,11 @@ void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const fl
     CheckLaunch("miopenPoolingForward");
 }
 
-void PoolBackward(Handle& h, const cpu::PoolShape& s, float alpha, const float* dy,
-                  const cpu::Strides5& dys, const cpu::PoolIndex& index, const float* x,
-                  const TensorDescriptor& xDesc, float beta, float* dx, const cpu::Strides5& dxs)
+void PoolBackward(Handle& h, const PoolShape& s, float alpha, const float* dy,
+                  const Strides5& dys, const PoolIndex& index, const float* x,
+                  const TensorDescriptor& xDesc, float beta, float* dx, const Strides5& dxs)
 {
-    const cpu::Strides5 xs = Strides5Of(xDesc);
+    const Strides5 xs = Strides5Of(xDesc);
     if(index.data == nullptr && x == dx && x != nullptr)
     {
         // The argmax is found again from x while dx is written: read x from a copy.
@@ -185,8 +140,7 @@ void PoolBackward(Handle& h, const cpu::PoolShape& s, float alpha, const float* 
     a.small      = Small(a);
     const int64_t total = s.n * s.c * s.in[0] * s.in[1] * s.in[2];
     Pool2dArgs p;
-    if(total > 0 && (s.mode != miopenPoolingMax || index.data != nullptr) && UseDirect2d() &&
-       Plan2d(a, s, p))
+    if(total > 0 && (s.mode != miopenPoolingMax || index.data != nullptr) && Plan2d(a, s, p))
     {
         // pool_bwd_2d: tiles over dx (Plan2d counted tiles over y, the forward's split)
         p.lanes_w             = PoolBwd2dLanesW(p.in_w);

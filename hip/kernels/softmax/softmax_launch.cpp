@@ -1,8 +1,7 @@
 // Launchers of softmax: the engine (rows or columns, chosen as the CPU kernels choose), the
 // operands' outer and inner spaces, block size by the softmax's length, the launch check.
 #include "kernels/common/launch_common.hpp"
-#include "core/env.hpp"
-#include "softmax/softmax.hpp"
+#include "softmax/softmax_args.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
 
 #include <algorithm>
@@ -104,25 +103,12 @@ bool ShortRows(const SoftmaxArgs<K>& a, bool rows, Launch& l)
     return true;
 }
 
-/// MIOPEN_CY_SOFTMAX_ROWS: the kernel of short forward rows. Unset or "warp": a warp per row
-/// (softmax_rows_warp.hip) where it applies, else "block": a block per row
-/// (softmax_rows_short.hip).
-bool WarpRowsWanted()
-{
-    const auto v = env::Value("MIOPEN_CY_SOFTMAX_ROWS");
-    if(!v || *v == "warp")
-        return true;
-    if(*v == "block")
-        return false;
-    ThrowBadParm("MIOPEN_CY_SOFTMAX_ROWS = '", *v, "'; expected warp or block");
-}
-
 /// Whether forward rows take softmax_rows_warp.hip: unit-stride rows of whole float4s, at most
 /// kSoftmaxWarpMaxLen long, every row of x and y starting 16-byte aligned.
 bool WarpRows(const SoftmaxArgs<2>& a, bool rows, const float* x, const float* y, Launch& l)
 {
     if(!rows || a.inner.ndim != 1 || a.inner.strides[0][0] != 1 || a.inner.strides[1][0] != 1 ||
-       a.inner.numel % 4 != 0 || a.inner.numel > kSoftmaxWarpMaxLen || !WarpRowsWanted())
+       a.inner.numel % 4 != 0 || a.inner.numel > kSoftmaxWarpMaxLen)
         return false;
     if((reinterpret_cast<uintptr_t>(x) & 15) != 0 || (reinterpret_cast<uintptr_t>(y) & 15) != 0)
         return false;

@@ -2,7 +2,7 @@
 // have stride 0), the element-wise plan, the launch on the handle's stream, the launch check.
 #include "kernels/common/launch_common.hpp"
 #include "kernels/tensor/tensor_op_kernels.hpp"
-#include "tensor/tensor_ops.hpp"
+#include "tensor/tensor_args.hpp"
 
 namespace miopen::gpu {
 

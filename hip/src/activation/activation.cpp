@@ -2,8 +2,7 @@
 // written, then the kernels of the handle's device run
 // (cpu/activation.cpp, or kernels/activation/activation.hip on a GPU).
 #include "activation/activation.hpp"
-#include "core/api.hpp"
-#include "gpu/runtime.hpp"
+#include "core/op_call.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -72,7 +71,7 @@ const ActivationDescriptor& DerefSetActivation(miopenActivationDescriptor_t desc
 
 namespace {
 
-cpu::ActivationParams ParamsOf(const ActivationDescriptor& d)
+ActivationParams ParamsOf(const ActivationDescriptor& d)
 {
     return {d.Mode(), static_cast<float>(d.Alpha()), static_cast<float>(d.Beta()),
             static_cast<float>(d.Gamma())};
@@ -92,46 +91,29 @@ void CheckInPlace(const void* in, const TensorDescriptor& in_desc, const char* i
 
 } // namespace
 
-void ActivationForward(Handle& handle,
-                       const ActivationDescriptor& activDesc,
-                       const void* alpha,
-                       const TensorDescriptor& xDesc,
-                       const void* x,
-                       const void* beta,
-                       const TensorDescriptor& yDesc,
-                       void* y)
+void ActivationForward(Handle& handle, const ActivationDescriptor& activDesc, const void* alpha,
+                       const TensorDescriptor& xDesc, const void* x, const void* beta,
+                       const TensorDescriptor& yDesc, void* y)
 {
     CheckSameType(xDesc, "xDesc", yDesc, "yDesc");
     CheckComputeType(yDesc, "yDesc");
     CheckSameLens(xDesc, "xDesc", yDesc, "yDesc");
-    CheckData(x, "x");
-    CheckData(y, "y");
+    CheckDataPointers({{x, "x"}, {y, "y"}});
     CheckInPlace(x, xDesc, "x", "xDesc", y, yDesc, "y", "yDesc");
-    const float a = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
-    const float b = static_cast<float>(ReadScalar(beta, yDesc.Type(), "beta"));
-    KernelTimer timer(handle);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::ActivationForward(handle, ParamsOf(activDesc), a, xDesc,
-                                      static_cast<const float*>(x), b, yDesc,
-                                      static_cast<float*>(y));
-#endif
-    cpu::ActivationForward(ParamsOf(activDesc), a, xDesc, static_cast<const float*>(x), b, yDesc,
-                           static_cast<float*>(y));
+    const Blend s = ReadBlend(alpha, beta, yDesc);
+    const ActivationParams p = ParamsOf(activDesc);
+    const auto* xp = static_cast<const float*>(x);
+    auto* yp       = static_cast<float*>(y);
+    RunOp(
+        handle, [&] { cpu::ActivationForward(p, s.alpha, xDesc, xp, s.beta, yDesc, yp); },
+        [&](auto& h) { gpu::ActivationForward(h, p, s.alpha, xDesc, xp, s.beta, yDesc, yp); });
 }
 
-void ActivationBackward(Handle& handle,
-                        const ActivationDescriptor& activDesc,
-                        const void* alpha,
-                        const TensorDescriptor& yDesc,
-                        const void* y,
-                        const TensorDescriptor& dyDesc,
-                        const void* dy,
-                        const TensorDescriptor& xDesc,
-                        const void* x,
-                        const void* beta,
-                        const TensorDescriptor& dxDesc,
-                        void* dx)
+void ActivationBackward(Handle& handle, const ActivationDescriptor& activDesc, const void* alpha,
+                        const TensorDescriptor& yDesc, const void* y,
+                        const TensorDescriptor& dyDesc, const void* dy,
+                        const TensorDescriptor& xDesc, const void* x, const void* beta,
+                        const TensorDescriptor& dxDesc, void* dx)
 {
     CheckSameType(yDesc, "yDesc", dxDesc, "dxDesc");
     CheckSameType(dyDesc, "dyDesc", dxDesc, "dxDesc");
@@ -140,24 +122,20 @@ void ActivationBackward(Handle& handle,
     CheckSameLens(yDesc, "yDesc", dxDesc, "dxDesc");
     CheckSameLens(dyDesc, "dyDesc", dxDesc, "dxDesc");
     CheckSameLens(xDesc, "xDesc", dxDesc, "dxDesc");
-    CheckData(y, "y");
-    CheckData(dy, "dy");
-    CheckData(x, "x");
-    CheckData(dx, "dx");
+    CheckDataPointers({{y, "y"}, {dy, "dy"}, {x, "x"}, {dx, "dx"}});
     CheckInPlace(dy, dyDesc, "dy", "dyDesc", dx, dxDesc, "dx", "dxDesc");
     CheckInPlace(x, xDesc, "x", "xDesc", dx, dxDesc, "dx", "dxDesc");
-    const float a = static_cast<float>(ReadScalar(alpha, dxDesc.Type(), "alpha"));
-    const float b = static_cast<float>(ReadScalar(beta, dxDesc.Type(), "beta"));
-    KernelTimer timer(handle);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::ActivationBackward(handle, ParamsOf(activDesc), a, dyDesc,
-                                       static_cast<const float*>(dy), xDesc,
-                                       static_cast<const float*>(x), b, dxDesc,
-                                       static_cast<float*>(dx));
-#endif
-    cpu::ActivationBackward(ParamsOf(activDesc), a, dyDesc, static_cast<const float*>(dy), xDesc,
-                            static_cast<const float*>(x), b, dxDesc, static_cast<float*>(dx));
+    const Blend s = ReadBlend(alpha, beta, dxDesc);
+    const ActivationParams p = ParamsOf(activDesc);
+    const auto* dyp = static_cast<const float*>(dy);
+    const auto* xp  = static_cast<const float*>(x);
+    auto* dxp       = static_cast<float*>(dx);
+    RunOp(
+        handle,
+        [&] { cpu::ActivationBackward(p, s.alpha, dyDesc, dyp, xDesc, xp, s.beta, dxDesc, dxp); },
+        [&](auto& h) {
+            gpu::ActivationBackward(h, p, s.alpha, dyDesc, dyp, xDesc, xp, s.beta, dxDesc, dxp);
+        });
 }
 
 namespace log {

@@ -16,6 +16,7 @@
 
 #include "core/handle.hpp"
 #include "core/tensor.hpp"
+#include "activation/activation_args.hpp"
 
 #include <string>
 
@@ -53,57 +54,14 @@ ActivationDescriptor& DerefActivation(miopenActivationDescriptor_t desc, const c
 /// The same, and BadParm unless it has been set.
 const ActivationDescriptor& DerefSetActivation(miopenActivationDescriptor_t desc, const char* name);
 
-void ActivationForward(Handle& handle,
-                       const ActivationDescriptor& activDesc,
-                       const void* alpha,
-                       const TensorDescriptor& xDesc,
-                       const void* x,
-                       const void* beta,
-                       const TensorDescriptor& yDesc,
-                       void* y);
+void ActivationForward(Handle& handle, const ActivationDescriptor& activDesc, const void* alpha,
+                       const TensorDescriptor& xDesc, const void* x, const void* beta,
+                       const TensorDescriptor& yDesc, void* y);
 
-void ActivationBackward(Handle& handle,
-                        const ActivationDescriptor& activDesc,
-                        const void* alpha,
-                        const TensorDescriptor& yDesc,
-                        const void* y,
-                        const TensorDescriptor& dyDesc,
-                        const void* dy,
-                        const TensorDescriptor& xDesc,
-                        const void* x,
-                        const void* beta,
-                        const TensorDescriptor& dxDesc,
-                        void* dx);
-
-namespace cpu {
-/// The descriptor's parameters as the fp32 kernels use them.
-struct ActivationParams
-{
-    miopenActivationMode_t mode;
-    float alpha;
-    float beta;
-    float gamma;
-};
-
-/// y = alpha·f(x) + beta·y (y not read when beta == 0); x == y allowed with the same strides.
-void ActivationForward(const ActivationParams& p, float alpha, const TensorDescriptor& xDesc,
-                       const float* x, float beta, const TensorDescriptor& yDesc, float* y);
-/// dx = alpha·f'(x)·dy + beta·dx (dx not read when beta == 0); dx may alias dy or x with the same
-/// strides.
-void ActivationBackward(const ActivationParams& p, float alpha, const TensorDescriptor& dyDesc,
-                        const float* dy, const TensorDescriptor& xDesc, const float* x, float beta,
-                        const TensorDescriptor& dxDesc, float* dx);
-} // namespace cpu
-
-namespace gpu {
-/// The same on the handle's GPU (kernels/activation/activation.hip), queued on its stream.
-void ActivationForward(const Handle& h, const cpu::ActivationParams& p, float alpha,
-                       const TensorDescriptor& xDesc, const float* x, float beta,
-                       const TensorDescriptor& yDesc, float* y);
-void ActivationBackward(const Handle& h, const cpu::ActivationParams& p, float alpha,
-                        const TensorDescriptor& dyDesc, const float* dy,
-                        const TensorDescriptor& xDesc, const float* x, float beta,
-                        const TensorDescriptor& dxDesc, float* dx);
-} // namespace gpu
+void ActivationBackward(Handle& handle, const ActivationDescriptor& activDesc, const void* alpha,
+                        const TensorDescriptor& yDesc, const void* y,
+                        const TensorDescriptor& dyDesc, const void* dy,
+                        const TensorDescriptor& xDesc, const void* x, const void* beta,
+                        const TensorDescriptor& dxDesc, void* dx);
 
 } // namespace miopen

@@ -18,8 +18,7 @@ extern "C" miopenStatus_t miopenCreateActivationDescriptor(miopenActivationDescr
 
 extern "C" miopenStatus_t miopenSetActivationDescriptor(const miopenActivationDescriptor_t activDesc,
                                                         miopenActivationMode_t mode_arg,
-                                                        double activAlpha,
-                                                        double activBeta,
+                                                        double activAlpha, double activBeta,
                                                         double activGamma)
 {
     // A C caller may pass any int; reading it as the enum would be undefined in C++ when it is
@@ -35,8 +34,7 @@ extern "C" miopenStatus_t miopenSetActivationDescriptor(const miopenActivationDe
 
 extern "C" miopenStatus_t miopenGetActivationDescriptor(const miopenActivationDescriptor_t activDesc,
                                                         miopenActivationMode_t* mode,
-                                                        double* activAlpha,
-                                                        double* activBeta,
+                                                        double* activAlpha, double* activBeta,
                                                         double* activGamma)
 {
     MIOPEN_LOG_FUNCTION(activDesc, mode, activAlpha, activBeta, activGamma);
@@ -58,10 +56,8 @@ extern "C" miopenStatus_t miopenActivationForward(miopenHandle_t handle,
                                                   const miopenActivationDescriptor_t activDesc,
                                                   const void* alpha,
                                                   const miopenTensorDescriptor_t xDesc,
-                                                  const void* x,
-                                                  const void* beta,
-                                                  const miopenTensorDescriptor_t yDesc,
-                                                  void* y)
+                                                  const void* x, const void* beta,
+                                                  const miopenTensorDescriptor_t yDesc, void* y)
 {
     MIOPEN_LOG_FUNCTION(handle, activDesc, alpha, xDesc, x, beta, yDesc, y);
     return MIOPEN_TRY({
@@ -84,10 +80,8 @@ extern "C" miopenStatus_t miopenActivationBackward(miopenHandle_t handle,
                                                    const miopenTensorDescriptor_t dyDesc,
                                                    const void* dy,
                                                    const miopenTensorDescriptor_t xDesc,
-                                                   const void* x,
-                                                   const void* beta,
-                                                   const miopenTensorDescriptor_t dxDesc,
-                                                   void* dx)
+                                                   const void* x, const void* beta,
+                                                   const miopenTensorDescriptor_t dxDesc, void* dx)
 {
     MIOPEN_LOG_FUNCTION(handle, activDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx);
     return MIOPEN_TRY({

@@ -6,11 +6,9 @@
 
 using miopen::DerefTensor;
 
-extern "C" miopenStatus_t miopenConvolutionForwardBias(miopenHandle_t handle,
-                                                       const void* alpha,
+extern "C" miopenStatus_t miopenConvolutionForwardBias(miopenHandle_t handle, const void* alpha,
                                                        const miopenTensorDescriptor_t bDesc,
-                                                       const void* b,
-                                                       const void* beta,
+                                                       const void* b, const void* beta,
                                                        const miopenTensorDescriptor_t yDesc,
                                                        void* y)
 {
@@ -22,11 +20,9 @@ extern "C" miopenStatus_t miopenConvolutionForwardBias(miopenHandle_t handle,
     });
 }
 
-extern "C" miopenStatus_t miopenConvolutionBackwardBias(miopenHandle_t handle,
-                                                        const void* alpha,
+extern "C" miopenStatus_t miopenConvolutionBackwardBias(miopenHandle_t handle, const void* alpha,
                                                         const miopenTensorDescriptor_t dyDesc,
-                                                        const void* dy,
-                                                        const void* beta,
+                                                        const void* dy, const void* beta,
                                                         const miopenTensorDescriptor_t dbDesc,
                                                         void* db)
 {

@@ -138,12 +138,7 @@ extern "C" miopenStatus_t miopenCyGetDLPackDevice(miopenHandle_t handle, int* de
 {
     return MIOPEN_TRY({
         const auto& h = miopen::DerefHandle(handle);
-#ifdef MIOPEN_CY_HAVE_HIP
-        constexpr int gpu_type = 10; // kDLROCM
-#else
-        constexpr int gpu_type = 2; // kDLCUDA
-#endif
-        miopen::Out(deviceType, "deviceType") = h.IsGpu() ? gpu_type : 1; // kDLCPU
+        miopen::Out(deviceType, "deviceType") = h.IsGpu() ? miopen::gpu::DLPackDeviceType() : 1; // kDLCPU
         miopen::Out(deviceId, "deviceId")     = h.IsGpu() ? h.Ordinal() : 0;
     });
 }

@@ -15,11 +15,8 @@ extern "C" miopenStatus_t miopenCreateLRNDescriptor(miopenLRNDescriptor_t* lrnDe
 }
 
 extern "C" miopenStatus_t miopenSetLRNDescriptor(const miopenLRNDescriptor_t lrnDesc,
-                                                 miopenLRNMode_t mode,
-                                                 unsigned int lrnN,
-                                                 double lrnAlpha,
-                                                 double lrnBeta,
-                                                 double lrnK)
+                                                 miopenLRNMode_t mode, unsigned int lrnN,
+                                                 double lrnAlpha, double lrnBeta, double lrnK)
 {
     MIOPEN_LOG_FUNCTION(lrnDesc, mode, lrnN, lrnAlpha, lrnBeta, lrnK);
     return MIOPEN_TRY({
@@ -28,11 +25,8 @@ extern "C" miopenStatus_t miopenSetLRNDescriptor(const miopenLRNDescriptor_t lrn
 }
 
 extern "C" miopenStatus_t miopenGetLRNDescriptor(const miopenLRNDescriptor_t lrnDesc,
-                                                 miopenLRNMode_t* mode,
-                                                 unsigned int* lrnN,
-                                                 double* lrnAlpha,
-                                                 double* lrnBeta,
-                                                 double* lrnK)
+                                                 miopenLRNMode_t* mode, unsigned int* lrnN,
+                                                 double* lrnAlpha, double* lrnBeta, double* lrnK)
 {
     MIOPEN_LOG_FUNCTION(lrnDesc, mode, lrnN, lrnAlpha, lrnBeta, lrnK);
     return MIOPEN_TRY({
@@ -60,15 +54,10 @@ extern "C" miopenStatus_t miopenLRNGetWorkSpaceSize(const miopenTensorDescriptor
 }
 
 extern "C" miopenStatus_t miopenLRNForward(miopenHandle_t handle,
-                                           const miopenLRNDescriptor_t lrnDesc,
-                                           const void* alpha,
-                                           const miopenTensorDescriptor_t xDesc,
-                                           const void* x,
-                                           const void* beta,
-                                           const miopenTensorDescriptor_t yDesc,
-                                           void* y,
-                                           bool do_backward,
-                                           void* workSpace)
+                                           const miopenLRNDescriptor_t lrnDesc, const void* alpha,
+                                           const miopenTensorDescriptor_t xDesc, const void* x,
+                                           const void* beta, const miopenTensorDescriptor_t yDesc,
+                                           void* y, bool do_backward, void* workSpace)
 {
     MIOPEN_LOG_FUNCTION(handle, lrnDesc, alpha, xDesc, x, beta, yDesc, y, do_backward, workSpace);
     return MIOPEN_TRY({
@@ -79,18 +68,12 @@ extern "C" miopenStatus_t miopenLRNForward(miopenHandle_t handle,
 }
 
 extern "C" miopenStatus_t miopenLRNBackward(miopenHandle_t handle,
-                                            const miopenLRNDescriptor_t lrnDesc,
-                                            const void* alpha,
-                                            const miopenTensorDescriptor_t yDesc,
-                                            const void* y,
-                                            const miopenTensorDescriptor_t dyDesc,
-                                            const void* dy,
-                                            const miopenTensorDescriptor_t xDesc,
-                                            const void* x,
-                                            const void* beta,
-                                            const miopenTensorDescriptor_t dxDesc,
-                                            void* dx,
-                                            const void* workSpace)
+                                            const miopenLRNDescriptor_t lrnDesc, const void* alpha,
+                                            const miopenTensorDescriptor_t yDesc, const void* y,
+                                            const miopenTensorDescriptor_t dyDesc, const void* dy,
+                                            const miopenTensorDescriptor_t xDesc, const void* x,
+                                            const void* beta, const miopenTensorDescriptor_t dxDesc,
+                                            void* dx, const void* workSpace)
 {
     MIOPEN_LOG_FUNCTION(
         handle, lrnDesc, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx, workSpace);

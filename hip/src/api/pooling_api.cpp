@@ -16,23 +16,6 @@ using miopen::EnumValue;
 using miopen::Out;
 using miopen::PoolingDescriptor;
 
-namespace {
-
-void CheckArray(const int* p, const char* name)
-{
-    if(p == nullptr)
-        miopen::ThrowBadParm(name, " is a null pointer");
-}
-
-int ToInt(size_t v, const char* what)
-{
-    if(v > static_cast<size_t>(std::numeric_limits<int>::max()))
-        miopen::ThrowBadParm(what, " = ", v, " does not fit in an int");
-    return static_cast<int>(v);
-}
-
-} // namespace
-
 extern "C" miopenStatus_t miopenCreatePoolingDescriptor(miopenPoolingDescriptor_t* poolDesc)
 {
     MIOPEN_LOG_FUNCTION(poolDesc);
@@ -84,13 +67,9 @@ extern "C" miopenStatus_t miopenGetPoolingWorkSpaceIndexMode(
 }
 
 extern "C" miopenStatus_t miopenSet2dPoolingDescriptor(miopenPoolingDescriptor_t poolDesc,
-                                                       miopenPoolingMode_t mode,
-                                                       int windowHeight,
-                                                       int windowWidth,
-                                                       int pad_h,
-                                                       int pad_w,
-                                                       int stride_h,
-                                                       int stride_w)
+                                                       miopenPoolingMode_t mode, int windowHeight,
+                                                       int windowWidth, int pad_h, int pad_w,
+                                                       int stride_h, int stride_w)
 {
     MIOPEN_LOG_FUNCTION(poolDesc, mode, windowHeight, windowWidth, pad_h, pad_w, stride_h, stride_w);
     return MIOPEN_TRY({
@@ -103,13 +82,9 @@ extern "C" miopenStatus_t miopenSet2dPoolingDescriptor(miopenPoolingDescriptor_t
 }
 
 extern "C" miopenStatus_t miopenGet2dPoolingDescriptor(const miopenPoolingDescriptor_t poolDesc,
-                                                       miopenPoolingMode_t* mode,
-                                                       int* windowHeight,
-                                                       int* windowWidth,
-                                                       int* pad_h,
-                                                       int* pad_w,
-                                                       int* stride_h,
-                                                       int* stride_w)
+                                                       miopenPoolingMode_t* mode, int* windowHeight,
+                                                       int* windowWidth, int* pad_h, int* pad_w,
+                                                       int* stride_h, int* stride_w)
 {
     MIOPEN_LOG_FUNCTION(poolDesc, mode, windowHeight, windowWidth, pad_h, pad_w, stride_h, stride_w);
     return MIOPEN_TRY({
@@ -136,10 +111,7 @@ extern "C" miopenStatus_t miopenGet2dPoolingDescriptor(const miopenPoolingDescri
 
 extern "C" miopenStatus_t miopenGetPoolingForwardOutputDim(const miopenPoolingDescriptor_t poolDesc,
                                                            const miopenTensorDescriptor_t tensorDesc,
-                                                           int* n,
-                                                           int* c,
-                                                           int* h,
-                                                           int* w)
+                                                           int* n, int* c, int* h, int* w)
 {
     MIOPEN_LOG_FUNCTION(poolDesc, tensorDesc, n, c, h, w);
     return MIOPEN_TRY({
@@ -155,34 +127,29 @@ extern "C" miopenStatus_t miopenGetPoolingForwardOutputDim(const miopenPoolingDe
         for(int i = 0; i < 4; ++i)
             Out(outs[i], names[i]);
         for(int i = 0; i < 4; ++i)
-            *outs[i] = ToInt(out[i], names[i]);
+            *outs[i] = miopen::ToInt(out[i], names[i]);
     });
 }
 
 extern "C" miopenStatus_t miopenSetNdPoolingDescriptor(miopenPoolingDescriptor_t poolDesc,
-                                                       const miopenPoolingMode_t mode,
-                                                       int nbDims,
-                                                       const int* windowDimA,
-                                                       const int* padA,
+                                                       const miopenPoolingMode_t mode, int nbDims,
+                                                       const int* windowDimA, const int* padA,
                                                        const int* stridesA)
 {
     MIOPEN_LOG_FUNCTION(poolDesc, mode, nbDims, windowDimA, padA, stridesA);
     return MIOPEN_TRY({
         auto& pool = DerefPoolingObject(poolDesc, "poolDesc");
-        CheckArray(windowDimA, "windowDimA");
-        CheckArray(padA, "padA");
-        CheckArray(stridesA, "stridesA");
+        miopen::CheckData(windowDimA, "windowDimA");
+        miopen::CheckData(padA, "padA");
+        miopen::CheckData(stridesA, "stridesA");
         pool.Set(EnumValue(mode), nbDims, windowDimA, padA, stridesA, false);
     });
 }
 
 extern "C" miopenStatus_t miopenGetNdPoolingDescriptor(const miopenPoolingDescriptor_t poolDesc,
                                                        int nbDimsRequested,
-                                                       miopenPoolingMode_t* mode,
-                                                       int* nbDims,
-                                                       int* windowDimA,
-                                                       int* padA,
-                                                       int* stridesA)
+                                                       miopenPoolingMode_t* mode, int* nbDims,
+                                                       int* windowDimA, int* padA, int* stridesA)
 {
     MIOPEN_LOG_FUNCTION(poolDesc, nbDimsRequested, mode, nbDims, windowDimA, padA, stridesA);
     return MIOPEN_TRY({
@@ -210,8 +177,7 @@ extern "C" miopenStatus_t miopenGetNdPoolingDescriptor(const miopenPoolingDescri
 
 extern "C" miopenStatus_t miopenGetPoolingNdForwardOutputDim(const miopenPoolingDescriptor_t poolDesc,
                                                              const miopenTensorDescriptor_t tensorDesc,
-                                                             int dims,
-                                                             int* tensorDimArr)
+                                                             int dims, int* tensorDimArr)
 {
     MIOPEN_LOG_FUNCTION(poolDesc, tensorDesc, dims, tensorDimArr);
     return MIOPEN_TRY({
@@ -221,10 +187,10 @@ extern "C" miopenStatus_t miopenGetPoolingNdForwardOutputDim(const miopenPooling
         if(dims != static_cast<int>(out.size()))
             miopen::ThrowBadParm("dims = ", dims, " but the output of pooling tensorDesc has ",
                                  out.size(), " dims");
-        CheckArray(tensorDimArr, "tensorDimArr");
+        miopen::CheckData(tensorDimArr, "tensorDimArr");
         std::vector<int> values;
         for(size_t v : out)
-            values.push_back(ToInt(v, "tensorDimArr"));
+            values.push_back(miopen::ToInt(v, "tensorDimArr"));
         std::copy(values.begin(), values.end(), tensorDimArr);
     });
 }
@@ -257,13 +223,10 @@ extern "C" miopenStatus_t miopenPoolingGetWorkSpaceSizeV2(const miopenPoolingDes
 extern "C" miopenStatus_t miopenPoolingForward(miopenHandle_t handle,
                                                const miopenPoolingDescriptor_t poolDesc,
                                                const void* alpha,
-                                               const miopenTensorDescriptor_t xDesc,
-                                               const void* x,
+                                               const miopenTensorDescriptor_t xDesc, const void* x,
                                                const void* beta,
-                                               const miopenTensorDescriptor_t yDesc,
-                                               void* y,
-                                               bool do_backward,
-                                               void* workSpace,
+                                               const miopenTensorDescriptor_t yDesc, void* y,
+                                               bool do_backward, void* workSpace,
                                                size_t workSpaceSize)
 {
     MIOPEN_LOG_FUNCTION(
@@ -281,15 +244,12 @@ extern "C" miopenStatus_t miopenPoolingForward(miopenHandle_t handle,
 extern "C" miopenStatus_t miopenPoolingBackward(miopenHandle_t handle,
                                                 const miopenPoolingDescriptor_t poolDesc,
                                                 const void* alpha,
-                                                const miopenTensorDescriptor_t yDesc,
-                                                const void* y,
+                                                const miopenTensorDescriptor_t yDesc, const void* y,
                                                 const miopenTensorDescriptor_t dyDesc,
                                                 const void* dy,
-                                                const miopenTensorDescriptor_t xDesc,
-                                                const void* x,
+                                                const miopenTensorDescriptor_t xDesc, const void* x,
                                                 const void* beta,
-                                                const miopenTensorDescriptor_t dxDesc,
-                                                void* dx,
+                                                const miopenTensorDescriptor_t dxDesc, void* dx,
                                                 void* workSpace)
 {
     MIOPEN_LOG_FUNCTION(

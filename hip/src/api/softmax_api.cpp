@@ -6,13 +6,10 @@
 
 using miopen::DerefTensor;
 
-extern "C" miopenStatus_t miopenSoftmaxForward(miopenHandle_t handle,
-                                               const void* alpha,
-                                               const miopenTensorDescriptor_t xDesc,
-                                               const void* x,
+extern "C" miopenStatus_t miopenSoftmaxForward(miopenHandle_t handle, const void* alpha,
+                                               const miopenTensorDescriptor_t xDesc, const void* x,
                                                const void* beta,
-                                               const miopenTensorDescriptor_t yDesc,
-                                               void* y)
+                                               const miopenTensorDescriptor_t yDesc, void* y)
 {
     MIOPEN_LOG_FUNCTION(handle, alpha, xDesc, x, beta, yDesc, y);
     return MIOPEN_TRY({
@@ -22,15 +19,11 @@ extern "C" miopenStatus_t miopenSoftmaxForward(miopenHandle_t handle,
     });
 }
 
-extern "C" miopenStatus_t miopenSoftmaxBackward(miopenHandle_t handle,
-                                                const void* alpha,
-                                                const miopenTensorDescriptor_t yDesc,
-                                                const void* y,
+extern "C" miopenStatus_t miopenSoftmaxBackward(miopenHandle_t handle, const void* alpha,
+                                                const miopenTensorDescriptor_t yDesc, const void* y,
                                                 const miopenTensorDescriptor_t dyDesc,
-                                                const void* dy,
-                                                const void* beta,
-                                                const miopenTensorDescriptor_t dxDesc,
-                                                void* dx)
+                                                const void* dy, const void* beta,
+                                                const miopenTensorDescriptor_t dxDesc, void* dx)
 {
     MIOPEN_LOG_FUNCTION(handle, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx);
     return MIOPEN_TRY({
@@ -41,13 +34,10 @@ extern "C" miopenStatus_t miopenSoftmaxBackward(miopenHandle_t handle,
     });
 }
 
-extern "C" miopenStatus_t miopenSoftmaxForward_V2(miopenHandle_t handle,
-                                                  const void* alpha,
+extern "C" miopenStatus_t miopenSoftmaxForward_V2(miopenHandle_t handle, const void* alpha,
                                                   const miopenTensorDescriptor_t xDesc,
-                                                  const void* x,
-                                                  const void* beta,
-                                                  const miopenTensorDescriptor_t yDesc,
-                                                  void* y,
+                                                  const void* x, const void* beta,
+                                                  const miopenTensorDescriptor_t yDesc, void* y,
                                                   miopenSoftmaxAlgorithm_t algorithm,
                                                   miopenSoftmaxMode_t mode)
 {
@@ -62,15 +52,12 @@ extern "C" miopenStatus_t miopenSoftmaxForward_V2(miopenHandle_t handle,
     });
 }
 
-extern "C" miopenStatus_t miopenSoftmaxBackward_V2(miopenHandle_t handle,
-                                                   const void* alpha,
+extern "C" miopenStatus_t miopenSoftmaxBackward_V2(miopenHandle_t handle, const void* alpha,
                                                    const miopenTensorDescriptor_t yDesc,
                                                    const void* y,
                                                    const miopenTensorDescriptor_t dyDesc,
-                                                   const void* dy,
-                                                   const void* beta,
-                                                   const miopenTensorDescriptor_t dxDesc,
-                                                   void* dx,
+                                                   const void* dy, const void* beta,
+                                                   const miopenTensorDescriptor_t dxDesc, void* dx,
                                                    miopenSoftmaxAlgorithm_t algorithm,
                                                    miopenSoftmaxMode_t mode)
 {

@@ -38,13 +38,6 @@ void CheckNbDims(int nbDims, const char* name)
         miopen::ThrowBadParm(name, " = ", nbDims, "; expected 1 to ", miopen::kMaxTensorDims);
 }
 
-int ToInt(size_t v, const char* what)
-{
-    if(v > static_cast<size_t>(std::numeric_limits<int>::max()))
-        miopen::ThrowBadParm(what, " = ", v, " does not fit in an int");
-    return static_cast<int>(v);
-}
-
 } // namespace
 
 extern "C" miopenStatus_t miopenCreateTensorDescriptor(miopenTensorDescriptor_t* tensorDesc)
@@ -75,15 +68,9 @@ extern "C" miopenStatus_t miopenSet4dTensorDescriptor(
 }
 
 extern "C" miopenStatus_t miopenSet4dTensorDescriptorEx(miopenTensorDescriptor_t tensorDesc,
-                                                        miopenDataType_t dataType,
-                                                        int n,
-                                                        int c,
-                                                        int h,
-                                                        int w,
-                                                        int nStride,
-                                                        int cStride,
-                                                        int hStride,
-                                                        int wStride)
+                                                        miopenDataType_t dataType, int n, int c,
+                                                        int h, int w, int nStride, int cStride,
+                                                        int hStride, int wStride)
 {
     MIOPEN_LOG_FUNCTION(tensorDesc, dataType, n, c, h, w, nStride, cStride, hStride, wStride);
     return MIOPEN_TRY({
@@ -99,10 +86,8 @@ extern "C" miopenStatus_t miopenSet4dTensorDescriptorEx(miopenTensorDescriptor_t
 }
 
 extern "C" miopenStatus_t miopenSetTensorDescriptor(miopenTensorDescriptor_t tensorDesc,
-                                                    miopenDataType_t dataType,
-                                                    int nbDims,
-                                                    const int* dimsA,
-                                                    const int* stridesA)
+                                                    miopenDataType_t dataType, int nbDims,
+                                                    const int* dimsA, const int* stridesA)
 {
     MIOPEN_LOG_FUNCTION(tensorDesc, dataType, nbDims, dimsA, stridesA);
     return MIOPEN_TRY({
@@ -118,8 +103,7 @@ extern "C" miopenStatus_t miopenSetTensorDescriptor(miopenTensorDescriptor_t ten
 extern "C" miopenStatus_t miopenSetNdTensorDescriptorWithLayout(miopenTensorDescriptor_t tensorDesc,
                                                                 miopenDataType_t dataType,
                                                                 miopenTensorLayout_t tensorLayout,
-                                                                const int* lens,
-                                                                int num_lens)
+                                                                const int* lens, int num_lens)
 {
     MIOPEN_LOG_FUNCTION(tensorDesc, dataType, tensorLayout, lens, num_lens);
     return MIOPEN_TRY({
@@ -162,15 +146,9 @@ extern "C" miopenStatus_t miopenSetNdTensorDescriptorWithLayout(miopenTensorDesc
 }
 
 extern "C" miopenStatus_t miopenGet4dTensorDescriptor(miopenTensorDescriptor_t tensorDesc,
-                                                      miopenDataType_t* dataType,
-                                                      int* n,
-                                                      int* c,
-                                                      int* h,
-                                                      int* w,
-                                                      int* nStride,
-                                                      int* cStride,
-                                                      int* hStride,
-                                                      int* wStride)
+                                                      miopenDataType_t* dataType, int* n, int* c,
+                                                      int* h, int* w, int* nStride, int* cStride,
+                                                      int* hStride, int* wStride)
 {
     MIOPEN_LOG_FUNCTION(tensorDesc);
     return MIOPEN_TRY({
@@ -190,8 +168,8 @@ extern "C" miopenStatus_t miopenGet4dTensorDescriptor(miopenTensorDescriptor_t t
         *dataType = d.Type();
         for(int i = 0; i < 4; ++i)
         {
-            *lens[i]    = ToInt(d.Lens()[i], ln[i]);
-            *strides[i] = ToInt(d.Strides()[i], sn[i]);
+            *lens[i]    = miopen::ToInt(d.Lens()[i], ln[i]);
+            *strides[i] = miopen::ToInt(d.Strides()[i], sn[i]);
         }
     });
 }
@@ -204,8 +182,7 @@ extern "C" miopenStatus_t miopenGetTensorDescriptorSize(miopenTensorDescriptor_t
 }
 
 extern "C" miopenStatus_t miopenGetTensorDescriptor(miopenTensorDescriptor_t tensorDesc,
-                                                    miopenDataType_t* dataType,
-                                                    int* dimsA,
+                                                    miopenDataType_t* dataType, int* dimsA,
                                                     int* stridesA)
 {
     MIOPEN_LOG_FUNCTION(tensorDesc, dataType, dimsA, stridesA);
@@ -214,8 +191,8 @@ extern "C" miopenStatus_t miopenGetTensorDescriptor(miopenTensorDescriptor_t ten
         std::vector<int> lens, strides;
         for(int i = 0; i < d.NumDims(); ++i)
         {
-            lens.push_back(ToInt(d.Lens()[i], "dimsA"));
-            strides.push_back(ToInt(d.Strides()[i], "stridesA"));
+            lens.push_back(miopen::ToInt(d.Lens()[i], "dimsA"));
+            strides.push_back(miopen::ToInt(d.Strides()[i], "stridesA"));
         }
         if(dataType != nullptr)
             *dataType = d.Type();
@@ -237,16 +214,11 @@ extern "C" miopenStatus_t miopenGetTensorNumBytes(miopenTensorDescriptor_t tenso
         { Out(numBytes, "numBytes") = DerefTensor(tensorDesc, "tensorDesc").NumBytes(); });
 }
 
-extern "C" miopenStatus_t miopenOpTensor(miopenHandle_t handle,
-                                         miopenTensorOp_t tensorOp,
-                                         const void* alpha1,
-                                         const miopenTensorDescriptor_t aDesc,
-                                         const void* A,
-                                         const void* alpha2,
-                                         const miopenTensorDescriptor_t bDesc,
-                                         const void* B,
-                                         const void* beta,
-                                         const miopenTensorDescriptor_t cDesc,
+extern "C" miopenStatus_t miopenOpTensor(miopenHandle_t handle, miopenTensorOp_t tensorOp,
+                                         const void* alpha1, const miopenTensorDescriptor_t aDesc,
+                                         const void* A, const void* alpha2,
+                                         const miopenTensorDescriptor_t bDesc, const void* B,
+                                         const void* beta, const miopenTensorDescriptor_t cDesc,
                                          void* C)
 {
     MIOPEN_LOG_FUNCTION(handle, tensorOp, alpha1, aDesc, A, alpha2, bDesc, B, beta, cDesc, C);
@@ -266,8 +238,7 @@ extern "C" miopenStatus_t miopenOpTensor(miopenHandle_t handle,
 }
 
 extern "C" miopenStatus_t miopenSetTensor(miopenHandle_t handle,
-                                          const miopenTensorDescriptor_t yDesc,
-                                          void* y,
+                                          const miopenTensorDescriptor_t yDesc, void* y,
                                           const void* alpha)
 {
     MIOPEN_LOG_FUNCTION(handle, yDesc, y, alpha);
@@ -277,8 +248,7 @@ extern "C" miopenStatus_t miopenSetTensor(miopenHandle_t handle,
 }
 
 extern "C" miopenStatus_t miopenScaleTensor(miopenHandle_t handle,
-                                            const miopenTensorDescriptor_t yDesc,
-                                            void* y,
+                                            const miopenTensorDescriptor_t yDesc, void* y,
                                             const void* alpha)
 {
     MIOPEN_LOG_FUNCTION(handle, yDesc, y, alpha);
@@ -287,13 +257,10 @@ extern "C" miopenStatus_t miopenScaleTensor(miopenHandle_t handle,
     });
 }
 
-extern "C" miopenStatus_t miopenTransformTensor(miopenHandle_t handle,
-                                                const void* alpha,
-                                                const miopenTensorDescriptor_t xDesc,
-                                                const void* x,
+extern "C" miopenStatus_t miopenTransformTensor(miopenHandle_t handle, const void* alpha,
+                                                const miopenTensorDescriptor_t xDesc, const void* x,
                                                 const void* beta,
-                                                const miopenTensorDescriptor_t yDesc,
-                                                void* y)
+                                                const miopenTensorDescriptor_t yDesc, void* y)
 {
     MIOPEN_LOG_FUNCTION(handle, alpha, xDesc, x, beta, yDesc, y);
     return MIOPEN_TRY({

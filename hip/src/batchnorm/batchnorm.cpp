@@ -4,8 +4,7 @@
 // (running, saved or estimated statistics) counts as absent, and inference without estimated
 // statistics normalises with the batch statistics, as MIOpen's call to its training kernel does.
 #include "batchnorm/batchnorm.hpp"
-#include "core/api.hpp"
-#include "gpu/runtime.hpp"
+#include "core/op_call.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -29,10 +28,8 @@ std::string LensString(const std::vector<size_t>& lens)
 }
 
 /// x and the tensor that has its shape (y, dy, dx): 4-d or 5-d, same lengths and type, fp32.
-void CheckDataTensors(const TensorDescriptor& xDesc,
-                      const char* x_name,
-                      const TensorDescriptor& other,
-                      const char* other_name)
+void CheckDataTensors(const TensorDescriptor& xDesc, const char* x_name,
+                      const TensorDescriptor& other, const char* other_name)
 {
     CheckNumDims(xDesc, x_name, 4, 5);
     CheckSameLens(xDesc, x_name, other, other_name);
@@ -41,9 +38,7 @@ void CheckDataTensors(const TensorDescriptor& xDesc,
 }
 
 /// The parameter descriptor: exactly the lengths miopenDeriveBNTensorDescriptor gives, fp32.
-void CheckParamDesc(const TensorDescriptor& bnDesc,
-                    const char* name,
-                    const TensorDescriptor& xDesc,
+void CheckParamDesc(const TensorDescriptor& bnDesc, const char* name, const TensorDescriptor& xDesc,
                     miopenBatchNormMode_t mode)
 {
     const auto expect = DeriveBNLengths(xDesc, mode);
@@ -65,6 +60,38 @@ void CheckEpsilon(double epsilon)
 float Scalar(const void* p, const char* name)
 {
     return static_cast<float>(ReadScalar(p, miopenFloat, name));
+}
+
+/// The checks both forward passes share (each checks epsilon and its own arguments next).
+void CheckForward(miopenBatchNormMode_t mode, const TensorDescriptor& xDesc, const void* x,
+                  const TensorDescriptor& yDesc, const void* y, const TensorDescriptor& bnDesc,
+                  const void* bnScale, const void* bnBias)
+{
+    CheckBatchNormMode(mode, "bn_mode");
+    CheckDataTensors(xDesc, "xDesc", yDesc, "yDesc");
+    CheckParamDesc(bnDesc, "bnScaleBiasMeanVarDesc", xDesc, mode);
+    CheckDataPointers({{x, "x"}, {y, "y"}, {bnScale, "bnScale"}, {bnBias, "bnBias"}});
+}
+
+/// The arguments both forward passes share.
+BnForwardArgs ForwardArgs(miopenBatchNormMode_t mode, const void* alpha, const void* beta,
+                          const TensorDescriptor& xDesc, const void* x,
+                          const TensorDescriptor& yDesc, void* y, const TensorDescriptor& bnDesc,
+                          const void* bnScale, const void* bnBias, double epsilon)
+{
+    BnForwardArgs a;
+    a.mode    = mode;
+    a.alpha   = Scalar(alpha, "alpha");
+    a.beta    = Scalar(beta, "beta");
+    a.xDesc   = &xDesc;
+    a.x       = static_cast<const float*>(x);
+    a.yDesc   = &yDesc;
+    a.y       = static_cast<float*>(y);
+    a.pDesc   = &bnDesc;
+    a.scale   = static_cast<const float*>(bnScale);
+    a.bias    = static_cast<const float*>(bnBias);
+    a.epsilon = epsilon;
+    return a;
 }
 
 } // namespace
@@ -94,47 +121,21 @@ void DeriveBNTensorDescriptor(TensorDescriptor& derived,
     derived.Set(miopenFloat, DeriveBNLengths(xDesc, mode), {});
 }
 
-void BatchNormForwardTraining(Handle& handle,
-                              miopenBatchNormMode_t mode,
-                              const void* alpha,
-                              const void* beta,
-                              const TensorDescriptor& xDesc,
-                              const void* x,
-                              const TensorDescriptor& yDesc,
-                              void* y,
-                              const TensorDescriptor& bnDesc,
-                              const void* bnScale,
-                              const void* bnBias,
-                              double expAvgFactor,
-                              void* resultRunningMean,
-                              void* resultRunningVariance,
-                              double epsilon,
-                              void* resultSaveMean,
+void BatchNormForwardTraining(Handle& handle, miopenBatchNormMode_t mode, const void* alpha,
+                              const void* beta, const TensorDescriptor& xDesc, const void* x,
+                              const TensorDescriptor& yDesc, void* y,
+                              const TensorDescriptor& bnDesc, const void* bnScale,
+                              const void* bnBias, double expAvgFactor, void* resultRunningMean,
+                              void* resultRunningVariance, double epsilon, void* resultSaveMean,
                               void* resultSaveInvVariance)
 {
-    CheckBatchNormMode(mode, "bn_mode");
-    CheckDataTensors(xDesc, "xDesc", yDesc, "yDesc");
-    CheckParamDesc(bnDesc, "bnScaleBiasMeanVarDesc", xDesc, mode);
-    CheckData(x, "x");
-    CheckData(y, "y");
-    CheckData(bnScale, "bnScale");
-    CheckData(bnBias, "bnBias");
+    CheckForward(mode, xDesc, x, yDesc, y, bnDesc, bnScale, bnBias);
     if(!(expAvgFactor >= 0.0 && expAvgFactor <= 1.0))
         ThrowBadParm("expAvgFactor = ", expAvgFactor, "; must be in [0, 1]");
     CheckEpsilon(epsilon);
 
-    cpu::BnForwardArgs a;
-    a.mode    = mode;
-    a.alpha   = Scalar(alpha, "alpha");
-    a.beta    = Scalar(beta, "beta");
-    a.xDesc   = &xDesc;
-    a.x       = static_cast<const float*>(x);
-    a.yDesc   = &yDesc;
-    a.y       = static_cast<float*>(y);
-    a.pDesc   = &bnDesc;
-    a.scale   = static_cast<const float*>(bnScale);
-    a.bias    = static_cast<const float*>(bnBias);
-    a.epsilon = epsilon;
+    BnForwardArgs a = ForwardArgs(mode, alpha, beta, xDesc, x, yDesc, y, bnDesc, bnScale, bnBias,
+                                  epsilon);
     a.exp_avg_factor = expAvgFactor;
     if(resultRunningMean != nullptr && resultRunningVariance != nullptr)
     {
@@ -146,105 +147,55 @@ void BatchNormForwardTraining(Handle& handle,
         a.save_mean    = static_cast<float*>(resultSaveMean);
         a.save_inv_std = static_cast<float*>(resultSaveInvVariance);
     }
-    KernelTimer timer(handle);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::BatchNormForwardTraining(handle, a);
-#endif
-    cpu::BatchNormForwardTraining(a);
+    RunOp(
+        handle, [&] { cpu::BatchNormForwardTraining(a); },
+        [&](auto& h) { gpu::BatchNormForwardTraining(h, a); });
 }
 
-void BatchNormForwardInference(Handle& handle,
-                               miopenBatchNormMode_t mode,
-                               const void* alpha,
-                               const void* beta,
-                               const TensorDescriptor& xDesc,
-                               const void* x,
-                               const TensorDescriptor& yDesc,
-                               void* y,
-                               const TensorDescriptor& bnDesc,
-                               const void* bnScale,
-                               const void* bnBias,
-                               const void* estimatedMean,
-                               const void* estimatedVariance,
-                               double epsilon)
+void BatchNormForwardInference(Handle& handle, miopenBatchNormMode_t mode, const void* alpha,
+                               const void* beta, const TensorDescriptor& xDesc, const void* x,
+                               const TensorDescriptor& yDesc, void* y,
+                               const TensorDescriptor& bnDesc, const void* bnScale,
+                               const void* bnBias, const void* estimatedMean,
+                               const void* estimatedVariance, double epsilon)
 {
-    CheckBatchNormMode(mode, "bn_mode");
-    CheckDataTensors(xDesc, "xDesc", yDesc, "yDesc");
-    CheckParamDesc(bnDesc, "bnScaleBiasMeanVarDesc", xDesc, mode);
-    CheckData(x, "x");
-    CheckData(y, "y");
-    CheckData(bnScale, "bnScale");
-    CheckData(bnBias, "bnBias");
+    CheckForward(mode, xDesc, x, yDesc, y, bnDesc, bnScale, bnBias);
     CheckEpsilon(epsilon);
 
-    cpu::BnForwardArgs a;
-    a.mode    = mode;
-    a.alpha   = Scalar(alpha, "alpha");
-    a.beta    = Scalar(beta, "beta");
-    a.xDesc   = &xDesc;
-    a.x       = static_cast<const float*>(x);
-    a.yDesc   = &yDesc;
-    a.y       = static_cast<float*>(y);
-    a.pDesc   = &bnDesc;
-    a.scale   = static_cast<const float*>(bnScale);
-    a.bias    = static_cast<const float*>(bnBias);
-    a.epsilon = epsilon;
-    KernelTimer timer(handle);
+    BnForwardArgs a = ForwardArgs(mode, alpha, beta, xDesc, x, yDesc, y, bnDesc, bnScale, bnBias,
+                                  epsilon);
     if(estimatedMean != nullptr && estimatedVariance != nullptr)
     {
         a.est_mean     = static_cast<const float*>(estimatedMean);
         a.est_variance = static_cast<const float*>(estimatedVariance);
-#if MIOPEN_CY_HAVE_GPU
-        if(handle.IsGpu())
-            return gpu::BatchNormForwardInference(handle, a);
-#endif
-        cpu::BatchNormForwardInference(a);
+        return RunOp(
+            handle, [&] { cpu::BatchNormForwardInference(a); },
+            [&](auto& h) { gpu::BatchNormForwardInference(h, a); });
     }
-    else
-    {
-        // MIOpen runs its training kernel here: batch statistics, nothing updated or saved.
-#if MIOPEN_CY_HAVE_GPU
-        if(handle.IsGpu())
-            return gpu::BatchNormForwardTraining(handle, a);
-#endif
-        cpu::BatchNormForwardTraining(a);
-    }
+    // MIOpen runs its training kernel here: batch statistics, nothing updated or saved.
+    RunOp(
+        handle, [&] { cpu::BatchNormForwardTraining(a); },
+        [&](auto& h) { gpu::BatchNormForwardTraining(h, a); });
 }
 
-void BatchNormBackward(Handle& handle,
-                       miopenBatchNormMode_t mode,
-                       const void* alphaDataDiff,
-                       const void* betaDataDiff,
-                       const void* alphaParamDiff,
-                       const void* betaParamDiff,
-                       const TensorDescriptor& xDesc,
-                       const void* x,
-                       const TensorDescriptor& dyDesc,
-                       const void* dy,
-                       const TensorDescriptor& dxDesc,
-                       void* dx,
-                       const TensorDescriptor& bnDesc,
-                       const void* bnScale,
-                       void* resultBnScaleDiff,
-                       void* resultBnBiasDiff,
-                       double epsilon,
-                       const void* savedMean,
-                       const void* savedInvVariance)
+void BatchNormBackward(Handle& handle, miopenBatchNormMode_t mode, const void* alphaDataDiff,
+                       const void* betaDataDiff, const void* alphaParamDiff,
+                       const void* betaParamDiff, const TensorDescriptor& xDesc, const void* x,
+                       const TensorDescriptor& dyDesc, const void* dy,
+                       const TensorDescriptor& dxDesc, void* dx, const TensorDescriptor& bnDesc,
+                       const void* bnScale, void* resultBnScaleDiff, void* resultBnBiasDiff,
+                       double epsilon, const void* savedMean, const void* savedInvVariance)
 {
     CheckBatchNormMode(mode, "bn_mode");
     CheckDataTensors(xDesc, "xDesc", dyDesc, "dyDesc");
     CheckDataTensors(xDesc, "xDesc", dxDesc, "dxDesc");
     CheckParamDesc(bnDesc, "bnScaleBiasDiffDesc", xDesc, mode);
-    CheckData(x, "x");
-    CheckData(dy, "dy");
-    CheckData(dx, "dx");
-    CheckData(bnScale, "bnScale");
-    CheckData(resultBnScaleDiff, "resultBnScaleDiff");
-    CheckData(resultBnBiasDiff, "resultBnBiasDiff");
+    CheckDataPointers({{x, "x"}, {dy, "dy"}, {dx, "dx"}, {bnScale, "bnScale"},
+                       {resultBnScaleDiff, "resultBnScaleDiff"},
+                       {resultBnBiasDiff, "resultBnBiasDiff"}});
     CheckEpsilon(epsilon);
 
-    cpu::BnBackwardArgs a;
+    BnBackwardArgs a;
     a.mode        = mode;
     a.alpha_data  = Scalar(alphaDataDiff, "alphaDataDiff");
     a.beta_data   = Scalar(betaDataDiff, "betaDataDiff");
@@ -266,12 +217,8 @@ void BatchNormBackward(Handle& handle,
         a.saved_mean    = static_cast<const float*>(savedMean);
         a.saved_inv_std = static_cast<const float*>(savedInvVariance);
     }
-    KernelTimer timer(handle);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::BatchNormBackward(handle, a);
-#endif
-    cpu::BatchNormBackward(a);
+    RunOp(
+        handle, [&] { cpu::BatchNormBackward(a); }, [&](auto& h) { gpu::BatchNormBackward(h, a); });
 }
 
 } // namespace miopen

@@ -2,9 +2,8 @@
 // y = alpha * y + alpha * b + beta * y, so y is always read (it is an input as well as the output).
 // MIOpen accepts only alpha = 1, beta = 0 for the backward pass; we blend for any values.
 #include "bias/bias.hpp"
-#include "core/api.hpp"
-#include "gpu/runtime.hpp"
-#include "tensor/tensor_ops.hpp"
+#include "core/op_call.hpp"
+#include "tensor/tensor_args.hpp"
 
 #include <sstream>
 #include <vector>
@@ -34,52 +33,39 @@ void CheckBiasDesc(const TensorDescriptor& bDesc, const char* b_name,
 
 } // namespace
 
-void ConvolutionForwardBias(Handle& handle,
-                            const void* alpha,
-                            const TensorDescriptor& bDesc,
-                            const void* b,
-                            const void* beta,
-                            const TensorDescriptor& yDesc,
-                            void* y)
+void ConvolutionForwardBias(Handle& handle, const void* alpha, const TensorDescriptor& bDesc,
+                            const void* b, const void* beta, const TensorDescriptor& yDesc, void* y)
 {
     CheckBiasDesc(bDesc, "bDesc", yDesc, "yDesc");
-    CheckData(b, "b");
-    CheckData(y, "y");
-    const float a  = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
-    const float bt = static_cast<float>(ReadScalar(beta, yDesc.Type(), "beta"));
-    std::vector<size_t> b_strides(yDesc.NumDims(), 0);
-    b_strides[1] = bDesc.Strides()[1];
-    KernelTimer timer(handle);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::ConvolutionForwardBias(handle, a, bDesc, static_cast<const float*>(b), bt,
-                                           yDesc, static_cast<float*>(y));
-#endif
-    cpu::OpTensor(miopenTensorOpAdd, a, yDesc, static_cast<const float*>(y), a, b_strides.data(),
-                  static_cast<const float*>(b), bt, yDesc, static_cast<float*>(y));
+    CheckDataPointers({{b, "b"}, {y, "y"}});
+    const Blend s = ReadBlend(alpha, beta, yDesc);
+    const auto* bp = static_cast<const float*>(b);
+    auto* yp       = static_cast<float*>(y);
+    RunOp(
+        handle,
+        [&] {
+            std::vector<size_t> b_strides(yDesc.NumDims(), 0);
+            b_strides[1] = bDesc.Strides()[1];
+            cpu::OpTensor(miopenTensorOpAdd, s.alpha, yDesc, yp, s.alpha, b_strides.data(), bp,
+                          s.beta, yDesc, yp);
+        },
+        [&](auto& h) { gpu::ConvolutionForwardBias(h, s.alpha, bDesc, bp, s.beta, yDesc, yp); });
 }
 
-void ConvolutionBackwardBias(Handle& handle,
-                             const void* alpha,
-                             const TensorDescriptor& dyDesc,
-                             const void* dy,
-                             const void* beta,
-                             const TensorDescriptor& dbDesc,
+void ConvolutionBackwardBias(Handle& handle, const void* alpha, const TensorDescriptor& dyDesc,
+                             const void* dy, const void* beta, const TensorDescriptor& dbDesc,
                              void* db)
 {
     CheckBiasDesc(dbDesc, "dbDesc", dyDesc, "dyDesc");
-    CheckData(dy, "dy");
-    CheckData(db, "db");
-    const float a  = static_cast<float>(ReadScalar(alpha, dyDesc.Type(), "alpha"));
-    const float bt = static_cast<float>(ReadScalar(beta, dyDesc.Type(), "beta"));
-    KernelTimer timer(handle);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::ConvolutionBackwardBias(handle, a, dyDesc, static_cast<const float*>(dy), bt,
-                                            dbDesc, static_cast<float*>(db));
-#endif
-    cpu::ConvolutionBackwardBias(a, dyDesc, static_cast<const float*>(dy), bt, dbDesc,
-                                 static_cast<float*>(db));
+    CheckDataPointers({{dy, "dy"}, {db, "db"}});
+    const Blend s   = ReadBlend(alpha, beta, dyDesc);
+    const auto* dyp = static_cast<const float*>(dy);
+    auto* dbp       = static_cast<float*>(db);
+    RunOp(
+        handle, [&] { cpu::ConvolutionBackwardBias(s.alpha, dyDesc, dyp, s.beta, dbDesc, dbp); },
+        [&](auto& h) {
+            gpu::ConvolutionBackwardBias(h, s.alpha, dyDesc, dyp, s.beta, dbDesc, dbp);
+        });
 }
 
 } // namespace miopen

@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <initializer_list>
+#include <limits>
 #include <new>
 
 namespace miopen {
@@ -61,6 +62,15 @@ inline void CheckData(const void* p, const char* name)
 {
     if(p == nullptr)
         ThrowBadParm(name, " is a null pointer");
+}
+
+/// A count or length handed back through an int of the C API; BadParm naming `what` when it does
+/// not fit.
+inline int ToInt(size_t v, const char* what)
+{
+    if(v > static_cast<size_t>(std::numeric_limits<int>::max()))
+        ThrowBadParm(what, " = ", v, " does not fit in an int");
+    return static_cast<int>(v);
 }
 
 /// The int value of an enum argument. A C caller may pass any int; reading it as an int, not as

@@ -3,7 +3,7 @@
 // unit-stride row is one `omp simd` loop, a strided row is gathered into a small block, computed
 // vectorised and scattered back, so transcendental modes vectorise whatever the layout. Large
 // outputs of memory-bound modes are written with streaming stores (kStreamBytes).
-#include "activation/activation.hpp"
+#include "activation/activation_args.hpp"
 #include "cpu/elementwise.hpp"
 
 #include <algorithm>

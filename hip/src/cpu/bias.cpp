@@ -6,7 +6,7 @@
 // sums; channels-last layouts add whole rows of channels into per-channel accumulators, chunk by
 // chunk. Partial sums are added in a fixed order, so the result does not depend on the thread
 // count.
-#include "bias/bias.hpp"
+#include "bias/bias_args.hpp"
 #include "cpu/elementwise.hpp"
 
 #include <algorithm>

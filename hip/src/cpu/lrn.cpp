@@ -7,7 +7,7 @@
 // Gradient (window W(c) = [c - lo, c + hi], lo = (N-1)/2, hi = N-1-lo; s = K + a/N * sum x^2):
 //   dx_c = dy_c * s_c^-beta - (2 a beta / N) * x_c * sum_{c' : c in W(c')} dy_c' y_c' / s_c'
 // and c in W(c') exactly when c' is in [c - hi, c + lo]: the same window sum, mirrored.
-#include "lrn/lrn.hpp"
+#include "lrn/lrn_args.hpp"
 #include "cpu/strided.hpp"
 #include "cpu/vector_math.hpp"
 
@@ -126,18 +126,18 @@ struct Params
     float grad_coef;   // 2 * alpha * beta / divisor
 };
 
-Params MakeParams(const LRNDescriptor& lrn)
+Params MakeParams(const LrnParams& lrn)
 {
     Params p;
-    p.lo              = static_cast<long>((lrn.N() - 1) / 2);
-    p.hi              = static_cast<long>(lrn.N() - 1) - p.lo;
-    const double area = lrn.Mode() == miopenLRNCrossChannel
-                            ? static_cast<double>(lrn.N())
-                            : static_cast<double>(lrn.N()) * static_cast<double>(lrn.N());
-    p.k         = static_cast<float>(lrn.K());
-    p.ratio     = static_cast<float>(lrn.Alpha() / area);
-    p.beta      = static_cast<float>(lrn.Beta());
-    p.grad_coef = static_cast<float>(2.0 * lrn.Alpha() * lrn.Beta() / area);
+    p.lo              = static_cast<long>((lrn.n - 1) / 2);
+    p.hi              = static_cast<long>(lrn.n - 1) - p.lo;
+    const double area = lrn.mode == miopenLRNCrossChannel
+                            ? static_cast<double>(lrn.n)
+                            : static_cast<double>(lrn.n) * static_cast<double>(lrn.n);
+    p.k         = static_cast<float>(lrn.k);
+    p.ratio     = static_cast<float>(lrn.alpha / area);
+    p.beta      = static_cast<float>(lrn.beta);
+    p.grad_coef = static_cast<float>(2.0 * lrn.alpha * lrn.beta / area);
     return p;
 }
 
@@ -313,10 +313,10 @@ size_t TaskWidth(const Layout& L, size_t t)
 }
 
 template <PowKind P>
-void Forward(const LRNDescriptor& lrn, float alpha, const TensorDescriptor& xDesc, const float* x,
+void Forward(const LrnParams& lrn, float alpha, const TensorDescriptor& xDesc, const float* x,
              float beta, const TensorDescriptor& yDesc, float* y, float* scale)
 {
-    const Layout L(xDesc, lrn.Mode() == miopenLRNWithinChannel);
+    const Layout L(xDesc, lrn.mode == miopenLRNWithinChannel);
     const Params p        = MakeParams(lrn);
     const TensorDescriptor wsDesc = PackedLike(yDesc);
     const Operand xo(xDesc), yo(yDesc), wso(wsDesc);
@@ -339,12 +339,12 @@ void Forward(const LRNDescriptor& lrn, float alpha, const TensorDescriptor& xDes
 }
 
 template <PowKind P>
-void Backward(const LRNDescriptor& lrn, float alpha, const TensorDescriptor& yDesc,
+void Backward(const LrnParams& lrn, float alpha, const TensorDescriptor& yDesc,
               const float* y, const TensorDescriptor& dyDesc, const float* dy,
               const TensorDescriptor& xDesc, const float* x, float beta,
               const TensorDescriptor& dxDesc, float* dx, const float* scale)
 {
-    const Layout L(yDesc, lrn.Mode() == miopenLRNWithinChannel);
+    const Layout L(yDesc, lrn.mode == miopenLRNWithinChannel);
     const Params p        = MakeParams(lrn);
     const TensorDescriptor wsDesc = PackedLike(yDesc);
     const Operand xo(xDesc), yo(yDesc), dyo(dyDesc), dxo(dxDesc), wso(wsDesc);
@@ -374,10 +374,10 @@ void Backward(const LRNDescriptor& lrn, float alpha, const TensorDescriptor& yDe
 
 } // namespace
 
-void LRNForward(const LRNDescriptor& lrn, float alpha, const TensorDescriptor& xDesc,
+void LRNForward(const LrnParams& lrn, float alpha, const TensorDescriptor& xDesc,
                 const float* x, float beta, const TensorDescriptor& yDesc, float* y, float* scale)
 {
-    switch(KindOf(lrn.Beta()))
+    switch(KindOf(lrn.beta))
     {
     case PowKind::ThreeQuarters:
         return Forward<PowKind::ThreeQuarters>(lrn, alpha, xDesc, x, beta, yDesc, y, scale);
@@ -388,14 +388,14 @@ void LRNForward(const LRNDescriptor& lrn, float alpha, const TensorDescriptor& x
     }
 }
 
-void LRNBackward(const LRNDescriptor& lrn, float alpha, const TensorDescriptor& yDesc,
+void LRNBackward(const LrnParams& lrn, float alpha, const TensorDescriptor& yDesc,
                  const float* y, const TensorDescriptor& dyDesc, const float* dy,
                  const TensorDescriptor& xDesc, const float* x, float beta,
                  const TensorDescriptor& dxDesc, float* dx, const float* scale)
 {
 #define MIOPEN_LRN_BWD(P) \
     Backward<P>(lrn, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx, scale)
-    switch(KindOf(lrn.Beta()))
+    switch(KindOf(lrn.beta))
     {
     case PowKind::ThreeQuarters: return MIOPEN_LRN_BWD(PowKind::ThreeQuarters);
     case PowKind::Half: return MIOPEN_LRN_BWD(PowKind::Half);

@@ -6,7 +6,7 @@
 // through their strides. Every sum runs in a fixed order that does not depend on the thread count.
 #include "cpu/strided.hpp"
 #include "cpu/vector_math.hpp"
-#include "softmax/softmax.hpp"
+#include "softmax/softmax_args.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // CPU kernels of the whole-tensor ops. All go through ForEachRow (cpu/elementwise.hpp); each
 // inner loop has a unit-stride branch that the compiler vectorises.
 #include "cpu/elementwise.hpp"
-#include "tensor/tensor_ops.hpp"
+#include "tensor/tensor_args.hpp"
 
 #include <algorithm>
 

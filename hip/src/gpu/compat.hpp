@@ -13,6 +13,7 @@
 #include <hip/hip_runtime_api.h>
 #endif
 #define MIOPEN_CY_GPU_RUNTIME_NAME "HIP"
+#define MIOPEN_CY_DLPACK_DEVICE_TYPE 10 // kDLROCM
 /// Prefix of the runtime's function names, for error messages: "hip" "Malloc".
 #define MIOPEN_CY_RT "hip"
 /// Whether pointer attributes describe device (or managed) memory: ROCm 6 renamed memoryType to
@@ -29,6 +30,7 @@
 
 #include <cuda_runtime.h>
 #define MIOPEN_CY_GPU_RUNTIME_NAME "CUDA"
+#define MIOPEN_CY_DLPACK_DEVICE_TYPE 2 // kDLCUDA
 #define MIOPEN_CY_RT "cuda"
 
 using hipError_t             = cudaError_t;

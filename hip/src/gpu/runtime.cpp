@@ -23,6 +23,7 @@ namespace {
 } // namespace
 
 const char* BackendName() { return "none"; }
+int DLPackDeviceType() { return 1; } // kDLCPU
 int DeviceCount(std::string* why)
 {
     if(why != nullptr)
@@ -114,6 +115,7 @@ const DeviceInfo& Info(int ordinal)
 } // namespace
 
 const char* BackendName() { return MIOPEN_CY_GPU_RUNTIME_NAME; }
+int DLPackDeviceType() { return MIOPEN_CY_DLPACK_DEVICE_TYPE; }
 
 int DeviceCount(std::string* why)
 {

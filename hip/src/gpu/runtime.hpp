@@ -23,6 +23,9 @@ using Event = void*;
 
 /// "CUDA", "HIP" or "none".
 const char* BackendName();
+/// The DLPack device type of this backend's memory: kDLCUDA (2), kDLROCM (10); kDLCPU (1) without
+/// a backend.
+int DLPackDeviceType();
 
 /// Number of GPUs this process can use: 0 without a backend, a driver or a device. Never throws;
 /// `why`, when given, receives the reason for 0.

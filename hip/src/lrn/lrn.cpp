@@ -1,6 +1,5 @@
 #include "lrn/lrn.hpp"
-#include "core/api.hpp"
-#include "gpu/runtime.hpp"
+#include "core/op_call.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -61,53 +60,33 @@ void CheckK(const LRNDescriptor& lrn, const char* name)
 
 } // namespace
 
-void LRNForward(Handle& handle,
-                const LRNDescriptor& lrn,
-                const void* alpha,
-                const TensorDescriptor& xDesc,
-                const void* x,
-                const void* beta,
-                const TensorDescriptor& yDesc,
-                void* y,
-                bool do_backward,
-                void* workSpace)
+void LRNForward(Handle& handle, const LRNDescriptor& lrn, const void* alpha,
+                const TensorDescriptor& xDesc, const void* x, const void* beta,
+                const TensorDescriptor& yDesc, void* y, bool do_backward, void* workSpace)
 {
     CheckK(lrn, "lrnDesc");
     CheckNumDims(xDesc, "xDesc", 4, 4);
     CheckSameLens(xDesc, "xDesc", yDesc, "yDesc");
     CheckSameType(xDesc, "xDesc", yDesc, "yDesc");
     CheckComputeType(yDesc, "yDesc");
-    CheckData(x, "x");
-    CheckData(y, "y");
+    CheckDataPointers({{x, "x"}, {y, "y"}});
     if(do_backward && workSpace == nullptr)
         ThrowBadParm("workSpace is a null pointer but do_backward is true (it needs ",
                      LRNWorkSpaceSize(yDesc), " bytes: miopenLRNGetWorkSpaceSize)");
-    const float a = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
-    const float b = static_cast<float>(ReadScalar(beta, yDesc.Type(), "beta"));
-    KernelTimer timer(handle);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::LRNForward(handle, lrn, a, xDesc, static_cast<const float*>(x), b, yDesc,
-                               static_cast<float*>(y),
-                               do_backward ? static_cast<float*>(workSpace) : nullptr);
-#endif
-    cpu::LRNForward(lrn, a, xDesc, static_cast<const float*>(x), b, yDesc, static_cast<float*>(y),
-                    do_backward ? static_cast<float*>(workSpace) : nullptr);
+    const Blend s      = ReadBlend(alpha, beta, yDesc);
+    const LrnParams p  = lrn.Params();
+    const auto* xp     = static_cast<const float*>(x);
+    auto* yp           = static_cast<float*>(y);
+    float* scale       = do_backward ? static_cast<float*>(workSpace) : nullptr;
+    RunOp(
+        handle, [&] { cpu::LRNForward(p, s.alpha, xDesc, xp, s.beta, yDesc, yp, scale); },
+        [&](auto& h) { gpu::LRNForward(h, p, s.alpha, xDesc, xp, s.beta, yDesc, yp, scale); });
 }
 
-void LRNBackward(Handle& handle,
-                 const LRNDescriptor& lrn,
-                 const void* alpha,
-                 const TensorDescriptor& yDesc,
-                 const void* y,
-                 const TensorDescriptor& dyDesc,
-                 const void* dy,
-                 const TensorDescriptor& xDesc,
-                 const void* x,
-                 const void* beta,
-                 const TensorDescriptor& dxDesc,
-                 void* dx,
-                 const void* workSpace)
+void LRNBackward(Handle& handle, const LRNDescriptor& lrn, const void* alpha,
+                 const TensorDescriptor& yDesc, const void* y, const TensorDescriptor& dyDesc,
+                 const void* dy, const TensorDescriptor& xDesc, const void* x, const void* beta,
+                 const TensorDescriptor& dxDesc, void* dx, const void* workSpace)
 {
     CheckK(lrn, "lrnDesc");
     CheckNumDims(yDesc, "yDesc", 4, 4);
@@ -118,23 +97,24 @@ void LRNBackward(Handle& handle,
     CheckSameType(yDesc, "yDesc", xDesc, "xDesc");
     CheckSameType(yDesc, "yDesc", dxDesc, "dxDesc");
     CheckComputeType(dxDesc, "dxDesc");
-    CheckData(y, "y");
-    CheckData(dy, "dy");
-    CheckData(x, "x");
-    CheckData(dx, "dx");
-    const float a = static_cast<float>(ReadScalar(alpha, dxDesc.Type(), "alpha"));
-    const float b = static_cast<float>(ReadScalar(beta, dxDesc.Type(), "beta"));
-    KernelTimer timer(handle);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::LRNBackward(handle, lrn, a, yDesc, static_cast<const float*>(y), dyDesc,
-                                static_cast<const float*>(dy), xDesc, static_cast<const float*>(x),
-                                b, dxDesc, static_cast<float*>(dx),
-                                static_cast<const float*>(workSpace));
-#endif
-    cpu::LRNBackward(lrn, a, yDesc, static_cast<const float*>(y), dyDesc,
-                     static_cast<const float*>(dy), xDesc, static_cast<const float*>(x), b,
-                     dxDesc, static_cast<float*>(dx), static_cast<const float*>(workSpace));
+    CheckDataPointers({{y, "y"}, {dy, "dy"}, {x, "x"}, {dx, "dx"}});
+    const Blend s       = ReadBlend(alpha, beta, dxDesc);
+    const LrnParams p   = lrn.Params();
+    const auto* yp      = static_cast<const float*>(y);
+    const auto* dyp     = static_cast<const float*>(dy);
+    const auto* xp      = static_cast<const float*>(x);
+    auto* dxp           = static_cast<float*>(dx);
+    const auto* scale   = static_cast<const float*>(workSpace);
+    RunOp(
+        handle,
+        [&] {
+            cpu::LRNBackward(p, s.alpha, yDesc, yp, dyDesc, dyp, xDesc, xp, s.beta, dxDesc, dxp,
+                             scale);
+        },
+        [&](auto& h) {
+            gpu::LRNBackward(h, p, s.alpha, yDesc, yp, dyDesc, dyp, xDesc, xp, s.beta, dxDesc, dxp,
+                             scale);
+        });
 }
 
 namespace log {

@@ -9,6 +9,7 @@
 
 #include "core/handle.hpp"
 #include "core/tensor.hpp"
+#include "lrn/lrn_args.hpp"
 
 #include <string>
 
@@ -28,6 +29,7 @@ public:
     double Alpha() const { return alpha_; }
     double Beta() const { return beta_; }
     double K() const { return k_; }
+    LrnParams Params() const { return {mode_, n_, alpha_, beta_, k_}; }
     std::string ToString() const; // "miopenLRNCrossChannel, lrnN=5, ..."
 
 private:
@@ -46,54 +48,14 @@ const LRNDescriptor& DerefLRN(miopenLRNDescriptor_t desc, const char* name);
 /// order whatever y's strides.
 size_t LRNWorkSpaceSize(const TensorDescriptor& yDesc);
 
-void LRNForward(Handle& handle,
-                const LRNDescriptor& lrn,
-                const void* alpha,
-                const TensorDescriptor& xDesc,
-                const void* x,
-                const void* beta,
-                const TensorDescriptor& yDesc,
-                void* y,
-                bool do_backward,
-                void* workSpace);
+void LRNForward(Handle& handle, const LRNDescriptor& lrn, const void* alpha,
+                const TensorDescriptor& xDesc, const void* x, const void* beta,
+                const TensorDescriptor& yDesc, void* y, bool do_backward, void* workSpace);
 
 /// workSpace may be null: the scale is then recomputed from x.
-void LRNBackward(Handle& handle,
-                 const LRNDescriptor& lrn,
-                 const void* alpha,
-                 const TensorDescriptor& yDesc,
-                 const void* y,
-                 const TensorDescriptor& dyDesc,
-                 const void* dy,
-                 const TensorDescriptor& xDesc,
-                 const void* x,
-                 const void* beta,
-                 const TensorDescriptor& dxDesc,
-                 void* dx,
-                 const void* workSpace);
-
-namespace cpu {
-/// y = alpha * lrn(x) + beta * y; writes the scale (packed NCHW) to `scale` when not null.
-void LRNForward(const LRNDescriptor& lrn, float alpha, const TensorDescriptor& xDesc,
-                const float* x, float beta, const TensorDescriptor& yDesc, float* y, float* scale);
-/// dx = alpha * dL/dx + beta * dx, with the scale from `scale` (packed NCHW) or, when null,
-/// recomputed from x.
-void LRNBackward(const LRNDescriptor& lrn, float alpha, const TensorDescriptor& yDesc,
-                 const float* y, const TensorDescriptor& dyDesc, const float* dy,
-                 const TensorDescriptor& xDesc, const float* x, float beta,
-                 const TensorDescriptor& dxDesc, float* dx, const float* scale);
-} // namespace cpu
-
-namespace gpu {
-/// The same on the handle's GPU (kernels/lrn/lrn.hip), queued on its stream.
-/// An output that is also an input is read from a copy in the handle's scratch.
-void LRNForward(Handle& h, const LRNDescriptor& lrn, float alpha,
-                const TensorDescriptor& xDesc, const float* x, float beta,
-                const TensorDescriptor& yDesc, float* y, float* scale);
-void LRNBackward(Handle& h, const LRNDescriptor& lrn, float alpha,
-                 const TensorDescriptor& yDesc, const float* y, const TensorDescriptor& dyDesc,
-                 const float* dy, const TensorDescriptor& xDesc, const float* x, float beta,
-                 const TensorDescriptor& dxDesc, float* dx, const float* scale);
-} // namespace gpu
+void LRNBackward(Handle& handle, const LRNDescriptor& lrn, const void* alpha,
+                 const TensorDescriptor& yDesc, const void* y, const TensorDescriptor& dyDesc,
+                 const void* dy, const TensorDescriptor& xDesc, const void* x, const void* beta,
+                 const TensorDescriptor& dxDesc, void* dx, const void* workSpace);
 
 } // namespace miopen

@@ -1,8 +1,7 @@
 // PoolingDescriptor and the pooling front door: every check happens here, before anything is
 // written, so a bad call changes nothing; then the CPU kernels run on one 3-d problem.
 #include "pooling/pooling.hpp"
-#include "core/api.hpp"
-#include "gpu/runtime.hpp"
+#include "core/op_call.hpp"
 
 #include <limits>
 #include <sstream>
@@ -64,20 +63,10 @@ std::string Tuple(const V& v)
     return out.str();
 }
 
-cpu::Strides5 Strides5Of(const TensorDescriptor& d)
-{
-    const auto& s = d.Strides();
-    if(d.NumDims() == 4)
-        return {static_cast<int64_t>(s[0]), static_cast<int64_t>(s[1]), 0,
-                static_cast<int64_t>(s[2]), static_cast<int64_t>(s[3])};
-    return {static_cast<int64_t>(s[0]), static_cast<int64_t>(s[1]), static_cast<int64_t>(s[2]),
-            static_cast<int64_t>(s[3]), static_cast<int64_t>(s[4])};
-}
-
-cpu::PoolShape ShapeOf(const PoolingDescriptor& pool, const TensorDescriptor& x,
+PoolShape ShapeOf(const PoolingDescriptor& pool, const TensorDescriptor& x,
                        const std::vector<size_t>& out)
 {
-    cpu::PoolShape s;
+    PoolShape s;
     s.mode         = pool.Mode();
     s.n            = static_cast<int64_t>(x.Lens()[0]);
     s.c            = static_cast<int64_t>(x.Lens()[1]);
@@ -99,6 +88,16 @@ cpu::PoolShape ShapeOf(const PoolingDescriptor& pool, const TensorDescriptor& x,
         s.stride[i]  = pool.Strides()[j];
     }
     return s;
+}
+
+/// The index workspace as the forward writes it and the backward reads it.
+PoolIndex SavedIndex(const PoolingDescriptor& pool, void* workSpace)
+{
+    PoolIndex index;
+    index.data  = workSpace;
+    index.type  = pool.IndexType();
+    index.image = pool.IndexMode() == miopenPoolingWorkspaceIndexImage;
+    return index;
 }
 
 } // namespace
@@ -261,24 +260,15 @@ std::vector<size_t> CheckShapes(const PoolingDescriptor& pool, const TensorDescr
 
 } // namespace
 
-void PoolingForward(Handle& handle,
-                    const PoolingDescriptor& pool,
-                    const void* alpha,
-                    const TensorDescriptor& xDesc,
-                    const void* x,
-                    const void* beta,
-                    const TensorDescriptor& yDesc,
-                    void* y,
-                    bool do_backward,
-                    void* workSpace,
+void PoolingForward(Handle& handle, const PoolingDescriptor& pool, const void* alpha,
+                    const TensorDescriptor& xDesc, const void* x, const void* beta,
+                    const TensorDescriptor& yDesc, void* y, bool do_backward, void* workSpace,
                     size_t workSpaceSize)
 {
     const auto out = CheckShapes(pool, xDesc, "xDesc", yDesc, "yDesc");
-    CheckData(x, "x");
-    CheckData(y, "y");
-    const float a = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
-    const float b = static_cast<float>(ReadScalar(beta, yDesc.Type(), "beta"));
-    cpu::PoolIndex index;
+    CheckDataPointers({{x, "x"}, {y, "y"}});
+    const Blend s = ReadBlend(alpha, beta, yDesc);
+    PoolIndex index;
     if(pool.Mode() == miopenPoolingMax && do_backward)
     {
         const size_t need = pool.WorkSpaceSize(yDesc);
@@ -290,33 +280,21 @@ void PoolingForward(Handle& handle,
                          need, " (numel(y) * ", IndexTypeSize(pool.IndexType()), " bytes of ",
                          IndexTypeName(pool.IndexType()), ")");
         pool.CheckIndexRange(xDesc);
-        index.data  = workSpace;
-        index.type  = pool.IndexType();
-        index.image = pool.IndexMode() == miopenPoolingWorkspaceIndexImage;
+        index = SavedIndex(pool, workSpace);
     }
-    KernelTimer timer(handle);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::PoolForward(handle, ShapeOf(pool, xDesc, out), a, static_cast<const float*>(x),
-                                Strides5Of(xDesc), b, static_cast<float*>(y), Strides5Of(yDesc),
-                                index);
-#endif
-    cpu::PoolForward(ShapeOf(pool, xDesc, out), a, static_cast<const float*>(x), Strides5Of(xDesc),
-                     b, static_cast<float*>(y), Strides5Of(yDesc), index);
+    const PoolShape shape = ShapeOf(pool, xDesc, out);
+    const auto* xp        = static_cast<const float*>(x);
+    auto* yp              = static_cast<float*>(y);
+    const Strides5 xs = Strides5Of(xDesc), ys = Strides5Of(yDesc);
+    RunOp(
+        handle, [&] { cpu::PoolForward(shape, s.alpha, xp, xs, s.beta, yp, ys, index); },
+        [&](auto& h) { gpu::PoolForward(h, shape, s.alpha, xp, xs, s.beta, yp, ys, index); });
 }
 
-void PoolingBackward(Handle& handle,
-                     const PoolingDescriptor& pool,
-                     const void* alpha,
-                     const TensorDescriptor& yDesc,
-                     const void* /*y: not needed, as in MIOpen*/,
-                     const TensorDescriptor& dyDesc,
-                     const void* dy,
-                     const TensorDescriptor& xDesc,
-                     const void* x,
-                     const void* beta,
-                     const TensorDescriptor& dxDesc,
-                     void* dx,
+void PoolingBackward(Handle& handle, const PoolingDescriptor& pool, const void* alpha,
+                     const TensorDescriptor& yDesc, const void* /*y: not needed, as in MIOpen*/,
+                     const TensorDescriptor& dyDesc, const void* dy, const TensorDescriptor& xDesc,
+                     const void* x, const void* beta, const TensorDescriptor& dxDesc, void* dx,
                      const void* workSpace)
 {
     const auto out = CheckShapes(pool, xDesc, "xDesc", yDesc, "yDesc");
@@ -324,68 +302,56 @@ void PoolingBackward(Handle& handle,
     CheckSameType(dxDesc, "dxDesc", xDesc, "xDesc");
     CheckSameLens(dyDesc, "dyDesc", yDesc, "yDesc");
     CheckSameLens(dxDesc, "dxDesc", xDesc, "xDesc");
-    CheckData(dy, "dy");
-    CheckData(dx, "dx");
+    CheckDataPointers({{dy, "dy"}, {dx, "dx"}});
     const bool recompute = pool.Mode() == miopenPoolingMax && workSpace == nullptr;
     if(recompute && x == nullptr)
         ThrowBadParm("x is a null pointer and so is workSpace; max pooling backward needs the "
                      "indices saved by the forward (workSpace) or x to find them again");
     if(pool.Mode() == miopenPoolingMax && !recompute)
         pool.CheckIndexRange(xDesc);
-    const float a = static_cast<float>(ReadScalar(alpha, dxDesc.Type(), "alpha"));
-    const float b = static_cast<float>(ReadScalar(beta, dxDesc.Type(), "beta"));
+    const Blend s = ReadBlend(alpha, beta, dxDesc);
 
-    KernelTimer timer(handle);
-    const auto shape = ShapeOf(pool, xDesc, out);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-    {
-        // The argmax comes from the workspace, or is found again from x by the kernel itself.
-        cpu::PoolIndex gindex;
-        if(pool.Mode() == miopenPoolingMax && !recompute)
-        {
-            gindex.data  = const_cast<void*>(workSpace);
-            gindex.type  = pool.IndexType();
-            gindex.image = pool.IndexMode() == miopenPoolingWorkspaceIndexImage;
-        }
-        return gpu::PoolBackward(handle, shape, a, static_cast<const float*>(dy),
-                                 Strides5Of(dyDesc), gindex, static_cast<const float*>(x),
-                                 xDesc, b, static_cast<float*>(dx),
-                                 Strides5Of(dxDesc));
-    }
-#endif
-    cpu::PoolIndex index;
-    std::vector<uint32_t> found32; // the argmax found again from x (image indices)
-    std::vector<uint64_t> found64;
-    if(recompute)
-    {
-        size_t image = 1;
-        for(int i = 2; i < xDesc.NumDims(); ++i)
-            image *= xDesc.Lens()[i];
-        if(image < std::numeric_limits<uint32_t>::max())
-        {
-            found32.resize(yDesc.ElementSize());
-            index.data = found32.data();
-            index.type = miopenIndexUint32;
-        }
-        else
-        {
-            found64.resize(yDesc.ElementSize());
-            index.data = found64.data();
-            index.type = miopenIndexUint64;
-        }
-        index.image = true;
-        cpu::PoolForward(shape, 1.0f, static_cast<const float*>(x), Strides5Of(xDesc), 0.0f,
-                         nullptr, Strides5Of(yDesc), index);
-    }
-    else if(pool.Mode() == miopenPoolingMax)
-    {
-        index.data  = const_cast<void*>(workSpace);
-        index.type  = pool.IndexType();
-        index.image = pool.IndexMode() == miopenPoolingWorkspaceIndexImage;
-    }
-    cpu::PoolBackward(shape, a, static_cast<const float*>(dy), Strides5Of(dyDesc), index, b,
-                      static_cast<float*>(dx), Strides5Of(dxDesc));
+    const PoolShape shape = ShapeOf(pool, xDesc, out);
+    // The argmax saved by the forward; without it (index.data null) it is found again from x.
+    PoolIndex index;
+    if(pool.Mode() == miopenPoolingMax && !recompute)
+        index = SavedIndex(pool, const_cast<void*>(workSpace));
+    const auto* dyp = static_cast<const float*>(dy);
+    const auto* xp  = static_cast<const float*>(x);
+    auto* dxp       = static_cast<float*>(dx);
+    const Strides5 dys = Strides5Of(dyDesc), dxs = Strides5Of(dxDesc);
+    RunOp(
+        handle,
+        [&] {
+            std::vector<uint32_t> found32; // the argmax found again from x (image indices)
+            std::vector<uint64_t> found64;
+            PoolIndex cpu_index = index;
+            if(recompute)
+            {
+                size_t image = 1;
+                for(int i = 2; i < xDesc.NumDims(); ++i)
+                    image *= xDesc.Lens()[i];
+                if(image < std::numeric_limits<uint32_t>::max())
+                {
+                    found32.resize(yDesc.ElementSize());
+                    cpu_index.data = found32.data();
+                    cpu_index.type = miopenIndexUint32;
+                }
+                else
+                {
+                    found64.resize(yDesc.ElementSize());
+                    cpu_index.data = found64.data();
+                    cpu_index.type = miopenIndexUint64;
+                }
+                cpu_index.image = true;
+                cpu::PoolForward(shape, 1.0f, xp, Strides5Of(xDesc), 0.0f, nullptr,
+                                 Strides5Of(yDesc), cpu_index);
+            }
+            cpu::PoolBackward(shape, s.alpha, dyp, dys, cpu_index, s.beta, dxp, dxs);
+        },
+        [&](auto& h) {
+            gpu::PoolBackward(h, shape, s.alpha, dyp, dys, index, xp, xDesc, s.beta, dxp, dxs);
+        });
 }
 
 namespace log {

@@ -6,6 +6,7 @@
 
 #include "core/handle.hpp"
 #include "core/tensor.hpp"
+#include "pooling/pooling_args.hpp"
 
 #include <array>
 #include <cstddef>
@@ -67,77 +68,14 @@ const PoolingDescriptor& DerefPooling(miopenPoolingDescriptor_t desc, const char
 
 size_t IndexTypeSize(miopenIndexType_t type);
 
-void PoolingForward(Handle& handle,
-                    const PoolingDescriptor& pool,
-                    const void* alpha,
-                    const TensorDescriptor& xDesc,
-                    const void* x,
-                    const void* beta,
-                    const TensorDescriptor& yDesc,
-                    void* y,
-                    bool do_backward,
-                    void* workSpace,
+void PoolingForward(Handle& handle, const PoolingDescriptor& pool, const void* alpha,
+                    const TensorDescriptor& xDesc, const void* x, const void* beta,
+                    const TensorDescriptor& yDesc, void* y, bool do_backward, void* workSpace,
                     size_t workSpaceSize);
 
-void PoolingBackward(Handle& handle,
-                     const PoolingDescriptor& pool,
-                     const void* alpha,
-                     const TensorDescriptor& yDesc,
-                     const void* y,
-                     const TensorDescriptor& dyDesc,
-                     const void* dy,
-                     const TensorDescriptor& xDesc,
-                     const void* x,
-                     const void* beta,
-                     const TensorDescriptor& dxDesc,
-                     void* dx,
-                     const void* workSpace);
-
-namespace cpu {
-
-/// One pooling problem in 3 spatial dims (2-d pooling: in[0] = out[0] = window[0] = stride[0] = 1,
-/// pad[0] = 0). Strides are in elements, in N, C, D, H, W order.
-struct PoolShape
-{
-    miopenPoolingMode_t mode = miopenPoolingMax;
-    int64_t n = 0, c = 0;
-    std::array<int64_t, 3> in{}, out{};
-    std::array<int64_t, 3> window{}, pad{}, stride{};
-};
-
-using Strides5 = std::array<int64_t, 5>;
-
-/// The index workspace: one index per output element, packed in y's logical (N, C, D, H, W)
-/// order. Mask mode stores the max's position inside the window ((kd * R + kh) * S + kw, counted
-/// from the unclipped window start); image mode its position in the input image
-/// ((d * H + h) * W + w).
-struct PoolIndex
-{
-    void* data = nullptr;                    // null: no indices
-    miopenIndexType_t type = miopenIndexUint8;
-    bool image = false;
-};
-
-/// y = alpha * pool(x) + beta * y (y is not read when beta == 0; y null: only the indices).
-void PoolForward(const PoolShape& s, float alpha, const float* x, const Strides5& xs, float beta,
-                 float* y, const Strides5& ys, const PoolIndex& index);
-
-/// dx = alpha * pool'(dy) + beta * dx, written by gather (one write per dx element). Max mode
-/// reads the argmax from `index` (which must be given).
-void PoolBackward(const PoolShape& s, float alpha, const float* dy, const Strides5& dys,
-                  const PoolIndex& index, float beta, float* dx, const Strides5& dxs);
-
-} // namespace cpu
-
-namespace gpu {
-/// The same on the handle's GPU (kernels/pooling/pooling.hip), queued on its stream.
-void PoolForward(const Handle& h, const cpu::PoolShape& s, float alpha, const float* x,
-                 const cpu::Strides5& xs, float beta, float* y, const cpu::Strides5& ys,
-                 const cpu::PoolIndex& index);
-/// Max mode with index.data null finds the argmax again from x.
-void PoolBackward(Handle& h, const cpu::PoolShape& s, float alpha, const float* dy,
-                  const cpu::Strides5& dys, const cpu::PoolIndex& index, const float* x,
-                  const TensorDescriptor& xDesc, float beta, float* dx, const cpu::Strides5& dxs);
-} // namespace gpu
+void PoolingBackward(Handle& handle, const PoolingDescriptor& pool, const void* alpha,
+                     const TensorDescriptor& yDesc, const void* y, const TensorDescriptor& dyDesc,
+                     const void* dy, const TensorDescriptor& xDesc, const void* x, const void* beta,
+                     const TensorDescriptor& dxDesc, void* dx, const void* workSpace);
 
 } // namespace miopen

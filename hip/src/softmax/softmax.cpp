@@ -1,6 +1,5 @@
 #include "softmax/softmax.hpp"
-#include "core/api.hpp"
-#include "gpu/runtime.hpp"
+#include "core/op_call.hpp"
 
 namespace miopen {
 namespace {
@@ -17,46 +16,31 @@ void CheckAlgorithmAndMode(miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode
 
 } // namespace
 
-void SoftmaxForward(Handle& handle,
-                    const void* alpha,
-                    const TensorDescriptor& xDesc,
-                    const void* x,
-                    const void* beta,
-                    const TensorDescriptor& yDesc,
-                    void* y,
-                    miopenSoftmaxAlgorithm_t algorithm,
-                    miopenSoftmaxMode_t mode)
+void SoftmaxForward(Handle& handle, const void* alpha, const TensorDescriptor& xDesc, const void* x,
+                    const void* beta, const TensorDescriptor& yDesc, void* y,
+                    miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode)
 {
     CheckAlgorithmAndMode(algorithm, mode);
     CheckNumDims(xDesc, "xDesc", 4, 4);
     CheckSameLens(xDesc, "xDesc", yDesc, "yDesc");
     CheckSameType(xDesc, "xDesc", yDesc, "yDesc");
     CheckComputeType(yDesc, "yDesc");
-    CheckData(x, "x");
-    CheckData(y, "y");
-    const float a = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
-    const float b = static_cast<float>(ReadScalar(beta, yDesc.Type(), "beta"));
-    KernelTimer timer(handle);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::SoftmaxForward(handle, algorithm, mode, a, xDesc, static_cast<const float*>(x),
-                                   b, yDesc, static_cast<float*>(y));
-#endif
-    cpu::SoftmaxForward(algorithm, mode, a, xDesc, static_cast<const float*>(x), b, yDesc,
-                        static_cast<float*>(y));
+    CheckDataPointers({{x, "x"}, {y, "y"}});
+    const Blend s  = ReadBlend(alpha, beta, yDesc);
+    const auto* xp = static_cast<const float*>(x);
+    auto* yp       = static_cast<float*>(y);
+    RunOp(
+        handle,
+        [&] { cpu::SoftmaxForward(algorithm, mode, s.alpha, xDesc, xp, s.beta, yDesc, yp); },
+        [&](auto& h) {
+            gpu::SoftmaxForward(h, algorithm, mode, s.alpha, xDesc, xp, s.beta, yDesc, yp);
+        });
 }
 
-void SoftmaxBackward(Handle& handle,
-                     const void* alpha,
-                     const TensorDescriptor& yDesc,
-                     const void* y,
-                     const TensorDescriptor& dyDesc,
-                     const void* dy,
-                     const void* beta,
-                     const TensorDescriptor& dxDesc,
-                     void* dx,
-                     miopenSoftmaxAlgorithm_t algorithm,
-                     miopenSoftmaxMode_t mode)
+void SoftmaxBackward(Handle& handle, const void* alpha, const TensorDescriptor& yDesc,
+                     const void* y, const TensorDescriptor& dyDesc, const void* dy,
+                     const void* beta, const TensorDescriptor& dxDesc, void* dx,
+                     miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode)
 {
     CheckAlgorithmAndMode(algorithm, mode);
     CheckNumDims(yDesc, "yDesc", 4, 4);
@@ -65,20 +49,21 @@ void SoftmaxBackward(Handle& handle,
     CheckSameType(yDesc, "yDesc", dyDesc, "dyDesc");
     CheckSameType(dyDesc, "dyDesc", dxDesc, "dxDesc");
     CheckComputeType(dxDesc, "dxDesc");
-    CheckData(y, "y");
-    CheckData(dy, "dy");
-    CheckData(dx, "dx");
-    const float a = static_cast<float>(ReadScalar(alpha, dxDesc.Type(), "alpha"));
-    const float b = static_cast<float>(ReadScalar(beta, dxDesc.Type(), "beta"));
-    KernelTimer timer(handle);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::SoftmaxBackward(handle, algorithm, mode, a, yDesc, static_cast<const float*>(y),
-                                    dyDesc, static_cast<const float*>(dy), b, dxDesc,
-                                    static_cast<float*>(dx));
-#endif
-    cpu::SoftmaxBackward(algorithm, mode, a, yDesc, static_cast<const float*>(y), dyDesc,
-                         static_cast<const float*>(dy), b, dxDesc, static_cast<float*>(dx));
+    CheckDataPointers({{y, "y"}, {dy, "dy"}, {dx, "dx"}});
+    const Blend s   = ReadBlend(alpha, beta, dxDesc);
+    const auto* yp  = static_cast<const float*>(y);
+    const auto* dyp = static_cast<const float*>(dy);
+    auto* dxp       = static_cast<float*>(dx);
+    RunOp(
+        handle,
+        [&] {
+            cpu::SoftmaxBackward(algorithm, mode, s.alpha, yDesc, yp, dyDesc, dyp, s.beta, dxDesc,
+                                 dxp);
+        },
+        [&](auto& h) {
+            gpu::SoftmaxBackward(h, algorithm, mode, s.alpha, yDesc, yp, dyDesc, dyp, s.beta,
+                                 dxDesc, dxp);
+        });
 }
 
 } // namespace miopen

@@ -5,54 +5,17 @@
 
 #include "core/handle.hpp"
 #include "core/tensor.hpp"
+#include "softmax/softmax_args.hpp"
 
 namespace miopen {
 
-void SoftmaxForward(Handle& handle,
-                    const void* alpha,
-                    const TensorDescriptor& xDesc,
-                    const void* x,
-                    const void* beta,
-                    const TensorDescriptor& yDesc,
-                    void* y,
-                    miopenSoftmaxAlgorithm_t algorithm,
-                    miopenSoftmaxMode_t mode);
+void SoftmaxForward(Handle& handle, const void* alpha, const TensorDescriptor& xDesc, const void* x,
+                    const void* beta, const TensorDescriptor& yDesc, void* y,
+                    miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode);
 
-void SoftmaxBackward(Handle& handle,
-                     const void* alpha,
-                     const TensorDescriptor& yDesc,
-                     const void* y,
-                     const TensorDescriptor& dyDesc,
-                     const void* dy,
-                     const void* beta,
-                     const TensorDescriptor& dxDesc,
-                     void* dx,
-                     miopenSoftmaxAlgorithm_t algorithm,
-                     miopenSoftmaxMode_t mode);
-
-namespace cpu {
-/// y = alpha * softmax(x) + beta * y (FAST / ACCURATE) or alpha * log_softmax(x) + beta * y (LOG),
-/// over C per (n, h, w) (CHANNEL) or over C*H*W per n (INSTANCE). Never reads y when beta == 0.
-void SoftmaxForward(miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode, float alpha,
-                    const TensorDescriptor& xDesc, const float* x, float beta,
-                    const TensorDescriptor& yDesc, float* y);
-/// dx = alpha * y * (dy - sum(y * dy)) + beta * dx (FAST / ACCURATE) or
-/// dx = alpha * (dy - exp(y) * sum(dy)) + beta * dx (LOG), the sums over the softmax's extent.
-void SoftmaxBackward(miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode, float alpha,
-                     const TensorDescriptor& yDesc, const float* y,
-                     const TensorDescriptor& dyDesc, const float* dy, float beta,
-                     const TensorDescriptor& dxDesc, float* dx);
-} // namespace cpu
-
-namespace gpu {
-/// The same on the handle's GPU (kernels/softmax/softmax.hip), queued on its stream.
-void SoftmaxForward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode,
-                    float alpha, const TensorDescriptor& xDesc, const float* x, float beta,
-                    const TensorDescriptor& yDesc, float* y);
-void SoftmaxBackward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode,
-                     float alpha, const TensorDescriptor& yDesc, const float* y,
-                     const TensorDescriptor& dyDesc, const float* dy, float beta,
-                     const TensorDescriptor& dxDesc, float* dx);
-} // namespace gpu
+void SoftmaxBackward(Handle& handle, const void* alpha, const TensorDescriptor& yDesc,
+                     const void* y, const TensorDescriptor& dyDesc, const void* dy,
+                     const void* beta, const TensorDescriptor& dxDesc, void* dx,
+                     miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode);
 
 } // namespace miopen

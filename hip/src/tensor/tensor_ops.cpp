@@ -1,22 +1,14 @@
 #include "tensor/tensor_ops.hpp"
-#include "core/api.hpp"
-#include "gpu/runtime.hpp"
+#include "core/op_call.hpp"
 
 #include <vector>
 
 namespace miopen {
 
-void OpTensor(Handle& handle,
-              miopenTensorOp_t op,
-              const void* alpha1,
-              const TensorDescriptor& aDesc,
-              const void* A,
-              const void* alpha2,
-              const TensorDescriptor& bDesc,
-              const void* B,
-              const void* beta,
-              const TensorDescriptor& cDesc,
-              void* C)
+void OpTensor(Handle& handle, miopenTensorOp_t op, const void* alpha1,
+              const TensorDescriptor& aDesc, const void* A, const void* alpha2,
+              const TensorDescriptor& bDesc, const void* B, const void* beta,
+              const TensorDescriptor& cDesc, void* C)
 {
     if(op < miopenTensorOpAdd || op > miopenTensorOpMax)
         ThrowBadParm("tensorOp = ", static_cast<int>(op), " is not a miopenTensorOp_t value");
@@ -35,21 +27,17 @@ void OpTensor(Handle& handle,
                          cDesc.Lens()[d]);
         b_strides[d] = bl == 1 ? 0 : bDesc.Strides()[d];
     }
-    CheckData(A, "A");
-    CheckData(B, "B");
-    CheckData(C, "C");
+    CheckDataPointers({{A, "A"}, {B, "B"}, {C, "C"}});
     const float a1 = static_cast<float>(ReadScalar(alpha1, cDesc.Type(), "alpha1"));
     const float a2 = static_cast<float>(ReadScalar(alpha2, cDesc.Type(), "alpha2"));
     const float b  = static_cast<float>(ReadScalar(beta, cDesc.Type(), "beta"));
-    KernelTimer timer(handle);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::OpTensor(handle, op, a1, aDesc, static_cast<const float*>(A), a2,
-                             b_strides.data(), static_cast<const float*>(B), b, cDesc,
-                             static_cast<float*>(C));
-#endif
-    cpu::OpTensor(op, a1, aDesc, static_cast<const float*>(A), a2, b_strides.data(),
-                  static_cast<const float*>(B), b, cDesc, static_cast<float*>(C));
+    const auto* ap = static_cast<const float*>(A);
+    const auto* bp = static_cast<const float*>(B);
+    auto* cp       = static_cast<float*>(C);
+    RunOp(
+        handle,
+        [&] { cpu::OpTensor(op, a1, aDesc, ap, a2, b_strides.data(), bp, b, cDesc, cp); },
+        [&](auto& h) { gpu::OpTensor(h, op, a1, aDesc, ap, a2, b_strides.data(), bp, b, cDesc, cp); });
 }
 
 void SetTensor(Handle& handle, const TensorDescriptor& yDesc, void* y, const void* alpha)
@@ -57,12 +45,10 @@ void SetTensor(Handle& handle, const TensorDescriptor& yDesc, void* y, const voi
     CheckComputeType(yDesc, "yDesc");
     CheckData(y, "y");
     const float value = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
-    KernelTimer timer(handle);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::Fill(handle, yDesc, static_cast<float*>(y), value);
-#endif
-    cpu::Fill(yDesc, static_cast<float*>(y), value);
+    auto* yp          = static_cast<float*>(y);
+    RunOp(
+        handle, [&] { cpu::Fill(yDesc, yp, value); },
+        [&](auto& h) { gpu::Fill(h, yDesc, yp, value); });
 }
 
 void ScaleTensor(Handle& handle, const TensorDescriptor& yDesc, void* y, const void* alpha)
@@ -70,37 +56,27 @@ void ScaleTensor(Handle& handle, const TensorDescriptor& yDesc, void* y, const v
     CheckComputeType(yDesc, "yDesc");
     CheckData(y, "y");
     const float a = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
-    KernelTimer timer(handle);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::Axpby(handle, a, yDesc, static_cast<const float*>(y), 0.0f, yDesc,
-                          static_cast<float*>(y), "miopenScaleTensor");
-#endif
-    cpu::Axpby(a, yDesc, static_cast<const float*>(y), 0.0f, yDesc, static_cast<float*>(y));
+    auto* yp      = static_cast<float*>(y);
+    RunOp(
+        handle, [&] { cpu::Axpby(a, yDesc, yp, 0.0f, yDesc, yp); },
+        [&](auto& h) { gpu::Axpby(h, a, yDesc, yp, 0.0f, yDesc, yp, "miopenScaleTensor"); });
 }
 
-void TransformTensor(Handle& handle,
-                     const void* alpha,
-                     const TensorDescriptor& xDesc,
-                     const void* x,
-                     const void* beta,
-                     const TensorDescriptor& yDesc,
-                     void* y)
+void TransformTensor(Handle& handle, const void* alpha, const TensorDescriptor& xDesc,
+                     const void* x, const void* beta, const TensorDescriptor& yDesc, void* y)
 {
     CheckSameType(xDesc, "xDesc", yDesc, "yDesc");
     CheckComputeType(yDesc, "yDesc");
     CheckSameLens(xDesc, "xDesc", yDesc, "yDesc");
-    CheckData(x, "x");
-    CheckData(y, "y");
-    const float a = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
-    const float b = static_cast<float>(ReadScalar(beta, yDesc.Type(), "beta"));
-    KernelTimer timer(handle);
-#if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::Axpby(handle, a, xDesc, static_cast<const float*>(x), b, yDesc,
-                          static_cast<float*>(y), "miopenTransformTensor");
-#endif
-    cpu::Axpby(a, xDesc, static_cast<const float*>(x), b, yDesc, static_cast<float*>(y));
+    CheckDataPointers({{x, "x"}, {y, "y"}});
+    const Blend s  = ReadBlend(alpha, beta, yDesc);
+    const auto* xp = static_cast<const float*>(x);
+    auto* yp       = static_cast<float*>(y);
+    RunOp(
+        handle, [&] { cpu::Axpby(s.alpha, xDesc, xp, s.beta, yDesc, yp); },
+        [&](auto& h) {
+            gpu::Axpby(h, s.alpha, xDesc, xp, s.beta, yDesc, yp, "miopenTransformTensor");
+        });
 }
 
 } // namespace miopen

@@ -1,0 +1,310 @@
+// CPU kernel of batch normalization, backward (the scheme: cpu/batchnorm_common.hpp).
+#include "cpu/batchnorm_common.hpp"
+
+namespace miopen::cpu {
+namespace {
+
+using namespace bn;
+
+// ---- backward ---------------------------------------------------------------------------
+
+enum BwdOperand
+{
+    kBx  = 0,
+    kBdy = 1,
+    kBdx = 2,
+    kBp  = 3,
+};
+
+/// Per-chunk sums of dy and dy * (x - mean), in double.
+void ChunkGradSums(const Geometry<4>& geo, const Block<4>& b, size_t k, const BnBackwardArgs& a,
+                   const double* mean, double* sdy, double* sdyx)
+{
+    const size_t e0 = geo.ChunkBegin(k), e1 = geo.ChunkEnd(k);
+    const float* x  = a.x;
+    const float* dy = a.dy;
+    if(!geo.vec)
+    {
+        const double mu = mean[0];
+        double s1 = 0.0, s2 = 0.0;
+        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
+            const float* xr  = x + off[kBx];
+            const float* dyr = dy + off[kBdy];
+            if(st[kBx] == 1 && st[kBdy] == 1)
+                GradSumsUnit(xr, dyr, n, mu, s1, s2);
+            else
+            {
+                for(size_t i = 0; i < n; ++i)
+                {
+                    const double g = dyr[i * st[kBdy]];
+                    s1 += g;
+                    s2 += g * (xr[i * st[kBx]] - mu);
+                }
+            }
+        });
+        sdy[0]  = s1;
+        sdyx[0] = s2;
+        return;
+    }
+    std::fill(sdy, sdy + b.count, 0.0);
+    std::fill(sdyx, sdyx + b.count, 0.0);
+    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
+        const float* xr  = x + off[kBx];
+        const float* dyr = dy + off[kBdy];
+        if(st[kBx] == 1 && st[kBdy] == 1)
+        {
+#pragma omp simd
+            for(size_t i = 0; i < n; ++i)
+            {
+                const double g = dyr[i];
+                sdy[i] += g;
+                sdyx[i] += g * (xr[i] - mean[i]);
+            }
+        }
+        else
+        {
+            for(size_t i = 0; i < n; ++i)
+            {
+                const double g = dyr[i * st[kBdy]];
+                sdy[i] += g;
+                sdyx[i] += g * (xr[i * st[kBx]] - mean[i]);
+            }
+        }
+    });
+}
+
+/// dx = c1 * dy + c2 * (x - m) + c3 per group, for the groups of one block.
+struct BwdCoef
+{
+    float* m;
+    float* c1;
+    float* c2;
+    float* c3;
+};
+
+struct BwdCoefStore
+{
+    explicit BwdCoefStore(size_t n) : m(n), c1(n), c2(n), c3(n) {}
+    BwdCoef At(size_t g0) { return {m.data() + g0, c1.data() + g0, c2.data() + g0, c3.data() + g0}; }
+    std::vector<float> m, c1, c2, c3;
+};
+
+/// Writes dscale and dbias of block b's groups (blended) and fills the dx coefficients.
+void FinishBackward(const Geometry<4>& geo, const Block<4>& b, const BnBackwardArgs& a,
+                    const double* mean, const double* inv_std, const double* sdy,
+                    const double* sdyx, const BwdCoef& cf)
+{
+    const size_t n     = b.count;
+    const size_t base  = b.base[kBp];
+    const double inv_m = 1.0 / static_cast<double>(geo.m);
+    const double ad    = a.alpha_data;
+    const float ap = a.alpha_param, bp = a.beta_param;
+    const float* scale = a.scale + base;
+    float* ds          = a.dscale + base;
+    float* db          = a.dbias + base;
+    double dscale[kVecBlock];
+#pragma omp simd
+    for(size_t i = 0; i < n; ++i)
+        dscale[i] = sdyx[i] * inv_std[i];
+    WithStep(b.gs[kBp], [&](auto ps) {
+        if(bp == 0.0f)
+        {
+#pragma omp simd
+            for(size_t i = 0; i < n; ++i)
+            {
+                ds[i * ps] = ap * static_cast<float>(dscale[i]);
+                db[i * ps] = ap * static_cast<float>(sdy[i]);
+            }
+        }
+        else
+        {
+#pragma omp simd
+            for(size_t i = 0; i < n; ++i)
+            {
+                ds[i * ps] = ap * static_cast<float>(dscale[i]) + bp * ds[i * ps];
+                db[i * ps] = ap * static_cast<float>(sdy[i]) + bp * db[i * ps];
+            }
+        }
+#pragma omp simd
+        for(size_t i = 0; i < n; ++i)
+        {
+            const double c1 = ad * scale[i * ps] * inv_std[i];
+            cf.m[i]         = static_cast<float>(mean[i]);
+            cf.c1[i]        = static_cast<float>(c1);
+            cf.c2[i]        = static_cast<float>(-c1 * inv_std[i] * dscale[i] * inv_m);
+            cf.c3[i]        = static_cast<float>(-c1 * sdy[i] * inv_m);
+        }
+    });
+}
+
+template <bool ReadDx>
+void ApplyBackward(const Geometry<4>& geo, const Block<4>& b, size_t k, const BnBackwardArgs& a,
+                   const BwdCoef& cf)
+{
+    const float* x  = a.x;
+    const float* dy = a.dy;
+    float* dx       = a.dx;
+    const float beta = a.beta_data;
+    const size_t e0 = geo.ChunkBegin(k), e1 = geo.ChunkEnd(k);
+    if(!geo.vec)
+    {
+        const float m = cf.m[0], c1 = cf.c1[0], c2 = cf.c2[0], c3 = cf.c3[0];
+        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
+            const float* xr  = x + off[kBx];
+            const float* dyr = dy + off[kBdy];
+            float* dxr       = dx + off[kBdx];
+            if(st[kBx] == 1 && st[kBdy] == 1 && st[kBdx] == 1)
+            {
+#pragma omp simd
+                for(size_t i = 0; i < n; ++i)
+                {
+                    const float v = c1 * dyr[i] + (c2 * (xr[i] - m) + c3);
+                    dxr[i]        = ReadDx ? v + beta * dxr[i] : v;
+                }
+            }
+            else
+            {
+                for(size_t i = 0; i < n; ++i)
+                {
+                    const float v = c1 * dyr[i * st[kBdy]] + (c2 * (xr[i * st[kBx]] - m) + c3);
+                    float& out    = dxr[i * st[kBdx]];
+                    out           = ReadDx ? v + beta * out : v;
+                }
+            }
+        });
+        return;
+    }
+    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
+        const float* xr  = x + off[kBx];
+        const float* dyr = dy + off[kBdy];
+        float* dxr       = dx + off[kBdx];
+        if(st[kBx] == 1 && st[kBdy] == 1 && st[kBdx] == 1)
+        {
+#pragma omp simd
+            for(size_t i = 0; i < n; ++i)
+            {
+                const float v = cf.c1[i] * dyr[i] + (cf.c2[i] * (xr[i] - cf.m[i]) + cf.c3[i]);
+                dxr[i]        = ReadDx ? v + beta * dxr[i] : v;
+            }
+        }
+        else
+        {
+            for(size_t i = 0; i < n; ++i)
+            {
+                const float v = cf.c1[i] * dyr[i * st[kBdy]] +
+                                (cf.c2[i] * (xr[i * st[kBx]] - cf.m[i]) + cf.c3[i]);
+                float& out    = dxr[i * st[kBdx]];
+                out           = ReadDx ? v + beta * out : v;
+            }
+        }
+    });
+}
+
+void ApplyBackwardItem(const Geometry<4>& geo, const Block<4>& b, size_t k,
+                       const BnBackwardArgs& a, const BwdCoef& cf)
+{
+    if(a.beta_data == 0.0f)
+        ApplyBackward<false>(geo, b, k, a, cf);
+    else
+        ApplyBackward<true>(geo, b, k, a, cf);
+}
+
+} // namespace
+
+void BatchNormBackward(const BnBackwardArgs& a)
+{
+    const auto geo = MakeGeometry<4>(a.mode, {a.xDesc, a.dyDesc, a.dxDesc, a.pDesc});
+    const bool saved = a.saved_mean != nullptr;
+
+    // Mean and 1/sqrt(var + eps) of block b's groups, from the saved statistics.
+    const auto saved_stats = [&](const Block<4>& b, double* mean, double* inv_std) {
+        const float* sm = a.saved_mean + b.base[kBp];
+        const float* si = a.saved_inv_std + b.base[kBp];
+        WithStep(b.gs[kBp], [&](auto ps) {
+#pragma omp simd
+            for(size_t i = 0; i < b.count; ++i)
+            {
+                mean[i]    = sm[i * ps];
+                inv_std[i] = si[i * ps];
+            }
+        });
+    };
+
+    if(geo.chunks == 1)
+    {
+        ParallelFor(geo.items_g, geo.Parallel(), [&](size_t item) {
+            const auto b = GetBlock(geo, item);
+            double mean[kVecBlock], inv_std[kVecBlock], sdy[kVecBlock], sdyx[kVecBlock];
+            if(saved)
+                saved_stats(b, mean, inv_std);
+            else
+            {
+                ChunkStats(geo, b, 0, a.x, mean, inv_std);
+                const double inv_m = 1.0 / static_cast<double>(geo.m);
+                const float eps    = static_cast<float>(a.epsilon);
+#pragma omp simd
+                for(size_t i = 0; i < b.count; ++i)
+                    inv_std[i] = 1.0f / std::sqrt(static_cast<float>(inv_std[i] * inv_m) + eps);
+            }
+            ChunkGradSums(geo, b, 0, a, mean, sdy, sdyx);
+            float cm[kVecBlock], c1[kVecBlock], c2[kVecBlock], c3[kVecBlock];
+            const BwdCoef cf{cm, c1, c2, c3};
+            FinishBackward(geo, b, a, mean, inv_std, sdy, sdyx, cf);
+            ApplyBackwardItem(geo, b, 0, a, cf);
+        });
+        return;
+    }
+
+    const size_t nk = geo.chunks;
+    std::vector<double> mean(geo.groups), inv_std(geo.groups);
+    if(saved)
+    {
+        ParallelFor(geo.items_g, geo.ParallelGroups(), [&](size_t item) {
+            const auto b = GetBlock(geo, item);
+            saved_stats(b, mean.data() + b.g0, inv_std.data() + b.g0);
+        });
+    }
+    else
+    {
+        std::vector<double> var;
+        AllStats(geo, a.x, mean, var);
+        const float eps = static_cast<float>(a.epsilon);
+#pragma omp simd
+        for(size_t g = 0; g < geo.groups; ++g)
+            inv_std[g] = 1.0f / std::sqrt(static_cast<float>(var[g]) + eps);
+    }
+    std::vector<double> p1(geo.groups * nk), p2(geo.groups * nk);
+    ParallelFor(geo.items_g * nk, geo.Parallel(), [&](size_t item) {
+        const size_t k = item % nk;
+        const auto b   = GetBlock(geo, item / nk);
+        double s1[kVecBlock], s2[kVecBlock];
+        ChunkGradSums(geo, b, k, a, mean.data() + b.g0, s1, s2);
+        for(size_t i = 0; i < b.count; ++i)
+        {
+            p1[(b.g0 + i) * nk + k] = s1[i];
+            p2[(b.g0 + i) * nk + k] = s2[i];
+        }
+    });
+    BwdCoefStore coefs(geo.groups);
+    ParallelFor(geo.items_g, geo.ParallelGroups(), [&](size_t item) {
+        const auto b = GetBlock(geo, item);
+        double s1[kVecBlock], s2[kVecBlock];
+        for(size_t i = 0; i < b.count; ++i)
+        {
+            s1[i] = s2[i] = 0.0;
+            for(size_t k = 0; k < nk; ++k)
+            {
+                s1[i] += p1[(b.g0 + i) * nk + k];
+                s2[i] += p2[(b.g0 + i) * nk + k];
+            }
+        }
+        FinishBackward(geo, b, a, mean.data() + b.g0, inv_std.data() + b.g0, s1, s2,
+                       coefs.At(b.g0));
+    });
+    ParallelFor(geo.items_g * nk, geo.Parallel(), [&](size_t item) {
+        const auto b = GetBlock(geo, item / nk);
+        ApplyBackwardItem(geo, b, item % nk, a, coefs.At(b.g0));
+    });
+}
+
+} // namespace miopen::cpu

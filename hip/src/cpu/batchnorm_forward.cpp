@@ -1,0 +1,289 @@
+// CPU kernels of batch normalization, forward training and inference (the scheme: cpu/batchnorm_common.hpp).
+#include "cpu/batchnorm_common.hpp"
+
+namespace miopen::cpu {
+namespace {
+
+using namespace bn;
+
+// ---- forward ----------------------------------------------------------------------------
+
+enum FwdOperand
+{
+    kFx = 0,
+    kFy = 1,
+    kFp = 2,
+};
+
+/// Per-group coefficients of y = (x - m) * a + c for the groups of one block.
+struct FwdCoef
+{
+    float* m;
+    float* a;
+    float* c;
+};
+
+/// Coefficients of one block (on the stack) or of all groups (unfused paths).
+struct FwdCoefStore
+{
+    explicit FwdCoefStore(size_t n) : m(n), a(n), c(n) {}
+    FwdCoef At(size_t g0) { return {m.data() + g0, a.data() + g0, c.data() + g0}; }
+    std::vector<float> m, a, c;
+};
+
+template <bool ReadY>
+void ApplyForward(const Geometry<3>& geo, const Block<3>& b, size_t k, const BnForwardArgs& args,
+                  const FwdCoef& cf)
+{
+    const float* x = args.x;
+    float* y       = args.y;
+    const float beta = args.beta;
+    const size_t e0 = geo.ChunkBegin(k), e1 = geo.ChunkEnd(k);
+    if(!geo.vec)
+    {
+        const float m = cf.m[0], a = cf.a[0], c = cf.c[0];
+        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
+            const float* xr = x + off[kFx];
+            float* yr       = y + off[kFy];
+            if(st[kFx] == 1 && st[kFy] == 1)
+            {
+#pragma omp simd
+                for(size_t i = 0; i < n; ++i)
+                {
+                    const float v = (xr[i] - m) * a + c;
+                    yr[i]         = ReadY ? v + beta * yr[i] : v;
+                }
+            }
+            else
+            {
+                for(size_t i = 0; i < n; ++i)
+                {
+                    const float v     = (xr[i * st[kFx]] - m) * a + c;
+                    float& out        = yr[i * st[kFy]];
+                    out               = ReadY ? v + beta * out : v;
+                }
+            }
+        });
+        return;
+    }
+    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
+        const float* xr = x + off[kFx];
+        float* yr       = y + off[kFy];
+        if(st[kFx] == 1 && st[kFy] == 1)
+        {
+#pragma omp simd
+            for(size_t i = 0; i < n; ++i)
+            {
+                const float v = (xr[i] - cf.m[i]) * cf.a[i] + cf.c[i];
+                yr[i]         = ReadY ? v + beta * yr[i] : v;
+            }
+        }
+        else
+        {
+            for(size_t i = 0; i < n; ++i)
+            {
+                const float v = (xr[i * st[kFx]] - cf.m[i]) * cf.a[i] + cf.c[i];
+                float& out    = yr[i * st[kFy]];
+                out           = ReadY ? v + beta * out : v;
+            }
+        }
+    });
+}
+
+void ApplyForwardItem(const Geometry<3>& geo, const Block<3>& b, size_t k,
+                      const BnForwardArgs& args, const FwdCoef& cf)
+{
+    if(args.beta == 0.0f)
+        ApplyForward<false>(geo, b, k, args, cf);
+    else
+        ApplyForward<true>(geo, b, k, args, cf);
+}
+
+/// From the batch statistics of block b's groups: updates running / saved statistics and fills
+/// the coefficients. Simple loops over the block, so each one vectorises.
+void FinishTraining(const Geometry<3>& geo, const Block<3>& b, const BnForwardArgs& args,
+                    const double* mean, const double* var, const FwdCoef& cf)
+{
+    const size_t n     = b.count;
+    const size_t base  = b.base[kFp];
+    const double f     = args.exp_avg_factor;
+    const double alpha = args.alpha;
+    // MIOpen: unbiased running variance, except that a single element per statistic keeps it.
+    const double m      = static_cast<double>(geo.m);
+    const double unbias = geo.m > 1 ? m / (m - 1.0) : 1.0;
+    // 1/sqrt in float: twice the lanes of double, and exact enough for fp32 outputs.
+    float inv_std[kVecBlock];
+    const float eps_f = static_cast<float>(args.epsilon);
+#pragma omp simd
+    for(size_t i = 0; i < n; ++i)
+        inv_std[i] = 1.0f / std::sqrt(static_cast<float>(var[i]) + eps_f);
+    WithStep(b.gs[kFp], [&](auto ps) {
+        if(args.running_mean != nullptr)
+        {
+            float* rm = args.running_mean + base;
+            float* rv = args.running_variance + base;
+#pragma omp simd
+            for(size_t i = 0; i < n; ++i)
+            {
+                rm[i * ps] = static_cast<float>((1.0 - f) * rm[i * ps] + f * mean[i]);
+                rv[i * ps] = static_cast<float>((1.0 - f) * rv[i * ps] + f * (var[i] * unbias));
+            }
+        }
+        if(args.save_mean != nullptr)
+        {
+            float* sm = args.save_mean + base;
+            float* si = args.save_inv_std + base;
+#pragma omp simd
+            for(size_t i = 0; i < n; ++i)
+            {
+                sm[i * ps] = static_cast<float>(mean[i]);
+                si[i * ps] = inv_std[i];
+            }
+        }
+        const float* scale = args.scale + base;
+        const float* bias  = args.bias + base;
+#pragma omp simd
+        for(size_t i = 0; i < n; ++i)
+        {
+            cf.m[i] = static_cast<float>(mean[i]);
+            cf.a[i] = static_cast<float>(alpha * scale[i * ps] * inv_std[i]);
+            cf.c[i] = args.alpha * bias[i * ps];
+        }
+    });
+}
+
+/// Coefficients of block b's groups from the estimated statistics.
+void InferenceCoef(const Block<3>& b, const BnForwardArgs& args, const FwdCoef& cf)
+{
+    const size_t n     = b.count;
+    const size_t base  = b.base[kFp];
+    const float eps    = static_cast<float>(args.epsilon);
+    const float alpha  = args.alpha;
+    const float* em    = args.est_mean + base;
+    const float* ev    = args.est_variance + base;
+    const float* scale = args.scale + base;
+    const float* bias  = args.bias + base;
+    WithStep(b.gs[kFp], [&](auto ps) {
+#pragma omp simd
+        for(size_t i = 0; i < n; ++i)
+        {
+            const float inv_std = 1.0f / std::sqrt(ev[i * ps] + eps);
+            cf.m[i]             = em[i * ps];
+            cf.a[i]             = alpha * scale[i * ps] * inv_std;
+            cf.c[i]             = alpha * bias[i * ps];
+        }
+    });
+}
+
+Geometry<3> ForwardGeometry(const BnForwardArgs& args)
+{
+    return MakeGeometry<3>(args.mode, {args.xDesc, args.yDesc, args.pDesc});
+}
+
+} // namespace
+
+void BatchNormForwardTraining(const BnForwardArgs& args)
+{
+    const auto geo = ForwardGeometry(args);
+    if(geo.chunks == 1)
+    {
+        // Each work item owns whole groups: statistics, updates and output in one go.
+        ParallelFor(geo.items_g, geo.Parallel(), [&](size_t item) {
+            const auto b = GetBlock(geo, item);
+            double mean[kVecBlock], var[kVecBlock];
+            ChunkStats(geo, b, 0, args.x, mean, var);
+            const double inv_m = 1.0 / static_cast<double>(geo.m);
+#pragma omp simd
+            for(size_t i = 0; i < b.count; ++i)
+                var[i] *= inv_m;
+            float cm[kVecBlock], ca[kVecBlock], cc[kVecBlock];
+            const FwdCoef cf{cm, ca, cc};
+            FinishTraining(geo, b, args, mean, var, cf);
+            ApplyForwardItem(geo, b, 0, args, cf);
+        });
+        return;
+    }
+    std::vector<double> mean, var;
+    AllStats(geo, args.x, mean, var);
+    FwdCoefStore coefs(geo.groups);
+    ParallelFor(geo.items_g, geo.ParallelGroups(), [&](size_t item) {
+        const auto b = GetBlock(geo, item);
+        FinishTraining(geo, b, args, mean.data() + b.g0, var.data() + b.g0, coefs.At(b.g0));
+    });
+    ParallelFor(geo.items_g * geo.chunks, geo.Parallel(), [&](size_t item) {
+        const auto b = GetBlock(geo, item / geo.chunks);
+        ApplyForwardItem(geo, b, item % geo.chunks, args, coefs.At(b.g0));
+    });
+}
+
+void BatchNormForwardInference(const BnForwardArgs& args)
+{
+    const auto geo = ForwardGeometry(args);
+    if(geo.vec)
+    {
+        // Blocks of neighbouring groups: their coefficients stay in L1 across the batch.
+        ParallelFor(geo.items_g * geo.chunks, geo.Parallel(), [&](size_t item) {
+            const auto b = GetBlock(geo, item / geo.chunks);
+            float cm[kVecBlock], ca[kVecBlock], cc[kVecBlock];
+            const FwdCoef cf{cm, ca, cc};
+            InferenceCoef(b, args, cf);
+            ApplyForwardItem(geo, b, item % geo.chunks, args, cf);
+        });
+        return;
+    }
+    // No statistics to gather: compute every group's coefficients, then stream x in memory order
+    // (one long run per thread instead of a channel's scattered rows).
+    FwdCoefStore coefs(geo.groups);
+    ParallelFor(geo.items_g, geo.ParallelGroups(), [&](size_t item) {
+        const auto b = GetBlock(geo, item);
+        InferenceCoef(b, args, coefs.At(b.g0));
+    });
+    const TensorDescriptor& xd = *args.xDesc;
+    std::array<int, kMaxTensorDims> order{};
+    for(int d = 0; d < xd.NumDims(); ++d)
+        order[d] = d;
+    std::stable_sort(order.begin(), order.begin() + xd.NumDims(),
+                     [&](int p, int q) { return xd.Strides()[p] > xd.Strides()[q]; });
+    std::array<size_t, kMaxTensorDims> lens{}, xs{}, ys{}, gs{};
+    for(int i = 0; i < xd.NumDims(); ++i)
+    {
+        lens[i] = xd.Lens()[order[i]];
+        xs[i]   = xd.Strides()[order[i]];
+        ys[i]   = args.yDesc->Strides()[order[i]];
+        gs[i]   = geo.group_stride[order[i]];
+    }
+    const auto loop = MakeLoop<3>(xd.NumDims(), lens.data(), {xs.data(), ys.data(), gs.data()});
+    const float* x = args.x;
+    float* y       = args.y;
+    const float beta = args.beta;
+    const float *cm = coefs.m.data(), *ca = coefs.a.data(), *cc = coefs.c.data();
+    ForEachRow(loop, [&](const auto& off, size_t n, const auto& st) {
+        const float* xr = x + off[0];
+        float* yr       = y + off[1];
+        if(st[2] == 0 && st[0] == 1 && st[1] == 1)
+        {
+            const size_t g = off[2];
+            const float m = cm[g], a = ca[g], c = cc[g];
+            if(beta == 0.0f)
+            {
+#pragma omp simd
+                for(size_t i = 0; i < n; ++i)
+                    yr[i] = (xr[i] - m) * a + c;
+            }
+            else
+            {
+#pragma omp simd
+                for(size_t i = 0; i < n; ++i)
+                    yr[i] = (xr[i] - m) * a + c + beta * yr[i];
+            }
+            return;
+        }
+        for(size_t i = 0; i < n; ++i)
+        {
+            const size_t g = off[2] + i * st[2];
+            Blend(yr[i * st[1]], (xr[i * st[0]] - cm[g]) * ca[g] + cc[g], 1.0f, beta);
+        }
+    });
+}
+
+} // namespace miopen::cpu

@@ -1,0 +1,252 @@
+// CPU kernels of pooling, backward (the scheme: cpu/pooling_common.hpp).
+#include "cpu/pooling_common.hpp"
+
+namespace miopen::cpu {
+namespace {
+
+using namespace pool;
+
+/// Output positions whose window covers input position i along one dim: [lo, hi).
+Range Covering(int64_t i, int64_t out, int64_t window, int64_t stride, int64_t pad)
+{
+    // o * stride - pad <= i < o * stride - pad + window
+    const int64_t num = i + pad - window + 1;
+    Range r;
+    r.lo = num <= 0 ? 0 : (num + stride - 1) / stride;
+    r.hi = std::min<int64_t>((i + pad) / stride + 1, out);
+    r.hi = std::max(r.hi, r.lo);
+    return r;
+}
+
+/// Output columns ow whose window column kw lands inside [0, W): [lo, hi).
+Range ColumnsHitting(int64_t kw, int64_t W, int64_t OW, int64_t S, int64_t P)
+{
+    // 0 <= ow * S - P + kw < W
+    const int64_t num = P - kw;
+    Range r;
+    r.lo = num <= 0 ? 0 : (num + S - 1) / S;
+    r.hi = W - 1 + P - kw < 0 ? 0 : std::min<int64_t>((W - 1 + P - kw) / S + 1, OW);
+    r.hi = std::max(r.hi, r.lo);
+    return r;
+}
+
+template <class F>
+void ForEachInputRow(const PoolShape& s, F&& body)
+{
+    const int64_t rows = s.n * s.c * s.in[0] * s.in[1];
+    const int64_t work = rows * s.in[2] * 4;
+    const int chunk    = Chunk(rows);
+#pragma omp parallel if(Parallel(work))
+    {
+        std::vector<float> acc(s.in[2]), g(s.out[2]);
+#pragma omp for schedule(dynamic, chunk)
+        for(int64_t item = 0; item < rows; ++item)
+        {
+            int64_t i       = item;
+            const int64_t h = i % s.in[1];
+            i /= s.in[1];
+            const int64_t d = i % s.in[0];
+            i /= s.in[0];
+            const int64_t c = i % s.c;
+            const int64_t n = i / s.c;
+            body(acc.data(), g.data(), n, c, d, h);
+        }
+    }
+}
+
+void WriteDx(const PoolShape& s, float alpha, float beta, float* dx, const Strides5& dxs,
+             int64_t n, int64_t c, int64_t d, int64_t h, const float* acc)
+{
+    const int64_t W = s.in[2];
+    float* r = dx + n * dxs[0] + c * dxs[1] + d * dxs[2] + h * dxs[3];
+    const int64_t sw = dxs[4];
+    if(sw == 1 && beta == 0.0f)
+    {
+#pragma omp simd
+        for(int64_t w = 0; w < W; ++w)
+            r[w] = alpha * acc[w];
+    }
+    else
+    {
+        for(int64_t w = 0; w < W; ++w)
+            Store(r + w * sw, acc[w], alpha, beta);
+    }
+}
+
+/// Max backward. Work item: one band of dx rows [h0, h1) of one (n, c, d) plane, owned by one
+/// thread: every output row whose window reaches the band sends dy to the maximum it recorded
+/// when that maximum lies in the band (a scatter into the thread's band accumulator, in output
+/// order, so the sums do not depend on the banding or the thread count), then the band is
+/// written to dx once. Indices that name no position of the band are skipped, so a garbage
+/// workspace gives wrong gradients but never a write out of bounds.
+template <class T>
+void BackwardMax(const PoolShape& s, float alpha, const float* dy, const Strides5& dys,
+                 const PoolIndex& index, float beta, float* dx, const Strides5& dxs)
+{
+    const int64_t D = s.in[0], H = s.in[1], W = s.in[2];
+    const int64_t OW = s.out[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
+    const int64_t Rh = s.window[1];
+    const T* idx = static_cast<const T*>(index.data);
+
+    // Mask mode: window position m -> (kd, kh, kw), tabulated when the window is not huge.
+    const int64_t M = s.window[0] * Rh * R;
+    std::vector<std::array<int32_t, 3>> where;
+    if(!index.image && M <= (int64_t{1} << 22))
+    {
+        where.resize(M);
+        for(int64_t m = 0; m < M; ++m)
+            where[m] = {static_cast<int32_t>(m / (Rh * R)), static_cast<int32_t>(m / R % Rh),
+                        static_cast<int32_t>(m % R)};
+    }
+
+    // Bands: whole planes when there are enough of them for the threads, else thinner, and at
+    // most 64K elements so that the accumulator stays in cache.
+    const int64_t planes  = s.n * s.c * D;
+    const int64_t threads = omp_get_max_threads();
+    int64_t bands         = std::max<int64_t>(1, (4 * threads + planes - 1) / planes);
+    bands                 = std::max(bands, (H * W + 65535) / 65536);
+    bands                 = std::min(bands, H);
+    const int64_t B       = (H + bands - 1) / bands;
+    bands                 = (H + B - 1) / B;
+    const int64_t items   = planes * bands;
+    const int chunk       = Chunk(items);
+
+#pragma omp parallel if(Parallel(s.n * s.c * D * H * W))
+    {
+        std::vector<float> band(B * W);
+#pragma omp for schedule(dynamic, chunk)
+        for(int64_t item = 0; item < items; ++item)
+        {
+            const int64_t b = item % bands;
+            int64_t i       = item / bands;
+            const int64_t d = i % D;
+            i /= D;
+            const int64_t c  = i % s.c;
+            const int64_t n  = i / s.c;
+            const int64_t h0 = b * B, h1 = std::min(H, h0 + B);
+            float* acc       = band.data();
+            std::fill(acc, acc + (h1 - h0) * W, 0.0f);
+            const Range rd = Covering(d, s.out[0], s.window[0], s.stride[0], s.pad[0]);
+            const Range rh{Covering(h0, s.out[1], Rh, s.stride[1], s.pad[1]).lo,
+                           Covering(h1 - 1, s.out[1], Rh, s.stride[1], s.pad[1]).hi};
+            const int64_t dysw = dys[4];
+            for(int64_t od = rd.lo; od < rd.hi; ++od)
+                for(int64_t oh = rh.lo; oh < rh.hi; ++oh)
+                {
+                    const float* dyr = dy + n * dys[0] + c * dys[1] + od * dys[2] + oh * dys[3];
+                    const T* ir = idx + (((n * s.c + c) * s.out[0] + od) * s.out[1] + oh) * OW;
+                    if(index.image)
+                    {
+                        // (d * H + h) * W + w, inside the band when h0 <= h < h1 at this d.
+                        const uint64_t base = static_cast<uint64_t>((d * H + h0) * W);
+                        const uint64_t size = static_cast<uint64_t>((h1 - h0) * W);
+                        for(int64_t ow = 0; ow < OW; ++ow)
+                        {
+                            const uint64_t p = static_cast<uint64_t>(ir[ow]) - base;
+                            if(p < size)
+                                acc[p] += dyr[ow * dysw];
+                        }
+                    }
+                    else
+                    {
+                        const int64_t ds = od * s.stride[0] - s.pad[0];
+                        const int64_t hs = oh * s.stride[1] - s.pad[1] - h0;
+                        for(int64_t ow = 0; ow < OW; ++ow)
+                        {
+                            const uint64_t m = static_cast<uint64_t>(ir[ow]);
+                            if(m >= static_cast<uint64_t>(M))
+                                continue;
+                            int64_t kd, kh, kw;
+                            if(!where.empty())
+                            {
+                                kd = where[m][0];
+                                kh = where[m][1];
+                                kw = where[m][2];
+                            }
+                            else
+                            {
+                                kd = static_cast<int64_t>(m) / (Rh * R);
+                                kh = static_cast<int64_t>(m) / R % Rh;
+                                kw = static_cast<int64_t>(m) % R;
+                            }
+                            const int64_t h = hs + kh, w = ow * S - P + kw;
+                            if(ds + kd == d && static_cast<uint64_t>(h) <
+                                                   static_cast<uint64_t>(h1 - h0) &&
+                               static_cast<uint64_t>(w) < static_cast<uint64_t>(W))
+                                acc[h * W + w] += dyr[ow * dysw];
+                        }
+                    }
+                }
+            for(int64_t h = h0; h < h1; ++h)
+                WriteDx(s, alpha, beta, dx, dxs, n, c, d, h, acc + (h - h0) * W);
+        }
+    }
+}
+
+void BackwardAverage(const PoolShape& s, float alpha, const float* dy, const Strides5& dys,
+                     float beta, float* dx, const Strides5& dxs)
+{
+    const int64_t W = s.in[2], OW = s.out[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
+    const bool inclusive = s.mode == miopenPoolingAverageInclusive;
+    // The divisor of window (od, oh, ow) is count_d(od) * count_h(oh) * count_w(ow) when
+    // exclusive, the full window size when inclusive: apply it in two separable steps.
+    std::vector<float> inv_d(s.out[0]), inv_h(s.out[1]), inv_w(OW);
+    const float full = 1.0f / static_cast<float>(s.window[0] * s.window[1] * R);
+    for(int64_t o = 0; o < s.out[0]; ++o)
+        inv_d[o] = inclusive ? 1.0f : 1.0f / Count(o, s.in[0], s.window[0], s.stride[0], s.pad[0]);
+    for(int64_t o = 0; o < s.out[1]; ++o)
+        inv_h[o] = inclusive ? 1.0f : 1.0f / Count(o, s.in[1], s.window[1], s.stride[1], s.pad[1]);
+    for(int64_t o = 0; o < OW; ++o)
+        inv_w[o] = inclusive ? full : 1.0f / Count(o, W, R, S, P);
+    std::vector<Range> cols(R);
+    for(int64_t kw = 0; kw < R; ++kw)
+        cols[kw] = ColumnsHitting(kw, W, OW, S, P);
+    ForEachInputRow(s, [&](float* acc, float* g, int64_t n, int64_t c, int64_t d, int64_t h) {
+        std::fill(acc, acc + W, 0.0f);
+        std::fill(g, g + OW, 0.0f);
+        const Range rd = Covering(d, s.out[0], s.window[0], s.stride[0], s.pad[0]);
+        const Range rh = Covering(h, s.out[1], s.window[1], s.stride[1], s.pad[1]);
+        const int64_t dysw = dys[4];
+        for(int64_t od = rd.lo; od < rd.hi; ++od)
+            for(int64_t oh = rh.lo; oh < rh.hi; ++oh)
+            {
+                const float* dyr = dy + n * dys[0] + c * dys[1] + od * dys[2] + oh * dys[3];
+                const float k    = inv_d[od] * inv_h[oh];
+                if(dysw == 1)
+                {
+#pragma omp simd
+                    for(int64_t ow = 0; ow < OW; ++ow)
+                        g[ow] += k * dyr[ow];
+                }
+                else
+                {
+                    for(int64_t ow = 0; ow < OW; ++ow)
+                        g[ow] += k * dyr[ow * dysw];
+                }
+            }
+#pragma omp simd
+        for(int64_t ow = 0; ow < OW; ++ow)
+            g[ow] *= inv_w[ow];
+        for(int64_t kw = 0; kw < R; ++kw)
+        {
+            float* a = acc - P + kw;
+            for(int64_t ow = cols[kw].lo; ow < cols[kw].hi; ++ow)
+                a[ow * S] += g[ow];
+        }
+        WriteDx(s, alpha, beta, dx, dxs, n, c, d, h, acc);
+    });
+}
+
+} // namespace
+
+void PoolBackward(const PoolShape& s, float alpha, const float* dy, const Strides5& dys,
+                  const PoolIndex& index, float beta, float* dx, const Strides5& dxs)
+{
+    if(s.mode != miopenPoolingMax)
+        return BackwardAverage(s, alpha, dy, dys, beta, dx, dxs);
+    WithIndexType(index.type, [&](auto tag) {
+        BackwardMax<decltype(tag)>(s, alpha, dy, dys, index, beta, dx, dxs);
+    });
+}
+
+} // namespace miopen::cpu

@@ -1,0 +1,83 @@
+// CPU kernels of pooling, the part both directions share: NCDHW with any strides (2-d pooling is depth 1).
+//
+// Forward, one output row (n, c, od, oh) per work item: a vertical pass folds the window's
+// (kd, kh) input rows into one row buffer (unit stride, vectorised), then a horizontal pass
+// reduces window_w neighbours of that buffer at stride s for each output. Outputs whose window is
+// clipped by the padding take a checked path; the interior has no bounds checks, and the common
+// (window, stride) pairs are compiled with constant trip counts so the compiler vectorises them.
+// Max propagates NaN (NaN counts as larger than every number) and records the first maximum in
+// window scan order (d, h, w).
+//
+// Backward, one dx row (n, c, d, h) per work item: every window that covers the row adds its
+// share to a row accumulator, then dx is written once (dx = alpha * grad + beta * dx). Each dx
+// element is owned by one item, so the result does not depend on the thread count.
+#pragma once
+
+#include "pooling/pooling_args.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include <omp.h>
+
+// Shared by cpu/pooling_forward.cpp and cpu/pooling_backward.cpp.
+namespace miopen::cpu::pool {
+
+
+/// [lo, hi) of output positions whose window lies inside [0, in) (no padding touched).
+struct Range
+{
+    int64_t lo = 0, hi = 0;
+};
+
+inline Range Interior(int64_t in, int64_t out, int64_t window, int64_t stride, int64_t pad)
+{
+    Range r;
+    r.lo = std::min<int64_t>((pad + stride - 1) / stride, out);
+    r.hi = in + pad - window >= 0 ? std::min<int64_t>((in + pad - window) / stride + 1, out) : 0;
+    r.hi = std::max(r.hi, r.lo);
+    return r;
+}
+
+/// Number of in-bounds positions of window `o` along one dim.
+inline int64_t Count(int64_t o, int64_t in, int64_t window, int64_t stride, int64_t pad)
+{
+    const int64_t start = o * stride - pad;
+    return std::min(start + window, in) - std::max<int64_t>(start, 0);
+}
+
+/// NaN is larger than every number: the max propagates NaN, like PyTorch.
+inline bool Greater(float a, float b) { return a > b || (a != a && b == b); }
+inline float MaxNan(float m, float v) { return (v > m || v != v) ? v : m; }
+
+inline void Store(float* y, float v, float alpha, float beta)
+{
+    *y = beta == 0.0f ? alpha * v : alpha * v + beta * *y;
+}
+
+template <class F>
+void WithIndexType(miopenIndexType_t type, F&& f)
+{
+    switch(type)
+    {
+    case miopenIndexUint8: return f(uint8_t{});
+    case miopenIndexUint16: return f(uint16_t{});
+    case miopenIndexUint32: return f(uint32_t{});
+    case miopenIndexUint64: return f(uint64_t{});
+    }
+}
+
+inline bool Parallel(int64_t work) { return work >= 32768; }
+
+/// Items per dynamic chunk: about 32 chunks per thread. Dynamic scheduling keeps the other
+/// threads busy when one is descheduled on a shared machine; every item writes only its own
+/// outputs, so which thread runs it does not change the result.
+inline int Chunk(int64_t items)
+{
+    const int64_t threads = omp_get_max_threads();
+    return static_cast<int>(std::max<int64_t>(1, items / (32 * threads)));
+}
+
+} // namespace miopen::cpu::pool
