@@ -5,9 +5,9 @@
 // MIOPEN_DEBUG_CONV_DIRECT_ASM_1X1U=0. Rules: 1x1, pads 0, dilations 1, equal strides of 1 or 2,
 // fp32, NCHW. Workspace: none (MIOpen's stride-2 path subsamples into a workspace; this kernel
 // reads the strided input directly). Deterministic: yes.
-#include "conv/solvers/conv_asm_args.hpp"
-#include "conv/solvers/conv_asm_common.hpp"
-#include "conv/solvers/solvers.hpp"
+#include "conv/solver_support/conv_asm_args.hpp"
+#include "conv/solver_support/conv_asm_common.hpp"
+#include "conv/solvers.hpp"
 
 namespace miopen::solvers {
 namespace {

@@ -5,9 +5,9 @@
 // MIOPEN_DEBUG_CONV_DIRECT_ASM_3X3U=0. MIOpen's rules: 3x3, pads 1, strides 1, dilations 1,
 // 3 < W <= 1000, fp32, NCHW (MIOpen's own kernel also needs C % 4 == 0; ours does not).
 // Workspace: none. Deterministic: yes.
-#include "conv/solvers/conv_asm_args.hpp"
-#include "conv/solvers/conv_asm_common.hpp"
-#include "conv/solvers/solvers.hpp"
+#include "conv/solver_support/conv_asm_args.hpp"
+#include "conv/solver_support/conv_asm_common.hpp"
+#include "conv/solvers.hpp"
 
 namespace miopen::solvers {
 namespace {

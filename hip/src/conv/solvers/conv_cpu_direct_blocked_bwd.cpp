@@ -2,8 +2,8 @@
 // groups and tensor strides; strides > 1 with dilation 1) as the blocked direct forward of dy with
 // the flipped filter, C and K swapped, one stride phase of dx at a time (cpu::dblk::RunBackwardData).
 // Variants: the register tile (direct_blocked_common.hpp). Workspace: none. Deterministic: yes.
-#include "conv/solvers/direct_blocked_common.hpp"
-#include "conv/solvers/solvers.hpp"
+#include "conv/solver_support/direct_blocked_common.hpp"
+#include "conv/solvers.hpp"
 
 namespace miopen::solvers {
 namespace {

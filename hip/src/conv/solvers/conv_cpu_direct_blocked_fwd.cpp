@@ -1,10 +1,10 @@
 // ConvCpuDirectBlockedFwd (miopen_cy id 1020): forward convolution, 1 or 2 spatial dims, any pads,
 // strides, dilations, groups and tensor strides, as a direct convolution over channel-blocked
-// layouts with register-tiled AVX-512 / AVX2 micro-kernels (cpu/conv_direct_blocked.hpp).
+// layouts with register-tiled AVX-512 / AVX2 micro-kernels (cpu/conv/direct_blocked.hpp).
 // Variants: the register tile (direct_blocked_common.hpp). Workspace: none (packed copies in
 // per-thread scratch). Deterministic: yes (each output is one thread's fixed-order sum).
-#include "conv/solvers/direct_blocked_common.hpp"
-#include "conv/solvers/solvers.hpp"
+#include "conv/solver_support/direct_blocked_common.hpp"
+#include "conv/solvers.hpp"
 
 namespace miopen::solvers {
 namespace {

@@ -1,14 +1,14 @@
 // ConvCpuDirectBlockedWrw (miopen_cy id 1022): backward weights, 1 or 2 spatial dims, any pads,
 // strides, dilations, groups and tensor strides: x packed channel-blocked with its padding, dy
 // packed in tiles of output channels, and per filter tap a register tile of UC input channels x
-// NKV vectors of output channels summed over images and positions (cpu/conv_direct_blocked.hpp).
+// NKV vectors of output channels summed over images and positions (cpu/conv/direct_blocked.hpp).
 // Two more kernels run GEMMs over output positions: the 1x1 kernel (1x1 unpadded filters; x and dy
 // read in NCHW, no transposes) and the row kernel (any filter; x copied by stride phase).
 // Variants: the tile (ISA,UC,NKV; "ISA-1x1,KR,CR" and "ISA-row,KR,CR" for those kernels;
 // direct_blocked_common.hpp). Workspace: none. Deterministic:
 // yes (each dw element is one thread's fixed-order sum).
-#include "conv/solvers/direct_blocked_common.hpp"
-#include "conv/solvers/solvers.hpp"
+#include "conv/solver_support/direct_blocked_common.hpp"
+#include "conv/solvers.hpp"
 
 namespace miopen::solvers {
 namespace {

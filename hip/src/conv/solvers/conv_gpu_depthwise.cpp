@@ -3,8 +3,8 @@
 // kernels of hip/kernels/conv/conv_depthwise.hip. Forward and backward data need no workspace;
 // backward weights needs C x N x filter floats (per-image partial sums, added in a fixed order:
 // deterministic) and at most 25 filter taps. A GPU solver: other domain on the CPU.
-#include "conv/conv_device.hpp"
-#include "conv/solvers/solvers.hpp"
+#include "conv/conv_gpu.hpp"
+#include "conv/solvers.hpp"
 
 #include <string>
 
@@ -36,7 +36,7 @@ public:
             return NotApplicable("depthwise only (groups == C == K)");
         if(!p.IsPackedNCHW())
             return NotApplicable("packed NCHW tensors only");
-        if(!conv_device::Fits32(p))
+        if(!conv_gpu::Fits32(p))
             return NotApplicable("a tensor has 2^31 elements or more");
         if(dir_ == ConvDirection::BackwardWeights && p.FilterSpatial() > 25)
             return NotApplicable("at most 25 filter taps");
@@ -48,7 +48,7 @@ public:
     }
     ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        return conv_device::DepthwiseInvoker(ctx.handle, p);
+        return conv_gpu::DepthwiseInvoker(ctx.handle, p);
     }
 
 private:
