@@ -5,6 +5,7 @@
 #include "conv/solver.hpp"
 
 #include <cstddef>
+#include <string_view>
 
 namespace miopen::solvers {
 
@@ -25,6 +26,39 @@ Applicability AsmCommonRules(const ConvProblem& p);
 template <class Args, class MakeArgs>
 ConvInvoker MakeAsmInvoker(const ConvContext& ctx, const char* kernel, const unsigned (&grid)[3],
                            MakeArgs make_args);
+
+/// The assembly solvers' skeleton: a solver states its name, id, toggle, kernel, the kernel's
+/// problem rules (Fits) and its invoker; about 5 TFLOP/s on an MI100-class GPU.
+class AsmSolver : public ConvSolver
+{
+public:
+    AsmSolver(std::string_view name, uint64_t id, const char* toggle, const char* kernel)
+        : name_(name), id_(id), toggle_(toggle), kernel_(kernel)
+    {
+    }
+    std::string_view Name() const override { return name_; }
+    uint64_t Id() const override { return id_; }
+    ConvAlgo Algorithm() const override { return ConvAlgo::Direct; }
+    double EstimateMs(const ConvContext&, const ConvProblem& p) const override
+    {
+        return 2.0 * p.Macs() / (5.0 * 1e12) * 1e3;
+    }
+    Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
+    {
+        return AsmApplicability(ctx, p, toggle_, kernel_, Fits(p));
+    }
+
+protected:
+    /// The kernel's problem rules (after AsmCommonRules).
+    virtual Applicability Fits(const ConvProblem& p) const = 0;
+    const char* Kernel() const { return kernel_; }
+
+private:
+    std::string_view name_;
+    uint64_t id_;
+    const char* toggle_;
+    const char* kernel_;
+};
 
 void LaunchAsmKernel(const Handle& handle, const char* kernel, const unsigned grid[3], const void* args,
                      size_t bytes);

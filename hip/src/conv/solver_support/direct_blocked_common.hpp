@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace miopen::solvers::dblk {
@@ -137,5 +138,44 @@ inline double EstimateMs(const ConvProblem& p)
                                 static_cast<double>(plan.groups) * plan.kout * plan.cin * plan.r * plan.s * 2);
     return (2.0 * p.Macs() * kpad * cpad / rate + bytes / 8e9) * 1e3;
 }
+
+/// The three blocked direct solvers' skeleton: a solver states its name, id and direction, what
+/// it needs beyond CommonApplicability, and its invoker of a parsed variant (backward weights
+/// takes the WrwVariants table).
+class Solver : public ConvTunableSolver
+{
+public:
+    Solver(std::string_view name, uint64_t id, ConvDirection dir) : name_(name), id_(id), dir_(dir) {}
+    std::string_view Name() const override { return name_; }   // find-db keys: never rename
+    uint64_t Id() const override { return id_; }
+    ConvAlgo Algorithm() const override { return ConvAlgo::Direct; }
+    double EstimateMs(const ConvContext&, const ConvProblem& p) const override { return dblk::EstimateMs(p); }
+    Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
+    {
+        const Applicability common = CommonApplicability(ctx, p, dir_);
+        if(!common.ok)
+            return common;
+        return IsApplicableToo(p);
+    }
+    std::string_view VariantHeader() const override { return Wrw() ? kWrwHeader : kHeader; }
+    std::vector<std::string> Variants(const ConvContext&, const ConvProblem& p) const override
+    {
+        return Wrw() ? WrwVariants(p) : dblk::Variants(p);
+    }
+    ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p, const std::string& variant) const override
+    {
+        return Invoker(p, Parse(Name(), variant, Variants(ctx, p), VariantHeader()));
+    }
+
+protected:
+    virtual Applicability IsApplicableToo(const ConvProblem&) const { return Applicable(); }
+    virtual ConvInvoker Invoker(const ConvProblem& p, const Variant& v) const = 0;
+
+private:
+    bool Wrw() const { return dir_ == ConvDirection::BackwardWeights; }
+    std::string_view name_;
+    uint64_t id_;
+    ConvDirection dir_;
+};
 
 } // namespace miopen::solvers::dblk

@@ -118,12 +118,17 @@ enum class Kind
 };
 
 /// MIOpen's GEMM solvers: a solver states its name, id, direction and kind, and its run on the CPU
-/// (OpenBLAS); on GPU handles the kind's invoker runs (kernels/gemm/conv_gemm_launch.cpp).
-class GemmSolver : public ConvSolver
+/// (OpenBLAS; the workspace as WorkspaceSize says on a CPU handle); on GPU handles the kind's
+/// invoker runs (kernels/gemm/conv_gemm_launch.cpp).
+class GemmSolver final : public ConvSolver
 {
 public:
-    GemmSolver(std::string_view name, uint64_t id, ConvDirection dir, Kind kind)
-        : name_(name), id_(id), dir_(dir), kind_(kind)
+    /// x, w, y: the canonical tensors (backward data writes x, backward weights w); col: the
+    /// workspace.
+    using CpuRun = void (*)(const ConvGeometry& g, float* x, float* w, float* y, float* col);
+
+    GemmSolver(std::string_view name, uint64_t id, ConvDirection dir, Kind kind, CpuRun run)
+        : name_(name), id_(id), dir_(dir), kind_(kind), run_(run)
     {
     }
     std::string_view Name() const override { return name_; }
@@ -171,16 +176,18 @@ public:
             return kind_ == Kind::Unit1x1      ? conv_gpu::Gemm1x1Invoker(ctx.handle, p)
                    : kind_ == Kind::Strided1x1 ? conv_gpu::Gemm1x1StridedInvoker(ctx.handle, p)
                                                : conv_gpu::GemmRestInvoker(ctx.handle, p);
-        return [this, g = ConvGeometry(p)](const ConvArgs& a) { RunCpu(g, a); };
+        return [run = run_, g = ConvGeometry(p)](const ConvArgs& a) {
+            run(g, static_cast<float*>(a.x), static_cast<float*>(a.w), static_cast<float*>(a.y),
+                static_cast<float*>(a.workspace));
+        };
     }
-    /// The convolution on the CPU (the workspace as WorkspaceSize says on a CPU handle).
-    virtual void RunCpu(const ConvGeometry& g, const ConvArgs& a) const = 0;
 
 private:
     std::string_view name_;
     uint64_t id_;
     ConvDirection dir_;
     Kind kind_;
+    CpuRun run_;
 };
 
 } // namespace miopen::solvers::gemm

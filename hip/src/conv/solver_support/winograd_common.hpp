@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <string_view>
 
 namespace miopen::solvers::winograd {
 
@@ -107,11 +108,14 @@ inline ConvInvoker MakeInvoker(const ConvProblem& p, int m)
 
 /// The body of every Winograd solver: `Weights` the backward-weights family, else the
 /// bidirectional one (forward, backward data); `WinoDataH` the output tile m (2 or 4). The family's
-/// class template adds its name and id.
+/// class template gives its name and id.
 template <bool Weights, int WinoDataH>
 class WinogradSolver : public ConvSolver
 {
 public:
+    WinogradSolver(std::string_view name, uint64_t id) : name_(name), id_(id) {}
+    std::string_view Name() const override { return name_; }
+    uint64_t Id() const override { return id_; }
     ConvAlgo Algorithm() const override { return ConvAlgo::Winograd; }
     double EstimateMs(const ConvContext& ctx, const ConvProblem& p) const override
     {
@@ -135,6 +139,10 @@ public:
             return winograd_gpu::MakeInvoker(ctx.handle, p, WinoDataH);
         return winograd::MakeInvoker(p, WinoDataH);
     }
+
+private:
+    std::string_view name_;
+    uint64_t id_;
 };
 
 } // namespace miopen::solvers::winograd

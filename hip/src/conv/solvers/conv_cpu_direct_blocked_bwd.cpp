@@ -8,17 +8,13 @@
 namespace miopen::solvers {
 namespace {
 
-struct ConvCpuDirectBlockedBwdSolver final : ConvTunableSolver
+struct ConvCpuDirectBlockedBwdSolver final : dblk::Solver
 {
-    std::string_view Name() const override { return "ConvCpuDirectBlockedBwd"; }   // find-db key: never rename
-    uint64_t Id() const override { return 1021; }
-    ConvAlgo Algorithm() const override { return ConvAlgo::Direct; }
-    double EstimateMs(const ConvContext&, const ConvProblem& p) const override { return dblk::EstimateMs(p); }
-    Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
+    ConvCpuDirectBlockedBwdSolver() : Solver("ConvCpuDirectBlockedBwd", 1021, ConvDirection::BackwardData) {}
+
+protected:
+    Applicability IsApplicableToo(const ConvProblem& p) const override
     {
-        const Applicability common = dblk::CommonApplicability(ctx, p, ConvDirection::BackwardData);
-        if(!common.ok)
-            return common;
         bool strided = false, dilated = false;
         for(int i = 0; i < p.dims; ++i)
         {
@@ -29,14 +25,8 @@ struct ConvCpuDirectBlockedBwdSolver final : ConvTunableSolver
             return NotApplicable("strides > 1 need dilation 1");
         return Applicable();
     }
-    std::string_view VariantHeader() const override { return dblk::kHeader; }
-    std::vector<std::string> Variants(const ConvContext&, const ConvProblem& p) const override
+    ConvInvoker Invoker(const ConvProblem& p, const dblk::Variant& v) const override
     {
-        return dblk::Variants(p);
-    }
-    ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p, const std::string& variant) const override
-    {
-        const dblk::Variant v = dblk::Parse(Name(), variant, Variants(ctx, p));
         return [g = ConvGeometry(p), v](const ConvArgs& a) {
             cpu::dblk::RunBackwardData(g, v.isa, v.tile, static_cast<const float*>(a.y),
                                        static_cast<const float*>(a.w), static_cast<float*>(a.x));

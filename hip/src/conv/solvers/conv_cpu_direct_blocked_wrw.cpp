@@ -13,24 +13,13 @@
 namespace miopen::solvers {
 namespace {
 
-struct ConvCpuDirectBlockedWrwSolver final : ConvTunableSolver
+struct ConvCpuDirectBlockedWrwSolver final : dblk::Solver
 {
-    std::string_view Name() const override { return "ConvCpuDirectBlockedWrw"; }   // find-db key: never rename
-    uint64_t Id() const override { return 1022; }
-    ConvAlgo Algorithm() const override { return ConvAlgo::Direct; }
-    double EstimateMs(const ConvContext&, const ConvProblem& p) const override { return dblk::EstimateMs(p); }
-    Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
+    ConvCpuDirectBlockedWrwSolver() : Solver("ConvCpuDirectBlockedWrw", 1022, ConvDirection::BackwardWeights) {}
+
+protected:
+    ConvInvoker Invoker(const ConvProblem& p, const dblk::Variant& v) const override
     {
-        return dblk::CommonApplicability(ctx, p, ConvDirection::BackwardWeights);
-    }
-    std::string_view VariantHeader() const override { return dblk::kWrwHeader; }
-    std::vector<std::string> Variants(const ConvContext&, const ConvProblem& p) const override
-    {
-        return dblk::WrwVariants(p);
-    }
-    ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p, const std::string& variant) const override
-    {
-        const dblk::Variant v = dblk::Parse(Name(), variant, Variants(ctx, p), dblk::kWrwHeader);
         return [plan = dblk::PlanOf(p), v](const ConvArgs& a) {
             cpu::dblk::RunWrw(plan, v.isa, {v.tile.ur_w, v.tile.nkv, v.pos}, static_cast<const float*>(a.x),
                               static_cast<const float*>(a.y), static_cast<float*>(a.w));

@@ -19,16 +19,14 @@ namespace miopen::solvers {
 namespace {
 
 template <int WinoDataH, int WinoFilterH>
-class ConvCpuWinogradWrwSolver final : public winograd::WinogradSolver<true, WinoDataH>
+struct ConvCpuWinogradWrwSolver final : winograd::WinogradSolver<true, WinoDataH>
 {
     static_assert(WinoFilterH == 3 && (WinoDataH == 2 || WinoDataH == 4), "F(2x2,3x3) and F(4x4,3x3) only");
-
-public:
-    std::string_view Name() const override   // find-db keys: never rename
+    ConvCpuWinogradWrwSolver()   // names and ids are find-db keys: never change
+        : winograd::WinogradSolver<true, WinoDataH>(WinoDataH == 4 ? "ConvCpuWinogradWrw<4-3>" : "ConvCpuWinogradWrw<2-3>",
+                                                   WinoDataH == 4 ? 1010 : 1011)
     {
-        return WinoDataH == 4 ? "ConvCpuWinogradWrw<4-3>" : "ConvCpuWinogradWrw<2-3>";
     }
-    uint64_t Id() const override { return WinoDataH == 4 ? 1010 : 1011; }
 };
 
 } // namespace

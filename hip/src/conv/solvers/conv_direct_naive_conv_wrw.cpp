@@ -1,44 +1,21 @@
 // ConvDirectNaiveConvWrw (MIOpen id 87): direct backward weights convolution on the CPU and on the GPU (hip/kernels/conv/conv_direct.hip) for any geometry (1-3 spatial
 // dims, pads, strides, dilations, groups) and any tensor strides. Kernel: cpu/conv/direct.cpp.
 // Workspace: none. Deterministic: yes. The universal fallback: applies to every valid problem.
-#include "conv/conv_gpu.hpp"
-#include "conv/conv_geometry.hpp"
+#include "conv/solver_support/naive_common.hpp"
 #include "conv/solvers.hpp"
 #include "cpu/conv/direct.hpp"
 
 namespace miopen::solvers {
-namespace {
-
-struct ConvDirectNaiveBwdWeightsSolver final : ConvSolver
-{
-    std::string_view Name() const override { return "ConvDirectNaiveConvWrw"; }   // MIOpen's name and id: never change
-    uint64_t Id() const override { return 87; }
-    ConvAlgo Algorithm() const override { return ConvAlgo::Direct; }
-    double EstimateMs(const ConvContext& ctx, const ConvProblem& p) const override
-    {
-        if(ctx.handle.IsGpu())
-            return 2.0 * p.Macs() / 1.5e12 * 1e3;   // about 1.5 TFLOP/s on a GPU
-        return 2.0 * p.Macs() / (2.0 * 1e9) * 1e3;   // about 2.0 GFLOP/s
-    }
-    Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
-    {
-        if(!(p.IsBackwardWeights()))
-            return OtherDomain("backward weights only");
-        return Applicable();
-    }
-    ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
-    {
-        if(ctx.handle.IsGpu())
-            return conv_gpu::NaiveInvoker(ctx.handle, p);
-        return [g = ConvGeometry(p)](const ConvArgs& a) { cpu::ConvBwdWeightsDirect(g, static_cast<const float*>(a.x), static_cast<float*>(a.w), static_cast<const float*>(a.y)); };
-    }
-};
-
-} // namespace
 
 const ConvSolver& ConvDirectNaiveBwdWeights()
 {
-    static const ConvDirectNaiveBwdWeightsSolver solver;
+    // MIOpen's name and id: never change. About 1.5 TFLOP/s on a GPU, 2.0 GFLOP/s on the CPU.
+    static const naive::NaiveSolver solver(
+        "ConvDirectNaiveConvWrw", 87, ConvDirection::BackwardWeights, 1.5e12, 2.0e9,
+        [](const ConvGeometry& g, const ConvArgs& a) {
+            cpu::ConvBwdWeightsDirect(g, static_cast<const float*>(a.x), static_cast<float*>(a.w),
+                                      static_cast<const float*>(a.y));
+        });
     return solver;
 }
 

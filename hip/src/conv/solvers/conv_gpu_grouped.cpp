@@ -6,6 +6,7 @@
 // machine fills, each split's partial sums go to the workspace and a second kernel adds them in
 // split order (deterministic, no atomics). A GPU solver: other domain on the CPU.
 #include "conv/conv_gpu.hpp"
+#include "conv/solver_support/gpu_family.hpp"
 #include "conv/solvers.hpp"
 
 #include <algorithm>
@@ -14,13 +15,10 @@
 namespace miopen::solvers {
 namespace {
 
-class ConvGpuGrouped final : public ConvSolver
+class ConvGpuGrouped final : public GpuDirectionSolver
 {
 public:
-    ConvGpuGrouped(ConvDirection dir, uint64_t id, const char* name) : dir_(dir), id_(id), name_(name) {}
-    std::string_view Name() const override { return name_; }   // stored in the find-db
-    uint64_t Id() const override { return id_; }
-    ConvAlgo Algorithm() const override { return ConvAlgo::Direct; }
+    using GpuDirectionSolver::GpuDirectionSolver;
     double EstimateMs(const ConvContext&, const ConvProblem& p) const override
     {
         // Memory speed: x and y once each at about 2 TB/s, or 8 TFLOP/s, plus a few microseconds.
@@ -30,10 +28,9 @@ public:
     }
     Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        if(!ctx.handle.IsGpu())
-            return OtherDomain("GPU solver");
-        if(p.direction != dir_)
-            return OtherDomain("another direction");
+        const Applicability domain = GpuAndDirection(ctx, p);
+        if(!domain.ok)
+            return domain;
         if(p.dims != 2)
             return NotApplicable("2-d only");
         if(p.groups < 2)
@@ -61,11 +58,6 @@ public:
     {
         return conv_gpu::GroupedInvoker(ctx.handle, p);
     }
-
-private:
-    ConvDirection dir_;
-    uint64_t id_;
-    std::string name_;
 };
 
 } // namespace

@@ -20,16 +20,14 @@ namespace miopen::solvers {
 namespace {
 
 template <int WinoDataH, int WinoFilterH>
-class ConvMPBidirectWinogradSolver final : public winograd::WinogradSolver<false, WinoDataH>
+struct ConvMPBidirectWinogradSolver final : winograd::WinogradSolver<false, WinoDataH>
 {
     static_assert(WinoFilterH == 3 && (WinoDataH == 2 || WinoDataH == 4), "F(2x2,3x3) and F(4x4,3x3) only");
-
-public:
-    std::string_view Name() const override   // MIOpen's names and ids: never change
+    ConvMPBidirectWinogradSolver()   // names and ids are find-db keys: never change
+        : winograd::WinogradSolver<false, WinoDataH>(WinoDataH == 4 ? "ConvMPBidirectWinograd<4-3>" : "ConvMPBidirectWinograd<2-3>",
+                                                   WinoDataH == 4 ? 69 : 67)
     {
-        return WinoDataH == 4 ? "ConvMPBidirectWinograd<4-3>" : "ConvMPBidirectWinograd<2-3>";
     }
-    uint64_t Id() const override { return WinoDataH == 4 ? 69 : 67; }
 };
 
 } // namespace

@@ -4,29 +4,19 @@
 #include "conv/solvers.hpp"
 
 namespace miopen::solvers {
-namespace {
-
-struct GemmBwd1x1_stride1Solver final : gemm::GemmSolver
-{
-    GemmBwd1x1_stride1Solver() : GemmSolver("GemmBwd1x1_stride1", 96, ConvDirection::BackwardData, gemm::Kind::Unit1x1) {}   // MIOpen's name and id: never change
-    void RunCpu(const ConvGeometry& g, const ConvArgs& a) const override
-    {
-        const gemm::Views v{g};
-        float* dx = static_cast<float*>(a.x);
-        const float* w = static_cast<const float*>(a.w);
-        const float* dy = static_cast<const float*>(a.y);
-        for(long n = 0; n < g.n; ++n)
-            for(long grp = 0; grp < g.g; ++grp)
-                cpu::SgemmParallel(true, false, g.cpg, v.os(), g.kpg, 1.0f, v.W(w, grp), g.ws[0],
-                           v.Y(dy, n, grp), g.ys[1], 0.0f, v.X(dx, n, grp), g.xs[1]);
-    }
-};
-
-} // namespace
 
 const ConvSolver& GemmBwd1x1_stride1()
 {
-    static const GemmBwd1x1_stride1Solver solver;
+    // MIOpen's name and id: never change.
+    static const gemm::GemmSolver solver(
+        "GemmBwd1x1_stride1", 96, ConvDirection::BackwardData, gemm::Kind::Unit1x1,
+        [](const ConvGeometry& g, float* dx, float* w, float* dy, float*) {
+            const gemm::Views v{g};
+            for(long n = 0; n < g.n; ++n)
+                for(long grp = 0; grp < g.g; ++grp)
+                    cpu::SgemmParallel(true, false, g.cpg, v.os(), g.kpg, 1.0f, v.W(w, grp), g.ws[0],
+                               v.Y(dy, n, grp), g.ys[1], 0.0f, v.X(dx, n, grp), g.xs[1]);
+        });
     return solver;
 }
 

@@ -4,34 +4,23 @@
 #include "conv/solvers.hpp"
 
 namespace miopen::solvers {
-namespace {
-
-struct GemmBwdRestSolver final : gemm::GemmSolver
-{
-    GemmBwdRestSolver() : GemmSolver("GemmBwdRest", 97, ConvDirection::BackwardData, gemm::Kind::Rest) {}   // MIOpen's name and id: never change
-    void RunCpu(const ConvGeometry& g, const ConvArgs& a) const override
-    {
-        const gemm::Views v{g};
-        float* dx = static_cast<float*>(a.x);
-        const float* w = static_cast<const float*>(a.w);
-        const float* dy = static_cast<const float*>(a.y);
-        float* col = static_cast<float*>(a.workspace);
-        const long rows = cpu::ColRows(g);
-        for(long n = 0; n < g.n; ++n)
-            for(long grp = 0; grp < g.g; ++grp)
-            {
-                cpu::SgemmParallel(true, false, rows, v.os(), g.kpg, 1.0f, v.W(w, grp), g.ws[0],
-                           v.Y(dy, n, grp), g.ys[1], 0.0f, col, v.os());
-                cpu::Col2Im(g, col, n, grp, dx);
-            }
-    }
-};
-
-} // namespace
 
 const ConvSolver& GemmBwdRest()
 {
-    static const GemmBwdRestSolver solver;
+    // MIOpen's name and id: never change.
+    static const gemm::GemmSolver solver(
+        "GemmBwdRest", 97, ConvDirection::BackwardData, gemm::Kind::Rest,
+        [](const ConvGeometry& g, float* dx, float* w, float* dy, float* col) {
+            const gemm::Views v{g};
+            const long rows = cpu::ColRows(g);
+            for(long n = 0; n < g.n; ++n)
+                for(long grp = 0; grp < g.g; ++grp)
+                {
+                    cpu::SgemmParallel(true, false, rows, v.os(), g.kpg, 1.0f, v.W(w, grp), g.ws[0],
+                               v.Y(dy, n, grp), g.ys[1], 0.0f, col, v.os());
+                    cpu::Col2Im(g, col, n, grp, dx);
+                }
+        });
     return solver;
 }
 

@@ -4,29 +4,19 @@
 #include "conv/solvers.hpp"
 
 namespace miopen::solvers {
-namespace {
-
-struct GemmFwd1x1_0_1Solver final : gemm::GemmSolver
-{
-    GemmFwd1x1_0_1Solver() : GemmSolver("GemmFwd1x1_0_1", 88, ConvDirection::Forward, gemm::Kind::Unit1x1) {}   // MIOpen's name and id: never change
-    void RunCpu(const ConvGeometry& g, const ConvArgs& a) const override
-    {
-        const gemm::Views v{g};
-        const float* x = static_cast<const float*>(a.x);
-        const float* w = static_cast<const float*>(a.w);
-        float* y = static_cast<float*>(a.y);
-        for(long n = 0; n < g.n; ++n)
-            for(long grp = 0; grp < g.g; ++grp)
-                cpu::SgemmParallel(false, false, g.kpg, v.os(), g.cpg, 1.0f, v.W(w, grp), g.ws[0],
-                           v.X(x, n, grp), g.xs[1], 0.0f, v.Y(y, n, grp), g.ys[1]);
-    }
-};
-
-} // namespace
 
 const ConvSolver& GemmFwd1x1_0_1()
 {
-    static const GemmFwd1x1_0_1Solver solver;
+    // MIOpen's name and id: never change.
+    static const gemm::GemmSolver solver(
+        "GemmFwd1x1_0_1", 88, ConvDirection::Forward, gemm::Kind::Unit1x1,
+        [](const ConvGeometry& g, float* x, float* w, float* y, float*) {
+            const gemm::Views v{g};
+            for(long n = 0; n < g.n; ++n)
+                for(long grp = 0; grp < g.g; ++grp)
+                    cpu::SgemmParallel(false, false, g.kpg, v.os(), g.cpg, 1.0f, v.W(w, grp), g.ws[0],
+                               v.X(x, n, grp), g.xs[1], 0.0f, v.Y(y, n, grp), g.ys[1]);
+        });
     return solver;
 }
 

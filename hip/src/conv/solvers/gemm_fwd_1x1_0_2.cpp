@@ -4,33 +4,22 @@
 #include "conv/solvers.hpp"
 
 namespace miopen::solvers {
-namespace {
-
-struct GemmFwd1x1_0_2Solver final : gemm::GemmSolver
-{
-    GemmFwd1x1_0_2Solver() : GemmSolver("GemmFwd1x1_0_2", 90, ConvDirection::Forward, gemm::Kind::Strided1x1) {}   // MIOpen's name and id: never change
-    void RunCpu(const ConvGeometry& g, const ConvArgs& a) const override
-    {
-        const gemm::Views v{g};
-        const float* x = static_cast<const float*>(a.x);
-        const float* w = static_cast<const float*>(a.w);
-        float* y = static_cast<float*>(a.y);
-        float* col = static_cast<float*>(a.workspace);
-        for(long n = 0; n < g.n; ++n)
-            for(long grp = 0; grp < g.g; ++grp)
-            {
-                cpu::Im2Col(g, x, n, grp, col);
-                cpu::SgemmParallel(false, false, g.kpg, v.os(), g.cpg, 1.0f, v.W(w, grp), g.ws[0], col,
-                           v.os(), 0.0f, v.Y(y, n, grp), g.ys[1]);
-            }
-    }
-};
-
-} // namespace
 
 const ConvSolver& GemmFwd1x1_0_2()
 {
-    static const GemmFwd1x1_0_2Solver solver;
+    // MIOpen's name and id: never change.
+    static const gemm::GemmSolver solver(
+        "GemmFwd1x1_0_2", 90, ConvDirection::Forward, gemm::Kind::Strided1x1,
+        [](const ConvGeometry& g, float* x, float* w, float* y, float* col) {
+            const gemm::Views v{g};
+            for(long n = 0; n < g.n; ++n)
+                for(long grp = 0; grp < g.g; ++grp)
+                {
+                    cpu::Im2Col(g, x, n, grp, col);
+                    cpu::SgemmParallel(false, false, g.kpg, v.os(), g.cpg, 1.0f, v.W(w, grp), g.ws[0], col,
+                               v.os(), 0.0f, v.Y(y, n, grp), g.ys[1]);
+                }
+        });
     return solver;
 }
 

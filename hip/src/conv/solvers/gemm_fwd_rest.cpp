@@ -4,34 +4,23 @@
 #include "conv/solvers.hpp"
 
 namespace miopen::solvers {
-namespace {
-
-struct GemmFwdRestSolver final : gemm::GemmSolver
-{
-    GemmFwdRestSolver() : GemmSolver("GemmFwdRest", 91, ConvDirection::Forward, gemm::Kind::Rest) {}   // MIOpen's name and id: never change
-    void RunCpu(const ConvGeometry& g, const ConvArgs& a) const override
-    {
-        const gemm::Views v{g};
-        const float* x = static_cast<const float*>(a.x);
-        const float* w = static_cast<const float*>(a.w);
-        float* y = static_cast<float*>(a.y);
-        float* col = static_cast<float*>(a.workspace);
-        const long rows = cpu::ColRows(g);
-        for(long n = 0; n < g.n; ++n)
-            for(long grp = 0; grp < g.g; ++grp)
-            {
-                cpu::Im2Col(g, x, n, grp, col);
-                cpu::SgemmParallel(false, false, g.kpg, v.os(), rows, 1.0f, v.W(w, grp), g.ws[0], col,
-                           v.os(), 0.0f, v.Y(y, n, grp), g.ys[1]);
-            }
-    }
-};
-
-} // namespace
 
 const ConvSolver& GemmFwdRest()
 {
-    static const GemmFwdRestSolver solver;
+    // MIOpen's name and id: never change.
+    static const gemm::GemmSolver solver(
+        "GemmFwdRest", 91, ConvDirection::Forward, gemm::Kind::Rest,
+        [](const ConvGeometry& g, float* x, float* w, float* y, float* col) {
+            const gemm::Views v{g};
+            const long rows = cpu::ColRows(g);
+            for(long n = 0; n < g.n; ++n)
+                for(long grp = 0; grp < g.g; ++grp)
+                {
+                    cpu::Im2Col(g, x, n, grp, col);
+                    cpu::SgemmParallel(false, false, g.kpg, v.os(), rows, 1.0f, v.W(w, grp), g.ws[0], col,
+                               v.os(), 0.0f, v.Y(y, n, grp), g.ys[1]);
+                }
+        });
     return solver;
 }
 

@@ -4,29 +4,19 @@
 #include "conv/solvers.hpp"
 
 namespace miopen::solvers {
-namespace {
-
-struct GemmWrw1x1_stride1Solver final : gemm::GemmSolver
-{
-    GemmWrw1x1_stride1Solver() : GemmSolver("GemmWrw1x1_stride1", 101, ConvDirection::BackwardWeights, gemm::Kind::Unit1x1) {}   // MIOpen's name and id: never change
-    void RunCpu(const ConvGeometry& g, const ConvArgs& a) const override
-    {
-        const gemm::Views v{g};
-        const float* x = static_cast<const float*>(a.x);
-        float* dw = static_cast<float*>(a.w);
-        const float* dy = static_cast<const float*>(a.y);
-        for(long grp = 0; grp < g.g; ++grp)
-            for(long n = 0; n < g.n; ++n)
-                cpu::SgemmParallel(false, true, g.kpg, g.cpg, v.os(), 1.0f, v.Y(dy, n, grp), g.ys[1],
-                           v.X(x, n, grp), g.xs[1], n == 0 ? 0.0f : 1.0f, v.W(dw, grp), g.ws[0]);
-    }
-};
-
-} // namespace
 
 const ConvSolver& GemmWrw1x1_stride1()
 {
-    static const GemmWrw1x1_stride1Solver solver;
+    // MIOpen's name and id: never change.
+    static const gemm::GemmSolver solver(
+        "GemmWrw1x1_stride1", 101, ConvDirection::BackwardWeights, gemm::Kind::Unit1x1,
+        [](const ConvGeometry& g, float* x, float* dw, float* dy, float*) {
+            const gemm::Views v{g};
+            for(long grp = 0; grp < g.g; ++grp)
+                for(long n = 0; n < g.n; ++n)
+                    cpu::SgemmParallel(false, true, g.kpg, g.cpg, v.os(), 1.0f, v.Y(dy, n, grp), g.ys[1],
+                               v.X(x, n, grp), g.xs[1], n == 0 ? 0.0f : 1.0f, v.W(dw, grp), g.ws[0]);
+        });
     return solver;
 }
 

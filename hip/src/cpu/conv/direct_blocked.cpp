@@ -1,4 +1,4 @@
-// The blocked direct convolution's host side (conv_direct_blocked.hpp): the ISA choice, the tile
+// The blocked direct convolution's host side (direct_blocked.hpp): the ISA choice, the tile
 // table and default, the plans of forward and backward data, the packing of x and w into the
 // blocked layouts, and the call into the kernels of one ISA.
 #include "cpu/conv/direct_blocked.hpp"

@@ -13,7 +13,7 @@
 // whole vectors).
 // Backward data is the same forward on dy with the flipped filter and C/K swapped (pad' =
 // dilation * (filter - 1) - pad), one stride phase of dx at a time when strided.
-// Kernels: conv_direct_blocked_avx512.cpp (-mavx512f) and conv_direct_blocked_avx2.cpp (-mavx2
+// Kernels: direct_blocked_avx512.cpp (-mavx512f) and direct_blocked_avx2.cpp (-mavx2
 // -mfma), chosen at run time by what the CPU supports; MIOPEN_CY_DEBUG_CPU_ISA=avx2 forces the
 // AVX2 kernels on an AVX-512 machine, =none makes the blocked solvers not applicable.
 #pragma once

@@ -1,4 +1,4 @@
-// The argument block of the blocked direct-convolution kernels (conv_direct_blocked_kernel.hpp):
+// The argument block of the blocked direct-convolution kernels (direct_blocked_kernel.hpp):
 // plain integers and pointers only, since it is shared by translation units compiled for
 // different instruction sets. The tile tables live here too, so the dispatcher and the kernels
 // agree on what was instantiated.

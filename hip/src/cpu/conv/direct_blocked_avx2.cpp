@@ -1,6 +1,6 @@
 // The blocked direct-convolution kernels for AVX2 + FMA (8 floats a vector), compiled with -mavx2
 // -mfma whatever the rest of the library is compiled for (hip/CMakeLists.txt), and called only
-// where the CPU has both (conv_direct_blocked.cpp).
+// where the CPU has both (direct_blocked.cpp).
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 

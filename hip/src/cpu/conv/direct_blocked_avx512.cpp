@@ -1,6 +1,6 @@
 // The blocked direct-convolution kernels for AVX-512F (16 floats a vector), compiled with
 // -mavx512f whatever the rest of the library is compiled for (hip/CMakeLists.txt), and called
-// only where the CPU has AVX-512F (conv_direct_blocked.cpp).
+// only where the CPU has AVX-512F (direct_blocked.cpp).
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 

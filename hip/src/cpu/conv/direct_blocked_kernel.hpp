@@ -1,5 +1,5 @@
-// The micro-kernels of the blocked direct convolution (conv_direct_blocked.hpp), written once over
-// a few vector macros and compiled twice: conv_direct_blocked_avx512.cpp and _avx2.cpp define
+// The micro-kernels of the blocked direct convolution (direct_blocked.hpp), written once over
+// a few vector macros and compiled twice: direct_blocked_avx512.cpp and _avx2.cpp define
 // DBLK_V, DBLK_VEC, DBLK_ZERO, DBLK_LOAD, DBLK_BCAST, DBLK_FMA, DBLK_STORE, DBLK_HSUM (the sum of
 // a vector's lanes at a pointer, in a fixed order), DBLK_PIN (keeps a value in a register),
 // DBLK_FLAT_UNROLL (the flat kernel's channel unroll) and the entry names, and include this file.

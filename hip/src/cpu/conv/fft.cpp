@@ -1,4 +1,4 @@
-// FFT convolution (see conv_fft.hpp). Layouts, per group of G items (an item is one tile of one
+// FFT convolution (see fft.hpp). Layouts, per group of G items (an item is one tile of one
 // channel, or one filter), complex numbers split into real and imaginary float arrays:
 //   rows stage  A[c][r][p]  (n2 x n1 x G/2): items 2p and 2p+1 packed as one complex signal, so
 //               one complex FFT along c gives the row spectra of two real signals;
