@@ -1,8 +1,6 @@
 // The invoker of the small-C backward-data kernels (conv_bwd_smallc.hip): ConvGpuDirectBwdSmallC.
-#include "conv/conv_gpu.hpp"
-#include "core/errors.hpp"
-#include "gpu/runtime.hpp"
 #include "kernels/conv/conv_kernels.hpp"
+#include "kernels/conv/conv_launch.hpp"
 
 namespace miopen::conv_gpu {
 
@@ -14,13 +12,10 @@ bool SmallCBwdApplies(const ConvProblem& p)
 
 ConvInvoker SmallCBwdInvoker(const Handle& handle, const ConvProblem& p)
 {
-    const Handle* h = &handle;
     const gpu::ConvKArgs a = KernelArgs(ConvGeometry(p));
-    return [h, a](const ConvArgs& r) {
-        gpu::LaunchConvBwdSmallC(a, h->Stream(), static_cast<float*>(r.x), static_cast<const float*>(r.w),
-                                 static_cast<const float*>(r.y));
-        gpu::CheckLaunch("ConvGpuDirectBwdSmallC");
-    };
+    return LaunchInvoker(handle, "ConvGpuDirectBwdSmallC", [a](void* s, float* dx, float* w, float* dy, float*) {
+        gpu::LaunchConvBwdSmallC(a, s, dx, w, dy);
+    });
 }
 
 } // namespace miopen::conv_gpu

@@ -1,8 +1,6 @@
 // The invokers of the grouped direct kernels (conv_grouped.hip): ConvGpuGrouped{Fwd,Bwd,Wrw}.
-#include "conv/conv_gpu.hpp"
-#include "core/errors.hpp"
-#include "gpu/runtime.hpp"
 #include "kernels/conv/conv_kernels.hpp"
+#include "kernels/conv/conv_launch.hpp"
 
 namespace miopen::conv_gpu {
 
@@ -21,34 +19,15 @@ int GroupedWrwSplits(const Handle& handle, const ConvProblem& p)
 
 ConvInvoker GroupedInvoker(const Handle& handle, const ConvProblem& p)
 {
-    const Handle* h = &handle;
     const gpu::ConvKArgs a = KernelArgs(ConvGeometry(p));
-    switch(p.direction)
-    {
-    case ConvDirection::Forward:
-        return [h, a](const ConvArgs& r) {
-            gpu::LaunchConvGroupedFwd(a, h->Stream(), static_cast<const float*>(r.x),
-                                      static_cast<const float*>(r.w), static_cast<float*>(r.y));
-            gpu::CheckLaunch("ConvGpuGroupedFwd");
-        };
-    case ConvDirection::BackwardData:
-        return [h, a](const ConvArgs& r) {
-            gpu::LaunchConvGroupedBwd(a, h->Stream(), static_cast<float*>(r.x), static_cast<const float*>(r.w),
-                                      static_cast<const float*>(r.y));
-            gpu::CheckLaunch("ConvGpuGroupedBwd");
-        };
-    case ConvDirection::BackwardWeights:
-    {
-        const int splits = GroupedWrwSplits(handle, p);
-        return [h, a, splits](const ConvArgs& r) {
-            gpu::LaunchConvGroupedWrw(a, h->Stream(), splits, static_cast<const float*>(r.x),
-                                      static_cast<float*>(r.w), static_cast<const float*>(r.y),
-                                      static_cast<float*>(r.workspace));
-            gpu::CheckLaunch("ConvGpuGroupedWrw");
-        };
-    }
-    }
-    Throw(miopenStatusInternalError, "unknown convolution direction");
+    const int splits = p.direction == ConvDirection::BackwardWeights ? GroupedWrwSplits(handle, p) : 1;
+    return ByDirection(
+        handle, p.direction, {"ConvGpuGroupedFwd", "ConvGpuGroupedBwd", "ConvGpuGroupedWrw"},
+        [a](void* s, float* x, float* w, float* y, float*) { gpu::LaunchConvGroupedFwd(a, s, x, w, y); },
+        [a](void* s, float* dx, float* w, float* dy, float*) { gpu::LaunchConvGroupedBwd(a, s, dx, w, dy); },
+        [a, splits](void* s, float* x, float* dw, float* dy, float* ws) {
+            gpu::LaunchConvGroupedWrw(a, s, splits, x, dw, dy, ws);
+        });
 }
 
 } // namespace miopen::conv_gpu

@@ -1,10 +1,8 @@
 // The invokers of the implicit-GEMM kernels (conv_igemm.hip): ConvGpuImplicitGemm{Fwd,Bwd,Wrw}<tile>,
 // one tile row of gpu::kIgemmTiles (conv/conv_args.hpp) each; backward weights' split of the
 // reduction.
-#include "conv/conv_gpu.hpp"
-#include "core/errors.hpp"
-#include "gpu/runtime.hpp"
 #include "kernels/conv/conv_kernels.hpp"
+#include "kernels/conv/conv_launch.hpp"
 
 #include <algorithm>
 
@@ -28,34 +26,19 @@ int IgemmWrwSplits(const Handle& handle, const ConvProblem& p, int variant)
 
 ConvInvoker IgemmInvoker(const Handle& handle, const ConvProblem& p, int variant)
 {
-    const Handle* h = &handle;
     const gpu::ConvKArgs a = KernelArgs(ConvGeometry(p));
-    switch(p.direction)
-    {
-    case ConvDirection::Forward:
-        return [h, a, variant](const ConvArgs& r) {
-            gpu::LaunchConvIgemmFwd(a, h->Stream(), variant, static_cast<const float*>(r.x),
-                                    static_cast<const float*>(r.w), static_cast<float*>(r.y));
-            gpu::CheckLaunch("ConvGpuImplicitGemmFwd");
-        };
-    case ConvDirection::BackwardData:
-        return [h, a, variant](const ConvArgs& r) {
-            gpu::LaunchConvIgemmBwd(a, h->Stream(), variant, static_cast<float*>(r.x),
-                                    static_cast<const float*>(r.w), static_cast<const float*>(r.y));
-            gpu::CheckLaunch("ConvGpuImplicitGemmBwd");
-        };
-    case ConvDirection::BackwardWeights:
-    {
-        const int splits = IgemmWrwSplits(handle, p, variant);
-        return [h, a, variant, splits](const ConvArgs& r) {
-            gpu::LaunchConvIgemmWrw(a, h->Stream(), variant, splits, static_cast<const float*>(r.x),
-                                    static_cast<float*>(r.w), static_cast<const float*>(r.y),
-                                    static_cast<float*>(r.workspace));
-            gpu::CheckLaunch("ConvGpuImplicitGemmWrw");
-        };
-    }
-    }
-    Throw(miopenStatusInternalError, "unknown convolution direction");
+    const int splits = p.direction == ConvDirection::BackwardWeights ? IgemmWrwSplits(handle, p, variant) : 1;
+    return ByDirection(
+        handle, p.direction, {"ConvGpuImplicitGemmFwd", "ConvGpuImplicitGemmBwd", "ConvGpuImplicitGemmWrw"},
+        [a, variant](void* s, float* x, float* w, float* y, float*) {
+            gpu::LaunchConvIgemmFwd(a, s, variant, x, w, y);
+        },
+        [a, variant](void* s, float* dx, float* w, float* dy, float*) {
+            gpu::LaunchConvIgemmBwd(a, s, variant, dx, w, dy);
+        },
+        [a, variant, splits](void* s, float* x, float* dw, float* dy, float* ws) {
+            gpu::LaunchConvIgemmWrw(a, s, variant, splits, x, dw, dy, ws);
+        });
 }
 
 } // namespace miopen::conv_gpu
