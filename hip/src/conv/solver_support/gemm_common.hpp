@@ -1,14 +1,12 @@
 // What the GEMM solvers share: their applicability (packed N-C-spatial tensors, sizes that fit
-// the BLAS's 32-bit ints), their time estimates, the per-(image, group) matrix views, and the
-// skeleton GemmSolver that MIOpen's eight GEMM solvers (solvers/gemm_*.cpp, one per file by name
-// and id) fill in with their direction, their kind and their CPU run.
+// the BLAS's 32-bit ints), their time estimates, and the skeleton GemmSolver that MIOpen's eight
+// GEMM solvers (solvers/gemm_*.cpp, one per file by name and id) fill in with their direction,
+// their kind and their CPU run (cpu/conv/gemm.hpp).
 #pragma once
 
 #include "conv/conv_geometry.hpp"
 #include "conv/conv_gpu.hpp"
 #include "conv/solver.hpp"
-#include "cpu/blas.hpp"
-#include "cpu/conv/gemm.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -60,19 +58,6 @@ inline double EstimateMs(const ConvProblem& p, bool uses_col)
     const double col = uses_col ? 2.0 * static_cast<double>(ColBytes(p)) * p.n / 8e9 : 0.0;
     return (gemm + col) * 1e3;
 }
-
-/// Matrix views of one image n and group grp (packed tensors).
-struct Views
-{
-    const ConvGeometry& g;
-    long fs() const { return g.fil[0] * g.fil[1] * g.fil[2]; }
-    long os() const { return g.out[0] * g.out[1] * g.out[2]; }
-    long is() const { return g.in[0] * g.in[1] * g.in[2]; }
-    template <class T> T* W(T* w, long grp) const { return w + grp * g.kpg * g.ws[0]; }
-    template <class T> T* X(T* x, long n, long grp) const { return x + n * g.xs[0] + grp * g.cpg * g.xs[1]; }
-    template <class T> T* Y(T* y, long n, long grp) const { return y + n * g.ys[0] + grp * g.kpg * g.ys[1]; }
-};
-
 
 /// The strided 1x1 solvers' workspace on the GPU: the subsampled tensor of the whole batch
 /// (N x C x output positions).

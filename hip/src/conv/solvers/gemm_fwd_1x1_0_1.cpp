@@ -2,21 +2,15 @@
 // Kernels: cpu/blas.cpp (OpenBLAS sgemm), cpu/conv/gemm.cpp; on GPU handles hip/kernels/gemm/sgemm.hip (kernels/gemm/conv_gemm_launch.cpp). Deterministic: yes.
 #include "conv/solver_support/gemm_common.hpp"
 #include "conv/solvers.hpp"
+#include "cpu/conv/gemm.hpp"
 
 namespace miopen::solvers {
 
 const ConvSolver& GemmFwd1x1_0_1()
 {
     // MIOpen's name and id: never change.
-    static const gemm::GemmSolver solver(
-        "GemmFwd1x1_0_1", 88, ConvDirection::Forward, gemm::Kind::Unit1x1,
-        [](const ConvGeometry& g, float* x, float* w, float* y, float*) {
-            const gemm::Views v{g};
-            for(long n = 0; n < g.n; ++n)
-                for(long grp = 0; grp < g.g; ++grp)
-                    cpu::SgemmParallel(false, false, g.kpg, v.os(), g.cpg, 1.0f, v.W(w, grp), g.ws[0],
-                               v.X(x, n, grp), g.xs[1], 0.0f, v.Y(y, n, grp), g.ys[1]);
-        });
+    static const gemm::GemmSolver solver("GemmFwd1x1_0_1", 88, ConvDirection::Forward, gemm::Kind::Unit1x1,
+                                         cpu::ConvFwdGemm1x1);
     return solver;
 }
 

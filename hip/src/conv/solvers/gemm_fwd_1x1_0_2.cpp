@@ -2,24 +2,15 @@
 // Kernels: cpu/blas.cpp (OpenBLAS sgemm), cpu/conv/gemm.cpp; on GPU handles hip/kernels/gemm/gemm_gather.hip and sgemm.hip (kernels/gemm/conv_gemm_launch.cpp), the workspace then holding the whole batch. Deterministic: yes.
 #include "conv/solver_support/gemm_common.hpp"
 #include "conv/solvers.hpp"
+#include "cpu/conv/gemm.hpp"
 
 namespace miopen::solvers {
 
 const ConvSolver& GemmFwd1x1_0_2()
 {
     // MIOpen's name and id: never change.
-    static const gemm::GemmSolver solver(
-        "GemmFwd1x1_0_2", 90, ConvDirection::Forward, gemm::Kind::Strided1x1,
-        [](const ConvGeometry& g, float* x, float* w, float* y, float* col) {
-            const gemm::Views v{g};
-            for(long n = 0; n < g.n; ++n)
-                for(long grp = 0; grp < g.g; ++grp)
-                {
-                    cpu::Im2Col(g, x, n, grp, col);
-                    cpu::SgemmParallel(false, false, g.kpg, v.os(), g.cpg, 1.0f, v.W(w, grp), g.ws[0], col,
-                               v.os(), 0.0f, v.Y(y, n, grp), g.ys[1]);
-                }
-        });
+    static const gemm::GemmSolver solver("GemmFwd1x1_0_2", 90, ConvDirection::Forward, gemm::Kind::Strided1x1,
+                                         cpu::ConvFwdGemm1x1Strided);
     return solver;
 }
 

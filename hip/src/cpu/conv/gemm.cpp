@@ -1,6 +1,7 @@
 // im2col / col2im on the CPU. Both parallelise over channels (col2im: each thread owns whole
 // dx channels, so the sums are deterministic).
 #include "cpu/conv/gemm.hpp"
+#include "cpu/blas.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -108,6 +109,96 @@ void Col2Im(const ConvGeometry& g, const float* col, long n, long grp, float* dx
             }
         }
     }
+}
+
+void ConvBwdDataGemm1x1(const ConvGeometry& g, float* dx, float* w, float* dy, float* /*col*/)
+{
+    const GemmViews v{g};
+    for(long n = 0; n < g.n; ++n)
+        for(long grp = 0; grp < g.g; ++grp)
+            SgemmParallel(true, false, g.cpg, v.os(), g.kpg, 1.0f, v.W(w, grp), g.ws[0],
+                          v.Y(dy, n, grp), g.ys[1], 0.0f, v.X(dx, n, grp), g.xs[1]);
+}
+
+void ConvBwdDataGemm1x1Strided(const ConvGeometry& g, float* dx, float* w, float* dy, float* col)
+{
+    const GemmViews v{g};
+    for(long n = 0; n < g.n; ++n)
+        for(long grp = 0; grp < g.g; ++grp)
+        {
+            SgemmParallel(true, false, g.cpg, v.os(), g.kpg, 1.0f, v.W(w, grp), g.ws[0],
+                          v.Y(dy, n, grp), g.ys[1], 0.0f, col, v.os());
+            Col2Im(g, col, n, grp, dx);
+        }
+}
+
+void ConvBwdDataGemm(const ConvGeometry& g, float* dx, float* w, float* dy, float* col)
+{
+    const GemmViews v{g};
+    const long rows = ColRows(g);
+    for(long n = 0; n < g.n; ++n)
+        for(long grp = 0; grp < g.g; ++grp)
+        {
+            SgemmParallel(true, false, rows, v.os(), g.kpg, 1.0f, v.W(w, grp), g.ws[0],
+                          v.Y(dy, n, grp), g.ys[1], 0.0f, col, v.os());
+            Col2Im(g, col, n, grp, dx);
+        }
+}
+
+void ConvFwdGemm1x1(const ConvGeometry& g, float* x, float* w, float* y, float* /*col*/)
+{
+    const GemmViews v{g};
+    for(long n = 0; n < g.n; ++n)
+        for(long grp = 0; grp < g.g; ++grp)
+            SgemmParallel(false, false, g.kpg, v.os(), g.cpg, 1.0f, v.W(w, grp), g.ws[0],
+                          v.X(x, n, grp), g.xs[1], 0.0f, v.Y(y, n, grp), g.ys[1]);
+}
+
+void ConvFwdGemm1x1Strided(const ConvGeometry& g, float* x, float* w, float* y, float* col)
+{
+    const GemmViews v{g};
+    for(long n = 0; n < g.n; ++n)
+        for(long grp = 0; grp < g.g; ++grp)
+        {
+            Im2Col(g, x, n, grp, col);
+            SgemmParallel(false, false, g.kpg, v.os(), g.cpg, 1.0f, v.W(w, grp), g.ws[0], col,
+                          v.os(), 0.0f, v.Y(y, n, grp), g.ys[1]);
+        }
+}
+
+void ConvFwdGemm(const ConvGeometry& g, float* x, float* w, float* y, float* col)
+{
+    const GemmViews v{g};
+    const long rows = ColRows(g);
+    for(long n = 0; n < g.n; ++n)
+        for(long grp = 0; grp < g.g; ++grp)
+        {
+            Im2Col(g, x, n, grp, col);
+            SgemmParallel(false, false, g.kpg, v.os(), rows, 1.0f, v.W(w, grp), g.ws[0], col,
+                          v.os(), 0.0f, v.Y(y, n, grp), g.ys[1]);
+        }
+}
+
+void ConvBwdWeightsGemm1x1(const ConvGeometry& g, float* x, float* dw, float* dy, float* /*col*/)
+{
+    const GemmViews v{g};
+    for(long grp = 0; grp < g.g; ++grp)
+        for(long n = 0; n < g.n; ++n)
+            SgemmParallel(false, true, g.kpg, g.cpg, v.os(), 1.0f, v.Y(dy, n, grp), g.ys[1],
+                          v.X(x, n, grp), g.xs[1], n == 0 ? 0.0f : 1.0f, v.W(dw, grp), g.ws[0]);
+}
+
+void ConvBwdWeightsGemm(const ConvGeometry& g, float* x, float* dw, float* dy, float* col)
+{
+    const GemmViews v{g};
+    const long rows = ColRows(g);
+    for(long grp = 0; grp < g.g; ++grp)
+        for(long n = 0; n < g.n; ++n)
+        {
+            Im2Col(g, x, n, grp, col);
+            SgemmParallel(false, true, g.kpg, rows, v.os(), 1.0f, v.Y(dy, n, grp), g.ys[1], col,
+                          v.os(), n == 0 ? 0.0f : 1.0f, v.W(dw, grp), g.ws[0]);
+        }
 }
 
 } // namespace miopen::cpu
