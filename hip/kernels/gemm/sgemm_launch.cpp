@@ -4,7 +4,6 @@
 
 #include "core/env.hpp"
 #include "core/errors.hpp"
-#include "gpu/compat.hpp"
 #include "gpu/runtime.hpp"
 
 #include <algorithm>
@@ -67,13 +66,7 @@ void Check(const SgemmArgs& g)
         ThrowBadParm("SgemmArgs.stride_b is ", g.stride_b, "; expected >= 0");
 }
 
-int CurrentSms()
-{
-    int dev = 0;
-    if(hipGetDevice(&dev) != hipSuccess)
-        return 1;
-    return MultiprocessorCount(dev);
-}
+int CurrentSms() { return MultiprocessorCount(CurrentDevice()); }
 
 void Choose(const SgemmArgs& g, int sms, bool allow_split, int& best_tile, int& best_splits, bool& best_fold)
 {

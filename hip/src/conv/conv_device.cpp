@@ -5,36 +5,11 @@
 
 #include <algorithm>
 
-#if MIOPEN_CY_HAVE_GPU
-#include "gpu/compat.hpp"
-#endif
-
 namespace miopen::conv_device {
 
 std::string ArchName(const Handle& handle)
 {
-    if(handle.IsCpu())
-        return "cpu";
-#if MIOPEN_CY_HAVE_GPU
-    static std::string cached[64];
-    const int ord = handle.Ordinal();
-    if(ord >= 0 && ord < 64 && !cached[ord].empty())
-        return cached[ord];
-    hipDeviceProp_t prop;
-    if(hipGetDeviceProperties(&prop, ord) != hipSuccess)
-        ThrowNotImplemented("cannot read the properties of GPU ", ord);
-#if defined(MIOPEN_CY_HAVE_CUDA)
-    std::string name = "sm_" + std::to_string(prop.major) + std::to_string(prop.minor);
-#else
-    std::string name(prop.gcnArchName);
-    name = name.substr(0, name.find(':'));   // "gfx90a:sramecc+:xnack-" -> "gfx90a"
-#endif
-    if(ord >= 0 && ord < 64)
-        cached[ord] = name;
-    return name;
-#else
-    ThrowNotImplemented("no GPU backend in this build");
-#endif
+    return handle.IsCpu() ? std::string("cpu") : gpu::ArchName(handle.Ordinal());
 }
 
 Scope::Scope(const Handle& handle) : gpu_(handle.IsGpu())
