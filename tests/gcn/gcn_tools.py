@@ -19,7 +19,7 @@ ASM_DIR = ROOT / "asm"
 TARGETS = ("gfx906", "gfx908", "gfx90a")
 KERNELS = {"conv_fwd_3x3_gcn": ASM_DIR / "conv_fwd_3x3_gcn.s",
            "conv_fwd_1x1_gcn": ASM_DIR / "conv_fwd_1x1_gcn.s"}
-ARGS_HEADER = ROOT / "hip" / "src" / "conv" / "solvers" / "conv_asm_args.hpp"
+ARGS_HEADER = ROOT / "hip" / "src" / "conv" / "solver_support" / "conv_asm_args.hpp"
 # kernel symbol -> host struct mirroring its kernel arguments (conv_asm_args.hpp)
 HOST_STRUCT = {"conv_fwd_3x3_gcn": "ConvAsm3x3Args", "conv_fwd_1x1_gcn": "ConvAsm1x1Args"}
 

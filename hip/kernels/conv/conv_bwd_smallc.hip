@@ -16,7 +16,7 @@
 // filter row) it loads the P + TW - 1 dy values its strip's taps read once (the gather loads one
 // per position and tap), and the filter row's taps once. Same loop order (k, then h taps, then w
 // taps) and the same fused multiply-adds, zero for a dy element off the map: the gather kernel's
-// bits. MIOPEN_CY_SMALLC_KERNEL=gather keeps the gather.
+// bits. Elsewhere the gather runs.
 #include "kernels/common/device.hpp"
 #include "kernels/conv/conv_kernels.hpp"
 
@@ -304,8 +304,7 @@ bool ConvBwdSmallCApplies(const ConvKArgs& a)
            a.g <= 65535 && a.str[1] * a.str[2] <= 65535;
 }
 
-void LaunchConvBwdSmallC(const ConvKArgs& a, void* stream, float* dx, const float* w, const float* dy,
-                         int positions)
+void LaunchConvBwdSmallC(const ConvKArgs& a, void* stream, float* dx, const float* w, const float* dy)
 {
     SmallC s;
     s.n = static_cast<int>(a.n); s.kpg = static_cast<int>(a.kpg); s.cpg = static_cast<int>(a.cpg);
@@ -323,12 +322,10 @@ void LaunchConvBwdSmallC(const ConvKArgs& a, void* stream, float* dx, const floa
     s.ysh = static_cast<int>(a.ys[3]); s.ysw = static_cast<int>(a.ys[4]);
     bool unit      = false;
     const int taps = WTaps(a, unit);
-    if(positions == kSmallCRows && unit && taps <= 4)
+    if(unit && taps <= 4)
         RunSmallCRows<4, kRowsP>(a, s, stream, dx, w, dy);
-    else if(positions == kSmallCRows && unit && taps <= 8)
+    else if(unit && taps <= 8)
         RunSmallCRows<8, kRowsP>(a, s, stream, dx, w, dy);
-    else if(positions == 8)
-        RunSmallC<8>(a, s, stream, dx, w, dy);
     else
         RunSmallC<kSmallCPositions>(a, s, stream, dx, w, dy);
 }

@@ -16,7 +16,6 @@
 #include "kernels/common/device.hpp"
 #include "kernels/conv/conv_kernels.hpp"
 
-#include <cstdlib>
 
 namespace miopen::gpu {
 namespace {
@@ -370,8 +369,8 @@ constexpr int kGpTileSmemFloats = 12288;   // 48 KB of shared memory per block
 int OddUp(int v) { return v | 1; }   // odd plane strides: the planes of a warp's lanes differ in bank
 
 // The tile plan of a backward-weights problem: rows of output per band (th), the padded x row
-// width (xw) and plane strides (xs, ys), threads per block; false where GpWrwTile does not apply.
-// MIOPEN_CY_GROUPED_WRW_TILE=0 turns it off (perf/bench_grouped.py compares).
+// width (xw) and plane strides (xs, ys), threads per block; false where GpWrwTile does not apply
+// (the warp kernel GpWrw runs there).
 struct WrwTile
 {
     int th, xw, xs, ys, threads, smem_floats;
@@ -379,9 +378,6 @@ struct WrwTile
 
 bool PlanWrwTile(const Gp& d, WrwTile& t)
 {
-    const char* env = std::getenv("MIOPEN_CY_GROUPED_WRW_TILE");
-    if(env != nullptr && env[0] == '0')
-        return false;
     const int pairs = d.kpg * d.cpg;
     if(d.r != d.s || (d.r != 1 && d.r != 3) || pairs < 16 || pairs > kGpTileThreads)
         return false;
@@ -639,26 +635,12 @@ void LaunchConvGroupedWrw(const ConvKArgs& a, void* stream, int splits, const fl
         return;
     }
     const dim3 grid(static_cast<unsigned>((pairs + kGpWarps - 1) / kGpWarps), static_cast<unsigned>(splits));
-    // Positions per lane and step: 4 (2 for 5x5, 1 for 7x7); MIOPEN_CY_GROUPED_WRW_UNROLL=1
-    // picks 1 everywhere, =8 picks 8 for 3x3 (perf/bench_grouped.py compares them).
-    const char* env = std::getenv("MIOPEN_CY_GROUPED_WRW_UNROLL");
-    const bool u1   = env != nullptr && env[0] == '1';
-    const bool u8   = env != nullptr && env[0] == '8';
+    // Positions per lane and step: 4 (2 for 5x5, 1 for 7x7).
     switch(d.r)
     {
-    case 1:
-        if(u1) GpWrw<1, 1, 1><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
-        else GpWrw<1, 1, 4><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
-        break;
-    case 3:
-        if(u1) GpWrw<3, 3, 1><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
-        else if(u8) GpWrw<3, 3, 8><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
-        else GpWrw<3, 3, 4><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
-        break;
-    case 5:
-        if(u1) GpWrw<5, 5, 1><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
-        else GpWrw<5, 5, 2><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out);
-        break;
+    case 1: GpWrw<1, 1, 4><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out); break;
+    case 3: GpWrw<3, 3, 4><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out); break;
+    case 5: GpWrw<5, 5, 2><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out); break;
     default: GpWrw<7, 7, 1><<<grid, kGpWarps * 32, 0, st>>>(d, x, dy, out); break;
     }
     if(splits > 1)

@@ -575,22 +575,26 @@ void Run(const View& v, int groups, int splits, void* stream)
         <<<grid, (BM / TM) * (BN / TN), 0, ToStream(stream)>>>(v, splits);
 }
 
+/// Row `Row` of kIgemmTiles (conv/conv_args.hpp).
+template <int Row, class View>
+void RunRow(const View& v, int groups, int splits, void* stream)
+{
+    constexpr IgemmTile t = kIgemmTiles[Row];
+    Run<t.bm, t.bn, t.bk, t.tm, t.tn>(v, groups, splits, stream);
+}
+
 template <class View>
 void RunVariant(const View& v, int variant, int groups, int splits, void* stream)
 {
+    static_assert(kIgemmVariants == 6, "one case per row of kIgemmTiles");
     switch(variant)
     {
-#ifdef MIOPEN_CY_IGEMM_SWEEP
-        // perf/igemm_sweep: extra tile shapes timed beside the table's, never reached by a solver.
-        MIOPEN_CY_IGEMM_SWEEP
-#endif
-    case 0: Run<128, 128, 8, 8, 8>(v, groups, splits, stream); break;
-    case 1: Run<64, 64, 16, 4, 4>(v, groups, splits, stream); break;
-    case 2: Run<128, 64, 8, 8, 4>(v, groups, splits, stream); break;
-    case 3: Run<16, 128, 8, 2, 8>(v, groups, splits, stream); break;
-    // BK 16: half the steps, so the per-step cost (fetch addressing, barrier) weighs half.
-    case 4: Run<128, 64, 16, 8, 4>(v, groups, splits, stream); break;
-    default: Run<64, 128, 16, 8, 4>(v, groups, splits, stream); break;
+    case 0: RunRow<0>(v, groups, splits, stream); break;
+    case 1: RunRow<1>(v, groups, splits, stream); break;
+    case 2: RunRow<2>(v, groups, splits, stream); break;
+    case 3: RunRow<3>(v, groups, splits, stream); break;
+    case 4: RunRow<4>(v, groups, splits, stream); break;
+    default: RunRow<5>(v, groups, splits, stream); break;
     }
 }
 

@@ -1,22 +1,14 @@
 // Host entry points of the GPU convolution kernels (conv_direct.hip, conv_igemm.hip), called by
-// conv_launch.cpp. Plain C++: the argument struct is built on the host and passed by value.
+// the *_launch.cpp beside them. Plain C++: the argument struct (conv/conv_args.hpp) is built on
+// the host and passed by value.
 #pragma once
 
+#include "conv/conv_args.hpp"
 #include "kernels/common/args.hpp"
 
 #include <cstdint>
 
 namespace miopen::gpu {
-
-/// A canonical convolution problem as plain integers (ConvGeometry without std::array): spatial
-/// dims right-aligned in d, h, w (unused dims length 1, stride 0); strides in elements, in the
-/// order n/k, c, d, h, w for x, w and y.
-struct ConvKArgs
-{
-    int64_t n, c, k, g, cpg, kpg;
-    int64_t in[3], out[3], fil[3], pad[3], str[3], dil[3];
-    int64_t xs[5], ws[5], ys[5];
-};
 
 /// Naive direct kernels: one thread per output element (forward, backward data); one block per
 /// weight-gradient element with a fixed-order block reduction (backward weights). Any geometry,
@@ -28,10 +20,7 @@ void LaunchConvNaiveBwd(const ConvKArgs& a, void* stream, int sms, float* dx, co
 void LaunchConvNaiveWrw(const ConvKArgs& a, void* stream, int sms, const float* x, float* dw,
                         const float* dy);
 
-/// Tile shapes of the implicit-GEMM kernels (conv_igemm.hip), chosen by Find.
-constexpr int kIgemmVariants = 6;
-
-/// Implicit GEMM, one direction per call (backward data by stride phases: no zero terms). `variant` < kIgemmVariants picks the tile. Backward
+/// Implicit GEMM, one direction per call (backward data by stride phases: no zero terms). `variant` is a row of kIgemmTiles (conv/conv_args.hpp). Backward
 /// weights splits the reduction over n and the output positions into `splits` parts: with
 /// splits > 1 the partial sums go to `workspace` (splits * k * cpg * filter floats) and a second
 /// kernel adds them in a fixed order (deterministic).
@@ -46,12 +35,9 @@ void LaunchConvIgemmWrw(const ConvKArgs& a, void* stream, int variant, int split
 /// phases, 2-d (d unused), C/G <= kConvBwdSmallCMaxC, any strides, no workspace; 32-bit indices.
 constexpr int kConvBwdSmallCMaxC = 4;
 bool ConvBwdSmallCApplies(const ConvKArgs& a);
-/// `positions`: kSmallCRows (the default) takes the row-strip kernel where it applies (dilation_w
-/// divides stride_w, at most 8 filter taps along w a phase), else the gather with 4 positions a
-/// thread; 4 or 8: the gather with that many (perf/igemm_sweep compares them).
-constexpr int kSmallCRows = 0;
-void LaunchConvBwdSmallC(const ConvKArgs& a, void* stream, float* dx, const float* w, const float* dy,
-                         int positions = kSmallCRows);
+/// The row-strip kernel where it applies (dilation_w divides stride_w, at most 8 filter taps along
+/// w a phase), else the gather with 4 positions a thread.
+void LaunchConvBwdSmallC(const ConvKArgs& a, void* stream, float* dx, const float* w, const float* dy);
 
 /// Depthwise (groups == C == K, 2-d, packed NCHW; conv_depthwise.hip). Backward weights needs
 /// c * n * filter floats of workspace (per-image partial sums, added in order) and at most 25 taps.

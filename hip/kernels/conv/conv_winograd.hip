@@ -10,7 +10,7 @@
 //                     per (output channel, tile)) and a weight transform (one thread per filter:
 //                     adds the parts' products in order, then G^T . G).
 // The transforms are Lavin & Gray's (points 0, +-1, +-2 and infinity for m = 4; 0, +-1 and
-// infinity for m = 2), the same as the CPU solver's (cpu/conv_winograd.cpp), so both devices
+// infinity for m = 2), the same as the CPU solver's (cpu/conv/winograd.cpp), so both devices
 // round alike. Deterministic: no atomics, every output written by one thread.
 #include "kernels/common/device.hpp"
 #include "kernels/conv/conv_winograd.hpp"

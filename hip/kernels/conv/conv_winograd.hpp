@@ -3,8 +3,8 @@
 // struct is built on the host and passed by value.
 //
 // The convolution is F(m x m, 3 x 3) over tiles of the output (m = 2 or 4, input tile
-// alpha = m + 2, E = alpha^2 tile elements), in the forward terms of conv/solvers/
-// conv_winograd_gpu.hpp: `in` (n, ic, h, w) -> `out` (n, oc, oh, ow), filters (oc, icpg, 3, 3),
+// alpha = m + 2, E = alpha^2 tile elements), in the forward terms of
+// conv/conv_args.hpp's WinogradKArgs: `in` (n, ic, h, w) -> `out` (n, oc, oh, ow), filters (oc, icpg, 3, 3),
 // stride 1, pads of any sign. Backward data is the same with dy as `in`, dx as `out`, and the
 // user's filters (K, C/g, 3, 3) read transposed and flipped (`flip`).
 //
@@ -21,21 +21,9 @@
 // and the weight transform adds the parts in order and applies G^T . G into dw (oc, icpg, 3, 3).
 #pragma once
 
-#include <cstdint>
+#include "conv/conv_args.hpp"
 
 namespace miopen::gpu {
-
-struct WinogradKArgs
-{
-    int m;                          // output tile: 2 or 4
-    int n, ic, oc, groups, icpg, ocpg;
-    int h, w, oh, ow;               // `in` and `out` spatial sizes
-    int pad_h, pad_w;               // any sign (backward data: 2 - pad)
-    int tiles_h, tiles_w;
-    int tiles;                      // T = n * tiles_h * tiles_w
-    int splits, part;               // the tiles in `splits` parts of `part` (forward: 1, T)
-    bool flip;                      // filters are the user's (K, C/g, 3, 3): read transposed, flipped
-};
 
 /// V = B^T d B for every (channel, tile): the padding and the edge of the image read as zeros.
 void LaunchWinogradInputTransform(const WinogradKArgs& a, void* stream, const float* in, float* v);

@@ -1,8 +1,7 @@
 // The strided 1x1 convolution around a GEMM (gemm_gather.hpp): the gather of the subsampled input
 // into a packed column buffer, and the scatter of backward data's packed result into dx (zeros
 // off the stride grid). Grid-stride loops; 32-bit index decoding where the sizes allow. The
-// scatter runs one thread per stride-wide run of a dx row (LaunchConv1x1Scatter); the earlier
-// one-thread-per-element scatter stays for comparison (LaunchConv1x1ScatterPerElement).
+// scatter runs one thread per stride-wide run of a dx row (LaunchConv1x1Scatter).
 #include "kernels/common/device.hpp"
 #include "kernels/gemm/gemm_gather.hpp"
 
@@ -60,38 +59,10 @@ __global__ void Conv1x1Gather(GatherArgs g, const float* __restrict__ x, float* 
     }
 }
 
-template <class I>
-__global__ void Conv1x1Scatter(GatherArgs g, const float* __restrict__ col, float* __restrict__ dx)
-{
-    const int64_t is    = g.in[0] * g.in[1] * g.in[2];
-    const int64_t os    = g.out[0] * g.out[1] * g.out[2];
-    const int64_t total = g.n * g.c * is;
-    const I i2 = static_cast<I>(g.in[2]), i1 = static_cast<I>(g.in[1]), i0 = static_cast<I>(g.in[0]);
-    const I cc = static_cast<I>(g.c);
-    for(int64_t e = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; e < total;
-        e += int64_t{gridDim.x} * blockDim.x)
-    {
-        I r              = static_cast<I>(e);
-        const int64_t iw = r % i2;
-        r /= i2;
-        const int64_t ih = r % i1;
-        r /= i1;
-        const int64_t id = r % i0;
-        r /= i0;
-        const int64_t c = r % cc;
-        const int64_t n = r / cc;
-        const int64_t od = id / g.str[0], oh = ih / g.str[1], ow = iw / g.str[2];
-        const bool on = id == od * g.str[0] && ih == oh * g.str[1] && iw == ow * g.str[2] && od < g.out[0] &&
-                        oh < g.out[1] && ow < g.out[2];
-        dx[n * g.xs[0] + c * g.xs[1] + id * g.xs[2] + ih * g.xs[3] + iw * g.xs[4]] =
-            on ? col[(n * g.c + c) * os + (od * g.out[1] + oh) * g.out[2] + ow] : 0.0f;
-    }
-}
-
 // One thread per (n, c, input row, output column): the stride-wide run of dx that the output
 // column covers in that input row (the col value at its start where the row is on the stride
 // grid, zeros elsewhere). Consecutive threads write consecutive runs; a third of the index
-// divisions of the per-element kernel and 1/stride of its threads. Every dx element is written
+// divisions of a thread per element and 1/stride of the threads. Every dx element is written
 // once: out = (in - 1) / stride + 1, so the runs tile each row (the last one cut at in[2]).
 template <class I, bool kPair>
 __global__ void Conv1x1ScatterRuns(GatherArgs g, const float* __restrict__ col, float* __restrict__ dx)
@@ -164,16 +135,6 @@ void LaunchConv1x1Scatter(const ConvKArgs& a, void* stream, const float* col, fl
         Conv1x1ScatterRuns<uint32_t, true><<<Blocks(total), 256, 0, ToStream(stream)>>>(g, col, dx);
     else
         Conv1x1ScatterRuns<uint32_t, false><<<Blocks(total), 256, 0, ToStream(stream)>>>(g, col, dx);
-}
-
-void LaunchConv1x1ScatterPerElement(const ConvKArgs& a, void* stream, const float* col, float* dx)
-{
-    const GatherArgs g  = Make(a);
-    const int64_t total = g.n * g.c * g.in[0] * g.in[1] * g.in[2];
-    if(total > INT32_MAX)
-        Conv1x1Scatter<int64_t><<<Blocks(total), 256, 0, ToStream(stream)>>>(g, col, dx);
-    else if(total > 0)
-        Conv1x1Scatter<uint32_t><<<Blocks(total), 256, 0, ToStream(stream)>>>(g, col, dx);
 }
 
 } // namespace miopen::gpu

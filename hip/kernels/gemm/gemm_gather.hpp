@@ -15,8 +15,4 @@ void LaunchConv1x1Gather(const ConvKArgs& a, void* stream, const float* x, float
 /// every element of dx is written (a.n, a.c, a.in, a.out, a.str and a.xs are read).
 /// One thread per stride-wide run of a dx row (2-element vector stores for stride 2 where aligned).
 void LaunchConv1x1Scatter(const ConvKArgs& a, void* stream, const float* col, float* dx);
-/// The same result, one thread per dx element (the earlier kernel; for comparison:
-/// MIOPEN_CY_DEBUG_GEMM_SCATTER=element).
-void LaunchConv1x1ScatterPerElement(const ConvKArgs& a, void* stream, const float* col, float* dx);
-
 } // namespace miopen::gpu

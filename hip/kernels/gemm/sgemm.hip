@@ -19,7 +19,6 @@
 #include "kernels/gemm/sgemm.hpp"
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace miopen::gpu {
 namespace {
@@ -417,13 +416,7 @@ void LaunchSgemmTile(const SgemmArgs& g, int tile, int splits, bool fold, float*
     // on 4096^2, 1x1 forward and backward-data layers 2-10% faster on an H200) except where B is
     // transposed (the backward-weights GEMMs: both operands transposed on their way to shared
     // memory, 20-90% slower at 16) or the sum is split (short k ranges a block: 5-8% slower).
-    // MIOPEN_CY_DEBUG_SGEMM_BK=8 or 16 fixes it (read once; for measuring it).
-    static const int forced_bk = [] {
-        const char* e = std::getenv("MIOPEN_CY_DEBUG_SGEMM_BK");
-        const int v   = e != nullptr ? std::atoi(e) : 0;
-        return v == 8 || v == 16 ? v : 0;
-    }();
-    const int bk = forced_bk != 0 ? forced_bk : g.trans_b || (splits > 1 && workspace != nullptr) ? kBK : 16;
+    const int bk = g.trans_b || (splits > 1 && workspace != nullptr) ? kBK : 16;
     k.bk     = bk;
     k.ksteps = g.k > 0 ? (g.k + bk - 1) / bk : 0;
     k.sum    = g.sum_batch || g.batch == 1 ? 1 : 0;

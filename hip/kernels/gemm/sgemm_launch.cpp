@@ -4,7 +4,6 @@
 
 #include "core/env.hpp"
 #include "core/errors.hpp"
-#include "gpu/compat.hpp"
 #include "gpu/runtime.hpp"
 
 #include <algorithm>
@@ -67,13 +66,7 @@ void Check(const SgemmArgs& g)
         ThrowBadParm("SgemmArgs.stride_b is ", g.stride_b, "; expected >= 0");
 }
 
-int CurrentSms()
-{
-    int dev = 0;
-    if(hipGetDevice(&dev) != hipSuccess)
-        return 1;
-    return MultiprocessorCount(dev);
-}
+int CurrentSms() { return MultiprocessorCount(CurrentDevice()); }
 
 void Choose(const SgemmArgs& g, int sms, bool allow_split, int& best_tile, int& best_splits, bool& best_fold)
 {
@@ -82,8 +75,7 @@ void Choose(const SgemmArgs& g, int sms, bool allow_split, int& best_tile, int& 
     best_fold   = false;
     double best = 1e300;
     const int64_t steps = Steps(g);
-    // The cap on the parts of a split sum (MIOPEN_CY_DEBUG_SGEMM_MAX_SPLIT: for measuring it).
-    const int64_t max_split = std::clamp<int64_t>(env::Integer("MIOPEN_CY_DEBUG_SGEMM_MAX_SPLIT", kMaxSplit), 1, kMaxZ);
+    const int64_t max_split = std::min<int64_t>(kMaxSplit, kMaxZ);   // the cap on the parts of a split sum
     for(int option = 0; option < kSgemmTiles * 2; ++option)
     {
         const int t     = option % kSgemmTiles;
@@ -134,8 +126,9 @@ void SgemmChooseFoldSplit(const SgemmArgs& g, int sms, int& best_tile, int& best
     // (about 1000 cycles): the busiest multiprocessor runs ceil(blocks / sms) blocks of `per`
     // steps at the tile's relative speed, slower when it holds fewer blocks than fit (less
     // latency hidden); a split adds writing and re-reading its partial outputs (about 16 bytes a
-    // cycle per multiprocessor) and a second launch. The debug switch
-    // MIOPEN_CY_DEBUG_SGEMM_FOLD_SPLIT fixes the split (for measuring it).
+    // cycle per multiprocessor) and a second launch. The test hook
+    // MIOPEN_CY_DEBUG_SGEMM_FOLD_SPLIT fixes the split (tests/test_conv_gpu_gemm_split.py runs
+    // several splits on problems small enough to test, where the model picks none).
     const int64_t steps   = (g.k + kStep - 1) / kStep;
     const int64_t cols    = int64_t{g.n} * g.batch;
     const int64_t forced  = env::Integer("MIOPEN_CY_DEBUG_SGEMM_FOLD_SPLIT", 0);

@@ -38,4 +38,29 @@ inline ConvCall BackwardWeightsCall(miopenTensorDescriptor_t xDesc, const void* 
                     DerefTensor(dyDesc, "dyDesc"), "dyDesc", dy};
 }
 
+/// A user's call of one direction as the C API passes it, in the order x-side, w, y-side (forward:
+/// x, w, y; backward data: dx, w, dy; backward weights: x, dw, dy), for the shims' helpers. Make()
+/// checks the descriptors (inside the shim's Try), naming them as the direction's parameters.
+struct CallArgs
+{
+    UserDirection dir;
+    miopenTensorDescriptor_t a;
+    const void* pa;
+    miopenTensorDescriptor_t w;
+    const void* pw;
+    miopenTensorDescriptor_t b;
+    const void* pb;
+
+    ConvCall Make() const
+    {
+        switch(dir)
+        {
+        case UserDirection::Forward: return ForwardCall(a, pa, w, pw, b, pb);
+        case UserDirection::BackwardData: return BackwardDataCall(a, pa, w, pw, b, pb);
+        case UserDirection::BackwardWeights: break;
+        }
+        return BackwardWeightsCall(a, pa, w, pw, b, pb);
+    }
+};
+
 } // namespace miopen::api

@@ -11,9 +11,8 @@
 
 using miopen::DerefConv;
 using miopen::Out;
-using miopen::api::BackwardDataCall;
-using miopen::api::BackwardWeightsCall;
-using miopen::api::ForwardCall;
+using miopen::UserDirection;
+using miopen::api::CallArgs;
 
 namespace {
 
@@ -36,6 +35,57 @@ void WriteSolutions(const std::vector<miopen::ConvSolutionInfo>& found, size_t m
     count = n;
 }
 
+
+miopenStatus_t SolutionCount(const char* api, miopenHandle_t handle, miopenConvolutionDescriptor_t convDesc,
+                             const CallArgs& c, size_t* solutionCount)
+{
+    return miopen::Try(api, [&] {
+        const auto call = c.Make();
+        size_t& count = Out(solutionCount, "solutionCount");
+        count = miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call).size();
+    });
+}
+
+miopenStatus_t Solutions(const char* api, miopenHandle_t handle, miopenConvolutionDescriptor_t convDesc,
+                         const CallArgs& c, size_t maxSolutionCount, size_t* solutionCount,
+                         miopenConvSolution_t* solutions)
+{
+    return miopen::Try(api, [&] {
+        const auto call = c.Make();
+        WriteSolutions(miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call),
+                       maxSolutionCount, solutionCount, solutions);
+    });
+}
+
+miopenStatus_t SolutionWorkspace(const char* api, miopenHandle_t handle, miopenConvolutionDescriptor_t convDesc,
+                                 const CallArgs& c, uint64_t solution_id, size_t* workSpaceSize)
+{
+    return miopen::Try(api, [&] {
+        const auto call = c.Make();
+        size_t& size = Out(workSpaceSize, "workSpaceSize");
+        size = miopen::ConvImmediateWorkspace(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
+    });
+}
+
+miopenStatus_t Compile(const char* api, miopenHandle_t handle, miopenConvolutionDescriptor_t convDesc,
+                       const CallArgs& c, uint64_t solution_id)
+{
+    return miopen::Try(api, [&] {
+        const auto call = c.Make();
+        miopen::ConvImmediateCompile(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
+    });
+}
+
+miopenStatus_t Run(const char* api, miopenHandle_t handle, miopenConvolutionDescriptor_t convDesc,
+                   const CallArgs& c, uint64_t solution_id, void* workSpace, size_t workSpaceSize)
+{
+    return miopen::Try(api, [&] {
+        const auto call = c.Make();
+        miopen::ConvImmediateRun(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id, workSpace,
+                                 workSpaceSize);
+    });
+}
+
 } // namespace
 
 extern "C" miopenStatus_t miopenConvolutionForwardGetSolutionCount(miopenHandle_t handle,
@@ -45,11 +95,9 @@ extern "C" miopenStatus_t miopenConvolutionForwardGetSolutionCount(miopenHandle_
     const miopenTensorDescriptor_t yDesc, size_t* solutionCount)
 {
     MIOPEN_LOG_FUNCTION(handle, wDesc, xDesc, convDesc, yDesc, solutionCount);
-    return MIOPEN_TRY({
-        const auto call = ForwardCall(xDesc, nullptr, wDesc, nullptr, yDesc, nullptr);
-        size_t& count = Out(solutionCount, "solutionCount");
-        count = miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call).size();
-    });
+    return SolutionCount(__func__, handle, convDesc,
+                         {UserDirection::Forward, xDesc, nullptr, wDesc, nullptr, yDesc, nullptr},
+                         solutionCount);
 }
 
 extern "C" miopenStatus_t miopenConvolutionForwardGetSolution(miopenHandle_t handle,
@@ -60,11 +108,9 @@ extern "C" miopenStatus_t miopenConvolutionForwardGetSolution(miopenHandle_t han
     miopenConvSolution_t* solutions)
 {
     MIOPEN_LOG_FUNCTION(handle, wDesc, xDesc, convDesc, yDesc, maxSolutionCount, solutionCount, solutions);
-    return MIOPEN_TRY({
-        const auto call = ForwardCall(xDesc, nullptr, wDesc, nullptr, yDesc, nullptr);
-        WriteSolutions(miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call),
-                       maxSolutionCount, solutionCount, solutions);
-    });
+    return Solutions(__func__, handle, convDesc,
+                     {UserDirection::Forward, xDesc, nullptr, wDesc, nullptr, yDesc, nullptr},
+                     maxSolutionCount, solutionCount, solutions);
 }
 
 extern "C" miopenStatus_t miopenConvolutionForwardGetSolutionWorkspaceSize(miopenHandle_t handle,
@@ -74,11 +120,9 @@ extern "C" miopenStatus_t miopenConvolutionForwardGetSolutionWorkspaceSize(miope
     const miopenTensorDescriptor_t yDesc, const uint64_t solution_id, size_t* workSpaceSize)
 {
     MIOPEN_LOG_FUNCTION(handle, wDesc, xDesc, convDesc, yDesc, solution_id, workSpaceSize);
-    return MIOPEN_TRY({
-        const auto call = ForwardCall(xDesc, nullptr, wDesc, nullptr, yDesc, nullptr);
-        size_t& size = Out(workSpaceSize, "workSpaceSize");
-        size = miopen::ConvImmediateWorkspace(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
-    });
+    return SolutionWorkspace(__func__, handle, convDesc,
+                             {UserDirection::Forward, xDesc, nullptr, wDesc, nullptr, yDesc, nullptr},
+                             solution_id, workSpaceSize);
 }
 
 extern "C" miopenStatus_t miopenConvolutionForwardCompileSolution(miopenHandle_t handle,
@@ -88,10 +132,9 @@ extern "C" miopenStatus_t miopenConvolutionForwardCompileSolution(miopenHandle_t
     const miopenTensorDescriptor_t yDesc, const uint64_t solution_id)
 {
     MIOPEN_LOG_FUNCTION(handle, wDesc, xDesc, convDesc, yDesc, solution_id);
-    return MIOPEN_TRY({
-        const auto call = ForwardCall(xDesc, nullptr, wDesc, nullptr, yDesc, nullptr);
-        miopen::ConvImmediateCompile(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
-    });
+    return Compile(__func__, handle, convDesc,
+                   {UserDirection::Forward, xDesc, nullptr, wDesc, nullptr, yDesc, nullptr},
+                   solution_id);
 }
 
 extern "C" miopenStatus_t miopenConvolutionForwardImmediate(miopenHandle_t handle,
@@ -103,11 +146,9 @@ extern "C" miopenStatus_t miopenConvolutionForwardImmediate(miopenHandle_t handl
 {
     MIOPEN_LOG_FUNCTION(handle, wDesc, w, xDesc, x, convDesc, yDesc, y, workSpace, workSpaceSize,
                         solution_id);
-    return MIOPEN_TRY({
-        const auto call = ForwardCall(xDesc, x, wDesc, w, yDesc, y);
-        miopen::ConvImmediateRun(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id,
-                                 workSpace, workSpaceSize);
-    });
+    return Run(__func__, handle, convDesc,
+               {UserDirection::Forward, xDesc, x, wDesc, w, yDesc, y},
+               solution_id, workSpace, workSpaceSize);
 }
 
 extern "C" miopenStatus_t miopenConvolutionBackwardDataGetSolutionCount(miopenHandle_t handle,
@@ -117,11 +158,9 @@ extern "C" miopenStatus_t miopenConvolutionBackwardDataGetSolutionCount(miopenHa
     const miopenTensorDescriptor_t dxDesc, size_t* solutionCount)
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, wDesc, convDesc, dxDesc, solutionCount);
-    return MIOPEN_TRY({
-        const auto call = BackwardDataCall(dxDesc, nullptr, wDesc, nullptr, dyDesc, nullptr);
-        size_t& count = Out(solutionCount, "solutionCount");
-        count = miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call).size();
-    });
+    return SolutionCount(__func__, handle, convDesc,
+                         {UserDirection::BackwardData, dxDesc, nullptr, wDesc, nullptr, dyDesc, nullptr},
+                         solutionCount);
 }
 
 extern "C" miopenStatus_t miopenConvolutionBackwardDataGetSolution(miopenHandle_t handle,
@@ -132,11 +171,9 @@ extern "C" miopenStatus_t miopenConvolutionBackwardDataGetSolution(miopenHandle_
     miopenConvSolution_t* solutions)
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, wDesc, convDesc, dxDesc, maxSolutionCount, solutionCount, solutions);
-    return MIOPEN_TRY({
-        const auto call = BackwardDataCall(dxDesc, nullptr, wDesc, nullptr, dyDesc, nullptr);
-        WriteSolutions(miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call),
-                       maxSolutionCount, solutionCount, solutions);
-    });
+    return Solutions(__func__, handle, convDesc,
+                     {UserDirection::BackwardData, dxDesc, nullptr, wDesc, nullptr, dyDesc, nullptr},
+                     maxSolutionCount, solutionCount, solutions);
 }
 
 extern "C" miopenStatus_t miopenConvolutionBackwardDataGetSolutionWorkspaceSize(miopenHandle_t handle,
@@ -146,11 +183,9 @@ extern "C" miopenStatus_t miopenConvolutionBackwardDataGetSolutionWorkspaceSize(
     const miopenTensorDescriptor_t dxDesc, const uint64_t solution_id, size_t* workSpaceSize)
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, wDesc, convDesc, dxDesc, solution_id, workSpaceSize);
-    return MIOPEN_TRY({
-        const auto call = BackwardDataCall(dxDesc, nullptr, wDesc, nullptr, dyDesc, nullptr);
-        size_t& size = Out(workSpaceSize, "workSpaceSize");
-        size = miopen::ConvImmediateWorkspace(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
-    });
+    return SolutionWorkspace(__func__, handle, convDesc,
+                             {UserDirection::BackwardData, dxDesc, nullptr, wDesc, nullptr, dyDesc, nullptr},
+                             solution_id, workSpaceSize);
 }
 
 extern "C" miopenStatus_t miopenConvolutionBackwardDataCompileSolution(miopenHandle_t handle,
@@ -160,10 +195,9 @@ extern "C" miopenStatus_t miopenConvolutionBackwardDataCompileSolution(miopenHan
     const miopenTensorDescriptor_t dxDesc, const uint64_t solution_id)
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, wDesc, convDesc, dxDesc, solution_id);
-    return MIOPEN_TRY({
-        const auto call = BackwardDataCall(dxDesc, nullptr, wDesc, nullptr, dyDesc, nullptr);
-        miopen::ConvImmediateCompile(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
-    });
+    return Compile(__func__, handle, convDesc,
+                   {UserDirection::BackwardData, dxDesc, nullptr, wDesc, nullptr, dyDesc, nullptr},
+                   solution_id);
 }
 
 extern "C" miopenStatus_t miopenConvolutionBackwardDataImmediate(miopenHandle_t handle,
@@ -175,11 +209,9 @@ extern "C" miopenStatus_t miopenConvolutionBackwardDataImmediate(miopenHandle_t 
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, workSpace, workSpaceSize,
                         solution_id);
-    return MIOPEN_TRY({
-        const auto call = BackwardDataCall(dxDesc, dx, wDesc, w, dyDesc, dy);
-        miopen::ConvImmediateRun(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id,
-                                 workSpace, workSpaceSize);
-    });
+    return Run(__func__, handle, convDesc,
+               {UserDirection::BackwardData, dxDesc, dx, wDesc, w, dyDesc, dy},
+               solution_id, workSpace, workSpaceSize);
 }
 
 extern "C" miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionCount(miopenHandle_t handle,
@@ -189,11 +221,9 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionCount(miope
     const miopenTensorDescriptor_t dwDesc, size_t* solutionCount)
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, xDesc, convDesc, dwDesc, solutionCount);
-    return MIOPEN_TRY({
-        const auto call = BackwardWeightsCall(xDesc, nullptr, dwDesc, nullptr, dyDesc, nullptr);
-        size_t& count = Out(solutionCount, "solutionCount");
-        count = miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call).size();
-    });
+    return SolutionCount(__func__, handle, convDesc,
+                         {UserDirection::BackwardWeights, xDesc, nullptr, dwDesc, nullptr, dyDesc, nullptr},
+                         solutionCount);
 }
 
 extern "C" miopenStatus_t miopenConvolutionBackwardWeightsGetSolution(miopenHandle_t handle,
@@ -204,11 +234,9 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeightsGetSolution(miopenHand
     miopenConvSolution_t* solutions)
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, xDesc, convDesc, dwDesc, maxSolutionCount, solutionCount, solutions);
-    return MIOPEN_TRY({
-        const auto call = BackwardWeightsCall(xDesc, nullptr, dwDesc, nullptr, dyDesc, nullptr);
-        WriteSolutions(miopen::ConvImmediateSolutions(miopen::DerefHandle(handle), DerefConv(convDesc), call),
-                       maxSolutionCount, solutionCount, solutions);
-    });
+    return Solutions(__func__, handle, convDesc,
+                     {UserDirection::BackwardWeights, xDesc, nullptr, dwDesc, nullptr, dyDesc, nullptr},
+                     maxSolutionCount, solutionCount, solutions);
 }
 
 extern "C" miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionWorkspaceSize(miopenHandle_t handle,
@@ -218,11 +246,9 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeightsGetSolutionWorkspaceSi
     const miopenTensorDescriptor_t dwDesc, const uint64_t solution_id, size_t* workSpaceSize)
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, xDesc, convDesc, dwDesc, solution_id, workSpaceSize);
-    return MIOPEN_TRY({
-        const auto call = BackwardWeightsCall(xDesc, nullptr, dwDesc, nullptr, dyDesc, nullptr);
-        size_t& size = Out(workSpaceSize, "workSpaceSize");
-        size = miopen::ConvImmediateWorkspace(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
-    });
+    return SolutionWorkspace(__func__, handle, convDesc,
+                             {UserDirection::BackwardWeights, xDesc, nullptr, dwDesc, nullptr, dyDesc, nullptr},
+                             solution_id, workSpaceSize);
 }
 
 extern "C" miopenStatus_t miopenConvolutionBackwardWeightsCompileSolution(miopenHandle_t handle,
@@ -232,10 +258,9 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeightsCompileSolution(miopen
     const miopenTensorDescriptor_t dwDesc, const uint64_t solution_id)
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, xDesc, convDesc, dwDesc, solution_id);
-    return MIOPEN_TRY({
-        const auto call = BackwardWeightsCall(xDesc, nullptr, dwDesc, nullptr, dyDesc, nullptr);
-        miopen::ConvImmediateCompile(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id);
-    });
+    return Compile(__func__, handle, convDesc,
+                   {UserDirection::BackwardWeights, xDesc, nullptr, dwDesc, nullptr, dyDesc, nullptr},
+                   solution_id);
 }
 
 extern "C" miopenStatus_t miopenConvolutionBackwardWeightsImmediate(miopenHandle_t handle,
@@ -247,9 +272,7 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeightsImmediate(miopenHandle
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, workSpace, workSpaceSize,
                         solution_id);
-    return MIOPEN_TRY({
-        const auto call = BackwardWeightsCall(xDesc, x, dwDesc, dw, dyDesc, dy);
-        miopen::ConvImmediateRun(miopen::DerefHandle(handle), DerefConv(convDesc), call, solution_id,
-                                 workSpace, workSpaceSize);
-    });
+    return Run(__func__, handle, convDesc,
+               {UserDirection::BackwardWeights, xDesc, x, dwDesc, dw, dyDesc, dy},
+               solution_id, workSpace, workSpaceSize);
 }

@@ -13,9 +13,8 @@ using miopen::ConvolutionDescriptor;
 using miopen::DerefConv;
 using miopen::DerefTensor;
 using miopen::Out;
-using miopen::api::BackwardDataCall;
-using miopen::api::BackwardWeightsCall;
-using miopen::api::ForwardCall;
+using miopen::UserDirection;
+using miopen::api::CallArgs;
 
 namespace {
 
@@ -42,6 +41,46 @@ void WritePerf(const std::vector<miopen::FindPerf>& found, int* returnedAlgoCoun
         perfResults[i].memory   = found[i].workspace;
     }
     *returnedAlgoCount = static_cast<int>(found.size());
+}
+
+
+miopenStatus_t Workspace(const char* api, miopenHandle_t handle, miopenConvolutionDescriptor_t convDesc,
+                         const CallArgs& c, size_t* workSpaceSize)
+{
+    return miopen::Try(api, [&] {
+        const auto call = c.Make();
+        Out(workSpaceSize, "workSpaceSize") =
+            miopen::ConvWorkspaceSize(miopen::DerefHandle(handle), DerefConv(convDesc), call);
+    });
+}
+
+miopenStatus_t Find(const char* api, miopenHandle_t handle, miopenConvolutionDescriptor_t convDesc,
+                    const CallArgs& c, int requestAlgoCount, int* returnedAlgoCount,
+                    miopenConvAlgoPerf_t* perfResults, void* workSpace, size_t workSpaceSize,
+                    bool exhaustiveSearch)
+{
+    return miopen::Try(api, [&] {
+        Out(returnedAlgoCount, "returnedAlgoCount");
+        Out(perfResults, "perfResults");
+        const auto call = c.Make();
+        WritePerf(miopen::ConvFind(miopen::DerefHandle(handle), DerefConv(convDesc), call, requestAlgoCount,
+                                   workSpace, workSpaceSize, exhaustiveSearch),
+                  returnedAlgoCount, perfResults);
+    });
+}
+
+/// A run with an algorithm: `algo()` checks the user's enum (after the descriptors) and gives
+/// the algorithm's value.
+template <class Algo>
+miopenStatus_t Run(const char* api, miopenHandle_t handle, miopenConvolutionDescriptor_t convDesc,
+                   const CallArgs& c, Algo algo, const void* alpha, const void* beta, void* workSpace,
+                   size_t workSpaceSize)
+{
+    return miopen::Try(api, [&] {
+        const auto call = c.Make();
+        miopen::ConvRun(miopen::DerefHandle(handle), DerefConv(convDesc), call, algo(), alpha, beta, workSpace,
+                        workSpaceSize);
+    });
 }
 
 } // namespace
@@ -278,11 +317,9 @@ extern "C" miopenStatus_t miopenConvolutionForwardGetWorkSpaceSize(miopenHandle_
                                                                    size_t* workSpaceSize)
 {
     MIOPEN_LOG_FUNCTION(handle, wDesc, xDesc, convDesc, yDesc);
-    return MIOPEN_TRY({
-        const auto call = ForwardCall(xDesc, nullptr, wDesc, nullptr, yDesc, nullptr);
-        Out(workSpaceSize, "workSpaceSize") =
-            miopen::ConvWorkspaceSize(miopen::DerefHandle(handle), DerefConv(convDesc), call);
-    });
+    return Workspace(__func__, handle, convDesc,
+                     {UserDirection::Forward, xDesc, nullptr, wDesc, nullptr, yDesc, nullptr},
+                     workSpaceSize);
 }
 
 extern "C" miopenStatus_t miopenConvolutionBackwardDataGetWorkSpaceSize(miopenHandle_t handle,
@@ -293,11 +330,9 @@ extern "C" miopenStatus_t miopenConvolutionBackwardDataGetWorkSpaceSize(miopenHa
                                                                         size_t* workSpaceSize)
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, wDesc, convDesc, dxDesc);
-    return MIOPEN_TRY({
-        const auto call = BackwardDataCall(dxDesc, nullptr, wDesc, nullptr, dyDesc, nullptr);
-        Out(workSpaceSize, "workSpaceSize") =
-            miopen::ConvWorkspaceSize(miopen::DerefHandle(handle), DerefConv(convDesc), call);
-    });
+    return Workspace(__func__, handle, convDesc,
+                     {UserDirection::BackwardData, dxDesc, nullptr, wDesc, nullptr, dyDesc, nullptr},
+                     workSpaceSize);
 }
 
 extern "C" miopenStatus_t miopenConvolutionBackwardWeightsGetWorkSpaceSize(miopenHandle_t handle,
@@ -308,11 +343,9 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeightsGetWorkSpaceSize(miope
                                                                            size_t* workSpaceSize)
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, xDesc, convDesc, dwDesc);
-    return MIOPEN_TRY({
-        const auto call = BackwardWeightsCall(xDesc, nullptr, dwDesc, nullptr, dyDesc, nullptr);
-        Out(workSpaceSize, "workSpaceSize") =
-            miopen::ConvWorkspaceSize(miopen::DerefHandle(handle), DerefConv(convDesc), call);
-    });
+    return Workspace(__func__, handle, convDesc,
+                     {UserDirection::BackwardWeights, xDesc, nullptr, dwDesc, nullptr, dyDesc, nullptr},
+                     workSpaceSize);
 }
 
 // ---- Find --------------------------------------------------------------------------------------
@@ -334,14 +367,9 @@ extern "C" miopenStatus_t miopenFindConvolutionForwardAlgorithm(miopenHandle_t h
 {
     MIOPEN_LOG_FUNCTION(handle, xDesc, x, wDesc, w, convDesc, yDesc, y, requestAlgoCount,
                         workSpace, workSpaceSize, exhaustiveSearch);
-    return MIOPEN_TRY({
-        Out(returnedAlgoCount, "returnedAlgoCount");
-        Out(perfResults, "perfResults");
-        const auto call = ForwardCall(xDesc, x, wDesc, w, yDesc, y);
-        WritePerf(miopen::ConvFind(miopen::DerefHandle(handle), DerefConv(convDesc), call,
-                                   requestAlgoCount, workSpace, workSpaceSize, exhaustiveSearch),
-                  returnedAlgoCount, perfResults);
-    });
+    return Find(__func__, handle, convDesc,
+                {UserDirection::Forward, xDesc, x, wDesc, w, yDesc, y},
+                requestAlgoCount, returnedAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch);
 }
 
 extern "C" miopenStatus_t miopenFindConvolutionBackwardDataAlgorithm(miopenHandle_t handle,
@@ -361,14 +389,9 @@ extern "C" miopenStatus_t miopenFindConvolutionBackwardDataAlgorithm(miopenHandl
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, dy, wDesc, w, convDesc, dxDesc, dx, requestAlgoCount,
                         workSpace, workSpaceSize, exhaustiveSearch);
-    return MIOPEN_TRY({
-        Out(returnedAlgoCount, "returnedAlgoCount");
-        Out(perfResults, "perfResults");
-        const auto call = BackwardDataCall(dxDesc, dx, wDesc, w, dyDesc, dy);
-        WritePerf(miopen::ConvFind(miopen::DerefHandle(handle), DerefConv(convDesc), call,
-                                   requestAlgoCount, workSpace, workSpaceSize, exhaustiveSearch),
-                  returnedAlgoCount, perfResults);
-    });
+    return Find(__func__, handle, convDesc,
+                {UserDirection::BackwardData, dxDesc, dx, wDesc, w, dyDesc, dy},
+                requestAlgoCount, returnedAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch);
 }
 
 extern "C" miopenStatus_t miopenFindConvolutionBackwardWeightsAlgorithm(miopenHandle_t handle,
@@ -388,14 +411,9 @@ extern "C" miopenStatus_t miopenFindConvolutionBackwardWeightsAlgorithm(miopenHa
 {
     MIOPEN_LOG_FUNCTION(handle, dyDesc, dy, xDesc, x, convDesc, dwDesc, dw, requestAlgoCount,
                         workSpace, workSpaceSize, exhaustiveSearch);
-    return MIOPEN_TRY({
-        Out(returnedAlgoCount, "returnedAlgoCount");
-        Out(perfResults, "perfResults");
-        const auto call = BackwardWeightsCall(xDesc, x, dwDesc, dw, dyDesc, dy);
-        WritePerf(miopen::ConvFind(miopen::DerefHandle(handle), DerefConv(convDesc), call,
-                                   requestAlgoCount, workSpace, workSpaceSize, exhaustiveSearch),
-                  returnedAlgoCount, perfResults);
-    });
+    return Find(__func__, handle, convDesc,
+                {UserDirection::BackwardWeights, xDesc, x, dwDesc, dw, dyDesc, dy},
+                requestAlgoCount, returnedAlgoCount, perfResults, workSpace, workSpaceSize, exhaustiveSearch);
 }
 
 // ---- run with an algorithm -----------------------------------------------------------------------
@@ -416,12 +434,10 @@ extern "C" miopenStatus_t miopenConvolutionForward(miopenHandle_t handle,
 {
     MIOPEN_LOG_FUNCTION(handle, alpha, xDesc, x, wDesc, w, convDesc, algo, beta, yDesc, y, workSpace,
                         workSpaceSize);
-    return MIOPEN_TRY({
-        const auto call = ForwardCall(xDesc, x, wDesc, w, yDesc, y);
-        miopen::ConvRun(miopen::DerefHandle(handle), DerefConv(convDesc), call,
-                        miopen::CheckedEnum(algo, "algo", "miopenConvFwdAlgorithm_t", {0, 1, 2, 3, 5}),
-                        alpha, beta, workSpace, workSpaceSize);
-    });
+    const CallArgs c{UserDirection::Forward, xDesc, x, wDesc, w, yDesc, y};
+    return Run(__func__, handle, convDesc, c,
+               [&] { return miopen::CheckedEnum(algo, "algo", "miopenConvFwdAlgorithm_t", {0, 1, 2, 3, 5}); },
+               alpha, beta, workSpace, workSpaceSize);
 }
 
 extern "C" miopenStatus_t miopenConvolutionBackwardData(miopenHandle_t handle,
@@ -440,14 +456,14 @@ extern "C" miopenStatus_t miopenConvolutionBackwardData(miopenHandle_t handle,
 {
     MIOPEN_LOG_FUNCTION(handle, alpha, dyDesc, dy, wDesc, w, convDesc, algo, beta, dxDesc, dx,
                         workSpace, workSpaceSize);
-    return MIOPEN_TRY({
-        const auto call = BackwardDataCall(dxDesc, dx, wDesc, w, dyDesc, dy);
-        const int a0 = miopen::EnumValue(
-            miopen::CheckedEnum(algo, "algo", "miopenConvBwdDataAlgorithm_t", {0, 1, 2, 3, 4, 5}));
-        const int a = a0 == miopenTransposeBwdDataAlgoGEMM ? 0 : a0;
-        miopen::ConvRun(miopen::DerefHandle(handle), DerefConv(convDesc), call, a, alpha, beta,
-                        workSpace, workSpaceSize);
-    });
+    const CallArgs c{UserDirection::BackwardData, dxDesc, dx, wDesc, w, dyDesc, dy};
+    return Run(__func__, handle, convDesc, c,
+               [&] {
+                   const int a = miopen::EnumValue(
+                       miopen::CheckedEnum(algo, "algo", "miopenConvBwdDataAlgorithm_t", {0, 1, 2, 3, 4, 5}));
+                   return a == miopenTransposeBwdDataAlgoGEMM ? 0 : a;
+               },
+               alpha, beta, workSpace, workSpaceSize);
 }
 
 extern "C" miopenStatus_t miopenConvolutionBackwardWeights(miopenHandle_t handle,
@@ -466,12 +482,11 @@ extern "C" miopenStatus_t miopenConvolutionBackwardWeights(miopenHandle_t handle
 {
     MIOPEN_LOG_FUNCTION(handle, alpha, dyDesc, dy, xDesc, x, convDesc, algo, beta, dwDesc, dw,
                         workSpace, workSpaceSize);
-    return MIOPEN_TRY({
-        const auto call = BackwardWeightsCall(xDesc, x, dwDesc, dw, dyDesc, dy);
-        miopen::ConvRun(miopen::DerefHandle(handle), DerefConv(convDesc), call,
-                        miopen::EnumValue(miopen::CheckedEnum(algo, "algo", "miopenConvBwdWeightsAlgorithm_t",
-                                                              {0, 1, 3, 5})),
-                        alpha, beta,
-                        workSpace, workSpaceSize);
-    });
+    const CallArgs c{UserDirection::BackwardWeights, xDesc, x, dwDesc, dw, dyDesc, dy};
+    return Run(__func__, handle, convDesc, c,
+               [&] {
+                   return miopen::EnumValue(
+                       miopen::CheckedEnum(algo, "algo", "miopenConvBwdWeightsAlgorithm_t", {0, 1, 3, 5}));
+               },
+               alpha, beta, workSpace, workSpaceSize);
 }

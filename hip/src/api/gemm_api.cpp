@@ -4,15 +4,12 @@
 #include "core/api.hpp"
 #include "core/handle.hpp"
 #include "cpu/blas.hpp"
+#include "gemm/sgemm_args.hpp"
 #include "gpu/runtime.hpp"
 
 #include <climits>
 #include <cstdint>
 #include <cstring>
-
-#if MIOPEN_CY_HAVE_GPU
-#include "kernels/gemm/sgemm.hpp"
-#endif
 
 namespace {
 

@@ -1,7 +1,7 @@
-// The device side of convolution, for the device-agnostic front door (convolution.cpp) and the
-// solvers: the architecture name of the find-db, timing with device events, the alpha/beta blend
-// on the GPU, and invokers of the GPU kernels (hip/kernels/conv). Compiled in every build; without
-// a GPU backend the GPU functions throw NotImplemented (no GPU handle can exist there anyway).
+// The device side of convolution's front doors (convolution.cpp, immediate.cpp, find2.cpp): the
+// architecture name of the find-db, the handle's GPU made current, the alpha/beta blend and
+// scratch memory on either device. Compiled in every build. (Timing: conv/timing.hpp; the GPU
+// invokers of the solvers: conv/conv_gpu.hpp.)
 #pragma once
 
 #include "conv/problem.hpp"
@@ -30,11 +30,6 @@ private:
     bool gpu_ = false;
 };
 
-/// Time of one run: device events on a GPU (after a warm-up run), wall clock on the CPU; the
-/// best of up to three runs; on a GPU the first timed run above `cutoff_ms` ends it, and a
-/// warm-up run 5 ms past it is the answer (a solver that slow cannot win the Find that asks).
-double MeasureMs(const Handle& handle, const ConvInvoker& run, const ConvArgs& args, double cutoff_ms = 1e30);
-
 /// out = alpha * result + beta * out on the handle's device (out not read when beta == 0).
 void Blend(const Handle& handle, float alpha, const TensorDescriptor& desc, const float* result,
            float beta, float* out);
@@ -56,32 +51,5 @@ private:
     void* p_ = nullptr;
     std::unique_ptr<char[]> host_;
 };
-
-/// Whether every tensor of the problem has fewer than 2^31 elements (the 32-bit kernels).
-bool Fits32(const ConvProblem& p);
-
-/// The naive direct kernel of the problem's direction (any geometry, no workspace).
-ConvInvoker NaiveInvoker(const Handle& handle, const ConvProblem& p);
-
-/// Implicit GEMM tile variants (hip/kernels/conv/conv_igemm.hip).
-constexpr int kIgemmVariants = 6;
-/// The tile (bm x bn) of a variant.
-void IgemmTile(int variant, int& bm, int& bn);
-/// Backward weights: how many parts the reduction is split into (1: no workspace).
-int IgemmWrwSplits(const Handle& handle, const ConvProblem& p, int variant);
-ConvInvoker IgemmInvoker(const Handle& handle, const ConvProblem& p, int variant);
-
-/// Backward data for C/G <= 4, 2-d (hip/kernels/conv/conv_bwd_smallc.hip); 32-bit indices.
-bool SmallCBwdApplies(const ConvProblem& p);
-ConvInvoker SmallCBwdInvoker(const Handle& handle, const ConvProblem& p);
-
-/// Depthwise kernels (hip/kernels/conv/conv_depthwise.hip): groups == C == K, 2-d, packed NCHW.
-ConvInvoker DepthwiseInvoker(const Handle& handle, const ConvProblem& p);
-
-/// Grouped/depthwise direct kernels for C/G, K/G <= 32 (hip/kernels/conv/conv_grouped.hip), 2-d,
-/// packed NCHW. Backward weights: the number of splits of the reduction (1: no workspace).
-bool GroupedApplies(const ConvProblem& p);
-int GroupedWrwSplits(const Handle& handle, const ConvProblem& p);
-ConvInvoker GroupedInvoker(const Handle& handle, const ConvProblem& p);
 
 } // namespace miopen::conv_device

@@ -4,6 +4,7 @@
 #include "conv/perf_db.hpp"
 #include "conv/tuning.hpp"
 #include "conv/registry.hpp"
+#include "conv/timing.hpp"
 #include "core/api.hpp"
 #include "core/env.hpp"
 #include "core/logging.hpp"
@@ -14,7 +15,10 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <map>
+#include <string>
+#include <utility>
 #include <memory>
 #include <sstream>
 
@@ -29,25 +33,6 @@ enum class FindMode
     DynamicHybrid = 5,
 };
 
-FindMode GetFindMode()
-{
-    const auto v = env::Value("MIOPEN_FIND_MODE");
-    if(!v)
-        return FindMode::DynamicHybrid;
-    std::string s = *v;
-    std::transform(s.begin(), s.end(), s.begin(), ::toupper);
-    if(s == "NORMAL" || s == "1")
-        return FindMode::Normal;
-    if(s == "FAST" || s == "2")
-        return FindMode::Fast;
-    if(s == "HYBRID" || s == "3")
-        return FindMode::Hybrid;
-    if(s == "DYNAMIC_HYBRID" || s == "5")
-        return FindMode::DynamicHybrid;
-    ThrowBadParm("MIOPEN_FIND_MODE='", *v,
-                 "': expected NORMAL (1), FAST (2), HYBRID (3) or DYNAMIC_HYBRID (5)");
-}
-
 enum class FindEnforce
 {
     None = 1,
@@ -57,25 +42,44 @@ enum class FindEnforce
     DbClean = 5,
 };
 
-FindEnforce GetFindEnforce()
+/// An enum-valued MIOpen variable: one of `names` (any case) or its number; `fallback` when unset;
+/// BadParm listing the names otherwise.
+template <class E>
+E EnumVariable(const char* var, std::initializer_list<std::pair<const char*, E>> names, E fallback)
 {
-    const auto v = env::Value("MIOPEN_FIND_ENFORCE");
+    const auto v = env::Value(var);
     if(!v)
-        return FindEnforce::None;
+        return fallback;
     std::string s = *v;
     std::transform(s.begin(), s.end(), s.begin(), ::toupper);
-    if(s == "NONE" || s == "1")
-        return FindEnforce::None;
-    if(s == "DB_UPDATE" || s == "2")
-        return FindEnforce::DbUpdate;
-    if(s == "SEARCH" || s == "3")
-        return FindEnforce::Search;
-    if(s == "SEARCH_DB_UPDATE" || s == "4")
-        return FindEnforce::SearchDbUpdate;
-    if(s == "DB_CLEAN" || s == "5")
-        return FindEnforce::DbClean;
-    ThrowBadParm("MIOPEN_FIND_ENFORCE='", *v,
-                 "': expected NONE (1), DB_UPDATE (2), SEARCH (3), SEARCH_DB_UPDATE (4) or DB_CLEAN (5)");
+    std::string expected;
+    size_t i = 0;
+    for(const auto& [name, value] : names)
+    {
+        if(s == name || s == std::to_string(static_cast<int>(value)))
+            return value;
+        expected += Concat(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ", name, " (",
+                           static_cast<int>(value), ")");
+        ++i;
+    }
+    ThrowBadParm(var, "='", *v, "': expected ", expected);
+}
+
+FindMode GetFindMode()
+{
+    return EnumVariable("MIOPEN_FIND_MODE",
+                        {{"NORMAL", FindMode::Normal}, {"FAST", FindMode::Fast}, {"HYBRID", FindMode::Hybrid},
+                         {"DYNAMIC_HYBRID", FindMode::DynamicHybrid}},
+                        FindMode::DynamicHybrid);
+}
+
+FindEnforce GetFindEnforce()
+{
+    return EnumVariable("MIOPEN_FIND_ENFORCE",
+                        {{"NONE", FindEnforce::None}, {"DB_UPDATE", FindEnforce::DbUpdate},
+                         {"SEARCH", FindEnforce::Search}, {"SEARCH_DB_UPDATE", FindEnforce::SearchDbUpdate},
+                         {"DB_CLEAN", FindEnforce::DbClean}},
+                        FindEnforce::None);
 }
 
 ConvProblem ProblemOf(const ConvolutionDescriptor& conv, const ConvCall& call)
@@ -247,7 +251,7 @@ std::vector<FindDbEntry> ConvMeasure(Handle& handle, const ConvolutionDescriptor
                 continue;
             const ConvInvoker run = st->solver->MakeInvoker(ctx, p);
             // On a GPU, a candidate 4x behind the best after one timed run is not timed again.
-            const double ms = conv_device::MeasureMs(handle, run, args, 4.0 * best);
+            const double ms = timing::MeasureMs(handle, run, args, 4.0 * best);
             best = std::min(best, ms);
             measured.push_back({std::string(st->solver->Name()), static_cast<float>(ms), st->workspace,
                                 static_cast<int>(st->solver->Algorithm())});

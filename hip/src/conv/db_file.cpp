@@ -22,10 +22,9 @@ std::string UserDbDirectory()
 {
     if(const auto v = env::Value("MIOPEN_USER_DB_PATH"))
         return *v;
-    const char* home = std::getenv("HOME");
-    if(home == nullptr || home[0] == '\0')
-        return "";
-    return std::string(home) + "/.cache/miopen_cy";
+    if(const auto home = env::Value("HOME"))
+        return *home + "/.cache/miopen_cy";
+    return "";
 }
 
 bool MakeDirs(const std::string& dir)

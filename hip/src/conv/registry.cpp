@@ -1,5 +1,5 @@
 #include "conv/registry.hpp"
-#include "conv/solvers/solvers.hpp"
+#include "conv/solvers.hpp"
 #include "core/env.hpp"
 #include "core/errors.hpp"
 
@@ -43,10 +43,10 @@ const std::vector<const ConvSolver*>& ConvSolvers()
         &solvers::ConvCpuImplicitGemmFwd(),
         &solvers::ConvCpuImplicitGemmBwd(),
         &solvers::ConvCpuImplicitGemmWrw(),
-        &solvers::ConvMPBidirectWinograd4x3(),
-        &solvers::ConvMPBidirectWinograd2x3(),
-        &solvers::ConvCpuWinogradWrw4x3(),
-        &solvers::ConvCpuWinogradWrw2x3(),
+        &solvers::ConvMPBidirectWinograd<4, 3>(),
+        &solvers::ConvMPBidirectWinograd<2, 3>(),
+        &solvers::ConvCpuWinogradWrw<4, 3>(),
+        &solvers::ConvCpuWinogradWrw<2, 3>(),
         &solvers::Fft(),
         &solvers::GemmFwd1x1_0_1(),
         &solvers::GemmFwd1x1_0_2(),

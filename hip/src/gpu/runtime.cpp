@@ -32,6 +32,8 @@ int DeviceCount(std::string* why)
 }
 std::string DeviceName(int) { NoBackend("DeviceName"); }
 int MultiprocessorCount(int) { NoBackend("MultiprocessorCount"); }
+std::string ArchName(int) { NoBackend("ArchName"); }
+int CurrentDevice() noexcept { return 0; }
 int SwitchDevice(int) { NoBackend("SwitchDevice"); }
 void RestoreDevice(int) noexcept {}
 DeviceScope::DeviceScope(int) { NoBackend("DeviceScope"); }
@@ -77,6 +79,7 @@ void Check(hipError_t err, const char* call)
 struct DeviceInfo
 {
     std::string name;
+    std::string arch;
     int multiprocessors = 0;
 };
 
@@ -95,6 +98,12 @@ const std::vector<DeviceInfo>& Devices()
             {
                 info.name            = prop.name;
                 info.multiprocessors = prop.multiProcessorCount;
+#if defined(MIOPEN_CY_HAVE_CUDA)
+                info.arch = "sm_" + std::to_string(prop.major) + std::to_string(prop.minor);
+#else
+                info.arch = prop.gcnArchName;
+                info.arch = info.arch.substr(0, info.arch.find(':')); // "gfx90a:sramecc+:xnack-"
+#endif
             }
             else
                 (void)hipGetLastError();
@@ -139,6 +148,25 @@ int MultiprocessorCount(int ordinal)
 {
     const int n = Info(ordinal).multiprocessors;
     return n > 0 ? n : 1;
+}
+
+std::string ArchName(int ordinal)
+{
+    const auto& arch = Info(ordinal).arch;
+    if(arch.empty())
+        ThrowNotImplemented("cannot read the properties of GPU ", ordinal);
+    return arch;
+}
+
+int CurrentDevice() noexcept
+{
+    int dev = 0;
+    if(hipGetDevice(&dev) != hipSuccess)
+    {
+        (void)hipGetLastError();
+        return 0;
+    }
+    return dev;
 }
 
 int SwitchDevice(int ordinal)

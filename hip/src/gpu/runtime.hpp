@@ -35,6 +35,10 @@ int DeviceCount(std::string* why = nullptr);
 std::string DeviceName(int ordinal);
 /// Multiprocessors (CUs) of GPU `ordinal`, cached.
 int MultiprocessorCount(int ordinal);
+/// The architecture of GPU `ordinal` as the find-db names it: "sm_90" (NVIDIA), "gfx90a" (AMD).
+std::string ArchName(int ordinal);
+/// The calling thread's current device (0 when the runtime cannot say).
+int CurrentDevice() noexcept;
 
 /// Makes `ordinal` the calling thread's current device; returns the previous one when it differed,
 /// else -1 (nothing to restore).

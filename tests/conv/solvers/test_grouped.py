@@ -126,14 +126,12 @@ TILE_CASES = [
 
 @requires_gpu
 @pytest.mark.parametrize("case", TILE_CASES, ids=str)
-@pytest.mark.parametrize("tile", ["1", "0"])
-def test_grouped_wrw_band_kernel(rng, monkeypatch, case, tile):
-    """The band kernel (default) and the warp kernel (MIOPEN_CY_GROUPED_WRW_TILE=0) each against
-    PyTorch float64, NaN-poisoned, and the band kernel bit-identical over repeated runs."""
+def test_grouped_wrw_band_kernel(rng, monkeypatch, case):
+    """The band kernel (taken where it applies) against PyTorch float64, NaN-poisoned, and
+    bit-identical over repeated runs."""
     handle = gpu_handle()
     x, w, dy, *_, dw_ref = reference(case, rng)
     monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", SOLVER[WRW])
-    monkeypatch.setenv("MIOPEN_CY_GROUPED_WRW_TILE", tile)
     got = run(handle, case, WRW, x, w, dy, algo=DIRECT)
     assert np.isfinite(got).all()
     assert rel_l2(got, dw_ref) <= TOL

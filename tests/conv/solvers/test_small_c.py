@@ -56,32 +56,16 @@ def test_smallc_bwd_alone(rng, monkeypatch, case):
 
 @requires_gpu
 @pytest.mark.parametrize("case", SMALLC_CASES, ids=str)
-def test_smallc_row_strips_give_the_gathers_bits(rng, monkeypatch, case):
-    # MIOPEN_CY_SMALLC_KERNEL: row strips (the default) where dilation_w divides stride_w and a
-    # phase has at most 8 taps along w (else the gather runs), the gather itself: the same loop
-    # order and multiply-adds, so the same bits.
+def test_smallc_row_strips_and_gather_repeat_bitwise(rng, monkeypatch, case):
+    # Row strips where dilation_w divides stride_w and a phase has at most 8 taps along w, else
+    # the gather: each matches the reference and repeats bit for bit.
     handle = gpu_handle()
     x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
     monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", SMALLC)
-    got = {}
-    for kernel in ("rows", "gather"):
-        monkeypatch.setenv("MIOPEN_CY_SMALLC_KERNEL", kernel)
-        got[kernel] = run(handle, case, BWD, x, w, dy, algo=DIRECT)
-    assert got["rows"].tobytes() == got["gather"].tobytes()
-    assert rel_l2(got["rows"], dx_ref) <= TOL
-
-
-@requires_gpu
-def test_a_bad_smallc_kernel_choice_names_the_variable_and_writes_nothing(rng, monkeypatch):
-    handle = gpu_handle()
-    case = SMALLC_CASES[0]
-    x, w, dy, *_ = reference(case, rng)
-    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", SMALLC)
-    monkeypatch.setenv("MIOPEN_CY_SMALLC_KERNEL", "strips")
-    dx = np.full(x.shape, np.nan, np.float32)
-    with pytest.raises(mi.BadParmError, match="MIOPEN_CY_SMALLC_KERNEL"):
-        run(handle, case, BWD, x, w, dy, algo=DIRECT, out=dx)
-    assert np.isnan(dx).all()
+    a = run(handle, case, BWD, x, w, dy, algo=DIRECT)
+    b = run(handle, case, BWD, x, w, dy, algo=DIRECT)
+    assert a.tobytes() == b.tobytes()
+    assert rel_l2(a, dx_ref) <= TOL
 
 
 @requires_gpu

@@ -411,18 +411,11 @@ WRW_SPLIT_CASES = [
 @requires_gpu
 @pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
 @pytest.mark.parametrize("case", WRW_SPLIT_CASES, ids=str)
-@pytest.mark.parametrize("splits,tile", [(1, None), (2, None), (3, 0), (7, 1), (16, 2), (5, 3), (None, 3),
-                                         (64, None)])
 @pytest.mark.parametrize("solver", GPU_WINOGRAD_WRW)
-def test_wrw_forced_split_and_tile_match_torch(gpu_handle, rng, monkeypatch, solver, splits, tile, case):
-    """Backward weights with the tiles' sum forced into `splits` parts and the tile-element
-    SGEMM forced to `tile` (MIOPEN_CY_DEBUG_WINO_WRW_SPLITS / _TILE): every choice matches
-    PyTorch, into a poisoned dw, and repeats bit for bit."""
+def test_wrw_split_matches_torch(gpu_handle, rng, monkeypatch, solver, case):
+    """Backward weights with the tiles' sum split into the parts and the tile-element SGEMM tile
+    that the solver picks: matches PyTorch, into a poisoned dw, and repeats bit for bit."""
     monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", solver)
-    if splits is not None:
-        monkeypatch.setenv("MIOPEN_CY_DEBUG_WINO_WRW_SPLITS", str(splits))
-    if tile is not None:
-        monkeypatch.setenv("MIOPEN_CY_DEBUG_WINO_WRW_TILE", str(tile))
     x, w, dy, _, _, dw_ref = reference(case, rng)
     a = run(gpu_handle, case, WRW, x, w, dy, algo=ALGO)
     b = run(gpu_handle, case, WRW, x, w, dy, algo=ALGO)

@@ -5,41 +5,31 @@
 // MIOPEN_DEBUG_CONV_DIRECT_ASM_1X1U=0. Rules: 1x1, pads 0, dilations 1, equal strides of 1 or 2,
 // fp32, NCHW. Workspace: none (MIOpen's stride-2 path subsamples into a workspace; this kernel
 // reads the strided input directly). Deterministic: yes.
-#include "conv/solvers/conv_asm_args.hpp"
-#include "conv/solvers/conv_asm_common.hpp"
-#include "conv/solvers/solvers.hpp"
+#include "conv/solver_support/conv_asm_args.hpp"
+#include "conv/solver_support/conv_asm_common.hpp"
+#include "conv/solvers.hpp"
 
 namespace miopen::solvers {
 namespace {
 
-constexpr const char* kKernel = "conv_fwd_1x1_gcn";
-
-Applicability Fits(const ConvProblem& p)
+struct ConvAsm1x1USolver final : AsmSolver
 {
-    const Applicability common = AsmCommonRules(p);
-    if(!common.ok)
-        return common;
-    if(p.filter[0] != 1 || p.filter[1] != 1)
-        return NotApplicable("1x1 filters only");
-    if(p.pads[0] != 0 || p.pads[1] != 0 || p.dilations[0] != 1 || p.dilations[1] != 1)
-        return NotApplicable("pads 0 and dilations 1 only");
-    if(p.strides[0] != p.strides[1] || (p.strides[0] != 1 && p.strides[0] != 2))
-        return NotApplicable("strides 1x1 or 2x2 only");
-    return Applicable();
-}
-
-struct ConvAsm1x1USolver final : ConvSolver
-{
-    std::string_view Name() const override { return "ConvAsm1x1U"; }   // MIOpen's name and id: never change
-    uint64_t Id() const override { return 2; }
-    ConvAlgo Algorithm() const override { return ConvAlgo::Direct; }
-    double EstimateMs(const ConvContext&, const ConvProblem& p) const override
+    ConvAsm1x1USolver()   // MIOpen's name and id: never change
+        : AsmSolver("ConvAsm1x1U", 2, "MIOPEN_DEBUG_CONV_DIRECT_ASM_1X1U", "conv_fwd_1x1_gcn")
     {
-        return 2.0 * p.Macs() / (5.0 * 1e12) * 1e3;   // about 5 TFLOP/s on an MI100-class GPU
     }
-    Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
+    Applicability Fits(const ConvProblem& p) const override
     {
-        return AsmApplicability(ctx, p, "MIOPEN_DEBUG_CONV_DIRECT_ASM_1X1U", kKernel, Fits(p));
+        const Applicability common = AsmCommonRules(p);
+        if(!common.ok)
+            return common;
+        if(p.filter[0] != 1 || p.filter[1] != 1)
+            return NotApplicable("1x1 filters only");
+        if(p.pads[0] != 0 || p.pads[1] != 0 || p.dilations[0] != 1 || p.dilations[1] != 1)
+            return NotApplicable("pads 0 and dilations 1 only");
+        if(p.strides[0] != p.strides[1] || (p.strides[0] != 1 && p.strides[0] != 2))
+            return NotApplicable("strides 1x1 or 2x2 only");
+        return Applicable();
     }
     ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
     {
@@ -50,7 +40,7 @@ struct ConvAsm1x1USolver final : ConvSolver
         const auto s = static_cast<uint32_t>(p.strides[0]);
         const unsigned grid[3] = {(wo + kGcnTileW - 1) / kGcnTileW, (ho + kGcnTileH - 1) / kGcnTileH,
                                   (k + kGcn1x1KPerGroup - 1) / kGcn1x1KPerGroup};
-        return MakeAsmInvoker<ConvAsm1x1Args>(ctx, kKernel, grid, [=](void* x, void* wt, void* y) {
+        return MakeAsmInvoker<ConvAsm1x1Args>(ctx, Kernel(), grid, [=](void* x, void* wt, void* y) {
             return ConvAsm1x1Args{x, wt, y, n, c, h, w, k, ho, wo, s};
         });
     }

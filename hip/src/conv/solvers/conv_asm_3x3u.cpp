@@ -5,42 +5,32 @@
 // MIOPEN_DEBUG_CONV_DIRECT_ASM_3X3U=0. MIOpen's rules: 3x3, pads 1, strides 1, dilations 1,
 // 3 < W <= 1000, fp32, NCHW (MIOpen's own kernel also needs C % 4 == 0; ours does not).
 // Workspace: none. Deterministic: yes.
-#include "conv/solvers/conv_asm_args.hpp"
-#include "conv/solvers/conv_asm_common.hpp"
-#include "conv/solvers/solvers.hpp"
+#include "conv/solver_support/conv_asm_args.hpp"
+#include "conv/solver_support/conv_asm_common.hpp"
+#include "conv/solvers.hpp"
 
 namespace miopen::solvers {
 namespace {
 
-constexpr const char* kKernel = "conv_fwd_3x3_gcn";
-
-Applicability Fits(const ConvProblem& p)
+struct ConvAsm3x3USolver final : AsmSolver
 {
-    const Applicability common = AsmCommonRules(p);
-    if(!common.ok)
-        return common;
-    if(p.filter[0] != 3 || p.filter[1] != 3)
-        return NotApplicable("3x3 filters only");
-    if(p.pads[0] != 1 || p.pads[1] != 1 || p.strides[0] != 1 || p.strides[1] != 1 ||
-       p.dilations[0] != 1 || p.dilations[1] != 1)
-        return NotApplicable("pads 1, strides 1 and dilations 1 only");
-    if(p.in[1] <= 3 || p.in[1] > 1000)
-        return NotApplicable("needs 3 < W <= 1000");
-    return Applicable();
-}
-
-struct ConvAsm3x3USolver final : ConvSolver
-{
-    std::string_view Name() const override { return "ConvAsm3x3U"; }   // MIOpen's name and id: never change
-    uint64_t Id() const override { return 1; }
-    ConvAlgo Algorithm() const override { return ConvAlgo::Direct; }
-    double EstimateMs(const ConvContext&, const ConvProblem& p) const override
+    ConvAsm3x3USolver()   // MIOpen's name and id: never change
+        : AsmSolver("ConvAsm3x3U", 1, "MIOPEN_DEBUG_CONV_DIRECT_ASM_3X3U", "conv_fwd_3x3_gcn")
     {
-        return 2.0 * p.Macs() / (5.0 * 1e12) * 1e3;   // about 5 TFLOP/s on an MI100-class GPU
     }
-    Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
+    Applicability Fits(const ConvProblem& p) const override
     {
-        return AsmApplicability(ctx, p, "MIOPEN_DEBUG_CONV_DIRECT_ASM_3X3U", kKernel, Fits(p));
+        const Applicability common = AsmCommonRules(p);
+        if(!common.ok)
+            return common;
+        if(p.filter[0] != 3 || p.filter[1] != 3)
+            return NotApplicable("3x3 filters only");
+        if(p.pads[0] != 1 || p.pads[1] != 1 || p.strides[0] != 1 || p.strides[1] != 1 ||
+           p.dilations[0] != 1 || p.dilations[1] != 1)
+            return NotApplicable("pads 1, strides 1 and dilations 1 only");
+        if(p.in[1] <= 3 || p.in[1] > 1000)
+            return NotApplicable("needs 3 < W <= 1000");
+        return Applicable();
     }
     ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
     {
@@ -48,7 +38,7 @@ struct ConvAsm3x3USolver final : ConvSolver
         const auto h = static_cast<uint32_t>(p.in[0]), w = static_cast<uint32_t>(p.in[1]);
         const auto k = static_cast<uint32_t>(p.k);
         const unsigned grid[3] = {(w + kGcnTileW - 1) / kGcnTileW, (h + kGcnTileH - 1) / kGcnTileH, k};
-        return MakeAsmInvoker<ConvAsm3x3Args>(ctx, kKernel, grid, [=](void* x, void* wt, void* y) {
+        return MakeAsmInvoker<ConvAsm3x3Args>(ctx, Kernel(), grid, [=](void* x, void* wt, void* y) {
             return ConvAsm3x3Args{x, wt, y, n, c, h, w, k, 0};
         });
     }

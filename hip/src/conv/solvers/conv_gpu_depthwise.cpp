@@ -3,21 +3,19 @@
 // kernels of hip/kernels/conv/conv_depthwise.hip. Forward and backward data need no workspace;
 // backward weights needs C x N x filter floats (per-image partial sums, added in a fixed order:
 // deterministic) and at most 25 filter taps. A GPU solver: other domain on the CPU.
-#include "conv/conv_device.hpp"
-#include "conv/solvers/solvers.hpp"
+#include "conv/conv_gpu.hpp"
+#include "conv/solver_support/gpu_family.hpp"
+#include "conv/solvers.hpp"
 
 #include <string>
 
 namespace miopen::solvers {
 namespace {
 
-class ConvGpuDepthwise final : public ConvSolver
+class ConvGpuDepthwise final : public GpuDirectionSolver
 {
 public:
-    ConvGpuDepthwise(ConvDirection dir, uint64_t id, const char* name) : dir_(dir), id_(id), name_(name) {}
-    std::string_view Name() const override { return name_; }
-    uint64_t Id() const override { return id_; }
-    ConvAlgo Algorithm() const override { return ConvAlgo::Direct; }
+    using GpuDirectionSolver::GpuDirectionSolver;
     double EstimateMs(const ConvContext&, const ConvProblem& p) const override
     {
         // Memory speed: x and y once each at about 1.5 TB/s, plus a few microseconds.
@@ -26,17 +24,16 @@ public:
     }
     Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        if(!ctx.handle.IsGpu())
-            return OtherDomain("GPU solver");
-        if(p.direction != dir_)
-            return OtherDomain("another direction");
+        const Applicability domain = GpuAndDirection(ctx, p);
+        if(!domain.ok)
+            return domain;
         if(p.dims != 2)
             return NotApplicable("2-d only");
         if(!(size_t(p.groups) == p.c && p.c == p.k))
             return NotApplicable("depthwise only (groups == C == K)");
         if(!p.IsPackedNCHW())
             return NotApplicable("packed NCHW tensors only");
-        if(!conv_device::Fits32(p))
+        if(!conv_gpu::Fits32(p))
             return NotApplicable("a tensor has 2^31 elements or more");
         if(dir_ == ConvDirection::BackwardWeights && p.FilterSpatial() > 25)
             return NotApplicable("at most 25 filter taps");
@@ -48,13 +45,8 @@ public:
     }
     ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        return conv_device::DepthwiseInvoker(ctx.handle, p);
+        return conv_gpu::DepthwiseInvoker(ctx.handle, p);
     }
-
-private:
-    ConvDirection dir_;
-    uint64_t id_;
-    std::string name_;
 };
 
 } // namespace

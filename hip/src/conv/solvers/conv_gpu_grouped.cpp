@@ -5,8 +5,9 @@
 // any pads, strides, dilations; the reduction over images and output positions is split so the
 // machine fills, each split's partial sums go to the workspace and a second kernel adds them in
 // split order (deterministic, no atomics). A GPU solver: other domain on the CPU.
-#include "conv/conv_device.hpp"
-#include "conv/solvers/solvers.hpp"
+#include "conv/conv_gpu.hpp"
+#include "conv/solver_support/gpu_family.hpp"
+#include "conv/solvers.hpp"
 
 #include <algorithm>
 #include <string>
@@ -14,13 +15,10 @@
 namespace miopen::solvers {
 namespace {
 
-class ConvGpuGrouped final : public ConvSolver
+class ConvGpuGrouped final : public GpuDirectionSolver
 {
 public:
-    ConvGpuGrouped(ConvDirection dir, uint64_t id, const char* name) : dir_(dir), id_(id), name_(name) {}
-    std::string_view Name() const override { return name_; }   // stored in the find-db
-    uint64_t Id() const override { return id_; }
-    ConvAlgo Algorithm() const override { return ConvAlgo::Direct; }
+    using GpuDirectionSolver::GpuDirectionSolver;
     double EstimateMs(const ConvContext&, const ConvProblem& p) const override
     {
         // Memory speed: x and y once each at about 2 TB/s, or 8 TFLOP/s, plus a few microseconds.
@@ -30,10 +28,9 @@ public:
     }
     Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        if(!ctx.handle.IsGpu())
-            return OtherDomain("GPU solver");
-        if(p.direction != dir_)
-            return OtherDomain("another direction");
+        const Applicability domain = GpuAndDirection(ctx, p);
+        if(!domain.ok)
+            return domain;
         if(p.dims != 2)
             return NotApplicable("2-d only");
         if(p.groups < 2)
@@ -42,9 +39,9 @@ public:
             return NotApplicable("more than 32 channels per group (the implicit GEMM fills its tiles there)");
         if(!p.IsPackedNCHW())
             return NotApplicable("packed NCHW tensors only");
-        if(!conv_device::Fits32(p))
+        if(!conv_gpu::Fits32(p))
             return NotApplicable("a tensor has 2^31 elements or more");
-        if(!conv_device::GroupedApplies(p))
+        if(!conv_gpu::GroupedApplies(p))
             return NotApplicable(dir_ == ConvDirection::BackwardWeights
                                      ? "backward weights needs a square 1x1, 3x3, 5x5 or 7x7 filter"
                                      : "more than 65535 blocks of positions per plane");
@@ -54,18 +51,13 @@ public:
     {
         if(dir_ != ConvDirection::BackwardWeights)
             return 0;
-        const int splits = conv_device::GroupedWrwSplits(ctx.handle, p);
+        const int splits = conv_gpu::GroupedWrwSplits(ctx.handle, p);
         return splits > 1 ? size_t(splits) * p.k * (p.c / p.groups) * p.FilterSpatial() * sizeof(float) : 0;
     }
     ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        return conv_device::GroupedInvoker(ctx.handle, p);
+        return conv_gpu::GroupedInvoker(ctx.handle, p);
     }
-
-private:
-    ConvDirection dir_;
-    uint64_t id_;
-    std::string name_;
 };
 
 } // namespace

@@ -1,0 +1,22 @@
+// The invokers of the depthwise kernels (conv_depthwise.hip): ConvGpuDepthwise{Fwd,Bwd,Wrw}.
+#include "kernels/conv/conv_kernels.hpp"
+#include "kernels/conv/conv_launch.hpp"
+
+namespace miopen::conv_gpu {
+
+ConvInvoker DepthwiseInvoker(const Handle& handle, const ConvProblem& p)
+{
+    const gpu::ConvKArgs a = KernelArgs(ConvGeometry(p));
+    const int sms = gpu::MultiprocessorCount(handle.Ordinal());
+    return ByDirection(
+        handle, p.direction, {"ConvGpuDepthwiseFwd", "ConvGpuDepthwiseBwd", "ConvGpuDepthwiseWrw"},
+        [a, sms](void* s, float* x, float* w, float* y, float*) { gpu::LaunchConvDepthwiseFwd(a, s, sms, x, w, y); },
+        [a, sms](void* s, float* dx, float* w, float* dy, float*) {
+            gpu::LaunchConvDepthwiseBwd(a, s, sms, dx, w, dy);
+        },
+        [a](void* s, float* x, float* dw, float* dy, float* ws) {
+            gpu::LaunchConvDepthwiseWrw(a, s, x, dw, dy, ws);
+        });
+}
+
+} // namespace miopen::conv_gpu

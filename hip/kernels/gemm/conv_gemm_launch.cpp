@@ -1,0 +1,319 @@
+// The GEMM convolution solvers on GPU handles (conv/conv_gpu.hpp): MIOpen's GemmFwd1x1_0_1,
+// GemmBwd1x1_stride1, GemmWrw1x1_stride1 (a 1x1 convolution with stride 1 and no padding is one
+// GEMM per image and group), GemmFwd1x1_0_2 and GemmBwd1x1_stride2 (the strided 1x1 through a
+// gather or scatter), GemmFwdRest, GemmBwdRest, GemmWrwUniversal (im2col / col2im around the
+// GEMM), and miopen_cy's ConvGpuGemmFwd1x1Split (the batch folded into the columns, the sum over C
+// split). Kernels: sgemm.hip, gemm_gather.hip, im2col.hip.
+#include "conv/conv_gpu.hpp"
+#include "core/errors.hpp"
+#include "gpu/runtime.hpp"
+#include "kernels/gemm/gemm_gather.hpp"
+#include "kernels/gemm/im2col.hpp"
+#include "kernels/gemm/sgemm.hpp"
+
+namespace miopen::conv_gpu {
+namespace {
+
+/// The GEMM of group 0 (the others differ by their pointers: GroupOffsets).
+gpu::SgemmArgs GroupGemm(const ConvGeometry& g, ConvDirection dir)
+{
+    const long spatial = g.out[0] * g.out[1] * g.out[2];   // == input spatial for 1x1 s1 p0
+    gpu::SgemmArgs s;
+    s.batch = static_cast<int>(g.n);
+    switch(dir)
+    {
+    case ConvDirection::Forward:
+        s.m = static_cast<int>(g.kpg); s.n = static_cast<int>(spatial); s.k = static_cast<int>(g.cpg);
+        s.lda = g.ws[0]; s.stride_a = 0;
+        s.ldb = g.xs[1]; s.stride_b = g.xs[0];
+        s.ldc = g.ys[1]; s.stride_c = g.ys[0];
+        break;
+    case ConvDirection::BackwardData:
+        s.trans_a = true;
+        s.m = static_cast<int>(g.cpg); s.n = static_cast<int>(spatial); s.k = static_cast<int>(g.kpg);
+        s.lda = g.ws[0]; s.stride_a = 0;
+        s.ldb = g.ys[1]; s.stride_b = g.ys[0];
+        s.ldc = g.xs[1]; s.stride_c = g.xs[0];
+        break;
+    case ConvDirection::BackwardWeights:
+        s.trans_b = true; s.sum_batch = true;
+        s.m = static_cast<int>(g.kpg); s.n = static_cast<int>(g.cpg); s.k = static_cast<int>(spatial);
+        s.lda = g.ys[1]; s.stride_a = g.ys[0];
+        s.ldb = g.xs[1]; s.stride_b = g.xs[0];
+        s.ldc = g.ws[0]; s.stride_c = 0;
+        break;
+    }
+    return s;
+}
+
+/// Points the GEMM at group grp's matrices of x, w and y.
+gpu::SgemmArgs ForGroup(gpu::SgemmArgs s, const ConvGeometry& g, ConvDirection dir, long grp,
+                        const ConvArgs& r)
+{
+    const float* x = static_cast<const float*>(r.x);
+    const float* w = static_cast<const float*>(r.w);
+    const float* y = static_cast<const float*>(r.y);
+    const long xo = grp * g.cpg * g.xs[1], wo = grp * g.kpg * g.ws[0], yo = grp * g.kpg * g.ys[1];
+    switch(dir)
+    {
+    case ConvDirection::Forward:
+        s.a = w + wo; s.b = x + xo; s.c = static_cast<float*>(r.y) + yo;
+        break;
+    case ConvDirection::BackwardData:
+        s.a = w + wo; s.b = y + yo; s.c = static_cast<float*>(r.x) + xo;
+        break;
+    case ConvDirection::BackwardWeights:
+        s.a = y + yo; s.b = x + xo; s.c = static_cast<float*>(r.w) + wo;
+        break;
+    }
+    return s;
+}
+
+
+} // namespace
+
+ConvInvoker Gemm1x1StridedInvoker(const Handle& handle, const ConvProblem& p)
+{
+    const Handle* h = &handle;
+    const ConvGeometry g(p);
+    const ConvDirection dir = p.direction;
+    if(dir == ConvDirection::BackwardWeights)
+        ThrowNotImplemented("the strided 1x1 GEMM on the GPU has no backward weights");
+    const long os = g.out[0] * g.out[1] * g.out[2];
+    // The GEMM of group 0 on the packed subsampled tensor (col[n][c][o]) in place of x or dx.
+    gpu::SgemmArgs base;
+    base.batch = static_cast<int>(g.n);
+    base.n     = static_cast<int>(os);
+    base.lda   = g.ws[0];
+    if(dir == ConvDirection::Forward)
+    {
+        base.m = static_cast<int>(g.kpg); base.k = static_cast<int>(g.cpg);
+        base.ldb = os; base.stride_b = g.c * os;
+        base.ldc = g.ys[1]; base.stride_c = g.ys[0];
+    }
+    else
+    {
+        base.trans_a = true;
+        base.m = static_cast<int>(g.cpg); base.k = static_cast<int>(g.kpg);
+        base.ldb = g.ys[1]; base.stride_b = g.ys[0];
+        base.ldc = os; base.stride_c = g.c * os;
+    }
+    int tile = 0, splits = 1;
+    bool fold = false;
+    gpu::SgemmChoose(base, gpu::MultiprocessorCount(handle.Ordinal()), tile, splits, fold);
+    const gpu::ConvKArgs ka = KernelArgs(g);
+    return [h, g, dir, base, tile, fold, ka, os](const ConvArgs& r) {
+        float* col = static_cast<float*>(r.workspace);
+        if(col == nullptr)
+            ThrowBadParm("workSpace is null; the strided 1x1 GEMM on the GPU needs one");
+        if(dir == ConvDirection::Forward)
+        {
+            gpu::LaunchConv1x1Gather(ka, h->Stream(), static_cast<const float*>(r.x), col);
+            gpu::CheckLaunch("GemmFwd1x1_0_2 gather");
+        }
+        for(long grp = 0; grp < g.g; ++grp)
+        {
+            gpu::SgemmArgs s = base;
+            const float* w   = static_cast<const float*>(r.w) + grp * g.kpg * g.ws[0];
+            s.a              = w;
+            if(dir == ConvDirection::Forward)
+            {
+                s.b = col + grp * g.cpg * os;
+                s.c = static_cast<float*>(r.y) + grp * g.kpg * g.ys[1];
+            }
+            else
+            {
+                s.b = static_cast<const float*>(r.y) + grp * g.kpg * g.ys[1];
+                s.c = col + grp * g.cpg * os;
+            }
+            gpu::LaunchSgemmWith(s, tile, 1, fold, nullptr, h->Stream());
+        }
+        if(dir == ConvDirection::BackwardData)
+        {
+            gpu::LaunchConv1x1Scatter(ka, h->Stream(), col, static_cast<float*>(r.x));
+            gpu::CheckLaunch("GemmBwd1x1_stride2 scatter");
+        }
+    };
+}
+
+ConvInvoker Gemm1x1Invoker(const Handle& handle, const ConvProblem& p)
+{
+    const Handle* h = &handle;
+    const ConvGeometry g(p);
+    const ConvDirection dir = p.direction;
+    const gpu::SgemmArgs base = GroupGemm(g, dir);
+    int tile = 0, splits = 1;
+    bool fold = false;
+    gpu::SgemmChoose(base, gpu::MultiprocessorCount(handle.Ordinal()), tile, splits, fold);
+    const size_t need = splits > 1 ? gpu::SgemmWorkspaceBytes(base, splits) : 0;
+    return [h, g, dir, base, tile, splits, fold, need](const ConvArgs& r) {
+        // Without the workspace asked for, the unsplit GEMM (the launcher's own choice).
+        const bool split = need > 0 && r.workspace != nullptr && r.workspace_size >= need;
+        for(long grp = 0; grp < g.g; ++grp)
+        {
+            const gpu::SgemmArgs s = ForGroup(base, g, dir, grp, r);
+            if(split)
+                gpu::LaunchSgemmWith(s, tile, splits, false, static_cast<float*>(r.workspace), h->Stream());
+            else if(need == 0)
+                gpu::LaunchSgemmWith(s, tile, 1, fold, nullptr, h->Stream());
+            else
+                gpu::LaunchSgemm(s, h->Stream());
+        }
+    };
+}
+
+size_t Gemm1x1WorkspaceSize(const Handle& handle, const ConvProblem& p)
+{
+    if(!handle.IsGpu() || p.direction != ConvDirection::BackwardWeights)
+        return 0;
+    const gpu::SgemmArgs base = GroupGemm(ConvGeometry(p), p.direction);
+    int tile = 0, splits = 1;
+    bool fold = false;
+    gpu::SgemmChoose(base, gpu::MultiprocessorCount(handle.Ordinal()), tile, splits, fold);
+    return splits > 1 ? gpu::SgemmWorkspaceBytes(base, splits) : 0;
+}
+
+ConvInvoker GemmRestInvoker(const Handle& handle, const ConvProblem& p)
+{
+    const Handle* h          = &handle;
+    const ConvGeometry g(p);
+    const ConvDirection dir  = p.direction;
+    const gpu::ConvKArgs ka  = KernelArgs(g);
+    const long rows          = g.cpg * g.fil[0] * g.fil[1] * g.fil[2];
+    const long os            = g.out[0] * g.out[1] * g.out[2];
+    const size_t need        = GemmRestWorkspaceSize(handle, p);
+    const char* const name   = dir == ConvDirection::Forward       ? "GemmFwdRest"
+                               : dir == ConvDirection::BackwardData ? "GemmBwdRest"
+                                                                    : "GemmWrwUniversal";
+    return [h, g, dir, ka, rows, os, need, name](const ConvArgs& r) {
+        if(r.workspace == nullptr || r.workspace_size < need)
+            ThrowBadParm("workSpace of ", r.workspace_size, " bytes; ", name, " on the GPU needs ", need);
+        float* col      = static_cast<float*>(r.workspace);
+        const float* x  = static_cast<const float*>(r.x);
+        const float* w  = static_cast<const float*>(r.w);
+        const float* dy = static_cast<const float*>(r.y);
+        void* st        = h->Stream();
+        for(long n = 0; n < g.n; ++n)
+            for(long grp = 0; grp < g.g; ++grp)
+            {
+                const float* wg = w + grp * g.kpg * g.ws[0];
+                const long yo   = n * g.ys[0] + grp * g.kpg * g.ys[1];
+                gpu::SgemmArgs s;
+                switch(dir)
+                {
+                case ConvDirection::Forward: // y[n][g] (Kg x OS) = W[g] (Kg x rows) * col
+                    gpu::LaunchIm2Col(ka, st, n, grp, x, col);
+                    s.m = static_cast<int>(g.kpg), s.n = static_cast<int>(os), s.k = static_cast<int>(rows);
+                    s.a = wg, s.lda = g.ws[0], s.b = col, s.ldb = os;
+                    s.c = static_cast<float*>(r.y) + yo, s.ldc = g.ys[1];
+                    gpu::LaunchSgemm(s, st);
+                    break;
+                case ConvDirection::BackwardData: // col = W[g]^T (rows x Kg) * dy[n][g], then col2im
+                    s.trans_a = true;
+                    s.m = static_cast<int>(rows), s.n = static_cast<int>(os), s.k = static_cast<int>(g.kpg);
+                    s.a = wg, s.lda = g.ws[0], s.b = dy + yo, s.ldb = g.ys[1], s.c = col, s.ldc = os;
+                    gpu::LaunchSgemm(s, st);
+                    gpu::LaunchCol2Im(ka, st, n, grp, col, static_cast<float*>(r.x));
+                    break;
+                case ConvDirection::BackwardWeights: // dW[g] += dy[n][g] * col^T, images in order
+                {
+                    float* part = col + rows * os;
+                    gpu::LaunchIm2Col(ka, st, n, grp, x, col);
+                    s.trans_b = true;
+                    s.m = static_cast<int>(g.kpg), s.n = static_cast<int>(rows), s.k = static_cast<int>(os);
+                    s.a = dy + yo, s.lda = g.ys[1], s.b = col, s.ldb = os, s.c = part, s.ldc = rows;
+                    gpu::LaunchSgemm(s, st);
+                    gpu::LaunchAccumulate(st, g.kpg * rows, n == 0, part,
+                                          static_cast<float*>(r.w) + grp * g.kpg * g.ws[0]);
+                    break;
+                }
+                }
+                gpu::CheckLaunch(name);
+            }
+    };
+}
+
+
+namespace {
+
+/// ConvGpuGemmFwd1x1Split's plan of a problem: the GEMM of group 0 (b and c unset), the tile, the
+/// split and the workspace layout (the gathered x first, then the partial outputs).
+struct SplitPlan
+{
+    gpu::SgemmArgs base;
+    int tile = 0, splits = 1;
+    bool strided   = false;
+    size_t col     = 0;   // bytes of the gathered x (strided only)
+    size_t partial = 0;   // bytes of the partial outputs
+};
+
+SplitPlan PlanSplit(const Handle& handle, const ConvProblem& p)
+{
+    const ConvGeometry g(p);
+    const long os = g.out[0] * g.out[1] * g.out[2];
+    SplitPlan s;
+    s.strided     = !p.IsUnitStrideNoPad();
+    gpu::SgemmArgs& a = s.base;
+    a.batch = static_cast<int>(g.n);
+    a.m     = static_cast<int>(g.kpg);
+    a.n     = static_cast<int>(os);
+    a.k     = static_cast<int>(g.cpg);
+    a.lda   = g.ws[0];
+    a.stride_a = 0;
+    a.ldb      = s.strided ? os : g.xs[1];
+    a.stride_b = s.strided ? g.c * os : g.xs[0];
+    a.ldc      = g.ys[1];
+    a.stride_c = g.ys[0];
+    gpu::SgemmChooseFoldSplit(a, gpu::MultiprocessorCount(handle.Ordinal()), s.tile, s.splits);
+    s.col     = s.strided ? sizeof(float) * size_t(g.n) * size_t(g.c) * size_t(os) : 0;
+    s.partial = gpu::SgemmFoldWorkspaceBytes(a, s.splits);
+    return s;
+}
+
+} // namespace
+
+int Gemm1x1SplitParts(const Handle& handle, const ConvProblem& p)
+{
+    return handle.IsGpu() ? PlanSplit(handle, p).splits : 1;
+}
+
+size_t Gemm1x1SplitWorkspaceSize(const Handle& handle, const ConvProblem& p)
+{
+    if(!handle.IsGpu())
+        return 0;
+    const SplitPlan s = PlanSplit(handle, p);
+    return s.col + s.partial;
+}
+
+ConvInvoker Gemm1x1SplitInvoker(const Handle& handle, const ConvProblem& p)
+{
+    const Handle* h       = &handle;
+    const ConvGeometry g(p);
+    const SplitPlan s     = PlanSplit(handle, p);
+    const gpu::ConvKArgs ka = KernelArgs(g);
+    const long os         = g.out[0] * g.out[1] * g.out[2];
+    return [h, g, s, ka, os](const ConvArgs& r) {
+        if(r.workspace == nullptr || r.workspace_size < s.col + s.partial)
+            ThrowBadParm("workSpace is ", r.workspace == nullptr ? "null" : "too small", "; ConvGpuGemmFwd1x1Split needs ",
+                         s.col + s.partial, " bytes");
+        char* ws     = static_cast<char*>(r.workspace);
+        const float* xb = static_cast<const float*>(r.x);
+        if(s.strided)
+        {
+            gpu::LaunchConv1x1Gather(ka, h->Stream(), xb, reinterpret_cast<float*>(ws));
+            gpu::CheckLaunch("ConvGpuGemmFwd1x1Split gather");
+            xb = reinterpret_cast<const float*>(ws);
+        }
+        float* part = s.partial > 0 ? reinterpret_cast<float*>(ws + s.col) : nullptr;
+        for(long grp = 0; grp < g.g; ++grp)
+        {
+            gpu::SgemmArgs a = s.base;
+            a.a = static_cast<const float*>(r.w) + grp * g.kpg * g.ws[0];
+            a.b = xb + grp * g.cpg * (s.strided ? os : g.xs[1]);
+            a.c = static_cast<float*>(r.y) + grp * g.kpg * g.ys[1];
+            gpu::LaunchSgemmWith(a, s.tile, s.splits, true, part, h->Stream());
+        }
+    };
+}
+
+} // namespace miopen::conv_gpu

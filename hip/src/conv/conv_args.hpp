@@ -1,0 +1,60 @@
+// The convolution kernels' argument structs: plain integers built on the host and passed by value.
+// The one header that the solvers (hip/src/conv), the GPU launchers (hip/kernels/conv/*_launch.cpp,
+// hip/kernels/gemm/conv_gemm_launch.cpp) and the device code (hip/kernels/conv/*.hip) share.
+// Device-neutral: no runtime, no host-only types.
+#pragma once
+
+#include <cstdint>
+
+namespace miopen::gpu {
+
+/// A canonical convolution problem as plain integers (ConvGeometry without std::array): spatial
+/// dims right-aligned in d, h, w (unused dims length 1, stride 0); strides in elements, in the
+/// order n/k, c, d, h, w for x, w and y.
+struct ConvKArgs
+{
+    int64_t n, c, k, g, cpg, kpg;
+    int64_t in[3], out[3], fil[3], pad[3], str[3], dil[3];
+    int64_t xs[5], ws[5], ys[5];
+};
+
+/// The GPU Winograd F(m x m, 3 x 3) transforms' view of a problem (kernels/conv/conv_winograd.hpp
+/// has the layouts), in the forward terms `in` (n, ic, h, w) -> `out` (n, oc, oh, ow).
+struct WinogradKArgs
+{
+    int m;                          // output tile: 2 or 4
+    int n, ic, oc, groups, icpg, ocpg;
+    int h, w, oh, ow;               // `in` and `out` spatial sizes
+    int pad_h, pad_w;               // any sign (backward data: 2 - pad)
+    int tiles_h, tiles_w;
+    int tiles;                      // T = n * tiles_h * tiles_w
+    int splits, part;               // the tiles in `splits` parts of `part` (forward: 1, T)
+    bool flip;                      // filters are the user's (K, C/g, 3, 3): read transposed, flipped
+};
+
+/// The implicit-GEMM tile table (composable_kernel's instance tables): kernels/conv/conv_igemm.hip
+/// instantiates one kernel per row, and each row is one solver per direction,
+/// ConvGpuImplicitGemm{Fwd,Bwd,Wrw}<name> with ids 2001 + row, 2011 + row, 2021 + row (find-db
+/// keys: never reorder, rename or renumber).
+///   name    the solver's tile in its name (rows 4 and up name their k step too)
+///   bm, bn  the block's output tile: GEMM rows (K/G; backward data C/G) x columns
+///   bk      the k step a block loads per stage (16: half the steps, so the per-step cost of
+///           fetch addressing and barrier weighs half)
+///   tm, tn  the outputs of one thread (block: (bm / tm) x (bn / tn) threads)
+struct IgemmTile
+{
+    const char* name;
+    int bm, bn, bk, tm, tn;
+};
+inline constexpr IgemmTile kIgemmTiles[] = {
+    // name        bm   bn  bk tm tn
+    {"128x128",    128, 128, 8, 8, 8},
+    {"64x64",       64,  64, 16, 4, 4},
+    {"128x64",     128,  64, 8, 8, 4},
+    {"16x128",      16, 128, 8, 2, 8},
+    {"128x64x16",  128,  64, 16, 8, 4},
+    {"64x128x16",   64, 128, 16, 8, 4},
+};
+inline constexpr int kIgemmVariants = sizeof(kIgemmTiles) / sizeof(kIgemmTiles[0]);
+
+} // namespace miopen::gpu

@@ -1,0 +1,35 @@
+// The GPU side of the Winograd solvers (they serve both devices, as MIOpen's do): the plan,
+// workspace and estimate here, the invoker in hip/kernels/conv/conv_winograd_launch.cpp.
+// ConvMPBidirectWinograd<4-3> / <2-3> (forward, backward data): input transform into
+// V[e][C][tiles], filter transform into U[e][K][C/g], one strided-batched SGEMM per group over
+// the alpha^2 tile elements (gemm/sgemm.hpp: M_e = U_e x V_e), and the output transform writing
+// y. Backward data is the forward convolution of dy with the flipped, transposed filters and
+// pad' = 2 - pad (cpu::WinogradShape::BackwardData), as on the CPU.
+// ConvCpuWinogradWrw<4-3> / <2-3> (backward weights): x and dy transformed with the tiles in
+// parts, per (tile element, part) a GEMM reducing over the part's tiles, and a weight transform
+// that adds the parts in order (deterministic) and writes dw.
+// Kernels: hip/kernels/conv/conv_winograd.hip (layouts there). Workspace: the whole batch's
+// transformed data and products at once (one pass).
+#pragma once
+
+#include "conv/problem.hpp"
+#include "conv/solver.hpp"
+#include "core/handle.hpp"
+
+#include <cstddef>
+
+namespace miopen::solvers::winograd_gpu {
+
+/// The GPU's limits beyond the shared ones (winograd_common.hpp), MIOpen's: every
+/// transformed tensor under 2^31 bytes, and for forward and backward data a workspace within
+/// MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_WORKSPACE_MAX bytes when that is set (> 0).
+Applicability IsApplicable(const Handle& handle, const ConvProblem& p, int m);
+/// Bytes of the three workspace parts (each 256-byte aligned); backward weights' depends on the
+/// GPU (how many parts the tiles are cut into).
+size_t WorkspaceSize(const Handle& handle, const ConvProblem& p, int m);
+/// The GEMMs at about 25 TFLOP/s (fewer for short reductions), the transformed data written and
+/// read once at about 2 TB/s, and the launches.
+double EstimateMs(const Handle& handle, const ConvProblem& p, int m);
+ConvInvoker MakeInvoker(const Handle& handle, const ConvProblem& p, int m);
+
+} // namespace miopen::solvers::winograd_gpu

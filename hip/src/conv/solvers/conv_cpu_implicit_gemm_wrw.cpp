@@ -1,0 +1,33 @@
+// ConvCpuImplicitGemmWrw (miopen_cy id 1003): backward weights of any geometry, each thread summing its chunks into its own dW, the partial sums added in thread order. The column matrix is built a few output
+// rows at a time into a per-thread buffer of about CHUNK_KB (a tunable, igemm_variants.hpp) that stays in L2 and multiplied
+// there (cpu/conv/igemm.cpp), so it never goes through memory. Workspace: none (per-thread
+// buffers). Deterministic: yes (bit for bit run to run with the same thread count).
+#include "conv/solver_support/igemm_variants.hpp"
+#include "conv/solvers.hpp"
+#include "cpu/conv/igemm.hpp"
+
+namespace miopen::solvers {
+namespace {
+
+struct ConvCpuImplicitGemmWrwSolver final : igemm::CpuSolver
+{
+    ConvCpuImplicitGemmWrwSolver() : CpuSolver("ConvCpuImplicitGemmWrw", 1003, ConvDirection::BackwardWeights) {}
+
+protected:
+    void Run(const ConvGeometry& g, const ConvArgs& a, const igemm::Variant& v) const override
+    {
+        cpu::ConvBwdWeightsIgemm(g, static_cast<const float*>(a.x), static_cast<float*>(a.w),
+                                 static_cast<const float*>(a.y), cpu::IgemmRowsPerChunk(g, v.chunk_kb * 1024),
+                                 v.nb);
+    }
+};
+
+} // namespace
+
+const ConvSolver& ConvCpuImplicitGemmWrw()
+{
+    static const ConvCpuImplicitGemmWrwSolver solver;
+    return solver;
+}
+
+} // namespace miopen::solvers
