@@ -296,7 +296,6 @@ def test_pool_bwd_2d_index_types_and_alpha_beta_equal_the_generic_kernel(
 def test_pool_bwd_2d_with_strided_rows_and_max_without_workspace(rng, mode):
     """Rows with gaps (H stride > W) take the direct kernel, only the tensor is written; max
     without a workspace takes the generic kernel (the argmax found again from x)."""
-    from helpers import Strided
     h = mi.Handle(device="gpu")
     case = ((2, 3, 13, 17), (3, 3), (1, 1), (2, 2))
     x = rng.standard_normal(case[0]).astype(np.float32)
