@@ -127,7 +127,7 @@ void SgemmChooseFoldSplit(const SgemmArgs& g, int sms, int& best_tile, int& best
     // steps at the tile's relative speed, slower when it holds fewer blocks than fit (less
     // latency hidden); a split adds writing and re-reading its partial outputs (about 16 bytes a
     // cycle per multiprocessor) and a second launch. The test hook
-    // MIOPEN_CY_DEBUG_SGEMM_FOLD_SPLIT fixes the split (tests/test_conv_gpu_gemm_split.py runs
+    // MIOPEN_CY_DEBUG_SGEMM_FOLD_SPLIT fixes the split (tests/conv/solvers/test_gemm.py runs
     // several splits on problems small enough to test, where the model picks none).
     const int64_t steps   = (g.k + kStep - 1) / kStep;
     const int64_t cols    = int64_t{g.n} * g.batch;

@@ -2,7 +2,7 @@
 // the compiler's contraction choices (which product of `alpha * v + beta * out` it fuses, or
 // whether it fuses `acc + g * inv` at all) cannot differ between kernels: the generic kernels of
 // pooling.hip and the 2-d ones of pool_fwd_2d.hip / pool_bwd_2d.hip round the same way, so the
-// same bits on every kernel choice (tests/test_gpu_fast_paths.py demands it).
+// same bits on every kernel choice (tests/ops/test_pooling_2d_kernels.py demands it).
 #pragma once
 
 #include "kernels/common/device.hpp"

@@ -5,7 +5,7 @@
 // file that is renamed over the old one, so readers never see half a record and concurrent
 // processes lose nothing. Damaged lines are logged, skipped and dropped at the next write. An
 // unusable directory degrades to an in-memory db with one warning.
-// Faults (tests/test_find_db_faults.py): without MIOPEN_USER_DB_PATH and HOME the db is in memory
+// Faults (tests/conv/test_find_db_faults.py): without MIOPEN_USER_DB_PATH and HOME the db is in memory
 // only (no file anywhere); the directory must be a real directory owned by this user (a symlink or
 // someone else's is refused: memory only); a symlinked db file is ignored and a read-only one is
 // read but never replaced; a last line without its newline (a cut write) is dropped; temp files

@@ -3,7 +3,7 @@
 //     KEY=Solver:variant;Solver2:variant
 // A variant is the solver's own text (e.g. "256,1"); it contains no ';', ':' or '='. The same
 // implementation as the find-db (text_db.hpp), so the same rules and faults
-// (tests/test_perf_db_faults.py): lock, temp file, rename; damaged lines and a last line without
+// (tests/conv/test_perf_db_faults.py): lock, temp file, rename; damaged lines and a last line without
 // its newline are skipped with one warning and dropped at the next write; a symlinked file is
 // ignored, a read-only one read but never replaced; no HOME, or an unusable directory, degrades to
 // memory only.

@@ -10,7 +10,7 @@
 // the parts' products).
 // Kernel: cpu/conv/winograd.cpp. Workspace: one chunk of transformed x and dy (about 8 MiB) plus
 // the summed products ((m+2)^2 x K x C/g). Accuracy: relative L2 error <= 1e-4 against a
-// float64 reference (tests/test_conv_winograd.py). Deterministic: yes (bit for bit run to run,
+// float64 reference (tests/conv/solvers/test_winograd.py). Deterministic: yes (bit for bit run to run,
 // same thread count: chunks are summed in order).
 #include "conv/solver_support/winograd_common.hpp"
 #include "conv/solvers.hpp"

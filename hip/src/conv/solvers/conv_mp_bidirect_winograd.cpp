@@ -12,7 +12,7 @@
 // to their GEMMs, in per-thread buffers), or, for few channels and large images, the transformed
 // filters and one ~L2-sized chunk per thread; plus the filters transposed for backward data.
 // Accuracy: relative L2 error <= 1e-4 against a float64 reference (DESIGN.md's Winograd bound;
-// tests/test_conv_winograd.py). Deterministic: yes (bit for bit run to run, same thread count).
+// tests/conv/solvers/test_winograd.py). Deterministic: yes (bit for bit run to run, same thread count).
 #include "conv/solver_support/winograd_common.hpp"
 #include "conv/solvers.hpp"
 

@@ -7,7 +7,7 @@
 // Workspace: the filter spectra (bins x C x K complex, at most 256 MiB: not applicable beyond) and
 // one chunk of input and output spectra (about 16 MiB). Deterministic: yes (same thread count).
 // Accuracy: relative L2 error <= 1e-4 against a float64 reference (DESIGN.md's FFT bound;
-// tests/test_conv_fft.py); typically ~1e-6.
+// tests/conv/solvers/test_fft.py); typically ~1e-6.
 #include "conv/conv_geometry.hpp"
 #include "conv/solvers.hpp"
 #include "core/errors.hpp"
