@@ -13,18 +13,9 @@ import numpy as np
 import pytest
 
 import miopen_cy as mi
+from support.devices import requires_gpu
 
 
-def _gpu_available():
-    try:
-        mi.Handle(device="gpu")
-        return True
-    except mi.MIOpenError:
-        return False
-
-
-GPU = _gpu_available()
-requires_gpu = pytest.mark.skipif(not GPU, reason="no GPU backend or no GPU on this machine")
 
 
 @pytest.fixture(params=["cpu", pytest.param(

@@ -10,7 +10,7 @@ using miopen::DerefTensor;
 namespace {
 
 /// The bn_mode argument, checked.
-miopenBatchNormMode_t BnMode(miopenBatchNormMode_t bn_mode)
+miopenBatchNormMode_t BnMode(const miopenBatchNormMode_t& bn_mode)
 {
     return miopen::CheckedEnum(bn_mode, "bn_mode", "miopenBatchNormMode_t", {0, 1});
 }

@@ -1,0 +1,748 @@
+"""Batch normalization (miopenDeriveBNTensorDescriptor, ForwardTraining, ForwardInference,
+Backward) against PyTorch's batch_norm in float64 (autograd for the gradients; per-activation
+mode as batch_norm over (N, C*H*W)) and the float64 NumPy reference in tests/reference."""
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+from hypothesis import given, settings, strategies as st
+
+import miopen_cy as mi
+from miopen_cy.reference import batchnorm as ref
+from support.buffers import Strided, desc, poisoned, rel_l2
+
+SPATIAL, PER_ACT = mi.miopenBNSpatial, mi.miopenBNPerActivation
+MODES = [pytest.param(SPATIAL, id="spatial"), pytest.param(PER_ACT, id="per_act")]
+EPS = 1e-5
+TOL = 1e-5
+
+
+# ---- helpers ---------------------------------------------------------------------------------
+
+def pshape(mode, shape):
+    return ref.param_shape(int(mode), shape)
+
+
+def layout(shape, order, rng=None, fill=np.nan):
+    """A tensor of logical `shape` stored with its dims in memory order `order` (outermost
+    first): (buffer, logical view, element strides)."""
+    mem = np.full([shape[i] for i in order], fill, np.float32)
+    view = mem.transpose(np.argsort(order))
+    if rng is not None:
+        view[...] = rng.standard_normal(shape).astype(np.float32)
+    return mem, view, tuple(s // 4 for s in view.strides)
+
+
+def torch_input(x, mode):
+    t = torch.from_numpy(np.ascontiguousarray(x, dtype=np.float64))
+    return t if mode == SPATIAL else t.reshape(t.shape[0], -1)
+
+
+def torch_param(p):
+    return torch.from_numpy(np.ascontiguousarray(p, dtype=np.float64)).reshape(-1)
+
+
+def torch_train(x, mode, scale, bias, rm, rv, factor, eps=EPS):
+    """(y, saved mean, saved inv std, running mean, running var) from torch, float64."""
+    trm, trv = torch_param(rm), torch_param(rv)
+    y, sm, si = torch.native_batch_norm(torch_input(x, mode), torch_param(scale), torch_param(bias),
+                                        trm, trv, True, factor, eps)
+    return y.reshape(x.shape).numpy(), sm.numpy(), si.numpy(), trm.numpy(), trv.numpy()
+
+
+def torch_grads(x, dy, mode, scale, bias, eps=EPS):
+    tx = torch_input(x, mode).requires_grad_()
+    w = torch_param(scale).requires_grad_()
+    b = torch_param(bias).requires_grad_()
+    out = F.batch_norm(tx, None, None, w, b, True, 0.0, eps)
+    out.backward(torch_input(dy, mode))
+    return tx.grad.reshape(x.shape).numpy(), w.grad.numpy(), b.grad.numpy()
+
+
+def params(rng, ps):
+    scale = rng.standard_normal(ps).astype(np.float32)
+    bias = rng.standard_normal(ps).astype(np.float32)
+    rm = rng.standard_normal(ps).astype(np.float32)
+    rv = (rng.random(ps) + 0.5).astype(np.float32)
+    return scale, bias, rm, rv
+
+
+def bn_desc(xd, mode):
+    d = mi.TensorDescriptor()
+    mi.deriveBNTensorDescriptor(d, xd, mode)
+    return d
+
+
+def data(rng, shape, offset=0.5, spread=2.0):
+    return (offset + spread * rng.standard_normal(shape)).astype(np.float32)
+
+
+# ---- deriveBNTensorDescriptor -----------------------------------------------------------------
+
+@pytest.mark.parametrize("shape", [(2, 3, 4, 5), (2, 3, 4, 5, 6)], ids=["4d", "5d"])
+@pytest.mark.parametrize("mode", MODES)
+def test_derive_shapes(mode, shape):
+    d = bn_desc(desc(shape), mode)
+    assert d.shape == pshape(mode, shape)
+    assert d.dtype == mi.miopenFloat
+    packed = np.empty(d.shape, np.float32)
+    assert d.strides == tuple(s // 4 for s in packed.strides)
+
+
+def test_derive_of_strided_x_is_packed():
+    x = Strided((2, 3, 4, 5))
+    d = bn_desc(x.desc(), PER_ACT)
+    assert d.shape == (1, 3, 4, 5) and d.strides == (60, 20, 5, 1)
+
+
+def test_derive_rejects_bad_mode_and_dims_and_keeps_state():
+    d = bn_desc(desc((2, 3, 4, 5)), SPATIAL)
+    with pytest.raises(mi.BadParmError, match="bn_mode = 2 is not a miopenBatchNormMode_t"):
+        mi.deriveBNTensorDescriptor(d, desc((2, 3, 4, 5)), 2)
+    with pytest.raises(mi.BadParmError, match="xDesc has 3 dims; expected 4 to 5"):
+        mi.deriveBNTensorDescriptor(d, desc((2, 3, 4)), SPATIAL)
+    with pytest.raises(mi.BadParmError, match="xDesc has 6 dims"):
+        mi.deriveBNTensorDescriptor(d, desc((2, 3, 4, 5, 2, 2)), PER_ACT)
+    assert d.shape == (1, 3, 1, 1)
+    with pytest.raises(mi.BadParmError, match="xDesc has not been set"):
+        mi.deriveBNTensorDescriptor(d, mi.TensorDescriptor(), SPATIAL)
+    with pytest.raises(mi.BadParmError, match="derivedBnDesc is null"):
+        mi.deriveBNTensorDescriptor(None, desc((2, 3, 4, 5)), SPATIAL)
+    gone = mi.TensorDescriptor()
+    mi.destroyTensorDescriptor(gone)
+    with pytest.raises(ValueError, match="derivedBnDesc has been destroyed"):
+        mi.deriveBNTensorDescriptor(gone, desc((2, 3, 4, 5)), SPATIAL)
+
+
+# ---- forward training -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("alpha,beta", [(1.0, 0.0), (0.75, 0.5)])
+@pytest.mark.parametrize("shape", [(4, 3, 5, 7), (3, 4, 2, 3, 5)], ids=["4d", "5d"])
+@pytest.mark.parametrize("mode", MODES)
+def test_fwd_train_matches_torch(handle, rng, mode, shape, alpha, beta):
+    x = data(rng, shape)
+    xd = desc(shape)
+    bd = bn_desc(xd, mode)
+    scale, bias, rm, rv = params(rng, bd.shape)
+    y = poisoned(shape) if beta == 0 else rng.standard_normal(shape).astype(np.float32)
+    y_before = y.astype(np.float64)
+    rm_t, rv_t = rm.copy(), rv.copy()
+    sm, si = poisoned(bd.shape), poisoned(bd.shape)
+    mi.batchNormalizationForwardTraining(handle, mode, alpha, beta, xd, x, desc(shape), y, bd,
+                                         scale, bias, 0.25, rm, rv, EPS, sm, si)
+    ty, tsm, tsi, trm, trv = torch_train(x, mode, scale, bias, rm_t, rv_t, 0.25)
+    expect = alpha * ty + (beta * y_before if beta else 0.0)
+    assert rel_l2(y, expect) <= TOL
+    assert rel_l2(sm.ravel(), tsm) <= TOL and rel_l2(si.ravel(), tsi) <= TOL
+    assert rel_l2(rm.ravel(), trm) <= TOL and rel_l2(rv.ravel(), trv) <= TOL
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_fwd_train_strided_everything_leaves_gaps(handle, rng, mode):
+    shape = (3, 5, 6, 7)
+    x, y = Strided(shape, rng), Strided(shape)
+    ps = pshape(mode, shape)
+    scale, bias, rm, rv, sm, si = (Strided(ps, rng) for _ in range(6))
+    rv.view[...] = np.abs(rv.view) + 0.5
+    rm0, rv0 = rm.view.astype(np.float64), rv.view.astype(np.float64)
+    xd = x.desc()
+    mi.batchNormalizationForwardTraining(handle, mode, 1.0, 0.0, xd, x.buf, y.desc(), y.buf,
+                                         scale.desc(), scale.buf, bias.buf, 0.1, rm.buf, rv.buf,
+                                         EPS, sm.buf, si.buf)
+    ey, em, ei, erm, erv = ref.forward_training(x.view, int(mode), scale.view, bias.view, EPS,
+                                                rm0, rv0, 0.1)
+    assert rel_l2(y.view, ey) <= TOL
+    assert rel_l2(sm.view, em) <= TOL and rel_l2(si.view, ei) <= TOL
+    assert rel_l2(rm.view, erm) <= TOL and rel_l2(rv.view, erv) <= TOL
+    for t in (x, y, scale, bias, rm, rv, sm, si):
+        assert t.gaps_untouched()
+
+
+# memory orders: NHWC, CHWN, and an odd one (W outermost)
+ORDERS = [(0, 2, 3, 1), (1, 2, 3, 0), (3, 0, 1, 2)]
+
+
+@pytest.mark.parametrize("order", ORDERS, ids=["nhwc", "chwn", "wnch"])
+@pytest.mark.parametrize("mode", MODES)
+def test_fwd_train_other_layouts(handle, rng, mode, order):
+    shape = (4, 6, 5, 7)
+    xm, xv, xs = layout(shape, order, rng)
+    # y in a different layout from x
+    ym, yv, ys = layout(shape, (0, 1, 2, 3))
+    xd = desc(shape, xs)
+    bd = bn_desc(xd, mode)
+    scale, bias, _, _ = params(rng, bd.shape)
+    sm, si = poisoned(bd.shape), poisoned(bd.shape)
+    mi.batchNormalizationForwardTraining(handle, mode, 1.0, 0.0, xd, xm, desc(shape, ys), ym, bd,
+                                         scale, bias, 0.0, None, None, EPS, sm, si)
+    ey, em, ei, _, _ = ref.forward_training(xv, int(mode), scale, bias, EPS)
+    assert rel_l2(yv, ey) <= TOL and rel_l2(sm, em) <= TOL and rel_l2(si, ei) <= TOL
+
+
+@pytest.mark.parametrize("mode,shape,order", [
+    (SPATIAL, (2, 3, 512, 400), (0, 1, 2, 3)),    # few channels, long: split per channel
+    (SPATIAL, (3, 8, 128, 128), (0, 2, 3, 1)),    # channels-last: many chunks per channel
+    (PER_ACT, (3000, 40, 1, 1), (0, 1, 2, 3)),    # large batch: chunks along N
+], ids=["spatial-split", "spatial-nhwc-chunks", "per_act-long-n"])
+def test_fwd_train_and_bwd_chunked_paths(handle, rng, mode, shape, order):
+    xm, xv, xs = layout(shape, order, rng)
+    xv *= 3.0
+    xv += 10.0                       # a mean far from 0 tests the two-pass statistics
+    dym, dyv, dys = layout(shape, order, rng)
+    xd = desc(shape, xs)
+    bd = bn_desc(xd, mode)
+    scale, bias, rm, rv = params(rng, bd.shape)
+    ym, yv, _ = layout(shape, order)
+    sm, si = poisoned(bd.shape), poisoned(bd.shape)
+    erm, erv = rm.astype(np.float64), rv.astype(np.float64)
+    mi.batchNormalizationForwardTraining(handle, mode, 1.0, 0.0, xd, xm, xd, ym, bd, scale, bias,
+                                         0.5, rm, rv, EPS, sm, si)
+    ey, em, ei, erm, erv = ref.forward_training(xv, int(mode), scale, bias, EPS, erm, erv, 0.5)
+    assert rel_l2(yv, ey) <= TOL and rel_l2(sm, em) <= TOL and rel_l2(si, ei) <= TOL
+    assert rel_l2(rm, erm) <= TOL and rel_l2(rv, erv) <= TOL
+    dxm, dxv, _ = layout(shape, order)
+    ds, db = poisoned(bd.shape), poisoned(bd.shape)
+    edx, eds, edb = ref.backward(xv, dyv, int(mode), scale, em, ei)
+    for saved in ((sm, si), (None, None)):
+        mi.batchNormalizationBackward(handle, mode, 1.0, 0.0, 1.0, 0.0, xd, xm, desc(shape, dys),
+                                      dym, xd, dxm, bd, scale, ds, db, EPS, *saved)
+        assert rel_l2(dxv, edx) <= TOL and rel_l2(ds, eds) <= TOL and rel_l2(db, edb) <= TOL
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(1, 5), c=st.integers(1, 6), spatial=st.lists(st.integers(1, 7), min_size=2,
+       max_size=3), mode=st.sampled_from([SPATIAL, PER_ACT]), strided=st.booleans(),
+       beta=st.sampled_from([0.0, 0.5]), seed=st.integers(0, 2**16))
+def test_fwd_train_hypothesis(n, c, spatial, mode, strided, beta, seed):
+    handle = mi.Handle(device="cpu")
+    rng = np.random.default_rng(seed)
+    shape = (n, c, *spatial)
+    if strided:
+        x, y = Strided(shape, rng), Strided(shape, rng)
+    else:
+        x, y = Strided(shape, rng, pad=()), Strided(shape, rng, pad=())
+    if beta == 0:
+        y.view[...] = np.nan
+    y0 = y.view.astype(np.float64)
+    xd = x.desc()
+    bd = bn_desc(xd, mode)
+    scale, bias, rm, rv = params(rng, bd.shape)
+    erm, erv = rm.astype(np.float64), rv.astype(np.float64)
+    sm, si = poisoned(bd.shape), poisoned(bd.shape)
+    mi.batchNormalizationForwardTraining(handle, mode, 1.5, beta, xd, x.buf, y.desc(), y.buf, bd,
+                                         scale, bias, 0.3, rm, rv, EPS, sm, si)
+    ey, em, ei, erm, erv = ref.forward_training(x.view, int(mode), scale, bias, EPS, erm, erv, 0.3)
+    expect = 1.5 * ey + (beta * y0 if beta else 0.0)
+    assert rel_l2(y.view, expect) <= TOL
+    assert rel_l2(sm, em) <= TOL and rel_l2(si, ei) <= TOL
+    assert rel_l2(rm, erm) <= TOL and rel_l2(rv, erv) <= TOL
+    assert x.gaps_untouched() and y.gaps_untouched()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_fwd_train_optional_pairs(handle, rng, mode):
+    shape = (3, 4, 5, 6)
+    x = data(rng, shape)
+    xd = desc(shape)
+    bd = bn_desc(xd, mode)
+    scale, bias, rm, rv = params(rng, bd.shape)
+    ey, em, ei, erm, erv = ref.forward_training(x, int(mode), scale, bias, EPS, rm, rv, 0.5)
+    # running and saved both skipped
+    y = poisoned(shape)
+    mi.batchNormalizationForwardTraining(handle, mode, 1.0, 0.0, xd, x, xd, y, bd, scale, bias,
+                                         0.5, None, None, EPS, None, None)
+    assert rel_l2(y, ey) <= TOL
+    # a half-given pair counts as absent (MIOpen): the given half is not touched
+    r1, s1 = rm.copy(), poisoned(bd.shape)
+    mi.batchNormalizationForwardTraining(handle, mode, 1.0, 0.0, xd, x, xd, y, bd, scale, bias,
+                                         0.5, r1, None, EPS, s1, None)
+    assert np.array_equal(r1, rm) and np.all(np.isnan(s1))
+    v1, s2 = rv.copy(), poisoned(bd.shape)
+    mi.batchNormalizationForwardTraining(handle, mode, 1.0, 0.0, xd, x, xd, y, bd, scale, bias,
+                                         0.5, None, v1, EPS, None, s2)
+    assert np.array_equal(v1, rv) and np.all(np.isnan(s2))
+    # running only / saved only
+    r2, v2 = rm.copy(), rv.copy()
+    mi.batchNormalizationForwardTraining(handle, mode, 1.0, 0.0, xd, x, xd, y, bd, scale, bias,
+                                         0.5, r2, v2, EPS, None, None)
+    assert rel_l2(r2, erm) <= TOL and rel_l2(v2, erv) <= TOL
+    s3, s4 = poisoned(bd.shape), poisoned(bd.shape)
+    mi.batchNormalizationForwardTraining(handle, mode, 1.0, 0.0, xd, x, xd, y, bd, scale, bias,
+                                         0.5, None, None, EPS, s3, s4)
+    assert rel_l2(s3, em) <= TOL and rel_l2(s4, ei) <= TOL
+
+
+def test_fwd_train_one_element_per_statistic_keeps_variance_biased(handle, rng):
+    # Per activation with N = 1: every statistic has M = 1 element. MIOpen then feeds the biased
+    # variance (0) to the running variance instead of dividing by M - 1 = 0.
+    shape = (1, 3, 4, 5)
+    x = data(rng, shape)
+    xd = desc(shape)
+    bd = bn_desc(xd, PER_ACT)
+    scale, bias, rm, rv = params(rng, bd.shape)
+    rm0, rv0 = rm.astype(np.float64), rv.astype(np.float64)
+    y, sm, si = poisoned(shape), poisoned(bd.shape), poisoned(bd.shape)
+    mi.batchNormalizationForwardTraining(handle, PER_ACT, 1.0, 0.0, xd, x, xd, y, bd, scale, bias,
+                                         0.25, rm, rv, EPS, sm, si)
+    assert rel_l2(y, bias) <= TOL                     # x - mean = 0
+    assert rel_l2(rm, 0.75 * rm0 + 0.25 * x) <= TOL
+    assert rel_l2(rv, 0.75 * rv0) <= TOL
+    assert rel_l2(sm, x) <= TOL and rel_l2(si, np.full(bd.shape, 1 / np.sqrt(EPS))) <= TOL
+
+
+def test_fwd_train_in_place(handle, rng):
+    shape = (4, 3, 6, 5)
+    x = data(rng, shape)
+    xd = desc(shape)
+    bd = bn_desc(xd, SPATIAL)
+    scale, bias, _, _ = params(rng, bd.shape)
+    ey, *_ = ref.forward_training(x, SPATIAL, scale, bias, EPS)
+    mi.batchNormalizationForwardTraining(handle, SPATIAL, 1.0, 0.0, xd, x, xd, x, bd, scale, bias,
+                                         0.0, None, None, EPS, None, None)
+    assert rel_l2(x, ey) <= TOL
+
+
+_DETERMINISM_SCRIPT = r"""
+import sys, hashlib, numpy as np, miopen_cy as mi
+h = mi.Handle(device="cpu")
+rng = np.random.default_rng(7)
+out = hashlib.sha256()
+for shape, mode in [((2, 3, 512, 400), 1), ((3, 8, 128, 128), 1), ((3000, 40, 1, 1), 0),
+                    ((8, 16, 40, 40), 1), ((8, 16, 40, 40), 0)]:
+    x = (rng.standard_normal(shape) * 3 + 1).astype(np.float32)
+    dy = rng.standard_normal(shape).astype(np.float32)
+    xd = mi.TensorDescriptor(); mi.setTensorDescriptor(xd, mi.miopenFloat, 4, list(shape), None)
+    bd = mi.TensorDescriptor(); mi.deriveBNTensorDescriptor(bd, xd, mode)
+    sc = rng.standard_normal(bd.shape).astype(np.float32); bi = sc[::-1].copy()
+    y = np.empty_like(x); dx = np.empty_like(x)
+    sm, si, ds, db = (np.empty(bd.shape, np.float32) for _ in range(4))
+    mi.batchNormalizationForwardTraining(h, mode, 1.0, 0.0, xd, x, xd, y, bd, sc, bi, 0.0, None,
+                                         None, 1e-5, sm, si)
+    mi.batchNormalizationBackward(h, mode, 1.0, 0.0, 1.0, 0.0, xd, x, xd, dy, xd, dx, bd, sc, ds,
+                                  db, 1e-5, None, None)
+    for a in (y, sm, si, dx, ds, db):
+        out.update(a.tobytes())
+print(out.hexdigest())
+"""
+
+
+def test_results_do_not_depend_on_thread_count(tmp_path):
+    digests = set()
+    for threads in ("1", "2", "3"):
+        env = dict(os.environ, OMP_NUM_THREADS=threads)
+        # cwd outside the source tree, so that the installed package is the one imported
+        run = subprocess.run([sys.executable, "-c", _DETERMINISM_SCRIPT], env=env, cwd=tmp_path,
+                             capture_output=True, text=True, check=True)
+        digests.add(run.stdout.strip())
+    assert len(digests) == 1
+
+
+# ---- forward inference ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("alpha,beta", [(1.0, 0.0), (2.0, -0.5)])
+@pytest.mark.parametrize("shape", [(4, 3, 5, 7), (3, 4, 2, 3, 5)], ids=["4d", "5d"])
+@pytest.mark.parametrize("mode", MODES)
+def test_fwd_infer_matches_torch(handle, rng, mode, shape, alpha, beta):
+    x = data(rng, shape)
+    xd = desc(shape)
+    bd = bn_desc(xd, mode)
+    scale, bias, rm, rv = params(rng, bd.shape)
+    y = poisoned(shape) if beta == 0 else rng.standard_normal(shape).astype(np.float32)
+    y0 = y.astype(np.float64)
+    mi.batchNormalizationForwardInference(handle, mode, alpha, beta, xd, x, xd, y, bd, scale, bias,
+                                          rm, rv, EPS)
+    t = F.batch_norm(torch_input(x, mode), torch_param(rm), torch_param(rv), torch_param(scale),
+                     torch_param(bias), False, 0.0, EPS).reshape(shape).numpy()
+    assert rel_l2(y, alpha * t + (beta * y0 if beta else 0.0)) <= TOL
+
+
+@pytest.mark.parametrize("order", [(0, 1, 2, 3), (0, 2, 3, 1)], ids=["nchw", "nhwc"])
+@pytest.mark.parametrize("mode", MODES)
+def test_fwd_infer_strided(handle, rng, mode, order):
+    shape = (3, 5, 6, 7)
+    xm, xv, xs = layout(shape, order, rng)
+    y = Strided(shape)
+    ps = pshape(mode, shape)
+    scale, bias, rm, rv = (Strided(ps, rng) for _ in range(4))
+    rv.view[...] = np.abs(rv.view) + 0.1
+    mi.batchNormalizationForwardInference(handle, mode, 1.0, 0.0, desc(shape, xs), xm, y.desc(),
+                                          y.buf, scale.desc(), scale.buf, bias.buf, rm.buf, rv.buf,
+                                          EPS)
+    expect = ref.forward(xv, scale.view, bias.view, rm.view, rv.view, EPS)
+    assert rel_l2(y.view, expect) <= TOL and y.gaps_untouched()
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(1, 4), c=st.integers(1, 6), spatial=st.lists(st.integers(1, 6), min_size=2,
+       max_size=3), mode=st.sampled_from([SPATIAL, PER_ACT]), seed=st.integers(0, 2**16))
+def test_fwd_infer_hypothesis(n, c, spatial, mode, seed):
+    handle = mi.Handle(device="cpu")
+    rng = np.random.default_rng(seed)
+    shape = (n, c, *spatial)
+    x, y = Strided(shape, rng), Strided(shape)
+    bd = bn_desc(x.desc(), mode)
+    scale, bias, rm, rv = params(rng, bd.shape)
+    mi.batchNormalizationForwardInference(handle, mode, 1.0, 0.0, x.desc(), x.buf, y.desc(), y.buf,
+                                          bd, scale, bias, rm, rv, EPS)
+    assert rel_l2(y.view, ref.forward(x.view, scale, bias, rm, rv, EPS)) <= TOL
+    assert y.gaps_untouched()
+
+
+@pytest.mark.parametrize("missing", ["both", "mean", "variance"])
+@pytest.mark.parametrize("mode", MODES)
+def test_fwd_infer_without_estimates_uses_batch_statistics(handle, rng, mode, missing):
+    # MIOpen runs its training kernel when either estimate is null: batch statistics, nothing
+    # updated.
+    shape = (4, 3, 5, 6)
+    x = data(rng, shape)
+    xd = desc(shape)
+    bd = bn_desc(xd, mode)
+    scale, bias, rm, rv = params(rng, bd.shape)
+    rm0, rv0 = rm.copy(), rv.copy()
+    est = {"both": (None, None), "mean": (None, rv), "variance": (rm, None)}[missing]
+    y = poisoned(shape)
+    mi.batchNormalizationForwardInference(handle, mode, 1.0, 0.0, xd, x, xd, y, bd, scale, bias,
+                                          *est, EPS)
+    ey, *_ = ref.forward_training(x, int(mode), scale, bias, EPS)
+    assert rel_l2(y, ey) <= TOL
+    assert np.array_equal(rm, rm0) and np.array_equal(rv, rv0)
+
+
+# ---- backward ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("use_saved", [True, False], ids=["saved", "recomputed"])
+@pytest.mark.parametrize("shape", [(4, 3, 5, 7), (3, 4, 2, 3, 5)], ids=["4d", "5d"])
+@pytest.mark.parametrize("mode", MODES)
+def test_bwd_matches_torch_autograd(handle, rng, mode, shape, use_saved):
+    x = data(rng, shape)
+    dy = rng.standard_normal(shape).astype(np.float32)
+    xd = desc(shape)
+    bd = bn_desc(xd, mode)
+    scale, bias, _, _ = params(rng, bd.shape)
+    sm, si = poisoned(bd.shape), poisoned(bd.shape)
+    y = poisoned(shape)
+    mi.batchNormalizationForwardTraining(handle, mode, 1.0, 0.0, xd, x, xd, y, bd, scale, bias,
+                                         0.0, None, None, EPS, sm, si)
+    dx, ds, db = poisoned(shape), poisoned(bd.shape), poisoned(bd.shape)
+    saved = (sm, si) if use_saved else (None, None)
+    mi.batchNormalizationBackward(handle, mode, 1.0, 0.0, 1.0, 0.0, xd, x, xd, dy, xd, dx, bd,
+                                  scale, ds, db, EPS, *saved)
+    tdx, tds, tdb = torch_grads(x, dy, mode, scale, bias)
+    assert rel_l2(dx, tdx) <= TOL
+    assert rel_l2(ds.ravel(), tds) <= TOL and rel_l2(db.ravel(), tdb) <= TOL
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_bwd_uses_the_saved_statistics_it_is_given(handle, rng, mode):
+    # With saved mean / inv std the kernel must use them as given, not recompute them.
+    shape = (4, 3, 5, 6)
+    x = data(rng, shape)
+    dy = rng.standard_normal(shape).astype(np.float32)
+    xd = desc(shape)
+    bd = bn_desc(xd, mode)
+    scale, _, _, _ = params(rng, bd.shape)
+    sm = rng.standard_normal(bd.shape).astype(np.float32)
+    si = (rng.random(bd.shape) + 0.5).astype(np.float32)
+    dx, ds, db = poisoned(shape), poisoned(bd.shape), poisoned(bd.shape)
+    mi.batchNormalizationBackward(handle, mode, 1.0, 0.0, 1.0, 0.0, xd, x, xd, dy, xd, dx, bd,
+                                  scale, ds, db, EPS, sm, si)
+    edx, eds, edb = ref.backward(x, dy, int(mode), scale, sm.astype(np.float64),
+                                 si.astype(np.float64))
+    assert rel_l2(dx, edx) <= TOL and rel_l2(ds, eds) <= TOL and rel_l2(db, edb) <= TOL
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_bwd_blends_data_and_param_diffs(handle, rng, mode):
+    shape = (4, 3, 5, 6)
+    x = data(rng, shape)
+    dy = rng.standard_normal(shape).astype(np.float32)
+    xd = desc(shape)
+    bd = bn_desc(xd, mode)
+    scale, _, _, _ = params(rng, bd.shape)
+    mean, var, _ = ref.batch_stats(x, int(mode))
+    edx, eds, edb = ref.backward(x, dy, int(mode), scale, mean, 1 / np.sqrt(var + EPS))
+    dx = rng.standard_normal(shape).astype(np.float32)
+    ds = rng.standard_normal(bd.shape).astype(np.float32)
+    db = rng.standard_normal(bd.shape).astype(np.float32)
+    dx0, ds0, db0 = (a.astype(np.float64) for a in (dx, ds, db))
+    mi.batchNormalizationBackward(handle, mode, 0.5, 2.0, -1.5, 0.25, xd, x, xd, dy, xd, dx, bd,
+                                  scale, ds, db, EPS, None, None)
+    assert rel_l2(dx, 0.5 * edx + 2.0 * dx0) <= TOL
+    assert rel_l2(ds, -1.5 * eds + 0.25 * ds0) <= TOL
+    assert rel_l2(db, -1.5 * edb + 0.25 * db0) <= TOL
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_bwd_strided_and_mixed_layouts_leave_gaps(handle, rng, mode):
+    shape = (4, 5, 6, 7)
+    x = Strided(shape, rng)
+    dym, dyv, dys = layout(shape, (0, 2, 3, 1), rng)
+    dx = Strided(shape)
+    ps = pshape(mode, shape)
+    scale, ds, db = Strided(ps, rng), Strided(ps), Strided(ps)
+    mi.batchNormalizationBackward(handle, mode, 1.0, 0.0, 1.0, 0.0, x.desc(), x.buf,
+                                  desc(shape, dys), dym, dx.desc(), dx.buf, scale.desc(),
+                                  scale.buf, ds.buf, db.buf, EPS, None, None)
+    mean, var, _ = ref.batch_stats(x.view, int(mode))
+    edx, eds, edb = ref.backward(x.view, dyv, int(mode), scale.view, mean, 1 / np.sqrt(var + EPS))
+    assert rel_l2(dx.view, edx) <= TOL
+    assert rel_l2(ds.view, eds) <= TOL and rel_l2(db.view, edb) <= TOL
+    assert dx.gaps_untouched() and ds.gaps_untouched() and db.gaps_untouched()
+
+
+@settings(max_examples=30, deadline=None)
+@given(n=st.integers(3, 6), c=st.integers(1, 5), spatial=st.lists(st.integers(1, 6), min_size=2,
+       max_size=3), mode=st.sampled_from([SPATIAL, PER_ACT]), use_saved=st.booleans(),
+       seed=st.integers(0, 2**16))
+def test_bwd_hypothesis(n, c, spatial, mode, use_saved, seed):
+    # n >= 3: with 1 or 2 elements per statistic dx is ~0 up to rounding (ill-conditioned).
+    handle = mi.Handle(device="cpu")
+    rng = np.random.default_rng(seed)
+    shape = (n, c, *spatial)
+    x, dy, dx = Strided(shape, rng), Strided(shape, rng), Strided(shape)
+    bd = bn_desc(x.desc(), mode)
+    scale, bias, _, _ = params(rng, bd.shape)
+    mean, var, _ = ref.batch_stats(x.view, int(mode))
+    inv_std = 1 / np.sqrt(var + EPS)
+    saved = (mean.astype(np.float32), inv_std.astype(np.float32)) if use_saved else (None, None)
+    ds, db = poisoned(bd.shape), poisoned(bd.shape)
+    mi.batchNormalizationBackward(handle, mode, 1.0, 0.0, 1.0, 0.0, x.desc(), x.buf, dy.desc(),
+                                  dy.buf, dx.desc(), dx.buf, bd, scale, ds, db, EPS, *saved)
+    if use_saved:
+        mean, inv_std = saved[0].astype(np.float64), saved[1].astype(np.float64)
+    edx, eds, edb = ref.backward(x.view, dy.view, int(mode), scale, mean, inv_std)
+    assert rel_l2(dx.view, edx) <= TOL
+    assert rel_l2(ds, eds) <= TOL and rel_l2(db, edb) <= TOL
+    assert dx.gaps_untouched()
+
+
+# ---- bad calls: a MIOpenError naming the parameter, and nothing written ------------------------
+
+def _fwd_train_call(handle, rng, mode=SPATIAL, shape=(2, 3, 4, 5)):
+    x = data(rng, shape)
+    xd = desc(shape)
+    bd = bn_desc(xd, mode)
+    scale, bias, rm, rv = params(rng, bd.shape)
+    return dict(handle=handle, bn_mode=mode, alpha=1.0, beta=0.0, xDesc=xd, x=x,
+                yDesc=desc(shape), y=poisoned(shape), bnScaleBiasMeanVarDesc=bd, bnScale=scale,
+                bnBias=bias, expAvgFactor=0.1, resultRunningMean=rm, resultRunningVariance=rv,
+                epsilon=EPS, resultSaveMean=poisoned(bd.shape),
+                resultSaveInvVariance=poisoned(bd.shape))
+
+
+def _snapshot(kw, names):
+    return {k: kw[k].copy() for k in names if isinstance(kw.get(k), np.ndarray)}
+
+
+def _unchanged(kw, snap):
+    return all(np.array_equal(kw[k], v, equal_nan=True) for k, v in snap.items())
+
+
+BAD_FWD_TRAIN = [
+    (dict(bn_mode=5), mi.BadParmError, "bn_mode = 5 is not a miopenBatchNormMode_t"),
+    (dict(x_shape=(2, 3, 20)), mi.BadParmError, "xDesc has 3 dims"),
+    (dict(yDesc=(2, 3, 4, 6)), mi.BadParmError, "xDesc and yDesc have different lengths"),
+    (dict(yDesc_dtype=mi.miopenDouble), mi.BadParmError, "xDesc is miopenFloat but yDesc is miopenDouble"),
+    (dict(bn=(1, 3, 4, 5)), mi.BadParmError,
+     r"bnScaleBiasMeanVarDesc has lengths \(1, 3, 4, 5\); expected \(1, 3, 1, 1\) for miopenBNSpatial"),
+    (dict(bn=(1, 4, 1, 1)), mi.BadParmError, "bnScaleBiasMeanVarDesc has lengths"),
+    (dict(bn=(3,)), mi.BadParmError, "bnScaleBiasMeanVarDesc has lengths"),
+    (dict(bn_dtype=mi.miopenHalf), mi.MIOpenNotImplementedError, "bnScaleBiasMeanVarDesc has data type miopenHalf"),
+    (dict(epsilon=-1e-5), mi.BadParmError, "epsilon = -1e-05; must be finite and >= 0"),
+    (dict(epsilon=float("nan")), mi.BadParmError, "epsilon = nan"),
+    (dict(epsilon=float("inf")), mi.BadParmError, "epsilon = inf"),
+    (dict(expAvgFactor=1.5), mi.BadParmError, r"expAvgFactor = 1.5; must be in \[0, 1\]"),
+    (dict(expAvgFactor=-0.1), mi.BadParmError, "expAvgFactor = -0.1"),
+    (dict(expAvgFactor=float("nan")), mi.BadParmError, "expAvgFactor = nan"),
+    (dict(x=None), mi.BadParmError, "x is a null pointer"),
+    (dict(y=None), mi.BadParmError, "y is a null pointer"),
+    (dict(bnScale=None), mi.BadParmError, "bnScale is a null pointer"),
+    (dict(bnBias=None), mi.BadParmError, "bnBias is a null pointer"),
+    (dict(xDesc=None), mi.BadParmError, "xDesc is null"),
+    (dict(bnScaleBiasMeanVarDesc="unset"), mi.BadParmError, "bnScaleBiasMeanVarDesc has not been set"),
+    (dict(bnBias="short"), mi.BadParmError, "bnBias: the buffer has 8 bytes; its descriptor needs 12"),
+    (dict(resultRunningMean="f64"), mi.BadParmError, "resultRunningMean: array dtype 'f8'"),
+    (dict(x="short"), mi.BadParmError, "x: the buffer has 8 bytes"),
+]
+
+
+@pytest.mark.parametrize("change,exc,word", BAD_FWD_TRAIN, ids=[w[:40] for _, _, w in BAD_FWD_TRAIN])
+def test_fwd_train_bad_inputs_change_nothing(handle, rng, change, exc, word):
+    kw = _fwd_train_call(handle, rng)
+    shape = kw["x"].shape
+    for k, v in change.items():
+        if k == "x_shape":
+            kw["xDesc"] = desc(v)
+            kw["x"] = data(rng, v)
+        elif k == "yDesc":
+            kw["yDesc"] = desc(v)
+            kw["y"] = poisoned(v)
+        elif k == "yDesc_dtype":
+            kw["yDesc"] = desc(shape, dtype=v)
+            kw["y"] = np.full(shape, np.nan)
+        elif k == "bn":
+            kw["bnScaleBiasMeanVarDesc"] = desc(v)
+            for name in ("bnScale", "bnBias", "resultRunningMean", "resultRunningVariance",
+                         "resultSaveMean", "resultSaveInvVariance"):
+                kw[name] = np.resize(kw[name], v)
+        elif k == "bn_dtype":
+            kw["bnScaleBiasMeanVarDesc"] = desc(kw["bnScaleBiasMeanVarDesc"].shape, dtype=v)
+            for name in ("bnScale", "bnBias", "resultRunningMean", "resultRunningVariance",
+                         "resultSaveMean", "resultSaveInvVariance"):
+                kw[name] = kw[name].astype(np.float16)
+        elif v == "unset":
+            kw[k] = mi.TensorDescriptor()
+        elif v == "short":
+            kw[k] = np.zeros(2, np.float32)
+        elif v == "f64":
+            kw[k] = kw[k].astype(np.float64)
+        else:
+            kw[k] = v
+    snap = _snapshot(kw, ("y", "resultRunningMean", "resultRunningVariance", "resultSaveMean",
+                          "resultSaveInvVariance"))
+    with pytest.raises(exc, match=word):
+        mi.batchNormalizationForwardTraining(**kw)
+    assert _unchanged(kw, snap)
+
+
+def test_double_data_is_not_implemented_and_changes_nothing(handle, rng):
+    shape = (2, 3, 4, 5)
+    xd = desc(shape, dtype=mi.miopenDouble)
+    bd = bn_desc(xd, SPATIAL)
+    assert bd.dtype == mi.miopenFloat           # MIOpen derives fp32 parameters for any x
+    x = rng.standard_normal(shape)
+    y = np.full(shape, np.nan)
+    scale, bias, rm, rv = params(rng, bd.shape)
+    with pytest.raises(mi.MIOpenNotImplementedError, match="xDesc has data type miopenDouble"):
+        mi.batchNormalizationForwardTraining(handle, SPATIAL, 1.0, 0.0, xd, x, xd, y, bd, scale,
+                                             bias, 0.1, rm, rv, EPS, None, None)
+    with pytest.raises(mi.MIOpenNotImplementedError, match="xDesc has data type miopenDouble"):
+        mi.batchNormalizationForwardInference(handle, SPATIAL, 1.0, 0.0, xd, x, xd, y, bd, scale,
+                                              bias, rm, rv, EPS)
+    assert np.all(np.isnan(y))
+
+
+def test_destroyed_descriptor_raises_before_the_call(handle, rng):
+    kw = _fwd_train_call(handle, rng)
+    mi.destroyTensorDescriptor(kw["yDesc"])
+    with pytest.raises(ValueError, match="yDesc has been destroyed"):
+        mi.batchNormalizationForwardTraining(**kw)
+    assert np.all(np.isnan(kw["y"]))
+
+
+def test_per_activation_param_desc_must_match_mode(handle, rng):
+    kw = _fwd_train_call(handle, rng, mode=PER_ACT)
+    kw["bn_mode"] = SPATIAL
+    with pytest.raises(mi.BadParmError, match=r"expected \(1, 3, 1, 1\) for miopenBNSpatial"):
+        mi.batchNormalizationForwardTraining(**kw)
+    kw = _fwd_train_call(handle, rng, mode=SPATIAL)
+    kw["bn_mode"] = PER_ACT
+    with pytest.raises(mi.BadParmError, match=r"expected \(1, 3, 4, 5\) for miopenBNPerActivation"):
+        mi.batchNormalizationForwardTraining(**kw)
+
+
+def test_fwd_infer_bad_inputs_change_nothing(handle, rng):
+    shape = (2, 3, 4, 5)
+    x = data(rng, shape)
+    xd = desc(shape)
+    bd = bn_desc(xd, SPATIAL)
+    scale, bias, rm, rv = params(rng, bd.shape)
+    y = poisoned(shape)
+    cases = [
+        (dict(bn_mode=-1), "bn_mode = -1"),
+        (dict(epsilon=-1.0), "epsilon = -1"),
+        (dict(yDesc=desc((2, 3, 4, 4))), "xDesc and yDesc have different lengths"),
+        (dict(bnScale=None), "bnScale is a null pointer"),
+        (dict(y=None), "y is a null pointer"),
+        (dict(bnScaleBiasMeanVarDesc=desc((1, 3, 4, 5)), bnScale=np.ones((1, 3, 4, 5), np.float32),
+              bnBias=np.ones((1, 3, 4, 5), np.float32), estimatedMean=np.ones((1, 3, 4, 5), np.float32),
+              estimatedVariance=np.ones((1, 3, 4, 5), np.float32)),
+         "bnScaleBiasMeanVarDesc has lengths"),
+        (dict(estimatedMean=np.zeros(2, np.float32)), "estimatedMean: the buffer has 8 bytes"),
+    ]
+    for change, word in cases:
+        kw = dict(handle=handle, bn_mode=SPATIAL, alpha=1.0, beta=0.0, xDesc=xd, x=x, yDesc=xd,
+                  y=y, bnScaleBiasMeanVarDesc=bd, bnScale=scale, bnBias=bias, estimatedMean=rm,
+                  estimatedVariance=rv, epsilon=EPS)
+        kw.update(change)
+        with pytest.raises(mi.BadParmError, match=word):
+            mi.batchNormalizationForwardInference(**kw)
+        assert np.all(np.isnan(y)), change
+
+
+def test_bwd_bad_inputs_change_nothing(handle, rng):
+    shape = (2, 3, 4, 5)
+    x = data(rng, shape)
+    dy = rng.standard_normal(shape).astype(np.float32)
+    xd = desc(shape)
+    bd = bn_desc(xd, PER_ACT)
+    scale, _, sm, si = params(rng, bd.shape)
+    dx, ds, db = poisoned(shape), poisoned(bd.shape), poisoned(bd.shape)
+    cases = [
+        (dict(bn_mode=3), mi.BadParmError, "bn_mode = 3"),
+        (dict(dyDesc=desc((2, 3, 4, 6)), dy=np.ones((2, 3, 4, 6), np.float32)), mi.BadParmError,
+         "xDesc and dyDesc have different lengths"),
+        (dict(dxDesc=desc((2, 3, 5, 5)), dx=poisoned((2, 3, 5, 5))), mi.BadParmError,
+         "xDesc and dxDesc have different lengths"),
+        (dict(dxDesc=desc(shape, dtype=mi.miopenHalf), dx=np.full(shape, np.nan, np.float16)),
+         mi.BadParmError, "xDesc is miopenFloat but dxDesc is miopenHalf"),
+        (dict(bnScaleBiasDiffDesc=desc((1, 3, 1, 1)), bnScale=scale[:, :, :1, :1].copy(),
+              resultBnScaleDiff=poisoned((1, 3, 1, 1)), resultBnBiasDiff=poisoned((1, 3, 1, 1)),
+              savedMean=sm[:, :, :1, :1].copy(), savedInvVariance=si[:, :, :1, :1].copy()),
+         mi.BadParmError,
+         r"bnScaleBiasDiffDesc has lengths \(1, 3, 1, 1\); expected \(1, 3, 4, 5\)"),
+        (dict(x=None), mi.BadParmError, "x is a null pointer"),
+        (dict(dy=None), mi.BadParmError, "dy is a null pointer"),
+        (dict(dx=None), mi.BadParmError, "dx is a null pointer"),
+        (dict(bnScale=None), mi.BadParmError, "bnScale is a null pointer"),
+        (dict(resultBnScaleDiff=None), mi.BadParmError, "resultBnScaleDiff is a null pointer"),
+        (dict(resultBnBiasDiff=None), mi.BadParmError, "resultBnBiasDiff is a null pointer"),
+        (dict(epsilon=float("-inf")), mi.BadParmError, "epsilon = -inf"),
+        (dict(dyDesc=None), mi.BadParmError, "dyDesc is null"),
+        (dict(savedMean=np.zeros(3, np.float32)), mi.BadParmError, "savedMean: the buffer has 12 bytes"),
+    ]
+    for change, exc, word in cases:
+        kw = dict(handle=handle, bn_mode=PER_ACT, alphaDataDiff=1.0, betaDataDiff=0.0,
+                  alphaParamDiff=1.0, betaParamDiff=0.0, xDesc=xd, x=x, dyDesc=xd, dy=dy,
+                  dxDesc=xd, dx=dx, bnScaleBiasDiffDesc=bd, bnScale=scale, resultBnScaleDiff=ds,
+                  resultBnBiasDiff=db, epsilon=EPS, savedMean=sm, savedInvVariance=si)
+        kw.update(change)
+        with pytest.raises(exc, match=word):
+            mi.batchNormalizationBackward(**kw)
+        for out in ("dx", "resultBnScaleDiff", "resultBnBiasDiff"):
+            assert kw[out] is None or np.all(np.isnan(kw[out])), (change, out)
+
+
+def test_epsilon_zero_is_allowed(handle, rng):
+    # cuDNN's CUDNN_BN_MIN_EPSILON is 0 (since 7.5) and MIOpen has no minimum.
+    shape = (3, 2, 4, 4)
+    x = data(rng, shape)
+    xd = desc(shape)
+    bd = bn_desc(xd, SPATIAL)
+    scale, bias, _, _ = params(rng, bd.shape)
+    y = poisoned(shape)
+    mi.batchNormalizationForwardTraining(handle, SPATIAL, 1.0, 0.0, xd, x, xd, y, bd, scale, bias,
+                                         0.0, None, None, 0.0, None, None)
+    assert rel_l2(y, ref.forward_training(x, SPATIAL, scale, bias, 0.0)[0]) <= TOL
+
+
+def test_profiling_records_a_kernel_time(rng):
+    handle = mi.Handle(device="cpu")
+    mi.enableProfiling(handle, True)
+    kw = _fwd_train_call(handle, rng)
+    mi.batchNormalizationForwardTraining(**kw)
+    assert mi.getKernelTime(handle) >= 0.0
+
+
+def test_logging_prints_the_call(tmp_path):
+    code = ("import numpy as np, miopen_cy as mi\n"
+            "d = mi.TensorDescriptor(); mi.setTensorDescriptor(d, mi.miopenFloat, 4, [2, 3, 4, 5], None)\n"
+            "b = mi.TensorDescriptor(); mi.deriveBNTensorDescriptor(b, d, mi.miopenBNSpatial)\n")
+    env = dict(os.environ, MIOPEN_ENABLE_LOGGING="1")
+    run = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True,
+                         text=True, check=True)
+    assert "miopenDeriveBNTensorDescriptor" in run.stderr and "bn_mode = 1" in run.stderr
