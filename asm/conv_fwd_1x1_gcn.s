@@ -3,7 +3,7 @@
 // Ho = (H - 1) / stride + 1, Wo = (W - 1) / stride + 1). gfx906 / gfx908 / gfx90a, wave64.
 // Solver: ConvAsm1x1U (hip/src/conv/solvers/conv_asm_1x1u.cpp).
 //
-// Kernel arguments (56 bytes; host mirror: hip/src/conv/solvers/conv_asm_args.hpp, ConvAsm1x1Args)
+// Kernel arguments (56 bytes; host mirror: hip/src/conv/solver_support/conv_asm_args.hpp, ConvAsm1x1Args)
 //   offset  size  name
 //        0     8  x_nchw    const float*, global
 //        8     8  w_kcyx    const float*, global (K x C x 1 x 1)

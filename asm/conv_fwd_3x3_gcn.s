@@ -2,7 +2,7 @@
 // packed NCHW (x_nchw, w_kcyx, y_nkhw; Ho = H, Wo = W). gfx906 / gfx908 / gfx90a, wave64.
 // Solver: ConvAsm3x3U (hip/src/conv/solvers/conv_asm_3x3u.cpp).
 //
-// Kernel arguments (48 bytes; host mirror: hip/src/conv/solvers/conv_asm_args.hpp, ConvAsm3x3Args)
+// Kernel arguments (48 bytes; host mirror: hip/src/conv/solver_support/conv_asm_args.hpp, ConvAsm3x3Args)
 //   offset  size  name
 //        0     8  x_nchw    const float*, global
 //        8     8  w_kcyx    const float*, global

@@ -1,7 +1,7 @@
 // activation_fwd / activation_bwd: the ten activation modes on the element-wise engine
 // (common/elementwise.hpp): any strides, float4 rows on packed tensors. One functor per mode with
 // f(x) and f'(x)·dy, written as the CPU kernels' (cpu/activation.cpp) so that both backends give
-// the same values at the kinks, for NaN and at the ends of the range (see activation.hpp):
+// the same values at the kinks, for NaN and at the ends of the range (see activation/activation.hpp):
 // SOFTRELU and the derivatives of LOGISTIC and TANH are computed so that they neither overflow
 // nor cancel; POWER's zero base gives 0.
 #include "kernels/activation/activation_kernels.hpp"

@@ -24,7 +24,7 @@ void ActivationForward(const Handle& h, const ActivationParams& p, float alpha,
     auto a  = PlanMap<1>(h, s, beta, l);
     a.in[0] = x;
     a.out   = y;
-    // one float4 a thread: on the H200, 0.90-0.95 of copy for tanh / logistic / elu (perf/RESULTS.md)
+    // one float4 a thread: on the H200, 0.90-0.95 of copy for tanh / logistic / elu (CHANGELOG.md, opsa)
     LaunchActivationFwd(a, l, ModeOf(p), alpha, beta != 0.0f);
     CheckLaunch("miopenActivationForward");
 }
@@ -41,7 +41,7 @@ void ActivationBackward(const Handle& h, const ActivationParams& p, float alpha,
     a.in[0] = dy;
     a.in[1] = x;
     a.out   = dx;
-    // one float4 of dy and of x a thread: 0.99-1.00 of copy on the H200 (perf/RESULTS.md)
+    // one float4 of dy and of x a thread: 0.99-1.00 of copy on the H200 (CHANGELOG.md, opsa)
     LaunchActivationBwd(a, l, ModeOf(p), alpha, beta != 0.0f);
     CheckLaunch("miopenActivationBackward");
 }

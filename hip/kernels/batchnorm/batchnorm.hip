@@ -2,7 +2,7 @@
 // group reduction (common/reduce.hpp: double sums, fixed order, no atomics), one thread per group
 // to finish them (running and saved statistics, the per-group coefficients), and the element-wise
 // engine (common/elementwise.hpp) to write y or dx from the coefficients. Formulas and rounding
-// follow the CPU kernels (cpu/batchnorm.cpp): 1/sqrt in float, the running variance unbiased
+// follow the CPU kernels (cpu/batchnorm_*.cpp): 1/sqrt in float, the running variance unbiased
 // (m / (m - 1), except for m = 1), coefficients rounded to float.
 //
 //   bn_stats        sum (x - x0), sum (x - x0)^2 per (group, chunk)   x0: the group's first x

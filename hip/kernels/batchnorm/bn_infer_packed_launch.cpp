@@ -13,7 +13,7 @@ namespace {
 bool Aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
 
 /// n a thread of bn_infer_peract: 8 (0.111 ms against 0.129 for the coefficient path on an H200,
-/// perf/RESULTS.md "GPU pooling forward, poolfwd"; 2 and 32 were slower and are gone).
+/// CHANGELOG.md, poolfwd; 2 and 32 were slower and are gone).
 constexpr int kBnPeractNb = 8;
 
 /// bn_infer_peract where it applies (x and y checked by the caller: packed, aligned, a plane of

@@ -1,6 +1,6 @@
 // The packed element-wise kernel: every operand one contiguous run of `numel` floats (a strided
 // space that Collapse merged to one dim of unit strides) starting 16-byte aligned. A thread moves
-// one float4 per operand (measured fastest: 0.90-1.00 of copy on the H200, perf/RESULTS.md; 2 and
+// one float4 per operand (measured fastest: 0.90-1.00 of copy on the H200, CHANGELOG.md, opsa; 2 and
 // 4 a thread were slower and are gone), one block 256 float4s; the numel % 4 tail goes to the
 // last block. No row offsets, no broadcast or stride checks in
 // the loop: fewer registers than MapRows (elementwise.hpp), so more warps and bytes in flight.

@@ -8,7 +8,7 @@
 // times per output); 3x3 and 2x2 windows are unrolled with the clipping of the padded border
 // done once per output. Variant "pair" (average 3x3 at stride 2 along w): a thread owns two
 // neighbouring outputs and reads its 3 x 5 inputs with a float4 and a scalar a row. Measured on an
-// H100 (perf/RESULTS.md) it took average pooling from 0.138 to 0.112 ms but max pooling from 0.150
+// H100, it took average pooling from 0.138 to 0.112 ms but max pooling from 0.150
 // to 0.192 ms, so max pooling keeps one thread per output.
 #include "kernels/common/device.hpp"
 #include "kernels/pooling/pool_math.hpp"

@@ -1,6 +1,6 @@
 // pool_fwd / pool_bwd: max, average (exclusive of padding) and average-inclusive pooling over 3
 // spatial dims (2-d pooling has depth 1), NCDHW with any strides, MIOpen's index workspace.
-// Semantics are the CPU kernels' (cpu/pooling.cpp):
+// Semantics are the CPU kernels' (cpu/pooling_*.cpp):
 //  - max scans the window in (d, h, w) order and keeps the first strict maximum, NaN counting as
 //    larger than every number; indices are packed in y's logical order, mask mode storing
 //    (kd * R + kh) * S + kw from the unclipped window start, image mode (d * H + h) * W + w;

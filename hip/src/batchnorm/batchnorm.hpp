@@ -1,7 +1,7 @@
 // Batch normalization: miopenDeriveBNTensorDescriptor and the front doors of forward training,
-// forward inference and backward (validation, then the kernels of the handle's device), plus
-// the interface of the CPU kernels (cpu/batchnorm.cpp). Batch norm has no descriptor object of
-// its own: the parameter tensors share one tensor descriptor (1xCx1x1[x1] or 1xCxHxW / 1xCxDxHxW).
+// forward inference and backward (validation, then the kernels of the handle's device, whose
+// entry points are in batchnorm_args.hpp). Batch norm has no descriptor object of its own: the
+// parameter tensors share one tensor descriptor (1xCx1x1[x1] or 1xCxHxW / 1xCxDxHxW).
 #pragma once
 
 #include "core/handle.hpp"

@@ -1,5 +1,6 @@
 // PoolingDescriptor and the pooling front door: every check happens here, before anything is
-// written, so a bad call changes nothing; then the CPU kernels run on one 3-d problem.
+// written, so a bad call changes nothing; then the kernels of the handle's device run on one 3-d
+// problem.
 #include "pooling/pooling.hpp"
 #include "core/op_call.hpp"
 

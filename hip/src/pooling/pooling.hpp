@@ -1,7 +1,7 @@
 // PoolingDescriptor (the object behind miopenPoolingDescriptor_t) and the front door of
 // miopenPoolingForward / miopenPoolingBackward: validation of descriptors, tensors and the index
-// workspace, then the CPU kernels (cpu/pooling.cpp), which see one 3-d problem (2-d pooling is
-// 3-d pooling with depth 1).
+// workspace, then the kernels of the handle's device (cpu/pooling_*.cpp, kernels/pooling/),
+// which see one 3-d problem (2-d pooling is 3-d pooling with depth 1).
 #pragma once
 
 #include "core/handle.hpp"

@@ -37,7 +37,7 @@ size_t Round64(size_t f) { return (f + 63) / 64 * 64; }
 /// Backward weights reduces over the tiles: the split of that sum into parts and the tile of the
 /// tile-element SGEMM (sgemm.hpp's table: 128x128, 128x64, 64x128, 64x64, of which 2, 3, 3 and 6
 /// blocks fit a multiprocessor at once, as sgemm_launch.cpp counts them). Rules fitted to an H200
-/// sweep of every split and tile (perf/RESULTS.md, "GPU GEMM and Winograd wrw, gemm2"):
+/// sweep of every split and tile (CHANGELOG.md, gemm2):
 ///  - the 128x128 tile unsplit where its blocks fill 90-100% of one wave;
 ///  - else 64x64 tiles for at most 64 output channels a group, 128x64 otherwise, split into the
 ///    largest power of two of parts whose blocks fit one wave or, where two parts would not,

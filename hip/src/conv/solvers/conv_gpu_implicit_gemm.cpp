@@ -37,7 +37,7 @@ public:
         double fill = std::min(1.0, m / bm);
         // Grouped backward weights with few filters per group runs far below the linear share
         // (H200: 3x at K/G = 8 on a 16-row tile, 20x at K/G = 1): the square keeps Find from
-        // timing the wide tiles there (perf/RESULTS.md, dwgrp2).
+        // timing the wide tiles there (CHANGELOG.md, dwgrp / dwgrp2).
         if(dir_ == ConvDirection::BackwardWeights && p.groups > 1)
             fill *= fill;
         return 2.0 * p.Macs() / (15e12 * fill) * 1e3 + 0.005;

@@ -515,7 +515,7 @@ double FftPlanSeconds(const FftShape& s, const FftPlan& p)
 {
     // In the units of the other CPU solvers' estimates (which assume both cores of this 2-core
     // AVX2 machine, about 3x a single thread's measured time): our FFT at ~20 GFLOP/s and cgemm
-    // at ~25 GFLOP/s per thread, measured (perf/measure_fft.py, single thread), times 3. A real
+    // at ~25 GFLOP/s per thread, measured on a single thread, times 3. A real
     // n1 x n2 transform counts 2.5 n1 n2 log2(n1 n2) flops, a complex multiply-add 8.
     constexpr double kFftRate = 60e9, kGemmRate = 75e9, kBytesRate = 24e9;
     const double pts = static_cast<double>(p.n1) * p.n2;
