@@ -1,5 +1,5 @@
 """Launches the two asm/ convolution kernels in the interpreter (test-only): packs the kernel
-arguments as the host structs in hip/src/conv/solvers/conv_asm_args.hpp do, sizes the grid as
+arguments as the host structs in hip/src/conv/solver_support/conv_asm_args.hpp do, sizes the grid as
 the solvers do, poisons the output with NaN and returns it."""
 import struct
 from functools import lru_cache
