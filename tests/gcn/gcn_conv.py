@@ -17,15 +17,16 @@ def _disassembly(kernel, mcpu):
     return disassemble(assemble(kernel, mcpu))
 
 
-def interpreter(kernel, mcpu="gfx906"):
-    return Interpreter(_disassembly(kernel, mcpu), kernel)
+def interpreter(kernel, mcpu="gfx906", seed=None):
+    """The kernel's interpreter; seed picks the schedule (see Interpreter)."""
+    return Interpreter(_disassembly(kernel, mcpu), kernel, seed=seed)
 
 
 def _ceil(a, b):
     return (a + b - 1) // b
 
 
-def run_conv3x3(x, w, mcpu="gfx906", interp=None):
+def run_conv3x3(x, w, mcpu="gfx906", interp=None, seed=None):
     """y = conv2d(x, w, stride 1, pad 1) by conv_fwd_3x3_gcn."""
     n, c, h, wd = x.shape
     k = w.shape[0]
@@ -37,12 +38,12 @@ def run_conv3x3(x, w, mcpu="gfx906", interp=None):
     args = struct.pack("<QQQIIIIII", xa, wa, ya, n, c, h, wd, k, 0)
     assert len(args) == 48
     ka = mem.put(np.frombuffer(args, np.uint8))
-    interp = interp or interpreter("conv_fwd_3x3_gcn", mcpu)
+    interp = interp or interpreter("conv_fwd_3x3_gcn", mcpu, seed)
     interp.launch(mem, (_ceil(wd, 64), _ceil(h, 4), k), GROUP, ka, lds_bytes=8 * 9 * 4)
     return mem.get(ya, np.float32, n * k * h * wd).reshape(n, k, h, wd)
 
 
-def run_conv1x1(x, w, stride, mcpu="gfx906", interp=None):
+def run_conv1x1(x, w, stride, mcpu="gfx906", interp=None, seed=None):
     """y = conv2d(x, w, stride, pad 0) for a 1x1 filter by conv_fwd_1x1_gcn."""
     n, c, h, wd = x.shape
     k = w.shape[0]
@@ -55,6 +56,6 @@ def run_conv1x1(x, w, stride, mcpu="gfx906", interp=None):
     args = struct.pack("<QQQIIIIIIII", xa, wa, ya, n, c, h, wd, k, ho, wo, stride)
     assert len(args) == 56
     ka = mem.put(np.frombuffer(args, np.uint8))
-    interp = interp or interpreter("conv_fwd_1x1_gcn", mcpu)
+    interp = interp or interpreter("conv_fwd_1x1_gcn", mcpu, seed)
     interp.launch(mem, (_ceil(wo, 64), _ceil(ho, 4), _ceil(k, 4)), GROUP, ka)
     return mem.get(ya, np.float32, n * k * ho * wo).reshape(n, k, ho, wo)

@@ -10,13 +10,32 @@ Model (AMD "Vega" Instruction Set Architecture reference guide, gfx9):
 - global memory: one flat arena of allocations separated by unmapped red zones; an access by an
   active lane outside every allocation raises MemoryFault (inactive lanes never access memory);
 - LDS: one array per workgroup, bounds-checked;
-- s_barrier: a wave waits until every wave of its workgroup that has not ended reaches it;
-- s_waitcnt: a no-op (every memory access completes at once, in program order);
+- memory operations are outstanding until they complete (section 4.4, "Data dependency
+  resolution"): vector memory loads and stores (global_*) count in vmcnt and complete in issue
+  order; scalar memory loads (s_load_*) and LDS operations (ds_*) count in lgkmcnt, LDS
+  operations in order among themselves, scalar loads in any order; exports and GDS (expcnt) are
+  not in the instruction set. A load's destination registers are poisoned until it completes:
+  reading one, or writing one, raises WaitcntError naming the instruction and the register. A
+  load reads memory and a store or LDS write changes memory when it completes, so another wave
+  sees an LDS write only once it is complete. s_waitcnt (decoded from the gfx9 encoding:
+  vmcnt, expcnt, lgkmcnt) completes operations until each counter is at most its field.
+  Store data VGPRs are read at issue, as gfx9 does (the expcnt rule for store data is gfx6's);
+  `strict_store_data=True` instead holds them until the store completes;
+- the schedule comes from a seed: which scalar/LDS operation an lgkmcnt wait completes, early
+  completion of outstanding operations, and the interleaving of the waves of a workgroup (each
+  runs a random number of instructions in turn); s_endpgm completes what is outstanding;
+- s_barrier: a wave waits until every wave of its workgroup that has not ended reaches it (it
+  completes no memory operation);
+- the software hazards of the manual's "Manually Inserted Wait States" table (section 4.5) are
+  checked on the executed instruction stream (HazardChecker): s_nop N is N+1 wait states, every
+  other instruction one; a violation raises HazardError naming both instructions;
 - unassigned registers start as a NaN pattern, so a kernel that reads one shows it;
-- not modelled: wait states and hazards, memory latency and reordering, denormal and IEEE modes.
+- not modelled: timing and latency, caches, memory ordering between waves beyond the randomised
+  schedule, denormal and IEEE modes.
 Instructions it does not know raise NotImplementedError naming them."""
+import random
 import re
-from collections import Counter
+from collections import Counter, deque
 
 import numpy as np
 
@@ -31,13 +50,23 @@ class MemoryFault(Exception):
     pass
 
 
+class WaitcntError(Exception):
+    """A register read or written while a memory operation that writes it (or, under
+    strict_store_data, reads it) is still outstanding: a missing or too weak s_waitcnt."""
+
+
+class HazardError(Exception):
+    """Two instructions closer than the wait states the ISA manual requires between them."""
+
+
 # ------------------------------------------------------------------------------------ parsing
 class Instr:
-    __slots__ = ("addr", "words", "op", "operands", "mods", "text")
+    __slots__ = ("addr", "words", "op", "operands", "mods", "text", "info")
 
     def __init__(self, addr, words, op, operands, mods, text):
         self.addr, self.words, self.op, self.operands, self.mods, self.text = \
             addr, words, op, operands, mods, text
+        self.info = None
 
     def __repr__(self):
         return f"{self.addr:#x}: {self.text}"
@@ -75,6 +104,192 @@ def parse_disassembly(text):
         code.append(Instr(addr, [int(x, 16) for x in words], op, operands, mods,
                           (op + " " + rest).strip()))
     return code, symbols
+
+
+# ------------------------------------------------------------------------------------ hazards
+_SPECIAL_SGPRS = {"vcc": (106, 107), "vcc_lo": (106,), "vcc_hi": (107,), "m0": (124,),
+                  "exec": ("exec",), "exec_lo": ("exec",), "exec_hi": ("exec",)}
+
+
+def reg_set(tok):
+    """The registers an operand names, as a set of ('s', i) / ('v', i) (VCC is s[106:107] on
+    gfx9, M0 s124; EXEC is ('s', 'exec')); constants give the empty set."""
+    m = re.match(r"^([sv])(\d+)$", tok)
+    if m:
+        return {(m.group(1), int(m.group(2)))}
+    m = re.match(r"^([sv])\[(\d+):(\d+)\]$", tok)
+    if m:
+        return {(m.group(1), i) for i in range(int(m.group(2)), int(m.group(3)) + 1)}
+    return {("s", i) for i in _SPECIAL_SGPRS.get(tok, ())}
+
+
+def reg_name(r):
+    return f"{r[0]}{r[1]}" if r[1] != "exec" else "exec"
+
+
+_CARRY_OUT = {"v_add_co_u32", "v_sub_co_u32", "v_subrev_co_u32", "v_addc_co_u32", "v_subb_co_u32",
+              "v_subbrev_co_u32", "v_div_scale_f32", "v_div_scale_f64", "v_mad_u64_u32",
+              "v_mad_i64_i32"}
+_VMEM_PREFIXES = ("global_", "flat_", "buffer_", "scratch_", "image_", "tbuffer_")
+_M0_READERS = ("s_movrels_", "s_movreld_", "s_sendmsg", "s_ttracedata", "v_interp_")
+
+
+class HazInfo:
+    """What the hazard rules need to know of one instruction (computed once per instruction)."""
+    __slots__ = ("ws", "valu_writes", "salu_writes_m0", "setreg", "big_store_data",
+                 "vmem_sgpr_reads", "lane_select", "reads_vcc_for_fmas", "reads_vccz_execz",
+                 "dpp", "dpp_vgpr_reads", "reads_m0", "getsetreg", "valu")
+
+    def __init__(self, ins):
+        op = re.sub(r"_e(32|64)$", "", ins.op)
+        o = ins.operands
+        self.ws = (ins.words[0] & 0xF) + 1 if op == "s_nop" else 1
+        self.valu = op.startswith("v_")
+        self.valu_writes = set()
+        if self.valu and o:
+            self.valu_writes |= reg_set(o[0])
+            if op in _CARRY_OUT and len(o) > 1:
+                self.valu_writes |= reg_set(o[1])
+            if op.startswith("v_cmpx_"):
+                self.valu_writes.add(("s", "exec"))
+        salu = op.startswith("s_") and not op.startswith(("s_load_", "s_buffer_", "s_store_"))
+        self.salu_writes_m0 = bool(salu and o and o[0] == "m0" and not op.startswith("s_cmp"))
+        m = re.search(r"hwreg\((\w+)", ins.text)
+        self.setreg = m.group(1) if m and op.startswith("s_setreg") else None
+        self.getsetreg = m.group(1) if m and op.startswith(("s_setreg", "s_getreg")) else None
+        self.big_store_data = set()
+        if op.startswith(_VMEM_PREFIXES) and "store" in op and len(o) > 1:
+            data = {r for r in reg_set(o[1]) if r[0] == "v"}
+            soffset_sgpr = op.startswith(("buffer_", "tbuffer_")) and len(o) > 3 and \
+                any(r[0] == "s" for r in reg_set(o[3]))
+            if len(data) > 2 and not soffset_sgpr:
+                self.big_store_data = data
+        self.vmem_sgpr_reads = set()
+        if op.startswith(_VMEM_PREFIXES):
+            for t in o:
+                self.vmem_sgpr_reads |= {r for r in reg_set(t) if r[0] == "s"}
+            self.vmem_sgpr_reads.add(("s", "exec"))
+        self.lane_select = set()
+        if op in ("v_readlane_b32", "v_writelane_b32") and len(o) > 2:
+            self.lane_select = {r for r in reg_set(o[2]) if r[0] == "s"}
+        self.reads_vcc_for_fmas = op.startswith("v_div_fmas_")
+        self.reads_vccz_execz = self.valu and any(t in ("vccz", "execz") for t in o[1:])
+        self.dpp = self.valu and bool(re.search(r"\b(quad_perm|row_\w+|wave_\w+|bank_mask|row_mask)\b", ins.text))
+        self.dpp_vgpr_reads = set()
+        if self.dpp:
+            for t in o[1:]:
+                self.dpp_vgpr_reads |= {r for r in reg_set(t) if r[0] == "v"}
+        self.reads_m0 = op.startswith(_M0_READERS) or "addtid" in op or \
+            op == "buffer_store_lds_dword" or (op.startswith("ds_") and "gds" in ins.text.split()) or \
+            (op.startswith(("global_", "scratch_")) and ins.mods.get("lds", False))
+
+
+class HazardChecker:
+    """The software hazards of the Vega ISA manual's "Manually Inserted Wait States (NOPs)" table
+    (section 4.5) that can arise among the instructions this interpreter knows, plus the ones of
+    the table that need only the instruction text. `observe(ins)` is called for each executed
+    instruction in order (one checker per wave) and raises HazardError on a violation.
+    Rules (first instruction -> second instruction: wait states):
+      VALU writes an SGPR or VCC          -> VMEM (global/flat/buffer) reads that SGPR: 5
+      VALU writes EXEC                    -> VMEM (which reads EXEC): 5
+      VALU writes an SGPR or VCC          -> v_readlane/v_writelane lane select: 4
+      VALU writes VCC                     -> v_div_fmas: 4
+      VALU writes VCC or EXEC             -> VALU reading VCCZ or EXECZ as data: 5
+      VALU writes EXEC                    -> VALU DPP: 5
+      VALU writes a VGPR                  -> VALU DPP reads it: 2
+      SALU writes M0                      -> s_movrel, s_sendmsg, s_ttracedata, GDS, LDS add-TID,
+                                             buffer_store_lds_dword, global/scratch with lds,
+                                             v_interp: 1
+      s_setreg                            -> s_getreg / s_setreg of the same register: 2
+      VMEM store of more than 64 bits     -> VALU writes a VGPR of its data: 1
+    s_nop N is N+1 wait states, every other instruction one."""
+    DEPTH = 5
+
+    def __init__(self):
+        self.recent = deque()              # (Instr, HazInfo), newest last
+
+    def _since(self, pred):
+        """(wait states between the newest earlier instruction matching pred and now, it)."""
+        dist = 0
+        for ins, info in reversed(self.recent):
+            if pred(info):
+                return dist, ins
+            dist += info.ws
+            if dist >= self.DEPTH:
+                break
+        return None, None
+
+    def _need(self, ins, what, pred, states, rule):
+        dist, first = self._since(pred)
+        if dist is not None and dist < states:
+            raise HazardError(
+                f"{ins.addr:#x}: {ins.text}: {what} {dist} wait state(s) after "
+                f"{first.addr:#x}: {first.text} (the ISA manual requires {states}: {rule}; "
+                f"insert s_nop {states - dist - 1})")
+
+    def observe(self, ins):
+        info = ins.info
+        if info is None:
+            info = ins.info = HazInfo(ins)
+        for r in info.vmem_sgpr_reads:
+            self._need(ins, f"VMEM reads {reg_name(r)}",
+                       lambda i, r=r: i.valu and r in i.valu_writes, 5,
+                       "VALU writes SGPR/VCC/EXEC -> VMEM reads it")
+        for r in info.lane_select:
+            self._need(ins, f"lane select {reg_name(r)}",
+                       lambda i, r=r: i.valu and r in i.valu_writes, 4,
+                       "VALU writes SGPR -> v_readlane/v_writelane lane select")
+        if info.reads_vcc_for_fmas:
+            self._need(ins, "v_div_fmas reads VCC",
+                       lambda i: i.valu and ("s", 106) in i.valu_writes, 4,
+                       "VALU writes VCC -> v_div_fmas")
+        if info.reads_vccz_execz:
+            self._need(ins, "reads VCCZ/EXECZ",
+                       lambda i: i.valu and (("s", 106) in i.valu_writes or ("s", "exec") in i.valu_writes),
+                       5, "VALU writes VCC/EXEC -> VALU uses VCCZ/EXECZ")
+        if info.dpp:
+            self._need(ins, "DPP", lambda i: i.valu and ("s", "exec") in i.valu_writes, 5,
+                       "VALU writes EXEC -> DPP")
+            for r in info.dpp_vgpr_reads:
+                self._need(ins, f"DPP reads {reg_name(r)}",
+                           lambda i, r=r: i.valu and r in i.valu_writes, 2,
+                           "VALU writes VGPR -> DPP reads it")
+        if info.reads_m0:
+            self._need(ins, "reads M0", lambda i: i.salu_writes_m0, 1,
+                       "SALU writes M0 -> s_movrel/s_sendmsg/GDS/LDS add-TID/LDS DMA")
+        if info.getsetreg:
+            self._need(ins, f"accesses hwreg {info.getsetreg}",
+                       lambda i, h=info.getsetreg: i.setreg == h, 2,
+                       "s_setreg -> s_getreg/s_setreg of the same register")
+        if info.valu:
+            for r in info.valu_writes:
+                if r[0] == "v":
+                    self._need(ins, f"writes {reg_name(r)}",
+                               lambda i, r=r: r in i.big_store_data, 1,
+                               "VMEM store of more than 64 bits -> write of its data VGPRs")
+        self.recent.append((ins, info))
+        if len(self.recent) > 8:
+            self.recent.popleft()
+
+
+def check_hazards(code):
+    """Checks a straight-line instruction sequence (a list of Instr) for hazards (tests)."""
+    hc = HazardChecker()
+    for ins in code:
+        hc.observe(ins)
+
+
+# ------------------------------------------------------------------------------------ memory ops
+class MemOp:
+    """One outstanding memory operation of a wave: `finish` applies its effect when it completes."""
+    __slots__ = ("ins", "kind", "dst", "held", "finish")
+
+    def __init__(self, ins, kind, dst, finish, held=()):
+        self.ins, self.kind, self.dst, self.finish, self.held = ins, kind, dst, finish, held
+
+    @property
+    def counter(self):
+        return "vmcnt" if self.kind == "vmem" else "lgkmcnt"
 
 
 # ------------------------------------------------------------------------------------ machine
@@ -129,6 +344,12 @@ class Wave:
         self.pc = 0
         self.done = False
         self.at_barrier = False
+        self.steps = 0
+        self.vm = deque()           # outstanding vector memory operations, oldest first
+        self.lgkm = []              # outstanding scalar memory and LDS operations, oldest first
+        self.pend = {}              # ('s'|'v', index) -> MemOp that will write it
+        self.held = {}              # ('v', index) -> store MemOp still reading it (strict mode)
+        self.hazards = HazardChecker()
 
 
 def _lanes(mask):
@@ -154,11 +375,35 @@ _INLINE_FLOATS = {"0.5": 0.5, "-0.5": -0.5, "1.0": 1.0, "-1.0": -1.0, "2.0": 2.0
                   "4.0": 4.0, "-4.0": -4.0}
 
 
+VMCNT_MAX, EXPCNT_MAX, LGKMCNT_MAX = 63, 7, 15
+
+
+def waitcnt_fields(ins):
+    """(vmcnt, expcnt, lgkmcnt) of an s_waitcnt, from its gfx9 SOPP simm16: vmcnt in bits 3:0
+    and 15:14, expcnt in 6:4, lgkmcnt in 11:8; checked against the fields the disassembly prints
+    (a field it omits is at its maximum, i.e. no wait)."""
+    simm = ins.words[0] & 0xFFFF
+    fields = ((simm & 0xF) | ((simm >> 14) & 3) << 4, (simm >> 4) & 7, (simm >> 8) & 0xF)
+    for name, val in zip(("vmcnt", "expcnt", "lgkmcnt"), fields):
+        m = re.search(name + r"\((\d+)\)", ins.text)
+        if m and int(m.group(1)) != val:
+            raise RuntimeError(f"{ins.text}: {name} {m.group(1)} in the text, {val} in the encoding")
+    return fields
+
+
 class Interpreter:
     """Executes one kernel of a disassembled code object. `counts` accumulates the dynamic
-    instruction counts (per mnemonic, per wave) over every launch."""
+    instruction counts (per mnemonic, per wave) over every launch.
 
-    def __init__(self, disassembly, symbol, nvgpr=256, max_steps=50_000_000):
+    seed: the schedule (None: waves in order, each until its barrier, operations complete only
+    when a wait or s_endpgm forces them, oldest first); otherwise a random.Random(seed) picks the
+    interleaving of the waves, which scalar/LDS operation an lgkmcnt wait completes, and early
+    completions (each instruction completes one eligible outstanding operation with probability
+    `early`). strict_store_data: hold a store's data VGPRs until it completes (gfx6's rule; gfx9
+    reads them at issue). hazards: check the wait-state hazards (HazardChecker)."""
+
+    def __init__(self, disassembly, symbol, nvgpr=256, max_steps=50_000_000, seed=None,
+                 early=0.05, strict_store_data=False, hazards=True):
         self.code, symbols = parse_disassembly(disassembly)
         if symbol not in symbols:
             raise KeyError(f"{symbol} not in the disassembly (have {sorted(symbols)})")
@@ -167,6 +412,81 @@ class Interpreter:
         self.nvgpr = nvgpr
         self.max_steps = max_steps
         self.counts = Counter()
+        self.rng = None if seed is None else random.Random(seed)
+        self.early = early if seed is not None else 0.0
+        self.strict_store_data = strict_store_data
+        self.hazards = hazards
+        self._ins = None
+
+    # -- outstanding memory operations ----------------------------------------------------------
+    def _conflict(self, w, verb, reg):
+        op = w.pend.get(reg) or w.held.get(reg)
+        ins = self._ins
+        what = "a load into it" if reg in w.pend else "a store of it"
+        raise WaitcntError(
+            f"{ins.addr:#x}: {ins.text}: {verb} {reg_name(reg)} while {what} is outstanding "
+            f"({op.ins.addr:#x}: {op.ins.text}; {op.counter} {self._count(w, op)}): "
+            f"an s_waitcnt is missing or too weak")
+
+    @staticmethod
+    def _count(w, op):
+        return len(w.vm) if op.kind == "vmem" else len(w.lgkm)
+
+    def _issue(self, w, op):
+        for r in op.dst:
+            prev = w.pend.get(r)
+            if prev is not None and not (prev.kind == op.kind == "vmem"):
+                # two loads into one register that may complete in either order
+                self._conflict(w, "loads into", r)
+            if r in w.held:
+                self._conflict(w, "loads into", r)
+        for r in op.dst:
+            w.pend[r] = op
+        for r in op.held:
+            w.held[r] = op
+        (w.vm if op.kind == "vmem" else w.lgkm).append(op)
+
+    def _complete(self, w, op):
+        if op.kind == "vmem":
+            assert w.vm[0] is op
+            w.vm.popleft()
+        else:
+            w.lgkm.remove(op)
+        for r in op.dst:
+            if w.pend.get(r) is op:
+                del w.pend[r]
+        for r in op.held:
+            if w.held.get(r) is op:
+                del w.held[r]
+        op.finish()
+
+    def _lgkm_eligible(self, w):
+        """Scalar loads may complete in any order; LDS operations in order among themselves."""
+        out, lds_seen = [], False
+        for op in w.lgkm:
+            if op.kind == "lds":
+                if lds_seen:
+                    continue
+                lds_seen = True
+            out.append(op)
+        return out
+
+    def _complete_lgkm_one(self, w):
+        ok = self._lgkm_eligible(w)
+        self._complete(w, ok[0] if self.rng is None else self.rng.choice(ok))
+
+    def _maybe_complete_early(self, w):
+        if (w.vm or w.lgkm) and self.rng.random() < self.early:
+            if w.vm and (not w.lgkm or self.rng.random() < 0.5):
+                self._complete(w, w.vm[0])
+            else:
+                self._complete_lgkm_one(w)
+
+    def drain(self, w):
+        while w.vm:
+            self._complete(w, w.vm[0])
+        while w.lgkm:
+            self._complete_lgkm_one(w)
 
     # -- operands -----------------------------------------------------------------------------
     @staticmethod
@@ -185,6 +505,8 @@ class Interpreter:
         if r and r[0] == "s":
             val = 0
             for i in range(r[2], r[1] - 1, -1):
+                if w.pend and ("s", i) in w.pend:
+                    self._conflict(w, "reads", ("s", i))
                 val = (val << 32) | (w.s[i] & M32)
             return val
         if tok == "exec":
@@ -214,6 +536,8 @@ class Interpreter:
         r = self._reg(tok)
         if r and r[0] == "s":
             for i in range(r[1], r[2] + 1):
+                if w.pend and ("s", i) in w.pend:
+                    self._conflict(w, "writes", ("s", i))
                 w.s[i] = val & M32
                 val >>= 32
             return
@@ -232,17 +556,24 @@ class Interpreter:
         """A vector operand (VGPR, or a scalar broadcast to every lane) as uint32[64]."""
         r = self._reg(tok)
         if r and r[0] == "v":
+            if w.pend and ("v", r[1]) in w.pend:
+                self._conflict(w, "reads", ("v", r[1]))
             return w.v[r[1]].copy()
         return np.full(WAVE, self.sread(w, tok) & M32, dtype=np.uint32)
 
     def vread64(self, w, tok):
         r = self._reg(tok)
         assert r and r[0] == "v" and r[2] == r[1] + 1, tok
+        for i in (r[1], r[2]):
+            if w.pend and ("v", i) in w.pend:
+                self._conflict(w, "reads", ("v", i))
         return w.v[r[1]].astype(np.uint64) | (w.v[r[2]].astype(np.uint64) << np.uint64(32))
 
     def vwrite(self, w, tok, vals, active):
         r = self._reg(tok)
         assert r and r[0] == "v", tok
+        if (w.pend or w.held) and (("v", r[1]) in w.pend or ("v", r[1]) in w.held):
+            self._conflict(w, "writes", ("v", r[1]))
         w.v[r[1]][active] = np.asarray(vals, dtype=np.uint32)[active]
 
     # -- launch ---------------------------------------------------------------------------------
@@ -268,19 +599,19 @@ class Interpreter:
             w.exec = (1 << n_active) - 1
             waves.append(w)
         while True:
-            progressed = False
-            for w in waves:
-                if not w.done and not w.at_barrier:
-                    self._run_wave(w, mem, lds)
-                    progressed = True
-            live = [w for w in waves if not w.done]
-            if not live:
-                return
-            if all(w.at_barrier for w in live):
-                for w in live:
+            runnable = [w for w in waves if not w.done and not w.at_barrier]
+            if not runnable:
+                live = [w for w in waves if not w.done]
+                if not live:
+                    return
+                for w in live:               # every live wave is at the barrier
                     w.at_barrier = False
-            elif not progressed:
-                raise RuntimeError("deadlock: waves wait at a barrier that others never reach")
+                continue
+            if self.rng is None:             # in order, each until its barrier or end
+                for w in runnable:
+                    self._run_wave(w, mem, lds)
+            else:                            # a random wave runs a random number of instructions
+                self._run_wave(self.rng.choice(runnable), mem, lds, budget=self.rng.randint(1, 48))
 
     def run_wave(self, w, mem, lds=None):
         """Runs a single wave (already set up) until s_endpgm or s_barrier (tests)."""
@@ -288,19 +619,26 @@ class Interpreter:
             w.pc = self.entry
         self._run_wave(w, mem, np.zeros(0, np.uint32) if lds is None else lds)
 
-    def _run_wave(self, w, mem, lds):
-        steps = 0
+    def _run_wave(self, w, mem, lds, budget=None):
         while True:
             ins = self.code[w.pc]
             self.counts[ins.op] += 1
-            steps += 1
-            if steps > self.max_steps:
+            w.steps += 1
+            if w.steps > self.max_steps:
                 raise RuntimeError("too many steps (an endless loop?)")
+            if self.hazards:
+                w.hazards.observe(ins)
             nxt = self.step(w, ins, mem, lds)
+            if self.early and not w.done:
+                self._maybe_complete_early(w)
             if w.done or w.at_barrier:
                 w.pc = w.pc + 1
                 return
             w.pc = nxt if nxt is not None else w.pc + 1
+            if budget is not None:
+                budget -= 1
+                if budget <= 0:
+                    return
 
     # -- instructions ---------------------------------------------------------------------------
     def step(self, w, ins, mem, lds):
@@ -310,17 +648,24 @@ class Interpreter:
         handler = getattr(self, "op_" + op, None)
         if handler is None:
             raise NotImplementedError(f"instruction {ins.op} ({ins.text}) is not interpreted")
+        self._ins = ins
         return handler(w, o, ins, mem, lds)
 
     # program control
     def op_s_endpgm(self, w, o, ins, mem, lds):
+        self.drain(w)                    # outstanding stores still reach memory
         w.done = True
 
     def op_s_barrier(self, w, o, ins, mem, lds):
         w.at_barrier = True
 
     def op_s_waitcnt(self, w, o, ins, mem, lds):
-        pass
+        vm, exp, lgkm = waitcnt_fields(ins)
+        while len(w.vm) > vm:
+            self._complete(w, w.vm[0])
+        while len(w.lgkm) > lgkm:
+            self._complete_lgkm_one(w)
+        # expcnt: no export or GDS instruction is interpreted, so nothing counts in it
 
     def op_s_nop(self, w, o, ins, mem, lds):
         pass
@@ -413,10 +758,15 @@ class Interpreter:
     def _s_load(self, w, o, ins, mem, n):
         base = self.sread(w, o[1], 64)
         off = self.sread(w, o[2]) if len(o) > 2 else 0
-        vals = mem.get((base + off) & ~3, np.uint32, n)
         first = self._reg(o[0])[1]
-        for i in range(n):
-            w.s[first + i] = int(vals[i])
+        addr = (base + off) & ~3
+        mem.view(addr, 4 * n)                  # faults at issue
+
+        def finish():
+            vals = mem.get(addr, np.uint32, n)
+            for i in range(n):
+                w.s[first + i] = int(vals[i])
+        self._issue(w, MemOp(ins, "smem", [("s", first + i) for i in range(n)], finish))
 
     def op_s_load_dword(self, w, o, ins, mem, lds):
         self._s_load(w, o, ins, mem, 1)
@@ -539,14 +889,18 @@ class Interpreter:
     def op_global_load_dword(self, w, o, ins, mem, lds):
         act = self._active(w)
         addrs = self._gaddr(w, o[1], o[2], ins)
-        vals = np.zeros(WAVE, dtype=np.uint32)
-        vals[act] = mem.load_u32(addrs[act])
-        self.vwrite(w, o[0], vals, act)
+        dst = self._reg(o[0])[1]
+
+        def finish():
+            w.v[dst][act] = mem.load_u32(addrs[act])
+        self._issue(w, MemOp(ins, "vmem", [("v", dst)], finish))
 
     def op_global_store_dword(self, w, o, ins, mem, lds):
         act = self._active(w)
         addrs = self._gaddr(w, o[0], o[2], ins)
-        mem.store_u32(addrs[act], self.vread(w, o[1])[act])
+        data = self.vread(w, o[1])[act]        # gfx9 reads the store data at issue
+        held = [("v", self._reg(o[1])[1])] if self.strict_store_data else []
+        self._issue(w, MemOp(ins, "vmem", [], lambda: mem.store_u32(addrs[act], data), held))
 
     # LDS
     def _lds_index(self, w, tok, ins, lds):
@@ -561,11 +915,17 @@ class Interpreter:
     def op_ds_write_b32(self, w, o, ins, mem, lds):
         act, idx = self._lds_index(w, o[0], ins, lds)
         data = self.vread(w, o[1])
-        for lane in np.nonzero(act)[0]:             # lanes in order: the highest lane wins
-            lds[idx[lane]] = data[lane]
+
+        def finish():
+            for lane in np.nonzero(act)[0]:         # lanes in order: the highest lane wins
+                lds[idx[lane]] = data[lane]
+        held = [("v", self._reg(o[1])[1])] if self.strict_store_data else []
+        self._issue(w, MemOp(ins, "lds", [], finish, held))
 
     def op_ds_read_b32(self, w, o, ins, mem, lds):
         act, idx = self._lds_index(w, o[1], ins, lds)
-        vals = np.zeros(WAVE, dtype=np.uint32)
-        vals[act] = lds[idx[act]]
-        self.vwrite(w, o[0], vals, act)
+        dst = self._reg(o[0])[1]
+
+        def finish():
+            w.v[dst][act] = lds[idx[act]]
+        self._issue(w, MemOp(ins, "lds", [("v", dst)], finish))

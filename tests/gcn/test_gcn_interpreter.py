@@ -5,7 +5,8 @@ llvm-objdump-15 and runs them, so the parser is exercised on real disassembly to
 import numpy as np
 import pytest
 
-from gcn_interpreter import FULL, POISON, WAVE, Interpreter, Memory, MemoryFault, Wave
+from gcn_interpreter import (FULL, POISON, WAVE, HazardError, Interpreter, Memory, MemoryFault,
+                             WaitcntError, Wave, check_hazards, parse_disassembly, waitcnt_fields)
 from gcn_tools import assemble_source, disassemble, require_tools
 
 
@@ -34,12 +35,12 @@ t:
 """
 
 
-def program(body, lds=0):
-    return Interpreter(disassemble(assemble_source(TEMPLATE.format(body=body, lds=lds), "gfx906")), "t")
+def program(body, lds=0, **kw):
+    return Interpreter(disassemble(assemble_source(TEMPLATE.format(body=body, lds=lds), "gfx906")), "t", **kw)
 
 
-def run(body, s=None, v=None, exec_mask=FULL, mem=None, lds=None, scc=0):
-    interp = program(body)
+def run(body, s=None, v=None, exec_mask=FULL, mem=None, lds=None, scc=0, **kw):
+    interp = program(body, **kw)
     w = Wave(32)
     w.exec, w.scc = exec_mask, scc
     for i, val in (s or {}).items():
@@ -152,9 +153,156 @@ def test_s_cbranch_scc0_backward_loop():
     assert (w.s[0], w.s[1]) == (5, 15)
 
 
-def test_s_waitcnt_is_a_no_op():
-    w = run("s_waitcnt vmcnt(0) lgkmcnt(0)\n  s_mov_b32 s0, 1")
-    assert w.s[0] == 1
+def code_of(body, mcpu="gfx906"):
+    return [i for i in parse_disassembly(disassemble(assemble_source(TEMPLATE.format(body=body, lds=0), mcpu)))[0]
+            if i.op != "s_endpgm"]
+
+
+def test_s_waitcnt_fields_come_from_the_gfx9_encoding():
+    """S_WAITCNT simm16 (gfx9): vmcnt = {simm16[15:14], simm16[3:0]}, expcnt = simm16[6:4],
+    lgkmcnt = simm16[11:8]; a field the source omits is at its maximum (no wait)."""
+    ins = code_of("s_waitcnt vmcnt(3) expcnt(2) lgkmcnt(5)\n  s_waitcnt vmcnt(40)\n  s_waitcnt lgkmcnt(0)")
+    assert [waitcnt_fields(i) for i in ins] == [(3, 2, 5), (40, 7, 15), (63, 7, 0)]
+
+
+def _two_loads(mem):
+    a = mem.put(np.arange(WAVE * 2, dtype=np.uint32))
+    return {0: a & 0xFFFFFFFF, 1: a >> 32}
+
+
+def test_reading_a_load_destination_before_its_wait_raises():
+    """VM_CNT: a vector memory load's VGPRs are written when it returns; reading one earlier is
+    the error the kernels' s_waitcnt prevent. The message names the instruction and the register."""
+    mem = Memory()
+    with pytest.raises(WaitcntError, match=r"v_mov_b32.*reads v1 .*global_load_dword v1"):
+        run("global_load_dword v1, v0, s[0:1]\n  v_mov_b32 v2, v1", s=_two_loads(mem), v={0: LANES * 4}, mem=mem)
+    w = run("global_load_dword v1, v0, s[0:1]\n  s_waitcnt vmcnt(0)\n  v_mov_b32 v2, v1",
+            s=_two_loads(mem), v={0: LANES * 4}, mem=mem)
+    assert (w.v[2] == LANES).all()
+
+
+def test_vmcnt_counts_in_order():
+    """Vector memory loads return in issue order: vmcnt(1) after two loads completes the first."""
+    mem = Memory()
+    body = "global_load_dword v1, v0, s[0:1]\n  global_load_dword v2, v0, s[0:1] offset:4\n  s_waitcnt vmcnt(1)\n"
+    for seed in (None, 0, 1, 2, 3):
+        w = run(body + "  v_mov_b32 v3, v1", s=_two_loads(mem), v={0: LANES * 4}, mem=mem, seed=seed, early=0)
+        assert (w.v[3] == LANES).all()
+        with pytest.raises(WaitcntError, match="reads v2"):
+            run(body + "  v_mov_b32 v3, v2", s=_two_loads(mem), v={0: LANES * 4}, mem=mem, seed=seed, early=0)
+
+
+def test_scalar_loads_may_return_out_of_order():
+    """LGKM_CNT: scalar memory reads can return out of order, so lgkmcnt(1) after two s_load
+    leaves either one outstanding: reading the first one's SGPR fails on some schedules only."""
+    mem = Memory()
+    body = "s_load_dword s4, s[0:1], 0x0\n  s_load_dword s5, s[0:1], 0x4\n  s_waitcnt lgkmcnt(1)\n  s_mov_b32 s6, s4"
+    outcomes = set()
+    for seed in range(16):
+        try:
+            run(body, s=_two_loads(mem), mem=mem, seed=seed, early=0)
+            outcomes.add("ok")
+        except WaitcntError:
+            outcomes.add("error")
+    assert outcomes == {"ok", "error"}
+
+
+def test_lds_operations_complete_in_order():
+    """LDS instructions of one wave return in order: lgkmcnt(1) after two ds_read completes the first."""
+    lds = np.arange(WAVE + 1, dtype=np.uint32)
+    body = "v_lshlrev_b32 v1, 2, v0\n  ds_read_b32 v2, v1\n  ds_read_b32 v3, v1 offset:4\n  s_waitcnt lgkmcnt(1)\n"
+    for seed in range(6):
+        w = run(body + "  v_mov_b32 v4, v2", v={0: LANES}, lds=lds, seed=seed, early=0)
+        assert (w.v[4] == LANES).all()
+        with pytest.raises(WaitcntError, match="reads v3"):
+            run(body + "  v_mov_b32 v4, v3", v={0: LANES}, lds=lds, seed=seed, early=0)
+
+
+def test_writing_an_outstanding_destination_raises():
+    mem = Memory()
+    with pytest.raises(WaitcntError, match="writes s4"):
+        run("s_load_dword s4, s[0:1], 0x0\n  s_mov_b32 s4, 0", s=_two_loads(mem), mem=mem)
+
+
+def test_store_data_is_read_at_issue_unless_strict():
+    """gfx9 reads a store's data VGPRs at issue (EXP_CNT covers exports and GDS only); with
+    strict_store_data the data VGPR may not be overwritten before the store completes (vmcnt)."""
+    mem = Memory()
+    dst = mem.put(np.zeros(WAVE, np.uint32))
+    s = {0: dst & 0xFFFFFFFF, 1: dst >> 32}
+    body = "v_lshlrev_b32 v1, 2, v0\n  global_store_dword v1, v0, s[0:1]\n  v_mov_b32 v0, 0"
+    run(body, s=s, v={0: LANES}, mem=mem)
+    assert (mem.get(dst, np.uint32, WAVE) == LANES).all()     # s_endpgm completed the store
+    with pytest.raises(WaitcntError, match=r"writes v0 while a store of it"):
+        run(body, s=s, v={0: LANES}, mem=Memory(), strict_store_data=True)
+    run(body.replace("  v_mov", "  s_waitcnt vmcnt(0)\n  v_mov"), s=s, v={0: LANES}, mem=mem, strict_store_data=True)
+
+
+def test_an_lds_write_is_seen_by_another_wave_only_once_complete():
+    """s_barrier does not wait for memory: without s_waitcnt lgkmcnt(0) before it, the reader wave
+    can read LDS before the writer's ds_write has landed."""
+    body = """
+  v_lshrrev_b32 v1, 6, v0
+  v_readfirstlane_b32 s8, v1
+  s_cmp_lt_u32 s8, 1
+  s_cbranch_scc1 .Lreader
+  v_mov_b32 v2, 0
+  v_mov_b32 v3, 77
+  ds_write_b32 v2, v3
+  s_barrier
+  s_waitcnt lgkmcnt(0)
+  s_endpgm
+.Lreader:
+  s_barrier
+  v_mov_b32 v2, 0
+  ds_read_b32 v4, v2
+  s_waitcnt lgkmcnt(0)
+  v_lshlrev_b32 v5, 2, v0
+  global_store_dword v5, v4, s[0:1]"""
+    interp = Interpreter(disassemble(assemble_source(TEMPLATE.format(body=body, lds=4), "gfx906")), "t")
+    mem = Memory()
+    out = mem.put(np.zeros(WAVE, np.uint32))
+    interp.launch(mem, (1, 1, 1), 128, out, lds_bytes=4)
+    assert (mem.get(out, np.uint32, WAVE) == POISON).all()
+
+
+# ---- hazards (Vega ISA section 4.5, "Manually Inserted Wait States (NOPs)") -------------------
+def test_valu_sgpr_write_then_vmem_read_needs_5_wait_states():
+    """VALU writes SGPR -> VMEM reads that SGPR: 5 wait states (s_nop N gives N+1)."""
+    mem = Memory()
+    src = mem.put(np.zeros(WAVE, np.uint32))
+    hi = src >> 32
+    body = "v_readfirstlane_b32 s2, v9\n  {nop}\n  global_load_dword v1, v0, s[2:3]\n  s_waitcnt vmcnt(0)"
+    v = {0: LANES * 4, 9: np.full(WAVE, src & 0xFFFFFFFF)}
+    with pytest.raises(HazardError, match=r"global_load_dword.*reads s2 4 wait state.*v_readfirstlane_b32 s2"):
+        run(body.format(nop="s_nop 3"), s={3: hi}, v=v, mem=mem)
+    run(body.format(nop="s_nop 4"), s={3: hi}, v=v, mem=mem)
+    run(body.format(nop="s_nop 0\n  s_nop 1\n  s_mov_b32 s4, 0\n  s_mov_b32 s5, 0"), s={3: hi}, v=v, mem=mem)  # 1+2+1+1
+    with pytest.raises(HazardError, match="reads s[23] 0 wait"):  # a VALU carry-out into s[2:3]
+        check_hazards(code_of("v_add_co_u32 v1, s[2:3], v0, v1\n  global_load_dword v1, v0, s[2:3]"))
+    check_hazards(code_of("s_mov_b32 s2, 0\n  global_load_dword v1, v0, s[2:3]"))   # SALU: no hazard
+
+
+DPP = "v_mov_b32_dpp v2, v1 quad_perm:[1,0,3,2] row_mask:0xf bank_mask:0xf"
+
+
+@pytest.mark.parametrize("first,second,short,enough,match", [
+    ("v_cmp_gt_u32_e64 s[4:5], v0, v1", "v_readlane_b32 s6, v2, s4", "s_nop 2", "s_nop 3", "lane select s4"),
+    ("v_add_co_u32 v1, vcc, v0, v1", "v_div_fmas_f32 v3, v0, v1, v2", "s_nop 2", "s_nop 3", "v_div_fmas reads VCC"),
+    ("v_cmpx_gt_u32_e32 vcc, v0, v1", DPP, "s_nop 3", "s_nop 4", "DPP"),
+    ("v_mov_b32 v1, v0", DPP, "s_nop 0", "s_nop 1", "DPP reads v1"),
+    ("s_mov_b32 m0, s0", "s_movrels_b32 s1, s2", "", "s_nop 0", "reads M0"),
+    ("s_setreg_b32 hwreg(HW_REG_MODE, 0, 4), s0", "s_getreg_b32 s1, hwreg(HW_REG_MODE, 0, 4)", "s_nop 0",
+     "s_nop 1", "hwreg HW_REG_MODE"),
+    ("global_store_dwordx4 v[0:1], v[2:5], off", "v_mov_b32 v3, 0", "", "s_nop 0", "writes v3"),
+])
+def test_the_manuals_other_wait_state_rules(first, second, short, enough, match):
+    """The other rows of the table, checked on the instruction stream (these instructions are not
+    in the kernels, so they are checked without being executed): one wait state too few raises,
+    naming both instructions; the required number passes."""
+    with pytest.raises(HazardError, match=match + ".*" + __import__("re").escape(first.split()[0])):
+        check_hazards(code_of(f"{first}\n  {short}\n  {second}"))
+    check_hazards(code_of(f"{first}\n  {enough}\n  {second}"))
 
 
 # ---- SMEM ------------------------------------------------------------------------------------
