@@ -238,10 +238,12 @@ def test_store_data_is_read_at_issue_unless_strict():
     run(body.replace("  v_mov", "  s_waitcnt vmcnt(0)\n  v_mov"), s=s, v={0: LANES}, mem=mem, strict_store_data=True)
 
 
-def test_an_lds_write_is_seen_by_another_wave_only_once_complete():
-    """s_barrier does not wait for memory: without s_waitcnt lgkmcnt(0) before it, the reader wave
-    can read LDS before the writer's ds_write has landed."""
-    body = """
+def lds_handoff(writer_tail):
+    """Two waves: wave 1 writes 77 to LDS[0] and ends with `writer_tail` (its s_barrier and
+    s_waitcnt in some order); wave 0 (which runs first) waits at the barrier, reads LDS[0] and
+    stores it to the output, which it returns (the interpreter puts the kernarg pointer in s[0:1]:
+    here it points straight at the output)."""
+    body = f"""
   v_lshrrev_b32 v1, 6, v0
   v_readfirstlane_b32 s8, v1
   s_cmp_lt_u32 s8, 1
@@ -249,8 +251,7 @@ def test_an_lds_write_is_seen_by_another_wave_only_once_complete():
   v_mov_b32 v2, 0
   v_mov_b32 v3, 77
   ds_write_b32 v2, v3
-  s_barrier
-  s_waitcnt lgkmcnt(0)
+{writer_tail}
   s_endpgm
 .Lreader:
   s_barrier
@@ -263,7 +264,13 @@ def test_an_lds_write_is_seen_by_another_wave_only_once_complete():
     mem = Memory()
     out = mem.put(np.zeros(WAVE, np.uint32))
     interp.launch(mem, (1, 1, 1), 128, out, lds_bytes=4)
-    assert (mem.get(out, np.uint32, WAVE) == POISON).all()
+    return mem.get(out, np.uint32, WAVE)
+
+
+def test_an_lds_write_is_seen_by_another_wave_only_once_complete():
+    """s_barrier does not wait for memory: without s_waitcnt lgkmcnt(0) before it, the reader wave
+    can read LDS before the writer's ds_write has landed."""
+    assert (lds_handoff("  s_barrier\n  s_waitcnt lgkmcnt(0)") == POISON).all()
 
 
 # ---- hazards (Vega ISA section 4.5, "Manually Inserted Wait States (NOPs)") -------------------
@@ -433,32 +440,9 @@ def test_lds_out_of_range_faults():
 
 def test_s_barrier_orders_lds_between_waves():
     """S_BARRIER: a wave waits until every wave of the workgroup has reached the barrier. Wave 1
-    writes LDS before the barrier; wave 0 (which runs first) reads it after."""
-    body = """
-  v_lshrrev_b32 v1, 6, v0
-  v_readfirstlane_b32 s8, v1
-  s_cmp_lt_u32 s8, 1
-  s_cbranch_scc1 .Lreader
-  v_mov_b32 v2, 0
-  v_mov_b32 v3, 77
-  ds_write_b32 v2, v3
-  s_waitcnt lgkmcnt(0)
-  s_barrier
-  s_endpgm
-.Lreader:
-  s_barrier
-  v_mov_b32 v2, 0
-  ds_read_b32 v4, v2
-  s_waitcnt lgkmcnt(0)
-  v_lshlrev_b32 v5, 2, v0
-  global_store_dword v5, v4, s[0:1]"""
-    interp = Interpreter(disassemble(assemble_source(TEMPLATE.format(body=body, lds=4), "gfx906")), "t")
-    mem = Memory()
-    out = mem.put(np.zeros(WAVE, np.uint32))
-    # the interpreter puts the kernarg pointer in s[0:1]: here it points straight at `out`
-    interp.launch(mem, (1, 1, 1), 128, out, lds_bytes=4)
-    assert (mem.get(out, np.uint32, WAVE) == 77).all()
-
+    writes LDS (and waits for the write) before the barrier; wave 0 (which runs first) reads it
+    after."""
+    assert (lds_handoff("  s_waitcnt lgkmcnt(0)\n  s_barrier") == 77).all()
 
 def test_registers_start_poisoned_and_unknown_instructions_are_refused():
     w = run("v_mov_b32 v1, v9")
