@@ -1,7 +1,9 @@
 // bn_fwd_train_nchw4: spatial batch-norm training forward on packed NCHW (NCDHW) tensors whose
 // H*W (D*H*W) is a multiple of 4 and whose x and y are 16-byte aligned: the statistics and the
-// normalizing pass read x as float4 (the generic group reduction reads one float per load, four
-// loads in flight per thread, and walks the reduction space with 64-bit index arithmetic).
+// normalizing pass read x in quads of 4 elements (Load4: a float4 for fp32, 8 bytes for fp16 /
+// bf16; the generic group reduction reads one element per load, four loads in flight per
+// thread, and walks the reduction space with 64-bit index arithmetic). Templated on the data's
+// storage type T; arithmetic in fp32 / double, y rounded once (Store4).
 //
 //   bn_stats_nchw4  block (p, c) reduces chunk p of channel c: sum (x - x0), sum (x - x0)^2 in
 //                   double, x0 the channel's first x, each thread over its float4s in increasing
@@ -15,14 +17,16 @@
 // TB/s. Formulas are batchnorm.hip's (the finish kernel is shared).
 #include "kernels/batchnorm/bn_fwd_train_nchw4_kernels.hpp"
 #include "kernels/common/device.hpp"
+#include "kernels/common/storage_types.hpp"
 
 namespace miopen::gpu {
 namespace {
 
 constexpr int kUnroll = 4; // float4s a thread loads before it adds them
 
+template <class T>
 __global__ void __launch_bounds__(kBnNchw4Threads)
-    BnStatsNchw4(BnNchw4Args a, const float* x, Partial2* partial)
+    BnStatsNchw4(BnNchw4Args a, const T* x, Partial2* partial)
 {
     __shared__ double sh1[kBnNchw4Threads];
     __shared__ double sh2[kBnNchw4Threads];
@@ -32,8 +36,7 @@ __global__ void __launch_bounds__(kBnNchw4Threads)
     const uint32_t m4    = a.n * hw4; // float4s of one channel
     const uint32_t begin = p * a.chunk4;
     const uint32_t end   = begin + a.chunk4 < m4 ? begin + a.chunk4 : m4;
-    const float4* x4     = reinterpret_cast<const float4*>(x);
-    const double shift   = x[static_cast<int64_t>(c) * hw4 * 4];
+    const double shift   = LoadFloat(x + static_cast<int64_t>(c) * hw4 * 4);
     // The float4 at channel index i: image i / hw4, position i % hw4.
     auto at = [&](uint32_t i) {
         const uint32_t n = i / hw4;
@@ -60,13 +63,13 @@ __global__ void __launch_bounds__(kBnNchw4Threads)
         float4 v[kUnroll];
 #pragma unroll
         for(int u = 0; u < kUnroll; ++u)
-            v[u] = x4[at(i + u * kBnNchw4Threads)];
+            v[u] = Load4(x + 4 * at(i + u * kBnNchw4Threads));
 #pragma unroll
         for(int u = 0; u < kUnroll; ++u)
             add(v[u]);
     }
     for(; i < end; i += kBnNchw4Threads)
-        add(x4[at(i)]);
+        add(Load4(x + 4 * at(i)));
     sh1[threadIdx.x] = s1;
     sh2[threadIdx.x] = s2;
     __syncthreads();
@@ -83,15 +86,13 @@ __global__ void __launch_bounds__(kBnNchw4Threads)
         partial[static_cast<int64_t>(c) * a.chunks + p] = Partial2{sh1[0], sh2[0]};
 }
 
-template <bool ReadY>
+template <class T, bool ReadY>
 __global__ void __launch_bounds__(kBnNchw4Threads)
-    BnApplyNchw4(BnNchw4Args a, const float* x, float* y, BnCoef coef)
+    BnApplyNchw4(BnNchw4Args a, const T* x, T* y, BnCoef coef)
 {
     const uint32_t hw4   = a.hw4;
     const uint32_t total = a.n * a.c * hw4;
     const uint32_t base  = blockIdx.x * uint32_t{kBnApplyPerBlock};
-    const float4* x4     = reinterpret_cast<const float4*>(x);
-    float4* y4           = reinterpret_cast<float4*>(y);
     constexpr int kPer   = kBnApplyPerBlock / kBnNchw4Threads;
     float4 v[kPer];
 #pragma unroll
@@ -99,7 +100,7 @@ __global__ void __launch_bounds__(kBnNchw4Threads)
     {
         const uint32_t i = base + threadIdx.x + u * kBnNchw4Threads;
         if(i < total)
-            v[u] = x4[i];
+            v[u] = Load4(x + int64_t{4} * i);
     }
 #pragma unroll
     for(int u = 0; u < kPer; ++u)
@@ -116,30 +117,40 @@ __global__ void __launch_bounds__(kBnNchw4Threads)
         r.w = (v[u].w - m) * s + b;
         if(ReadY)
         {
-            const float4 o = y4[i];
+            const float4 o = Load4(y + int64_t{4} * i);
             r.x += a.beta * o.x;
             r.y += a.beta * o.y;
             r.z += a.beta * o.z;
             r.w += a.beta * o.w;
         }
-        y4[i] = r;
+        Store4(y + int64_t{4} * i, r);
     }
 }
 
 } // namespace
 
-void LaunchBnStatsNchw4(const BnNchw4Args& a, const Launch& l, const float* x, Partial2* partial)
+template <class T>
+void LaunchBnStatsNchw4(const BnNchw4Args& a, const Launch& l, const T* x, Partial2* partial)
 {
-    MIOPEN_CY_LAUNCH(BnStatsNchw4, l, 0, a, x, partial);
+    MIOPEN_CY_LAUNCH(BnStatsNchw4<T>, l, 0, a, x, partial);
 }
 
-void LaunchBnApplyNchw4(const BnNchw4Args& a, const Launch& l, const float* x, float* y,
-                        BnCoef coef)
+template <class T>
+void LaunchBnApplyNchw4(const BnNchw4Args& a, const Launch& l, const T* x, T* y, BnCoef coef)
 {
     if(a.beta != 0.0f)
-        MIOPEN_CY_LAUNCH(BnApplyNchw4<true>, l, 0, a, x, y, coef);
+        MIOPEN_CY_LAUNCH((BnApplyNchw4<T, true>), l, 0, a, x, y, coef);
     else
-        MIOPEN_CY_LAUNCH(BnApplyNchw4<false>, l, 0, a, x, y, coef);
+        MIOPEN_CY_LAUNCH((BnApplyNchw4<T, false>), l, 0, a, x, y, coef);
 }
+
+#define MIOPEN_CY_BN_NCHW4(T)                                                                 \
+    template void LaunchBnStatsNchw4<T>(const BnNchw4Args&, const Launch&, const T*,        \
+                                        Partial2*);                                          \
+    template void LaunchBnApplyNchw4<T>(const BnNchw4Args&, const Launch&, const T*, T*, BnCoef);
+MIOPEN_CY_BN_NCHW4(float)
+MIOPEN_CY_BN_NCHW4(Half)
+MIOPEN_CY_BN_NCHW4(BFloat16)
+#undef MIOPEN_CY_BN_NCHW4
 
 } // namespace miopen::gpu

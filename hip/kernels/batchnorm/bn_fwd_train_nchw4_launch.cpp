@@ -16,6 +16,7 @@ bool Aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0;
 
 } // namespace
 
+template <class T>
 bool BatchNormForwardTrainingNchw4(Handle& h, const BnForwardArgs& args)
 {
     int64_t n = 0, c = 0, s = 0;
@@ -47,18 +48,23 @@ bool BatchNormForwardTrainingNchw4(Handle& h, const BnForwardArgs& args)
     BnCoef coef{At<float>(base, at_coef[0]), At<float>(base, at_coef[1]),
                 At<float>(base, at_coef[2]), nullptr};
 
-    LaunchBnStatsNchw4(a, On(h, D2(a.chunks, a.c), D1(kBnNchw4Threads)), args.x, partial);
+    const T* x = static_cast<const T*>(args.x);
+    LaunchBnStatsNchw4<T>(a, On(h, D2(a.chunks, a.c), D1(kBnNchw4Threads)), x, partial);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
 
     const BnTrainArgs t = TrainArgsOf(args);
-    LaunchBnTrainFinish(plan.args, PerItem(h, c), args.x, partial, t, coef);
+    LaunchBnTrainFinish<T>(plan.args, PerItem(h, c), x, partial, t, coef);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
 
     const int64_t total4 = n * c * (s / 4);
-    LaunchBnApplyNchw4(a, On(h, D1(CeilDiv(total4, kBnApplyPerBlock)), D1(kBnNchw4Threads)),
-                       args.x, args.y, coef);
+    LaunchBnApplyNchw4<T>(a, On(h, D1(CeilDiv(total4, kBnApplyPerBlock)), D1(kBnNchw4Threads)),
+                          x, static_cast<T*>(args.y), coef);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
     return true;
 }
+
+template bool BatchNormForwardTrainingNchw4<float>(Handle&, const BnForwardArgs&);
+template bool BatchNormForwardTrainingNchw4<Half>(Handle&, const BnForwardArgs&);
+template bool BatchNormForwardTrainingNchw4<BFloat16>(Handle&, const BnForwardArgs&);
 
 } // namespace miopen::gpu

@@ -1,11 +1,13 @@
-// Launcher of bn_infer_packed.hip: the packed check, the balanced chunks of a plane, and (per
-// activation) the coefficients of bn_infer_coef in the handle's scratch first.
+// Launcher of bn_infer_packed.hip: the packed check (NC[D]HW, or N[D]HWC in spatial mode), the
+// balanced chunks of a plane, and (per activation, channels-last) the coefficients of
+// bn_infer_coef in the handle's scratch first. fp32 per activation tries bn_infer_peract first.
 #include "kernels/batchnorm/batchnorm_kernels.hpp"
 #include "kernels/batchnorm/bn_infer_packed.hpp"
 #include "kernels/batchnorm/bn_infer_peract_kernels.hpp"
 #include "kernels/common/group_plan.hpp"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace miopen::gpu {
 namespace {
@@ -32,7 +34,7 @@ bool BnInferPeract(Handle& h, const BnForwardArgs& args, int64_t n, int64_t plan
         if(pd.Lens()[d] != x.Lens()[d])
             return false;
     BnInferPeractArgs p;
-    p.x = args.x, p.y = args.y;
+    p.x = static_cast<const float*>(args.x), p.y = static_cast<float*>(args.y);
     p.scale = args.scale, p.bias = args.bias;
     p.est_mean = args.est_mean, p.est_var = args.est_variance;
     p.alpha = args.alpha, p.beta = args.beta, p.epsilon = static_cast<float>(args.epsilon);
@@ -49,23 +51,46 @@ bool BnInferPeract(Handle& h, const BnForwardArgs& args, int64_t n, int64_t plan
     return true;
 }
 
+/// Whether t is packed channels-last: N[D]HWC in memory, C innermost.
+bool PackedChannelsLast(const TensorDescriptor& t)
+{
+    const int nd     = t.NumDims();
+    const auto& lens = t.Lens();
+    const auto& st   = t.Strides();
+    if(nd < 3 || st[1] != 1)
+        return false;
+    size_t step = lens[1];
+    for(int d = nd - 1; d >= 2; --d)
+    {
+        if(lens[d] != 1 && st[d] != step)
+            return false;
+        step *= lens[d];
+    }
+    return lens[0] == 1 || st[0] == step;
+}
+
 } // namespace
 
+template <class T>
 bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
 {
     const TensorDescriptor& x = *args.xDesc;
     const TensorDescriptor& y = *args.yDesc;
-    if(!x.IsPacked() || !y.IsPacked() || x.NumDims() < 2 ||
-       (reinterpret_cast<uintptr_t>(args.x) & 15) != 0 ||
+    if(x.NumDims() < 2 || (reinterpret_cast<uintptr_t>(args.x) & 15) != 0 ||
        (reinterpret_cast<uintptr_t>(args.y) & 15) != 0)
         return false;
     const bool per_act = args.mode == miopenBNPerActivation;
+    // spatial channels-last: planes of one n, coefficients per channel
+    const bool nhwc = !per_act && PackedChannelsLast(x) && PackedChannelsLast(y) &&
+                      x.Lens()[1] % 4 == 0 && !(x.IsPacked() && y.IsPacked());
+    if(!nhwc && (!x.IsPacked() || !y.IsPacked()))
+        return false;
     int64_t n = static_cast<int64_t>(x.Lens()[0]), c = static_cast<int64_t>(x.Lens()[1]);
     int64_t inner = 1;
     for(int d = 2; d < x.NumDims(); ++d)
         inner *= static_cast<int64_t>(x.Lens()[d]);
-    const int64_t plane  = per_act ? c * inner : inner;
-    const int64_t planes = per_act ? n : n * c;
+    const int64_t plane  = per_act || nhwc ? c * inner : inner;
+    const int64_t planes = per_act || nhwc ? n : n * c;
     if(plane <= 0 || planes <= 0 || plane % 4 != 0)
         return false;
 
@@ -74,24 +99,29 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
     p.alpha = args.alpha, p.beta = args.beta, p.epsilon = static_cast<float>(args.epsilon);
     p.plane_q = plane / 4;
     int u = 4; // float4s of x a thread (2 per activation)
-    if(per_act && BnInferPeract(h, args, n, plane))
-        return true;
-    if(per_act)
+    if constexpr(std::is_same_v<T, float>)
+        if(per_act && BnInferPeract(h, args, n, plane))
+            return true;
+    if(per_act || nhwc)
     {
-        // the coefficients of bn_infer_coef, in x's (packed) order: group g is element g of a plane
-        const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, [](int d) { return d >= 1; });
-        if(plan.args.groups != plane)
+        // the coefficients of bn_infer_coef: per activation in x's (packed) order (group g is
+        // element g of a plane), channels-last one per channel
+        const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc},
+                                        [per_act](int d) { return d == 1 || (per_act && d > 1); });
+        const int64_t ncoef = per_act ? plane : c;
+        if(plan.args.groups != ncoef)
             return false;
         ScratchLayout layout;
-        const size_t at_m = layout.Add<float>(plane);
-        const size_t at_a = layout.Add<float>(plane);
-        const size_t at_c = layout.Add<float>(plane);
+        const size_t at_m = layout.Add<float>(ncoef);
+        const size_t at_a = layout.Add<float>(ncoef);
+        const size_t at_c = layout.Add<float>(ncoef);
         void* base        = h.Scratch(layout.Bytes());
         BnCoef coef{At<float>(base, at_m), At<float>(base, at_a), At<float>(base, at_c), nullptr};
         LaunchBnInferCoef(plan.args, PerItem(h, plan.args.groups), args.scale, args.bias,
                           args.est_mean, args.est_variance, args.alpha, p.epsilon, coef);
         CheckLaunch("miopenBatchNormalizationForwardInference");
         p.coef_m = coef.m, p.coef_a = coef.a, p.coef_c = coef.c;
+        p.coef_q = ncoef / 4;
         u = 2; // four float4 streams a step: two steps in flight
     }
     else
@@ -105,11 +135,15 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
     PlanBalancedChunks(p.plane_q, int64_t{BnInferPackedThreads()} * u, p.chunk_q, p.chunks);
     if(planes * p.chunks >= (int64_t{1} << 31))
         return false;
-    LaunchBnInferPacked(p, On(h, D1(static_cast<unsigned>(planes * p.chunks)),
+    LaunchBnInferPacked<T>(p, On(h, D1(static_cast<unsigned>(planes * p.chunks)),
                               D1(static_cast<unsigned>(BnInferPackedThreads()))),
                         u);
     CheckLaunch("miopenBatchNormalizationForwardInference");
     return true;
 }
+
+template bool BatchNormInferencePacked<float>(Handle&, const BnForwardArgs&);
+template bool BatchNormInferencePacked<Half>(Handle&, const BnForwardArgs&);
+template bool BatchNormInferencePacked<BFloat16>(Handle&, const BnForwardArgs&);
 
 } // namespace miopen::gpu
