@@ -1016,3 +1016,95 @@ def test_types_backward_and_inference_refuse_mismatches(handle, rng, dt):
                                                  bd, desc(ps, dtype=dt), scale, bias, rm,
                                                  rv.astype(np_dtype(dt)), EPS)
     assert np.all(np.isnan(as64(y)))
+
+
+# The GPU's special paths in every type (on the CPU the same cases run the general kernels):
+# spatial training on packed NCHW with H*W a multiple of 4 (bn_fwd_train_nchw4), per-activation
+# training and backward on packed data with N <= 64 (bn_peract_train / bn_peract_bwd: one group a
+# thread; N = 70 takes the group reduction), inference on packed NHWC with C a multiple of 4
+# (bn_infer_packed's channels-last mode); blending and in place.
+
+@pytest.mark.parametrize("inplace", [False, True], ids=["out", "inplace"])
+@pytest.mark.parametrize("mode,shape", [(SPATIAL, (5, 8, 8, 12)), (PER_ACT, (33, 3, 4, 5)),
+                                        (PER_ACT, (64, 2, 4, 4)), (PER_ACT, (70, 2, 3, 4)),
+                                        (PER_ACT, (1, 3, 2, 4))],
+                         ids=["spatial-nchw4", "per_act-n33", "per_act-n64", "per_act-n70",
+                              "per_act-n1"])
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_types_fast_paths_train(handle, rng, dt, mode, shape, inplace):
+    ps = pshape(mode, shape)
+    x = random_stored(shape, dt, rng, -1.0, 4.0)
+    x64 = as64(x)
+    y0 = random_stored(shape, dt, rng)
+    y = x if inplace else y0.copy()
+    alpha, beta = (1.0, 0.0) if inplace else (0.75, 0.5)
+    scale, bias, rm, rv = typed_params(rng, ps, mi.miopenFloat)
+    rm0, rv0 = as64(rm), as64(rv)
+    rv0_kept = rv0.copy()
+    sm, si = poison(ps, mi.miopenFloat), poison(ps, mi.miopenFloat)
+    xd = desc(shape, dtype=dt)
+    bn_call(mi.batchNormalizationForwardTraining, handle, mode, alpha, beta, xd, x, xd, y,
+            desc(ps), scale, bias, 0.25, rm, rv, EPS, sm, si)
+    ty, tsm, tsi, trm, trv = torch_train(x64, mode, as64(scale), as64(bias), rm0, rv0, 0.25)
+    if shape[0] == 1:
+        trv = 0.75 * as64(rv0_kept).ravel()   # M = 1: MIOpen keeps the biased variance (0)
+    expect = alpha * ty + beta * as64(y0) if beta else alpha * ty
+    close(y, expect, dt, "y")
+    close(sm.ravel(), tsm, mi.miopenFloat, "saved mean")
+    close(si.ravel(), tsi, mi.miopenFloat, "saved inv std")
+    close(rm.ravel(), trm, mi.miopenFloat, "running mean")
+    close(rv.ravel(), trv, mi.miopenFloat, "running variance")
+
+
+@pytest.mark.parametrize("use_saved", [True, False], ids=["saved", "recomputed"])
+@pytest.mark.parametrize("shape", [(33, 3, 4, 5), (64, 2, 4, 4), (70, 2, 3, 4)],
+                         ids=["n33", "n64", "n70"])
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_types_fast_paths_peract_bwd(handle, rng, dt, shape, use_saved):
+    ps = pshape(PER_ACT, shape)
+    x = random_stored(shape, dt, rng, -1.0, 4.0)
+    dy = random_stored(shape, dt, rng, -1.0, 1.0)
+    dx0 = random_stored(shape, dt, rng)
+    dx = dx0.copy()
+    scale, bias, _, _ = typed_params(rng, ps, mi.miopenFloat)
+    ds0, db0 = typed_params(rng, ps, mi.miopenFloat)[:2]
+    ds, db = ds0.copy(), db0.copy()
+    x64 = as64(x)
+    saved = (None, None)
+    if use_saved:
+        _, tsm, tsi, _, _ = torch_train(x64, PER_ACT, as64(scale), as64(bias), np.zeros(ps),
+                                        np.ones(ps), 0.0)
+        saved = (tsm.reshape(ps).astype(np.float32), tsi.reshape(ps).astype(np.float32))
+    xd = desc(shape, dtype=dt)
+    bn_call(mi.batchNormalizationBackward, handle, PER_ACT, 1.5, 0.5, 2.0, -1.0, xd, x, xd, dy,
+            xd, dx, desc(ps), scale, ds, db, EPS, *saved)
+    if use_saved:
+        edx, eds, edb = ref.backward(x64, as64(dy), PER_ACT, as64(scale), as64(saved[0]),
+                                     as64(saved[1]))
+    else:
+        edx, eds, edb = torch_grads(x64, as64(dy), PER_ACT, as64(scale), as64(bias))
+    edx = 1.5 * np.asarray(edx) + 0.5 * as64(dx0)
+    if int(dt) == int(mi.miopenFloat):
+        assert rel_l2(dx, edx) <= TOL
+    else:
+        check_close(dx, edx, dt, ulps=2, floor=float(np.max(np.abs(edx))), err_msg="dx")
+    close(ds.ravel(), 2.0 * np.ravel(eds) - as64(ds0).ravel(), mi.miopenFloat, "dscale")
+    close(db.ravel(), 2.0 * np.ravel(edb) - as64(db0).ravel(), mi.miopenFloat, "dbias")
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.5])
+@pytest.mark.parametrize("shape", [(3, 8, 5, 6), (2, 4, 1, 1), (2, 12, 3, 3, 2)],
+                         ids=["c8", "c4-1x1", "5d-c12"])
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_types_fast_paths_nhwc_inference(handle, rng, dt, shape, beta):
+    order = (0,) + tuple(range(2, len(shape))) + (1,)
+    xm, xv, xs = stored_layout(shape, order, dt, rng)
+    ym, yv, ys = stored_layout(shape, order, dt, rng)
+    y0 = as64(yv)
+    ps = pshape(SPATIAL, shape)
+    scale, bias, rm, rv = typed_params(rng, ps, mi.miopenFloat)
+    bn_call(mi.batchNormalizationForwardInference, handle, SPATIAL, 1.0, beta,
+            desc(shape, xs, dt), xm, desc(shape, ys, dt), ym, desc(ps), scale, bias, rm, rv, EPS)
+    ty = F.batch_norm(torch.from_numpy(as64(xv)), torch_param(rm), torch_param(rv),
+                      torch_param(scale), torch_param(bias), False, 0.0, EPS).numpy()
+    close(yv, ty + beta * y0 if beta else ty, dt, "y")
