@@ -1108,3 +1108,29 @@ def test_types_fast_paths_nhwc_inference(handle, rng, dt, shape, beta):
     ty = F.batch_norm(torch.from_numpy(as64(xv)), torch_param(rm), torch_param(rv),
                       torch_param(scale), torch_param(bias), False, 0.0, EPS).numpy()
     close(yv, ty + beta * y0 if beta else ty, dt, "y")
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.5])
+@pytest.mark.parametrize("shape", [(3, 8, 5, 6), (4, 16, 20, 20), (5, 4, 3, 7), (2, 12, 3, 3, 2),
+                                   (2, 136, 3, 5)],
+                         ids=["c8", "c16-chunks", "c4", "5d-c12", "c136"])
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_types_fast_paths_nhwc_train(handle, rng, dt, shape, beta):
+    """Spatial training on packed channels-last data, C a multiple of 4 (bn_fwd_train_nhwc4)."""
+    order = (0,) + tuple(range(2, len(shape))) + (1,)
+    xm, xv, xs = stored_layout(shape, order, dt, rng, -1.0, 4.0)
+    ym, yv, ys = stored_layout(shape, order, dt, rng)
+    y0 = as64(yv)
+    ps = pshape(SPATIAL, shape)
+    scale, bias, rm, rv = typed_params(rng, ps, mi.miopenFloat)
+    rm0, rv0 = as64(rm), as64(rv)
+    sm, si = poison(ps, mi.miopenFloat), poison(ps, mi.miopenFloat)
+    bn_call(mi.batchNormalizationForwardTraining, handle, SPATIAL, 1.0, beta, desc(shape, xs, dt),
+            xm, desc(shape, ys, dt), ym, desc(ps), scale, bias, 0.25, rm, rv, EPS, sm, si)
+    ty, tsm, tsi, trm, trv = torch_train(as64(xv), SPATIAL, as64(scale), as64(bias), rm0, rv0,
+                                         0.25)
+    close(yv, ty + beta * y0 if beta else ty, dt, "y")
+    close(sm.ravel(), tsm, mi.miopenFloat, "saved mean")
+    close(si.ravel(), tsi, mi.miopenFloat, "saved inv std")
+    close(rm.ravel(), trm, mi.miopenFloat, "running mean")
+    close(rv.ravel(), trv, mi.miopenFloat, "running variance")

@@ -17,6 +17,9 @@ namespace miopen::gpu {
 /// (nothing queued) where it does not apply.
 template <class T>
 bool BatchNormForwardTrainingNchw4(Handle& h, const BnForwardArgs& args);
+/// bn_fwd_train_nhwc4_launch.cpp: its channels-last partner (packed N[D]HWC, C % 4 == 0).
+template <class T>
+bool BatchNormForwardTrainingNhwc4(Handle& h, const BnForwardArgs& args);
 
 namespace {
 
@@ -158,7 +161,8 @@ bool PeractTrainPacked(Handle& h, const BnForwardArgs& args)
 template <class T>
 void ForwardTraining(Handle& h, const BnForwardArgs& args)
 {
-    if(BatchNormForwardTrainingNchw4<T>(h, args) || PeractTrainPacked<T>(h, args))
+    if(BatchNormForwardTrainingNchw4<T>(h, args) || BatchNormForwardTrainingNhwc4<T>(h, args) ||
+       PeractTrainPacked<T>(h, args))
         return;
     const T* x      = static_cast<const T*>(args.x);
     const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));

@@ -4,6 +4,7 @@
 #include "kernels/batchnorm/batchnorm_kernels.hpp"
 #include "kernels/batchnorm/bn_infer_packed.hpp"
 #include "kernels/batchnorm/bn_infer_peract_kernels.hpp"
+#include "kernels/batchnorm/bn_layout.hpp"
 #include "kernels/common/group_plan.hpp"
 
 #include <cstdint>
@@ -11,8 +12,6 @@
 
 namespace miopen::gpu {
 namespace {
-
-bool Aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
 
 /// n a thread of bn_infer_peract: 8 (0.111 ms against 0.129 for the coefficient path on an H200,
 /// CHANGELOG.md, poolfwd; 2 and 32 were slower and are gone).
@@ -49,24 +48,6 @@ bool BnInferPeract(Handle& h, const BnForwardArgs& args, int64_t n, int64_t plan
                               D1(static_cast<unsigned>(BnInferPeractThreads()))));
     CheckLaunch("miopenBatchNormalizationForwardInference");
     return true;
-}
-
-/// Whether t is packed channels-last: N[D]HWC in memory, C innermost.
-bool PackedChannelsLast(const TensorDescriptor& t)
-{
-    const int nd     = t.NumDims();
-    const auto& lens = t.Lens();
-    const auto& st   = t.Strides();
-    if(nd < 3 || st[1] != 1)
-        return false;
-    size_t step = lens[1];
-    for(int d = nd - 1; d >= 2; --d)
-    {
-        if(lens[d] != 1 && st[d] != step)
-            return false;
-        step *= lens[d];
-    }
-    return lens[0] == 1 || st[0] == step;
 }
 
 } // namespace
