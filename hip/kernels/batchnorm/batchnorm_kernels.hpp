@@ -59,7 +59,8 @@ struct BnInferPackedArgs
     float alpha = 1.0f, beta = 0.0f, epsilon = 0.0f;
 };
 int BnInferPackedThreads();
-/// unroll: quads of x a thread keeps in flight (4 spatial, 2 with coefficient arrays).
+/// unroll: quads of x a thread keeps in flight (4 spatial, 2 with coefficient arrays; 8 and 4 for
+/// 16-bit data).
 template <class T>
 void LaunchBnInferPacked(const BnInferPackedArgs& p, const Launch& l, int unroll);
 

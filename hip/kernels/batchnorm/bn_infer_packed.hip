@@ -124,8 +124,10 @@ int BnInferPackedThreads() { return kBnThreads; }
 template <class T>
 void LaunchBnInferPacked(const BnInferPackedArgs& p, const Launch& l, int unroll)
 {
+    // fp32: 4 quads a thread (2 with coefficient arrays); 16-bit data twice as many, so that a
+    // thread keeps as many bytes in flight
     if(p.coef_m == nullptr)
-        unroll == 2 ? LaunchU<T, 2, kPlaneParams>(p, l) : LaunchU<T, 4, kPlaneParams>(p, l);
+        unroll == 8 ? LaunchU<T, 8, kPlaneParams>(p, l) : LaunchU<T, 4, kPlaneParams>(p, l);
     else if(p.coef_q != p.plane_q)
         unroll == 2 ? LaunchU<T, 2, kPerChannel>(p, l) : LaunchU<T, 4, kPerChannel>(p, l);
     else

@@ -20,6 +20,7 @@ constexpr int kBnPeractNb = 8;
 /// bn_infer_peract where it applies (x and y checked by the caller: packed, aligned, a plane of
 /// whole float4s): the parameter tensor packed 1 x C[D]HW in x's order, the four parameter
 /// pointers 16-byte aligned. False: nothing launched.
+template <class T>
 bool BnInferPeract(Handle& h, const BnForwardArgs& args, int64_t n, int64_t plane)
 {
     const int nb = kBnPeractNb;
@@ -33,7 +34,7 @@ bool BnInferPeract(Handle& h, const BnForwardArgs& args, int64_t n, int64_t plan
         if(pd.Lens()[d] != x.Lens()[d])
             return false;
     BnInferPeractArgs p;
-    p.x = static_cast<const float*>(args.x), p.y = static_cast<float*>(args.y);
+    p.x = args.x, p.y = args.y;
     p.scale = args.scale, p.bias = args.bias;
     p.est_mean = args.est_mean, p.est_var = args.est_variance;
     p.alpha = args.alpha, p.beta = args.beta, p.epsilon = static_cast<float>(args.epsilon);
@@ -44,7 +45,7 @@ bool BnInferPeract(Handle& h, const BnForwardArgs& args, int64_t n, int64_t plan
     const int64_t chunks = (p.plane_q + BnInferPeractThreads() - 1) / BnInferPeractThreads();
     if(chunks * p.groups >= (int64_t{1} << 31))
         return false;
-    LaunchBnInferPeract(p, On(h, D1(static_cast<unsigned>(chunks * p.groups)),
+    LaunchBnInferPeract<T>(p, On(h, D1(static_cast<unsigned>(chunks * p.groups)),
                               D1(static_cast<unsigned>(BnInferPeractThreads()))));
     CheckLaunch("miopenBatchNormalizationForwardInference");
     return true;
@@ -79,10 +80,11 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
     p.x = args.x, p.y = args.y;
     p.alpha = args.alpha, p.beta = args.beta, p.epsilon = static_cast<float>(args.epsilon);
     p.plane_q = plane / 4;
-    int u = 4; // float4s of x a thread (2 per activation)
-    if constexpr(std::is_same_v<T, float>)
-        if(per_act && BnInferPeract(h, args, n, plane))
-            return true;
+    // quads of x a thread: 4 (2 with coefficient arrays), twice as many for 16-bit data
+    const int wide = sizeof(T) == 2 ? 2 : 1;
+    int u          = 4 * wide;
+    if(per_act && BnInferPeract<T>(h, args, n, plane))
+        return true;
     if(per_act || nhwc)
     {
         // the coefficients of bn_infer_coef: per activation in x's (packed) order (group g is
@@ -103,7 +105,7 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
         CheckLaunch("miopenBatchNormalizationForwardInference");
         p.coef_m = coef.m, p.coef_a = coef.a, p.coef_c = coef.c;
         p.coef_q = ncoef / 4;
-        u = 2; // four float4 streams a step: two steps in flight
+        u = 2 * wide; // four quad streams a step: two steps in flight (fp32)
     }
     else
     {
