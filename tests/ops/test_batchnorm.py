@@ -1134,3 +1134,45 @@ def test_types_fast_paths_nhwc_train(handle, rng, dt, shape, beta):
     close(si.ravel(), tsi, mi.miopenFloat, "saved inv std")
     close(rm.ravel(), trm, mi.miopenFloat, "running mean")
     close(rv.ravel(), trv, mi.miopenFloat, "running variance")
+
+
+@pytest.mark.parametrize("use_saved", [True, False], ids=["saved", "recomputed"])
+@pytest.mark.parametrize("layout_,shape", [
+    ("nchw", (5, 8, 8, 12)), ("nchw", (3, 2, 300, 40)), ("nchw", (2, 3, 2, 2, 4)),
+    ("nhwc", (3, 8, 5, 6)), ("nhwc", (4, 16, 20, 20)), ("nhwc", (2, 12, 3, 3, 2))],
+    ids=["nchw-8x12", "nchw-chunks", "ncdhw", "nhwc-c8", "nhwc-c16-chunks", "ndhwc-c12"])
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_types_fast_paths_spatial_bwd(handle, rng, dt, layout_, shape, use_saved):
+    """Spatial backward on packed NCHW (H*W % 4 == 0) and NHWC (C % 4 == 0): the GPU's quad
+    kernels (bn_grad_sums_nchw4 / _nhwc4 and their applies), blended."""
+    nd = len(shape)
+    order = tuple(range(nd)) if layout_ == "nchw" else (0,) + tuple(range(2, nd)) + (1,)
+    xm, xv, xs = stored_layout(shape, order, dt, rng, -1.0, 4.0)
+    dym, dyv, _ = stored_layout(shape, order, dt, rng, -1.0, 1.0)
+    dxm, dxv, _ = stored_layout(shape, order, dt, rng)
+    dx0 = as64(dxv)
+    ps = pshape(SPATIAL, shape)
+    scale, bias, _, _ = typed_params(rng, ps, mi.miopenFloat)
+    ds0, db0 = typed_params(rng, ps, mi.miopenFloat)[:2]
+    ds, db = ds0.copy(), db0.copy()
+    x64 = as64(xv)
+    saved = (None, None)
+    if use_saved:
+        _, tsm, tsi, _, _ = torch_train(x64, SPATIAL, as64(scale), as64(bias), np.zeros(ps),
+                                        np.ones(ps), 0.0)
+        saved = (tsm.reshape(ps).astype(np.float32), tsi.reshape(ps).astype(np.float32))
+    xd = desc(shape, xs, dt)
+    bn_call(mi.batchNormalizationBackward, handle, SPATIAL, 1.5, 0.5, 2.0, -1.0, xd, xm, xd, dym,
+            xd, dxm, desc(ps), scale, ds, db, EPS, *saved)
+    if use_saved:
+        edx, eds, edb = ref.backward(x64, as64(dyv), SPATIAL, as64(scale), as64(saved[0]),
+                                     as64(saved[1]))
+    else:
+        edx, eds, edb = torch_grads(x64, as64(dyv), SPATIAL, as64(scale), as64(bias))
+    edx = 1.5 * np.asarray(edx) + 0.5 * dx0
+    if int(dt) == int(mi.miopenFloat):
+        assert rel_l2(as64(dxv), edx) <= TOL
+    else:
+        check_close(dxv, edx, dt, ulps=2, floor=float(np.max(np.abs(edx))), err_msg="dx")
+    close(ds.ravel(), 2.0 * np.ravel(eds) - as64(ds0).ravel(), mi.miopenFloat, "dscale")
+    close(db.ravel(), 2.0 * np.ravel(edb) - as64(db0).ravel(), mi.miopenFloat, "dbias")

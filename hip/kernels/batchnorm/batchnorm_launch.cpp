@@ -20,6 +20,11 @@ bool BatchNormForwardTrainingNchw4(Handle& h, const BnForwardArgs& args);
 /// bn_fwd_train_nhwc4_launch.cpp: its channels-last partner (packed N[D]HWC, C % 4 == 0).
 template <class T>
 bool BatchNormForwardTrainingNhwc4(Handle& h, const BnForwardArgs& args);
+/// The spatial backward on the same two layouts (bn_fwd_train_nchw4 / _nhwc4 _launch.cpp).
+template <class T>
+bool BatchNormBackwardNchw4(Handle& h, const BnBackwardArgs& args);
+template <class T>
+bool BatchNormBackwardNhwc4(Handle& h, const BnBackwardArgs& args);
 
 namespace {
 
@@ -224,7 +229,8 @@ bool PeractBwdPacked(Handle& h, const BnBackwardArgs& args)
 template <class T>
 void Backward(Handle& h, const BnBackwardArgs& args)
 {
-    if(PeractBwdPacked<T>(h, args))
+    if(PeractBwdPacked<T>(h, args) || BatchNormBackwardNchw4<T>(h, args) ||
+       BatchNormBackwardNhwc4<T>(h, args))
         return;
     const TensorDescriptor& x = *args.xDesc;
     const T* px               = static_cast<const T*>(args.x);

@@ -11,6 +11,10 @@
 //                   order. No atomics: the same bits on every run.
 //   bn_apply_nhwc4  y = (x - m) * a + c (+ beta * y), a thread per quad, the coefficients of its
 //                   4 channels (quad q % c4).
+//   Backward (spatial, the same conditions on x, dy and dx): bn_grad_sums_nhwc4 (sum dy and
+//   sum dy * (x - mean) per (channel, chunk), bn_stats_nhwc4's walk and tree) and
+//   bn_bwd_apply_nhwc4; the statistics, when not saved, from bn_stats_nhwc4, and batchnorm.hip's
+//   prepare and finish kernels between.
 // Templated on the storage type T (Load4 / Store4: float4 or 8 bytes of fp16 / bf16).
 #include "kernels/batchnorm/bn_fwd_train_nhwc4_kernels.hpp"
 #include "kernels/common/device.hpp"
@@ -90,6 +94,114 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
     }
 }
 
+/// Backward's sums per (channel, chunk): sum dy, sum dy * (x - mean) (batchnorm.hip's GradAcc),
+/// the walk and the tree of BnStatsNhwc4.
+template <class T>
+__global__ void __launch_bounds__(kBnNhwc4Threads)
+    BnGradSumsNhwc4(BnNhwc4Args a, const T* x, const T* dy, const double* mean, Partial2* partial)
+{
+    __shared__ double sh[kBnNhwc4Threads][8];
+    const int cq    = a.cq;
+    const int lanes = kBnNhwc4Threads / cq;
+    const int tx    = threadIdx.x % cq;
+    const int ty    = threadIdx.x / cq;
+    const int64_t q = int64_t{blockIdx.y} * cq + tx;
+    const int p     = blockIdx.x;
+    double s1[4] = {0.0, 0.0, 0.0, 0.0}, s2[4] = {0.0, 0.0, 0.0, 0.0};
+    if(q < a.c4)
+    {
+        const double mu[4]  = {mean[4 * q], mean[4 * q + 1], mean[4 * q + 2], mean[4 * q + 3]};
+        const int64_t begin = int64_t{p} * a.chunk;
+        const int64_t end   = begin + a.chunk < a.m ? begin + a.chunk : a.m;
+        const T* xq         = x + 4 * q;
+        const T* gq         = dy + 4 * q;
+        auto add = [&](float4 v, float4 g) {
+            const float xe[4] = {v.x, v.y, v.z, v.w};
+            const float ge[4] = {g.x, g.y, g.z, g.w};
+#pragma unroll
+            for(int k = 0; k < 4; ++k)
+            {
+                const double gk = ge[k];
+                s1[k] += gk;
+                s2[k] += gk * (static_cast<double>(xe[k]) - mu[k]);
+            }
+        };
+        int64_t i = begin + ty;
+        constexpr int kU = 4;
+        for(; i + (kU - 1) * lanes < end; i += kU * lanes)
+        {
+            float4 v[kU], g[kU];
+#pragma unroll
+            for(int u = 0; u < kU; ++u)
+            {
+                const int64_t o = (i + u * lanes) * a.c4 * 4;
+                v[u]            = Load4(xq + o);
+                g[u]            = Load4(gq + o);
+            }
+#pragma unroll
+            for(int u = 0; u < kU; ++u)
+                add(v[u], g[u]);
+        }
+        for(; i < end; i += lanes)
+            add(Load4(xq + i * a.c4 * 4), Load4(gq + i * a.c4 * 4));
+    }
+#pragma unroll
+    for(int k = 0; k < 4; ++k)
+    {
+        sh[threadIdx.x][k]     = s1[k];
+        sh[threadIdx.x][4 + k] = s2[k];
+    }
+    __syncthreads();
+    for(int s = lanes / 2; s > 0; s /= 2)
+    {
+        if(ty < s)
+        {
+#pragma unroll
+            for(int k = 0; k < 8; ++k)
+                sh[threadIdx.x][k] += sh[threadIdx.x + s * cq][k];
+        }
+        __syncthreads();
+    }
+    if(ty == 0 && q < a.c4)
+    {
+#pragma unroll
+        for(int k = 0; k < 4; ++k)
+            partial[(4 * q + k) * a.chunks + p] =
+                Partial2{sh[threadIdx.x][k], sh[threadIdx.x][4 + k]};
+    }
+}
+
+/// dx = c1 * dy + (c2 * (x - m) + c3) (+ beta * dx), a thread per quad (batchnorm.hip's
+/// BwdApplyF).
+template <class T, bool ReadDx>
+__global__ void __launch_bounds__(kBnNhwc4Threads)
+    BnBwdApplyNhwc4(BnNhwc4Args a, const T* dy, const T* x, T* dx, BnCoef coef)
+{
+    const int64_t total = a.m * a.c4;
+    for(int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < total;
+        i += int64_t{gridDim.x} * blockDim.x)
+    {
+        const int64_t c   = 4 * (i % a.c4);
+        const float4 v    = Load4(x + 4 * i);
+        const float4 g    = Load4(dy + 4 * i);
+        const float xe[4] = {v.x, v.y, v.z, v.w};
+        const float ge[4] = {g.x, g.y, g.z, g.w};
+        float r[4];
+#pragma unroll
+        for(int k = 0; k < 4; ++k)
+            r[k] = coef.a[c + k] * ge[k] + (coef.c[c + k] * (xe[k] - coef.m[c + k]) + coef.d[c + k]);
+        if(ReadDx)
+        {
+            const float4 o = Load4(dx + 4 * i);
+            r[0] += a.beta * o.x;
+            r[1] += a.beta * o.y;
+            r[2] += a.beta * o.z;
+            r[3] += a.beta * o.w;
+        }
+        Store4(dx + 4 * i, make_float4(r[0], r[1], r[2], r[3]));
+    }
+}
+
 template <class T, bool ReadY>
 __global__ void __launch_bounds__(kBnNhwc4Threads)
     BnApplyNhwc4(BnNhwc4Args a, const T* x, T* y, BnCoef coef)
@@ -134,10 +246,31 @@ void LaunchBnApplyNhwc4(const BnNhwc4Args& a, const Launch& l, const T* x, T* y,
         MIOPEN_CY_LAUNCH((BnApplyNhwc4<T, false>), l, 0, a, x, y, coef);
 }
 
+template <class T>
+void LaunchBnGradSumsNhwc4(const BnNhwc4Args& a, const Launch& l, const T* x, const T* dy,
+                           const double* mean, Partial2* partial)
+{
+    MIOPEN_CY_LAUNCH(BnGradSumsNhwc4<T>, l, 0, a, x, dy, mean, partial);
+}
+
+template <class T>
+void LaunchBnBwdApplyNhwc4(const BnNhwc4Args& a, const Launch& l, const T* dy, const T* x, T* dx,
+                           BnCoef coef)
+{
+    if(a.beta != 0.0f)
+        MIOPEN_CY_LAUNCH((BnBwdApplyNhwc4<T, true>), l, 0, a, dy, x, dx, coef);
+    else
+        MIOPEN_CY_LAUNCH((BnBwdApplyNhwc4<T, false>), l, 0, a, dy, x, dx, coef);
+}
+
 #define MIOPEN_CY_BN_NHWC4(T)                                                                 \
     template void LaunchBnStatsNhwc4<T>(const BnNhwc4Args&, const Launch&, const T*,        \
                                         Partial2*);                                          \
-    template void LaunchBnApplyNhwc4<T>(const BnNhwc4Args&, const Launch&, const T*, T*, BnCoef);
+    template void LaunchBnApplyNhwc4<T>(const BnNhwc4Args&, const Launch&, const T*, T*, BnCoef); \
+    template void LaunchBnGradSumsNhwc4<T>(const BnNhwc4Args&, const Launch&, const T*,     \
+                                           const T*, const double*, Partial2*);              \
+    template void LaunchBnBwdApplyNhwc4<T>(const BnNhwc4Args&, const Launch&, const T*,     \
+                                           const T*, T*, BnCoef);
 MIOPEN_CY_BN_NHWC4(float)
 MIOPEN_CY_BN_NHWC4(Half)
 MIOPEN_CY_BN_NHWC4(BFloat16)

@@ -30,5 +30,13 @@ void LaunchBnStatsNhwc4(const BnNhwc4Args& a, const Launch& l, const T* x, Parti
 /// quad, grid-stride.
 template <class T>
 void LaunchBnApplyNhwc4(const BnNhwc4Args& a, const Launch& l, const T* x, T* y, BnCoef coef);
+/// Backward: sum dy and sum dy * (x - mean[c]) per (channel, chunk) into partial[c * chunks + p].
+template <class T>
+void LaunchBnGradSumsNhwc4(const BnNhwc4Args& a, const Launch& l, const T* x, const T* dy,
+                           const double* mean, Partial2* partial);
+/// dx = c1 * dy + (c2 * (x - m) + c3) + beta * dx per channel (coef m, a, c, d; beta in a).
+template <class T>
+void LaunchBnBwdApplyNhwc4(const BnNhwc4Args& a, const Launch& l, const T* dy, const T* x, T* dx,
+                           BnCoef coef);
 
 } // namespace miopen::gpu
