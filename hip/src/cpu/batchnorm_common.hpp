@@ -522,7 +522,7 @@ void ChunkStats(const Geometry<K>& geo, const Block<K>& b, size_t k, const T* x,
         double s = 0.0;
         ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
             auto st = st_in;
-        const float* xr = RowIn(x + off[0], n, st[0], 0);
+            const float* xr = RowIn(x + off[0], n, st[0], 0);
             if(st[0] == 1)
                 s += SumUnit(xr, n);
             else
@@ -535,7 +535,7 @@ void ChunkStats(const Geometry<K>& geo, const Block<K>& b, size_t k, const T* x,
         double q        = 0.0;
         ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
             auto st = st_in;
-        const float* xr = RowIn(x + off[0], n, st[0], 0);
+            const float* xr = RowIn(x + off[0], n, st[0], 0);
             if(st[0] == 1)
                 q += SumSqDevUnit(xr, n, mu);
             else
