@@ -722,3 +722,28 @@ def test_types_bad_inputs_raise_and_leave_outputs_untouched(handle, rng):
         with pytest.raises(mi.BadParmError, match=words):
             call()
         assert np.all(np.isnan(as64(y16))), words
+
+
+# Rows of the group kernel (softmax_rows_warp) that are not whole aligned groups of four take
+# single elements (up to 256 a row); past that the block-per-row kernels. Row strides of +1 break
+# the alignment; +4 keeps it.
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("c,pad", [(200, 1), (200, 4), (256, 1), (300, 1), (1000, 2), (37, 0)],
+                         ids=["c200+1", "c200+4", "c256+1", "c300+1", "c1000+2", "c37"])
+@pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
+def test_types_rows_with_a_row_stride(handle, rng, dt, c, pad, algo):
+    shape = (23, c, 1, 1)
+    npdt = np_dtype(dt)
+    xs = Strided(shape, pad=(0, pad, 0, 0), dtype=npdt)
+    xs.view[...] = random_stored(shape, dt, rng, -4.0, 4.0)
+    ys = Strided(shape, pad=(0, pad, 0, 0), dtype=npdt)
+    mi.softmaxForward_V2(handle, 1.0, xs.desc(dt), xs.buf, 0.0, ys.desc(dt), ys.buf, algo, CHANNEL)
+    _check_y(ys.view, ref.forward(as64(xs.view), algo, CHANNEL), dt, algo)
+    assert ys.gaps_untouched()
+    dy = Strided(shape, pad=(0, pad, 0, 0), dtype=npdt)
+    dy.view[...] = _dy(rng, shape, dt)
+    dxs = Strided(shape, pad=(0, pad, 0, 0), dtype=npdt)
+    mi.softmaxBackward_V2(handle, 1.0, ys.desc(dt), ys.buf, dy.desc(dt), dy.buf, 0.0, dxs.desc(dt),
+                          dxs.buf, algo, CHANNEL)
+    _check_dx(dxs.view, ref.backward_from_output(as64(ys.view), as64(dy.view), algo, CHANNEL), dt)
+    assert dxs.gaps_untouched()
