@@ -747,3 +747,26 @@ def test_types_rows_with_a_row_stride(handle, rng, dt, c, pad, algo):
                           dxs.buf, algo, CHANNEL)
     _check_dx(dxs.view, ref.backward_from_output(as64(ys.view), as64(dy.view), algo, CHANNEL), dt)
     assert dxs.gaps_untouched()
+
+
+# CHANNEL mode on NCHW in fp16/bf16: the GPU's columns engine takes two neighbouring positions a
+# thread where H * W is even (and the strides and pointers allow: C up to 32 forward, 24 backward),
+# one a thread otherwise; every register bucket's edges, both parities, a blend.
+@pytest.mark.parametrize("dt", FLOAT_TYPES[1:])
+@pytest.mark.parametrize("c", [1, 7, 8, 9, 16, 17, 24, 25, 32, 33])
+@pytest.mark.parametrize("hw", [(6, 8), (5, 7)], ids=["even", "odd"])
+@pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
+def test_types_columns_every_bucket(handle, rng, dt, c, hw, algo):
+    shape = (3, c) + hw
+    d = desc(shape, dtype=dt)
+    x, dy = random_stored(shape, dt, rng, -4.0, 4.0), _dy(rng, shape, dt)
+    y0 = random_stored(shape, dt, rng)
+    y = y0.copy()
+    beta = 0.5 if c % 2 else 0.0
+    mi.softmaxForward_V2(handle, 1.0, d, x, beta, d, y, algo, CHANNEL)
+    y_ref = ref.forward(as64(x), algo, CHANNEL) + (beta * as64(y0) if beta else 0.0)
+    check_close(y, y_ref, dt, 2.0, floor=1.0 if beta or algo == mi.MIOPEN_SOFTMAX_LOG else 1e-3)
+    ys = random_stored(shape, dt, rng, 0.0, 1.0)
+    dx = poison(shape, dt)
+    mi.softmaxBackward_V2(handle, 1.0, d, ys, d, dy, 0.0, d, dx, algo, CHANNEL)
+    _check_dx(dx, ref.backward_from_output(as64(ys), as64(dy), algo, CHANNEL), dt)

@@ -60,6 +60,19 @@ template <class T>
 void LaunchSoftmaxWarpBwd(const SoftmaxArgs<3>& a, const Launch& l, const SoftmaxGroup& g,
                           int algorithm, const T* y, const T* dy, T* dx);
 
+/// softmax_cols_pair.hip: the columns engine for fp16/bf16 (Half, BFloat16 only) with a thread
+/// per two neighbouring positions, C <= kSoftmaxPairMaxCFwd (forward) or kSoftmaxPairMaxCBwd
+/// (backward). `a` counts pairs: its inner space is the positions halved, at stride 2.
+constexpr int kSoftmaxPairMaxCFwd = 32;
+constexpr int kSoftmaxPairMaxCBwd = 24;
+
+template <class T>
+void LaunchSoftmaxColsPairFwd(const SoftmaxArgs<2>& a, const Launch& l, int algorithm, const T* x,
+                              T* y);
+template <class T>
+void LaunchSoftmaxColsPairBwd(const SoftmaxArgs<3>& a, const Launch& l, int algorithm, const T* y,
+                              const T* dy, T* dx);
+
 /// algorithm: a miopenSoftmaxAlgorithm_t value. rows: the rows engine, else columns.
 template <class T>
 void LaunchSoftmaxFwd(const SoftmaxArgs<2>& a, const Launch& l, int algorithm, bool rows,

@@ -1,7 +1,8 @@
 // Launchers of softmax: the engine (rows or columns, chosen as the CPU kernels choose, plus short
 // unit-stride channel rows: NHWC), the operands' outer and inner spaces, the kernel (a group of
-// lanes per short row, a block per row of 256-1024, the generic rows or columns kernels), block
-// size by the softmax's length, the launch check. One template for every storage type.
+// lanes per short row, a block per row of 256-1024, fp16/bf16 columns two positions a thread, the
+// generic rows or columns kernels), block size by the softmax's length, the launch check. One
+// template for every storage type.
 #include "kernels/common/launch_common.hpp"
 #include "softmax/softmax_args.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
@@ -159,6 +160,36 @@ bool WarpRows(const SoftmaxArgs<K>& a, bool rows, const std::array<const void*, 
     return true;
 }
 
+/// Whether the columns engine takes softmax_cols_pair.hip (fp16/bf16, a thread per two
+/// positions): unit-stride positions of even count, even channel and image strides, 4-byte aligned
+/// pointers, C <= max_c. Gives the arguments counting pairs and their launch.
+template <class T, int K>
+bool PairColumns(const Handle& h, const SoftmaxArgs<K>& a, bool rows,
+                 const std::array<const void*, K>& ptrs, int max_c, SoftmaxArgs<K>& pairs, Launch& l)
+{
+    if constexpr(sizeof(T) != 2)
+        return false;
+    if(rows || a.c > max_c || a.inner.ndim != 1 || a.inner.numel % 2 != 0)
+        return false;
+    for(int k = 0; k < K; ++k)
+    {
+        if(a.inner.strides[k][0] != 1 || a.c_stride[k] % 2 != 0 ||
+           reinterpret_cast<uintptr_t>(ptrs[k]) % 4 != 0)
+            return false;
+        for(int d = 0; d < a.outer.ndim; ++d)
+            if(a.outer.strides[k][d] % 2 != 0)
+                return false;
+    }
+    pairs                = a;
+    pairs.inner.lens[0]  = a.inner.numel / 2;
+    pairs.inner.numel    = a.inner.numel / 2;
+    for(int k = 0; k < K; ++k)
+        pairs.inner.strides[k][0] = 2;
+    const int64_t columns = pairs.outer.numel * pairs.inner.numel;
+    l = On(h, D1(GridStrideBlocks(h, columns, 256)), D1(256));
+    return true;
+}
+
 } // namespace
 
 template <class T>
@@ -169,9 +200,15 @@ void SoftmaxForward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopenS
     bool rows = false;
     Launch l;
     SoftmaxGroup grp;
+    SoftmaxArgs<2> pairs;
     const auto a = Plan<2>(h, mode, {&xDesc, &yDesc}, xDesc, alpha, beta, rows, l);
     if(WarpRows<T, 2>(a, rows, {x, y}, grp, l))
         LaunchSoftmaxWarpFwd(a, l, grp, algorithm, x, y);
+    else if(PairColumns<T, 2>(h, a, rows, {x, y}, kSoftmaxPairMaxCFwd, pairs, l))
+    {
+        if constexpr(sizeof(T) == 2)
+            LaunchSoftmaxColsPairFwd(pairs, l, algorithm, x, y);
+    }
     else if(ShortRows(a, rows, l))
         LaunchSoftmaxShortFwd(a, l, algorithm, x, y);
     else
@@ -188,9 +225,15 @@ void SoftmaxBackward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopen
     bool rows = false;
     Launch l;
     SoftmaxGroup grp;
+    SoftmaxArgs<3> pairs;
     const auto a = Plan<3>(h, mode, {&yDesc, &dyDesc, &dxDesc}, dyDesc, alpha, beta, rows, l);
     if(WarpRows<T, 3>(a, rows, {y, dy, dx}, grp, l))
         LaunchSoftmaxWarpBwd(a, l, grp, algorithm, y, dy, dx);
+    else if(PairColumns<T, 3>(h, a, rows, {y, dy, dx}, kSoftmaxPairMaxCBwd, pairs, l))
+    {
+        if constexpr(sizeof(T) == 2)
+            LaunchSoftmaxColsPairBwd(pairs, l, algorithm, y, dy, dx);
+    }
     else if(ShortRows(a, rows, l))
         LaunchSoftmaxShortBwd(a, l, algorithm, y, dy, dx);
     else
