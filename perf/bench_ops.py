@@ -12,7 +12,8 @@ miopen-driver command of each row. The summary adds the per-call host cost on a 
 
 --size large (the GPU default) takes tensors of 100 MB or more, which no GPU cache holds; small
 (the CPU default) batch 8. Groups: elementwise, pooling, batchnorm, bntypes (batch norm in fp32 /
-fp16 / bf16, NCHW / NHWC), lrn, softmax, overhead.
+fp16 / bf16, NCHW / NHWC), lrn, softmax, softmax_types (fp16/bf16 and NHWC channel softmax),
+overhead.
 """
 import argparse
 import sys
@@ -285,6 +286,55 @@ def bench_softmax(b):
               lambda: torch._softmax_backward_data(tdy, ty, 1, ty.dtype), "softmax", dict(flags, **{"-F": 2}))
 
 
+def bench_softmax_types(b):
+    """Channel softmax in fp16 and bf16 (NCHW and NHWC) and fp32 NHWC, forward and backward, against
+    PyTorch's softmax in the same type and memory format (channels_last for NHWC). Our calls get
+    the PyTorch tensors themselves (on the CPU NumPy views of them), so both sides read the same
+    memory."""
+    import ml_dtypes
+    types = [(mi.miopenHalf, torch.float16, "fp16", np.float16),
+             (mi.miopenBFloat16, torch.bfloat16, "bfp16", ml_dtypes.bfloat16),
+             (mi.miopenFloat, torch.float32, "", np.float32)]
+    shapes = b.shape([(8, 21, 128, 128), (8, 64, 56, 56)], [(48, 21, 256, 256), (64, 64, 112, 112)])
+    for mtype, ttype, suffix, npdt in types:
+        for layout in ("NCHW", "NHWC"):
+            if mtype == mi.miopenFloat and layout == "NCHW":
+                continue                     # bench_softmax has it
+            fmt = torch.channels_last if layout == "NHWC" else torch.contiguous_format
+            for shape in shapes:
+                n = int(np.prod(shape))
+                size = torch.tensor([], dtype=ttype).element_size()
+                d = mi.TensorDescriptor()
+                mi.setNdTensorDescriptorWithLayout(
+                    d, mtype, mi.miopenTensorNHWC if layout == "NHWC" else mi.miopenTensorNCHW, list(shape), 4)
+                mk = lambda: torch.randn(shape, device=b.dev.torch).to(ttype).contiguous(memory_format=fmt)
+                tx, tdy = mk(), mk()
+                ty, tdx = torch.empty_like(tx), torch.empty_like(tx)
+
+                def ours(t):
+                    if b.dev.gpu:
+                        return t
+                    raw = t.permute(0, 2, 3, 1) if layout == "NHWC" else t    # the memory order
+                    a = raw.contiguous().view(torch.int16 if size == 2 else torch.int32).numpy()
+                    assert a.ctypes.data == t.data_ptr()
+                    a = a.view(npdt)
+                    return a.transpose(0, 3, 1, 2) if layout == "NHWC" else a
+
+                x, y, dy, dx = ours(tx), ours(ty), ours(tdy), ours(tdx)
+                flags = {"-a": 1, "-m": 1, "-L": layout}
+                name = f"softmax{'_' + suffix if suffix else '_fp32'}_{layout.lower()}"
+                b.row(f"{name}_fwd", shape, 2 * size * n,
+                      lambda: mi.softmaxForward_V2(b.h, 1.0, d, x, 0.0, d, y, mi.MIOPEN_SOFTMAX_ACCURATE,
+                                                   mi.MIOPEN_SOFTMAX_MODE_CHANNEL),
+                      lambda: torch.softmax(tx, dim=1), "softmax" + suffix, dict(flags, **{"-F": 1}))
+                tyr = torch.softmax(tx, dim=1)
+                b.row(f"{name}_bwd", shape, 3 * size * n,
+                      lambda: mi.softmaxBackward_V2(b.h, 1.0, d, y, d, dy, 0.0, d, dx,
+                                                    mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_MODE_CHANNEL),
+                      lambda: torch._softmax_backward_data(tdy, tyr, 1, tyr.dtype), "softmax" + suffix,
+                      dict(flags, **{"-F": 2}))
+
+
 def per_call_us(fn, sync, calls=2000, repeat=7):
     """Host time per call of `calls` back-to-back calls without synchronisation (on a GPU the launch
     is asynchronous, so this is the host cost), min of `repeat`."""
@@ -320,7 +370,8 @@ def bench_overhead(b):
 
 GROUPS = {"elementwise": bench_elementwise, "pooling": bench_pooling, "batchnorm": bench_batchnorm,
           "bntypes": bench_batchnorm_types,
-          "lrn": bench_lrn, "softmax": bench_softmax, "overhead": bench_overhead}
+          "lrn": bench_lrn, "softmax": bench_softmax, "softmax_types": bench_softmax_types,
+          "overhead": bench_overhead}
 
 
 def main(argv=None):
