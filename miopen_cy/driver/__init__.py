@@ -4,8 +4,10 @@
 MIOpenDriver's flags, runs it through the public Python mirror of the C API (Find for
 convolution), times it (average over -i iterations, excluding the first) and verifies the result
 against an independent float64 NumPy reference (miopen_cy.reference) that shares no code with
-the library. Sub-commands: conv, pool, lrn, activ, softmax, bnorm, tensorop (MIOpenDriver's), and
-`net resnet50`, which runs every distinct convolution of ResNet-50 v1.5 and prints one table.
+the library. Sub-commands: conv, pool, lrn, activ, softmax, bnorm, tensorop (MIOpenDriver's),
+`net resnet50`, which runs every distinct convolution of ResNet-50 v1.5 and prints one table, and
+`solvers [conv <conv flags>]`, the convolution solvers (and for a problem which apply, why the
+others do not, and Find's times).
 
 The lines that MIOPEN_ENABLE_LOGGING_CMD=1 prints run here unchanged. Exit status: 0 when every
 verification passed, 1 when one failed, 2 for a usage error (unknown or contradictory flags),
@@ -13,7 +15,7 @@ verification passed, 1 when one failed, 2 for a usage error (unknown or contradi
 
 Modules: flags (every sub-command's flag table and the parser), buffers (host tensors, the
 device), timing, report (output, exit statuses, verification), one module per sub-command (conv,
-pool, lrn, activ, softmax, bnorm, tensorop) and net.
+pool, lrn, activ, softmax, bnorm, tensorop), net and solvers.
 """
 import shlex
 import sys
@@ -22,7 +24,7 @@ import miopen_cy as mi
 from .activ import ACTIV_NAMES, cmd_activ
 from .bnorm import BN_EPS, BN_TOL, BnParam, cmd_bnorm
 from .buffers import Device, HostTensor, LibraryMissing, layout_strides
-from .conv import (ALGO_NAMES, CONV_TOL, DIRECTIONS, ConvCase, ConvRunner, cmd_conv, find_db_solver,
+from .conv import (ALGO_NAMES, CONV_TOL, DIRECTIONS, ConvCase, ConvRunner, cmd_conv, solver_that_ran,
                    stats_lines)
 from .flags import (ACTIV_FLAGS, BNORM_FLAGS, COMMON_FLAGS, CONV_FLAGS, LAYOUTS, LRN_FLAGS, NET_FLAGS,
                     POOL_FLAGS, PROG, SOFTMAX_FLAGS, TENSOROP_FLAGS, Flag, HelpRequested, UsageError,
@@ -32,6 +34,7 @@ from .net import NETWORKS, Progress, cmd_net, resnet50_layers
 from .pool import cmd_pool
 from .report import EXIT_LIBRARY, EXIT_OK, EXIT_USAGE, EXIT_VERIFY_FAILED, Report, rms_range
 from .softmax import cmd_softmax
+from .solvers import cmd_solvers, registry_table
 from .tensorop import cmd_tensorop
 from .timing import average_excluding_first, timed_calls
 
@@ -40,7 +43,8 @@ from .timing import average_excluding_first, timed_calls
 _corrupt_hook = None
 
 COMMANDS = {"conv": cmd_conv, "pool": cmd_pool, "lrn": cmd_lrn, "activ": cmd_activ,
-            "softmax": cmd_softmax, "bnorm": cmd_bnorm, "tensorop": cmd_tensorop, "net": cmd_net}
+            "softmax": cmd_softmax, "bnorm": cmd_bnorm, "tensorop": cmd_tensorop, "net": cmd_net,
+            "solvers": cmd_solvers}
 # MIOpenDriver's other base arguments: data-type variants and operations this driver lacks.
 OTHER_TYPES = {"fp16": "fp16 (miopenHalf)", "bfp16": "bfloat16", "int8": "int8", "fp64": "fp64",
                "fp8": "fp8", "bfp8": "bfp8"}
@@ -50,8 +54,9 @@ OTHER_OPS = ("CBAInfer", "CBAInferfp16", "rnn", "rnnfp16", "gemm", "gemmfp16", "
 
 def usage_text():
     return (f"usage: {PROG} <sub-command> [flags]   ({PROG} <sub-command> --help lists the flags)\n"
-            f"sub-commands: {', '.join(c for c in COMMANDS if c != 'net')} (MIOpenDriver's), "
-            f"net resnet50 (every convolution of ResNet-50)\n"
+            f"sub-commands: {', '.join(c for c in COMMANDS if c not in ('net', 'solvers'))} (MIOpenDriver's), "
+            f"net resnet50 (every convolution of ResNet-50), solvers [conv <conv flags>] (the "
+            f"convolution solvers, and which apply to a problem)\n"
             f"miopen_cy flags: --device cpu|gpu (default cpu), --json")
 
 

@@ -137,6 +137,28 @@ std::vector<Solution> FindSolutions(Handle& handle, const Problem& problem, cons
     return out;
 }
 
+SolverState ProblemSolverState(const Handle& handle, const Problem& problem, uint64_t solver_id)
+{
+    const ConvSolver* s = FindSolverById(solver_id);
+    if(s == nullptr)
+        ThrowBadParm("solverId = ", solver_id, " is not the id of any solver");
+    const ConvCall shape = CallOf(problem.direction, problem.Tensor(miopenTensorConvolutionX), nullptr,
+                                  problem.Tensor(miopenTensorConvolutionW), nullptr,
+                                  problem.Tensor(miopenTensorConvolutionY), nullptr);
+    const ConvProblem p = ConvProblemOf(problem.conv, shape);
+    const ConvContext ctx{handle};
+    SolverState out;
+    out.switched_on = !DisabledBy(*s).has_value();
+    const SolverStatus st = SurveySolver(ctx, p, *s, SIZE_MAX);
+    out.applicable = st.usable;
+    out.reason = st.why_not;
+    if(st.usable)
+        out.workspace = st.workspace;
+    else if(s->IsApplicable(ctx, p).ok)
+        out.workspace = s->WorkspaceSize(ctx, p);
+    return out;
+}
+
 void RunSolution(Handle& handle, const Solution& solution, const std::vector<TensorArgument>& args,
                  void* workspace, size_t workspace_size)
 {

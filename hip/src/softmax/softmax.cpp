@@ -25,7 +25,7 @@ void SoftmaxForward(Handle& handle, const void* alpha, const TensorDescriptor& x
     CheckSameLens(xDesc, "xDesc", yDesc, "yDesc");
     CheckSameType(xDesc, "xDesc", yDesc, "yDesc");
     CheckComputeType(yDesc, "yDesc");
-    CheckDataPointers({{x, "x"}, {y, "y"}});
+    CheckDataPointers(handle, {{x, "x"}, {y, "y"}});
     const Blend s  = ReadBlend(alpha, beta, yDesc);
     const auto* xp = static_cast<const float*>(x);
     auto* yp       = static_cast<float*>(y);
@@ -49,7 +49,7 @@ void SoftmaxBackward(Handle& handle, const void* alpha, const TensorDescriptor& 
     CheckSameType(yDesc, "yDesc", dyDesc, "dyDesc");
     CheckSameType(dyDesc, "dyDesc", dxDesc, "dxDesc");
     CheckComputeType(dxDesc, "dxDesc");
-    CheckDataPointers({{y, "y"}, {dy, "dy"}, {dx, "dx"}});
+    CheckDataPointers(handle, {{y, "y"}, {dy, "dy"}, {dx, "dx"}});
     const Blend s   = ReadBlend(alpha, beta, dxDesc);
     const auto* yp  = static_cast<const float*>(y);
     const auto* dyp = static_cast<const float*>(dy);
