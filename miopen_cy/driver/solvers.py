@@ -34,11 +34,11 @@ def registry_table():
 
 def survey(handle, case, direction, time):
     """One row (a dict) per solver for `case` in `direction` on `handle`."""
-    x, w = HostTensor(case.xlens, fill=0.0), HostTensor(case.wlens, fill=0.0)
-    xd, wd = x.desc(), w.desc()
+    lay_x, lay_w, lay_y = (lay or None for lay in case.layouts)
+    xd = HostTensor(case.xlens, layout=lay_x, fill=0.0).desc()
+    wd = HostTensor(case.wlens, layout=lay_w, fill=0.0).desc()
     cd = case.conv_desc()
-    y = HostTensor(mi.getConvolutionNdForwardOutputDim(cd, xd, wd), fill=0.0)
-    yd = y.desc()
+    yd = HostTensor(mi.getConvolutionNdForwardOutputDim(cd, xd, wd), layout=lay_y, fill=0.0).desc()
     problem = mi.ConvProblem(cd, PROBLEM_DIRECTIONS[direction])
     mi.setProblemTensorDescriptor(problem, mi.miopenTensorConvolutionX, xd)
     mi.setProblemTensorDescriptor(problem, mi.miopenTensorConvolutionW, wd)

@@ -264,7 +264,19 @@ std::vector<FindDbEntry> ConvMeasure(Handle& handle, const ConvolutionDescriptor
     }
     std::stable_sort(measured.begin(), measured.end(),
                      [](const auto& l, const auto& r) { return l.time_ms < r.time_ms; });
-    if(benchmarked)
+    // As in MIOpen: results measured without a solver that only lacked workspace are not stored
+    // (a later Find with enough workspace would take the record and never time that solver),
+    // unless MIOPEN_FIND_CONV_INSUFFICIENT_WORKSPACE_ALLOW_FINDDB_UPDATE is set.
+    const size_t limit = workspace == nullptr ? 0 : workspace_size;
+    const bool short_of_workspace = std::any_of(survey.begin(), survey.end(), [&](const SolverStatus& st) {
+        return !st.usable && st.workspace > limit;
+    });
+    if(benchmarked && short_of_workspace &&
+       !env::IsSet("MIOPEN_FIND_CONV_INSUFFICIENT_WORKSPACE_ALLOW_FINDDB_UPDATE"))
+        log::Write(log::Level::Info, "find-db",
+                   Concat("not stored: problem ", key, " was measured with ", limit,
+                          " bytes of workspace, less than some solvers need"));
+    else if(benchmarked)
         find_db::Store(arch, key, measured);
     return measured;
 }

@@ -55,6 +55,11 @@ std::vector<Solution> FindSolutions(Handle& handle, const Problem& problem, cons
     const TensorDescriptor& y = problem.Tensor(miopenTensorConvolutionY);
     const ConvCall shape = CallOf(problem.direction, x, nullptr, w, nullptr, y, nullptr);
     (void)ConvProblemOf(problem.conv, shape);   // validates the descriptors before allocating
+    // The guard before any scratch is queued: preallocated buffers must be this GPU's memory.
+    for(const auto& [id, ptr] : options.buffers)
+        CheckDevicePointer(handle, ptr, TensorArgumentName(id));
+    if(options.has_workspace)
+        CheckDevicePointer(handle, options.workspace, "the preallocated workspace");
 
     // Buffers: the preallocated ones, else scratch on the handle's device filled with small values
     // (the inputs of the benchmark runs; their results are discarded).

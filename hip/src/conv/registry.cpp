@@ -143,8 +143,8 @@ std::string SwitchNameOf(std::string_view name)
             gap = true;
             continue;
         }
-        const bool boundary = std::isupper(c) && prev != 0 &&
-                              (std::islower(static_cast<unsigned char>(prev)) || std::isdigit(static_cast<unsigned char>(prev)));
+        const auto p = static_cast<unsigned char>(prev);
+        const bool boundary = std::isupper(c) && (std::islower(p) || std::isdigit(p));
         if((gap || boundary) && out.back() != '_')
             out += '_';
         out += static_cast<char>(std::toupper(c));
@@ -228,7 +228,8 @@ SolverStatus SurveySolver(const ConvContext& ctx, const ConvProblem& p, const Co
     else if(const auto toggle = DisabledBy(*s))
         st.why_not = "disabled by " + *toggle;
     else if(p.deterministic && !s->IsDeterministic())
-        st.why_not = "not deterministic (MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC or MIOPEN_DEBUG_CONVOLUTION_DETERMINISTIC is 1)";
+        st.why_not = "not deterministic (MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC or "
+                     "MIOPEN_DEBUG_CONVOLUTION_DETERMINISTIC is 1)";
     else
     {
         st.workspace = s->WorkspaceSize(ctx, p);
