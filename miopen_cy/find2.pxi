@@ -415,3 +415,42 @@ def getSolverIdConvAlgorithm(solverId):
     cdef miopenConvAlgorithm_t a = miopenConvolutionAlgoGEMM
     check_status(miopenGetSolverIdConvAlgorithm(c_solution_id(solverId, "solverId"), &a))
     return ConvAlgorithm(<int>a)
+
+
+def cyGetSolverCount():
+    """Number of convolution solvers the library has.  C: miopenCyGetSolverCount"""
+    cdef size_t n = 0
+    check_status(miopenCyGetSolverCount(&n))
+    return n
+
+
+def cyGetSolverInfo(index):
+    """Solver `index` of the registry (priority order): (solverId, name, algorithm, switchName),
+    switchName being the environment variable that switches it off.  C: miopenCyGetSolverInfo"""
+    i = _operator.index(index)
+    if i < 0:
+        raise OverflowError(f"index = {i} is negative")
+    cdef uint64_t sid = 0
+    cdef const char* name = NULL
+    cdef const char* switch_name = NULL
+    cdef miopenConvAlgorithm_t a = miopenConvolutionAlgoGEMM
+    check_status(miopenCyGetSolverInfo(<size_t>i, &sid, &name, &a, &switch_name))
+    return sid, name.decode(), ConvAlgorithm(<int>a), switch_name.decode()
+
+
+def cyGetSolverIdName(solverId):
+    """The name of the solver with this id.  C: miopenCyGetSolverIdName"""
+    cdef const char* name = NULL
+    check_status(miopenCyGetSolverIdName(c_solution_id(solverId, "solverId"), &name))
+    return name.decode()
+
+
+def cyGetSolverApplicability(Handle handle, ConvProblem problem, solverId):
+    """One solver on a Find 2.0 problem on this handle: (switchedOn, applicable, workspaceSize,
+    reason), reason "" when applicable.  C: miopenCyGetSolverApplicability"""
+    cdef cbool on = False, ok = False
+    cdef size_t ws = 0
+    cdef const char* why = NULL
+    check_status(miopenCyGetSolverApplicability(c_handle(handle), c_problem(problem, "problem"),
+                                                c_solution_id(solverId, "solverId"), &on, &ok, &ws, &why))
+    return bool(on), bool(ok), ws, why.decode()

@@ -512,6 +512,7 @@ def test_net_json_and_directions(capsys):
     assert [r["direction"] for r in doc["results"]] == ["fwd", "wrw"]
     assert doc["results"][0]["count"] == 3 and set(doc["totals"]) == {"fwd", "wrw"}
     assert all(r["verified"] for r in doc["results"])
+    assert all(r["solver"] for r in doc["results"])             # asked of the library, never UNKNOWN
 
 
 # ---- fp16 / bf16 sub-commands (MIOpenDriver's activfp16, softmaxfp16, ..., and ours: *bfp16) ----
@@ -614,3 +615,64 @@ def test_typed_usage_errors_exit_2(capsys, argv, message):
 def test_typed_help_lists_the_flags(capsys):
     code, out, _ = run_main(capsys, "bnormfp16fp32", "--help")
     assert code == 0 and "usage: miopen-driver bnormfp16fp32" in out and "-L, --layout" in out
+
+
+# ---- the solver that ran, and `solvers` ----------------------------------------------------------
+
+@pytest.mark.parametrize("env", [{}, {"MIOPEN_DEBUG_DISABLE_FIND_DB": "1"},
+                                 {"MIOPEN_DEBUG_FORCE_IMMED_MODE_FALLBACK": "1"}],
+                         ids=["find-db", "no-find-db", "forced-immediate-fallback"])
+def test_conv_names_the_solver_that_ran(capsys, monkeypatch, env):
+    """The name comes from the library (immediate mode's solution id, miopenCyGetSolverIdName),
+    never from the find-db file; it is a registered solver of the algorithm Find picked."""
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    code, out, err = run_main(capsys, "conv", "-n", 1, "-c", 8, "-H", 10, "-W", 10, "-k", 8, "-t", 1,
+                              "-i", 2, "--json")
+    assert code == 0, out + err
+    names = {name: algo for _, name, algo, _ in driver.solvers.registry()}
+    for r in json.loads(out)["results"]:
+        assert r["solver"] in names, r
+        assert names[r["solver"]] == r["algorithm_name"], r
+
+
+def test_solvers_without_a_problem_prints_the_registry_table(capsys):
+    code, out, _ = run_main(capsys, "solvers")
+    assert code == 0
+    assert driver.registry_table() in out
+    assert "| 85 | ConvDirectNaiveConvFwd | Direct | `MIOPEN_DEBUG_CONV_DIRECT_NAIVE_CONV_FWD` |" in out
+
+
+def test_solvers_conv_lists_every_solver_with_applicability_and_find_times(capsys, monkeypatch):
+    monkeypatch.setenv("MIOPEN_DEBUG_CONV_GEMM_FWD_REST", "0")
+    code, out, err = run_main(capsys, "solvers", "conv", "-n", 1, "-c", 8, "-H", 10, "-W", 10, "-k", 8,
+                              "-F", 1, "-t", 1)
+    assert code == 0, out + err
+    assert re.search(r"Forward Convolution on cpu: \d+ of \d+ solvers applicable", out)
+    lines = {l.split()[1]: l for l in out.splitlines() if re.match(r"\s*\d+\s+\S+\s+\w+\s+MIOPEN_", l)}
+    assert len(lines) == mi.cyGetSolverCount()
+    rest = lines["GemmFwdRest"]
+    assert " off " in rest and rest.endswith("no: disabled by MIOPEN_DEBUG_CONV_GEMM_FWD_REST=0")
+    naive = lines["ConvDirectNaiveConvFwd"]
+    assert re.search(r" on\s+0\s+[0-9.]+\s+yes$", naive), naive            # workspace, Find's time
+    assert lines["ConvDirectNaiveConvBwd"].endswith("no: not applicable: backward data only")
+
+
+def test_solvers_conv_json_covers_each_direction(capsys):
+    code, out, _ = run_main(capsys, "solvers", "conv", "-n", 1, "-c", 4, "-H", 6, "-W", 6, "-k", 4,
+                            "-F", 6, "--json")
+    assert code == 0
+    rows = json.loads(out)["results"]
+    assert [r["direction"] for r in rows] == ["bwd"] * mi.cyGetSolverCount() + ["wrw"] * mi.cyGetSolverCount()
+    for r in rows:
+        assert r["applicable"] == (r["reason"] == "")
+        assert r["find_time_ms"] is None                                        # no -t 1: no Find
+    assert any(r["applicable"] for r in rows if r["direction"] == "bwd")
+    assert any(r["applicable"] for r in rows if r["direction"] == "wrw")
+
+
+def test_solvers_usage_errors(capsys):
+    code, _, err = run_main(capsys, "solvers", "pool")
+    assert code == 2 and "solvers conv <conv flags>" in err
+    code, _, err = run_main(capsys, "solvers", "conv", "--nonsense", 1)
+    assert code == 2 and "unknown flag --nonsense" in err

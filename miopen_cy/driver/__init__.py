@@ -5,8 +5,10 @@ MIOpenDriver's flags, runs it through the public Python mirror of the C API (Fin
 convolution), times it (average over -i iterations, excluding the first) and verifies the result
 against an independent float64 NumPy reference (miopen_cy.reference) that shares no code with
 the library. Sub-commands: conv, pool, lrn, activ, softmax, bnorm, tensorop (MIOpenDriver's), their
-fp16/bf16 forms (dtypes.VARIANTS: activfp16, bnormfp16fp32, ... and ours such as poolbfp16), and
-`net resnet50`, which runs every distinct convolution of ResNet-50 v1.5 and prints one table.
+fp16/bf16 forms (dtypes.VARIANTS: activfp16, bnormfp16fp32, ... and ours such as poolbfp16),
+`net resnet50`, which runs every distinct convolution of ResNet-50 v1.5 and prints one table, and
+`solvers [conv <conv flags>]`, the convolution solvers (and for a problem which apply, why the
+others do not, and Find's times).
 
 The lines that MIOPEN_ENABLE_LOGGING_CMD=1 prints run here unchanged. Exit status: 0 when every
 verification passed, 1 when one failed, 2 for a usage error (unknown or contradictory flags),
@@ -14,7 +16,7 @@ verification passed, 1 when one failed, 2 for a usage error (unknown or contradi
 
 Modules: flags (every sub-command's flag table and the parser), buffers (host tensors, the
 device), timing, report (output, exit statuses, verification), one module per sub-command (conv,
-pool, lrn, activ, softmax, bnorm, tensorop) and net.
+pool, lrn, activ, softmax, bnorm, tensorop), net and solvers.
 """
 import functools
 import shlex
@@ -25,7 +27,7 @@ from .activ import ACTIV_NAMES, cmd_activ
 from .bnorm import BN_EPS, BN_TOL, BnParam, cmd_bnorm
 from .buffers import Device, HostTensor, LibraryMissing, layout_strides
 from .dtypes import VARIANTS, DataTypeMissing
-from .conv import (ALGO_NAMES, CONV_TOL, DIRECTIONS, ConvCase, ConvRunner, cmd_conv, find_db_solver,
+from .conv import (ALGO_NAMES, CONV_TOL, DIRECTIONS, ConvCase, ConvRunner, cmd_conv, solver_that_ran,
                    stats_lines)
 from .flags import (ACTIV_FLAGS, BNORM_FLAGS, COMMON_FLAGS, CONV_FLAGS, LAYOUTS, LRN_FLAGS, NET_FLAGS,
                     POOL_FLAGS, PROG, SOFTMAX_FLAGS, TENSOROP_FLAGS, Flag, HelpRequested, UsageError,
@@ -35,6 +37,7 @@ from .net import NETWORKS, Progress, cmd_net, resnet50_layers
 from .pool import cmd_pool
 from .report import EXIT_LIBRARY, EXIT_OK, EXIT_USAGE, EXIT_VERIFY_FAILED, Report, rms_range
 from .softmax import cmd_softmax
+from .solvers import cmd_solvers, registry_table
 from .tensorop import cmd_tensorop
 from .timing import average_excluding_first, timed_calls
 
@@ -43,7 +46,8 @@ from .timing import average_excluding_first, timed_calls
 _corrupt_hook = None
 
 COMMANDS = {"conv": cmd_conv, "pool": cmd_pool, "lrn": cmd_lrn, "activ": cmd_activ,
-            "softmax": cmd_softmax, "bnorm": cmd_bnorm, "tensorop": cmd_tensorop, "net": cmd_net}
+            "softmax": cmd_softmax, "bnorm": cmd_bnorm, "tensorop": cmd_tensorop, "net": cmd_net,
+            "solvers": cmd_solvers}
 # The fp16/bf16 sub-commands (MIOpenDriver's names and ours in the same naming): the base command
 # with its data type (and batch norm's parameter type).
 COMMANDS.update({name: functools.partial(COMMANDS[base], dtype=dt, name=name,
@@ -58,9 +62,10 @@ OTHER_OPS = ("CBAInfer", "CBAInferfp16", "rnn", "rnnfp16", "gemm", "gemmfp16", "
 
 def usage_text():
     return (f"usage: {PROG} <sub-command> [flags]   ({PROG} <sub-command> --help lists the flags)\n"
-            f"sub-commands: {', '.join(c for c in COMMANDS if c != 'net' and c not in VARIANTS)} "
+            f"sub-commands: {', '.join(c for c in COMMANDS if c not in ('net', 'solvers') and c not in VARIANTS)} "
             f"(MIOpenDriver's), their fp16/bf16 forms ({', '.join(VARIANTS)}), "
-            f"net resnet50 (every convolution of ResNet-50)\n"
+            f"net resnet50 (every convolution of ResNet-50), solvers [conv <conv flags>] (the "
+            f"convolution solvers, and which apply to a problem)\n"
             f"miopen_cy flags: --device cpu|gpu (default cpu), --json")
 
 

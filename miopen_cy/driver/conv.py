@@ -1,7 +1,6 @@
 """conv: one convolution layer in its three directions (Find, timed calls, verification), with
 MIOpenDriver's flags, output lines and optional bias; ConvCase and ConvRunner also serve `net`."""
 import contextlib
-import glob
 import os
 import shlex
 import tempfile
@@ -140,30 +139,39 @@ class ConvCase:
                 * int(np.prod(small[2:])))
 
 
-def find_db_solver(device, key, algo):
-    """The solver that ran: the fastest find-db entry of `algo` for `key` (what the library's
-    convolution calls choose), or None when there is no record."""
-    if os.environ.get("MIOPEN_DEBUG_DISABLE_FIND_DB", "").lower() not in ("", "0", "no", "off", "false", "disable", "disabled"):
-        return None
-    folder = os.environ.get("MIOPEN_USER_DB_PATH") or os.path.join(os.path.expanduser("~"), ".cache", "miopen_cy")
-    # <arch>-<solver-set fingerprint>.ufdb.txt: the file Find just wrote is the newest one.
-    paths = glob.glob(os.path.join(folder, f"{device.arch}-*.ufdb.txt"))
-    if not paths:
-        return None
-    path = max(paths, key=os.path.getmtime)
+# MIOpen's immediate-mode variables that change which solutions it lists (not which solver a
+# convolution call runs): cleared while the driver asks which solver ran.
+_IMMEDIATE_VARS = ("MIOPEN_DEBUG_FORCE_IMMED_MODE_FALLBACK", "MIOPEN_DEBUG_CONV_IMMED_FALLBACK")
+
+
+@contextlib.contextmanager
+def _without(names):
+    saved = {n: os.environ.pop(n) for n in names if n in os.environ}
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                k, sep, rest = line.rstrip("\n").partition("=")
-                if not sep or k != key:
-                    continue
-                for entry in rest.split(";"):
-                    name, _, fields = entry.partition(":")
-                    parts = fields.split(",")
-                    if len(parts) == 3 and parts[2].strip().lstrip("-").isdigit() and int(parts[2]) == int(algo):
-                        return name
-    except OSError:
-        return None
+        yield
+    finally:
+        os.environ.update(saved)
+
+
+def solver_that_ran(handle, direction, xd, wd, yd, cd, algo, workspace_limit):
+    """The name of the solver a convolution call of `algo` with `workspace_limit` bytes of
+    workspace runs, asked of the library as MIOpenDriver does after Find: immediate mode lists the
+    problem's solutions, those of Find's find-db record first and fastest first (what the call
+    picks), then the estimates; the first of `algo` that fits the workspace is the one. Its name
+    comes from the id (miopenCyGetSolverIdName). None when the library lists none."""
+    with _without(_IMMEDIATE_VARS):
+        if direction == "fwd":
+            n = mi.convolutionForwardGetSolutionCount(handle, wd, xd, cd, yd)
+            sols = mi.convolutionForwardGetSolution(handle, wd, xd, cd, yd, max(n, 1)) if n else []
+        elif direction == "bwd":
+            n = mi.convolutionBackwardDataGetSolutionCount(handle, yd, wd, cd, xd)
+            sols = mi.convolutionBackwardDataGetSolution(handle, yd, wd, cd, xd, max(n, 1)) if n else []
+        else:
+            n = mi.convolutionBackwardWeightsGetSolutionCount(handle, yd, xd, cd, wd)
+            sols = mi.convolutionBackwardWeightsGetSolution(handle, yd, xd, cd, wd, max(n, 1)) if n else []
+    for s in sols:
+        if int(s.algorithm) == int(algo) and s.workspace_size <= workspace_limit:
+            return mi.cyGetSolverIdName(s.solution_id)
     return None
 
 
@@ -262,7 +270,7 @@ class ConvRunner:
         if corrupt is not None:
             out = corrupt(direction, out)
         key = self.case.canonical_key(direction, self.ylens, self.packed)
-        solver = find_db_solver(dev, key, algo)
+        solver = solver_that_ran(h, direction, xd, wd, yd, cd, algo, need)
         macs = self.case.macs(self.ylens)
         sizes = {"x": int(np.prod(self.x.lens)) * 4, "w": int(np.prod(self.w.lens)) * 4,
                  "y": int(np.prod(self.ylens)) * 4}
@@ -308,8 +316,9 @@ def stats_lines(case, ylens, direction, res):
             f"stats: {name}{tag}, {case.n}, {in_c}, {out[0]}, {out[1]}, {filt[1]}, {filt[0]}, {k}," + tail]
 
 
-def cmd_conv(args, report):
-    o, given = parse_flags("conv", CONV_FLAGS, args)
+def conv_case_of(o, given):
+    """The ConvCase and the directions (DIRECTIONS rows) that conv's flags describe; UsageError
+    for flags that contradict each other or that this driver does not support."""
     dims = o["spatial_dim"]
     if dims not in (1, 2, 3):
         raise UsageError(f"--spatial_dim {dims}: 1, 2 or 3 spatial dims are supported")
@@ -359,15 +368,20 @@ def cmd_conv(args, report):
         if lay not in LAYOUTS[dims + 2]:
             raise UsageError(f"--{flag} {o[flag]}: expected one of {', '.join(LAYOUTS[dims + 2])}")
         layouts.append(lay)
+    case = ConvCase(o["batchsize"], o["in_channels"], o["out_channels"], spatial, filt, pads, strides,
+                    dils, o["group_count"], mode == "trans", adj, (layouts[0], layouts[1], layouts[2]))
+    case.validate()
+    return case, [d for d in DIRECTIONS if forw == 0 or forw & d[0]]
+
+
+def cmd_conv(args, report):
+    o, given = parse_flags("conv", CONV_FLAGS, args)
+    case, directions = conv_case_of(o, given)
     solution = o["solution"].strip()
     if solution in ("", "0") or solution.lstrip("-").isdigit() and int(solution) < 0:
         solution = None            # Find (-S 0, "the fastest solution", is what Find picks)
     if o["wall"] and not o["time"]:
         report.say(f"Info: '--wall {o['wall']}' is ignored because '--time' is not set")
-    case = ConvCase(o["batchsize"], o["in_channels"], o["out_channels"], spatial, filt, pads, strides,
-                    dils, o["group_count"], mode == "trans", adj, (layouts[0], layouts[1], layouts[2]))
-    case.validate()
-    directions = [d for d in DIRECTIONS if forw == 0 or forw & d[0]]
     device = Device(o["device"])
     report.record.update(subcommand="conv", device=device.handle.device, problem=_conv_problem(case))
     if o["printconv"]:
@@ -382,7 +396,7 @@ def cmd_conv(args, report):
         report.record["solution"] = solution
     with _only_solver(solution):
         _conv_directions(report, o, case, runner, device, directions, bias)
-    if bias is not None and forw != 1:
+    if bias is not None and o["forw"] != 1:
         bias.backward(report, o)
     return EXIT_VERIFY_FAILED if report.failed else EXIT_OK
 

@@ -270,11 +270,15 @@ _WORKER = textwrap.dedent("""
     cd = mi.ConvolutionDescriptor(); mi.initConvolutionDescriptor(cd, mi.miopenConvolution, 1, 1, 1, 1, 1, 1)
     xd, wd, yd = desc(x.shape), desc(w.shape), desc((1, 2, 6, 5))
     y = np.empty((1, 2, 6, 5), np.float32)
+    # The workspace every solver needs: Find short of it would store no record (MIOpen's rule).
+    size = mi.convolutionForwardGetWorkSpaceSize(h, wd, xd, cd, yd)
+    ws = np.empty(max(size, 1), np.uint8)
     for _ in range(repeat):
-        mi.findConvolutionForwardAlgorithm(h, xd, x, wd, w, cd, yd, y, 5, None, 0, False)
+        mi.findConvolutionForwardAlgorithm(h, xd, x, wd, w, cd, yd, y, 5, ws, size, False)
 """)
 
-RECORD = re.compile(r"[\w-]+=(\w+:[0-9.e+-]+,\d+,\d;)*\w+:[0-9.e+-]+,\d+,\d")
+# Solver names may carry template arguments (ConvMPBidirectWinograd<4-3>).
+RECORD = re.compile(r"[\w-]+=([\w<>-]+:[0-9.e+-]+,\d+,\d;)*[\w<>-]+:[0-9.e+-]+,\d+,\d")
 
 
 def _spawn(channels, repeat, env, capture=True):

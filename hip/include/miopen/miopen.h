@@ -2475,6 +2475,51 @@ MIOPEN_EXPORT miopenStatus_t miopenCyStreamWait(miopenHandle_t handle, miopenAcc
  */
 MIOPEN_EXPORT miopenStatus_t miopenCyGetPointerDevice(const void* ptr, int* ordinal);
 
+/*! @brief Number of convolution solvers this library has (miopen_cy extension; MIOpen keeps its
+ * solver registry internal).
+ * @param count      Number of solvers (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyGetSolverCount(size_t* count);
+
+/*! @brief Solver `index` of the registry (priority order, 0 <= index < miopenCyGetSolverCount):
+ * its id, name, algorithm and the environment variable that switches it off (=0). The strings
+ * are static.
+ * @param index      Position in the registry (input)
+ * @param solverId   The solver's id, as in miopenConvSolution_t and the find-db (output)
+ * @param name       The solver's name (output)
+ * @param algorithm  Its algorithm (output)
+ * @param switchName Its own switch, e.g. "MIOPEN_DEBUG_CONV_DIRECT_NAIVE_CONV_FWD" (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyGetSolverInfo(size_t index, uint64_t* solverId, const char** name,
+                                                   miopenConvAlgorithm_t* algorithm,
+                                                   const char** switchName);
+
+/*! @brief The name of a solver by id (miopen_cy extension; MIOpen's drivers use its internal
+ * solver::Id for this). BadParm for an id of no solver. The string is static.
+ * @param solverId   Solver id (input)
+ * @param name       The solver's name (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyGetSolverIdName(uint64_t solverId, const char** name);
+
+/*! @brief One solver on a Find 2.0 problem (its direction and the descriptors set on it) on this
+ * handle's device: whether its switches (algorithm, family, its own, MIOPEN_DEBUG_FIND_ONLY_SOLVER)
+ * leave it on, whether it can run the problem (switches, applicability and the deterministic
+ * attribute; no workspace limit) and, when not, why; its workspace where it applies (also when
+ * switched off). `reason` stays valid until the next call of this function on this thread.
+ * @param handle       MIOpen handle (input)
+ * @param problem      A convolution problem (input)
+ * @param solverId     Solver id (input)
+ * @param switchedOn   Whether no switch turns it off (output)
+ * @param applicable   Whether it can run the problem (output)
+ * @param workspaceSize Bytes of workspace it needs (0 where it does not apply) (output)
+ * @param reason       "" when applicable, else why not, e.g. "disabled by MIOPEN_DEBUG_CONV_GEMM=0"
+ *                     (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyGetSolverApplicability(miopenHandle_t handle, miopenProblem_t problem,
+                                                            uint64_t solverId, bool* switchedOn,
+                                                            bool* applicable, size_t* workspaceSize,
+                                                            const char** reason);
+
 /*! @brief Row-major fp32 strided-batched GEMM on the handle's device (miopen_cy extension: the
  * GPU GEMM kernel behind the GEMM convolution solvers, exposed for tests and benchmarks):
  * C[b] = opA(A[b]) * opB(B[b]) for b < batch, opA(A)[i][l] = transA ? A[l * lda + i] : A[i * lda + l],

@@ -98,7 +98,7 @@ void ActivationForward(Handle& handle, const ActivationDescriptor& activDesc, co
     CheckSameType(xDesc, "xDesc", yDesc, "yDesc");
     CheckComputeType(yDesc, "yDesc");
     CheckSameLens(xDesc, "xDesc", yDesc, "yDesc");
-    CheckDataPointers({{x, "x"}, {y, "y"}});
+    CheckDataPointers(handle, {{x, "x"}, {y, "y"}});
     CheckInPlace(x, xDesc, "x", "xDesc", y, yDesc, "y", "yDesc");
     const Blend s = ReadBlend(alpha, beta, yDesc);
     const ActivationParams p = ParamsOf(activDesc);
@@ -122,7 +122,7 @@ void ActivationBackward(Handle& handle, const ActivationDescriptor& activDesc, c
     CheckSameLens(yDesc, "yDesc", dxDesc, "dxDesc");
     CheckSameLens(dyDesc, "dyDesc", dxDesc, "dxDesc");
     CheckSameLens(xDesc, "xDesc", dxDesc, "dxDesc");
-    CheckDataPointers({{y, "y"}, {dy, "dy"}, {x, "x"}, {dx, "dx"}});
+    CheckDataPointers(handle, {{y, "y"}, {dy, "dy"}, {x, "x"}, {dx, "dx"}});
     CheckInPlace(dy, dyDesc, "dy", "dyDesc", dx, dxDesc, "dx", "dxDesc");
     CheckInPlace(x, xDesc, "x", "xDesc", dx, dxDesc, "dx", "dxDesc");
     const Blend s = ReadBlend(alpha, beta, dxDesc);

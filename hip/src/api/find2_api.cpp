@@ -7,6 +7,9 @@
 #include "core/tensor.hpp"
 
 #include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
 
 using miopen::Deref;
 using miopen::Out;
@@ -22,6 +25,19 @@ int CheckedArgumentId(const miopenTensorArgumentId_t& id, const char* name)
     return static_cast<int>(miopen::CheckedEnum(id, name, "miopenTensorArgumentId_t of a convolution",
                                                 {miopenTensorConvolutionX, miopenTensorConvolutionW,
                                                  miopenTensorConvolutionY}));
+}
+
+/// Each registered solver's name and switch as terminated strings that live as long as the
+/// library (names are string_views, switches are built).
+const std::vector<std::pair<std::string, std::string>>& SolverStrings()
+{
+    static const std::vector<std::pair<std::string, std::string>> strings = [] {
+        std::vector<std::pair<std::string, std::string>> v;
+        for(const miopen::ConvSolver* s : miopen::ConvSolvers())
+            v.emplace_back(std::string(s->Name()), miopen::SolverSwitch(*s));
+        return v;
+    }();
+    return strings;
 }
 
 } // namespace
@@ -267,6 +283,70 @@ extern "C" miopenStatus_t miopenGetSolverIdConvAlgorithm(uint64_t solverId, miop
         if(s == nullptr)
             miopen::ThrowBadParm("solverId = ", solverId, " is not the id of any solver");
         Out(result, "result") = static_cast<miopenConvAlgorithm_t>(s->Algorithm());
+    });
+}
+
+extern "C" miopenStatus_t miopenCyGetSolverCount(size_t* count)
+{
+    MIOPEN_LOG_FUNCTION(count);
+    return MIOPEN_TRY({ Out(count, "count") = miopen::ConvSolvers().size(); });
+}
+
+extern "C" miopenStatus_t miopenCyGetSolverInfo(size_t index, uint64_t* solverId, const char** name,
+                                                miopenConvAlgorithm_t* algorithm, const char** switchName)
+{
+    MIOPEN_LOG_FUNCTION(index, solverId, name, algorithm, switchName);
+    return MIOPEN_TRY({
+        const auto& all = miopen::ConvSolvers();
+        if(index >= all.size())
+            miopen::ThrowBadParm("index = ", index, "; there are ", all.size(), " solvers");
+        auto& id = Out(solverId, "solverId");
+        auto& n = Out(name, "name");
+        auto& a = Out(algorithm, "algorithm");
+        auto& sw = Out(switchName, "switchName");
+        id = all[index]->Id();
+        n = SolverStrings()[index].first.c_str();
+        a = static_cast<miopenConvAlgorithm_t>(all[index]->Algorithm());
+        sw = SolverStrings()[index].second.c_str();
+    });
+}
+
+extern "C" miopenStatus_t miopenCyGetSolverIdName(uint64_t solverId, const char** name)
+{
+    MIOPEN_LOG_FUNCTION(solverId, name);
+    return MIOPEN_TRY({
+        auto& out = Out(name, "name");
+        const auto& all = miopen::ConvSolvers();
+        for(size_t i = 0; i < all.size(); ++i)
+            if(all[i]->Id() == solverId)
+            {
+                out = SolverStrings()[i].first.c_str();
+                return;
+            }
+        miopen::ThrowBadParm("solverId = ", solverId, " is not the id of any solver");
+    });
+}
+
+extern "C" miopenStatus_t miopenCyGetSolverApplicability(miopenHandle_t handle, miopenProblem_t problem,
+                                                         uint64_t solverId, bool* switchedOn,
+                                                         bool* applicable, size_t* workspaceSize,
+                                                         const char** reason)
+{
+    MIOPEN_LOG_FUNCTION(handle, problem, solverId, switchedOn, applicable, workspaceSize, reason);
+    return MIOPEN_TRY({
+        const miopen::Handle& h = miopen::DerefHandle(handle);
+        const miopen::Problem& p = DerefProblem(problem);
+        auto& on = Out(switchedOn, "switchedOn");
+        auto& ok = Out(applicable, "applicable");
+        auto& ws = Out(workspaceSize, "workspaceSize");
+        auto& why = Out(reason, "reason");
+        static thread_local std::string kept;
+        const miopen::SolverState st = miopen::ProblemSolverState(h, p, solverId);
+        kept = st.reason;
+        on = st.switched_on;
+        ok = st.applicable;
+        ws = st.workspace;
+        why = kept.c_str();
     });
 }
 

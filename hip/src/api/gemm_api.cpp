@@ -63,6 +63,12 @@ extern "C" miopenStatus_t miopenCySgemm(miopenHandle_t handle, bool transA, bool
                    strideC);
         if(m == 0 || n == 0 || batch == 0)
             return;
+        miopen::CheckDevicePointer(h, C, "C");
+        if(k > 0)
+        {
+            miopen::CheckDevicePointer(h, A, "A");
+            miopen::CheckDevicePointer(h, B, "B");
+        }
         if(h.IsGpu())
         {
 #if MIOPEN_CY_HAVE_GPU

@@ -117,14 +117,14 @@ void CheckEpsilon(double epsilon)
 }
 
 /// The checks both forward passes share (each checks epsilon and its own arguments next).
-void CheckForward(miopenBatchNormMode_t mode, const TensorDescriptor& xDesc, const void* x,
-                  const TensorDescriptor& yDesc, const void* y, const BnParamDescs& pd,
+void CheckForward(const Handle& handle, miopenBatchNormMode_t mode, const TensorDescriptor& xDesc,
+                  const void* x, const TensorDescriptor& yDesc, const void* y, const BnParamDescs& pd,
                   const void* bnScale, const void* bnBias)
 {
     CheckBatchNormMode(mode, "bn_mode");
     CheckDataTensors(xDesc, "xDesc", yDesc, "yDesc");
     CheckTypes(mode, xDesc, pd);
-    CheckDataPointers({{x, "x"}, {y, "y"}, {bnScale, "bnScale"}, {bnBias, "bnBias"}});
+    CheckDataPointers(handle, {{x, "x"}, {y, "y"}, {bnScale, "bnScale"}, {bnBias, "bnBias"}});
 }
 
 /// The arguments both forward passes share (parameters bound by the caller).
@@ -189,7 +189,11 @@ void BatchNormForwardTraining(Handle& handle, miopenBatchNormMode_t mode, const 
                               void* resultRunningMean, void* resultRunningVariance,
                               double epsilon, void* resultSaveMean, void* resultSaveInvVariance)
 {
-    CheckForward(mode, xDesc, x, yDesc, y, pd, bnScale, bnBias);
+    CheckForward(handle, mode, xDesc, x, yDesc, y, pd, bnScale, bnBias);
+    CheckDataPointers(handle, {}, {{resultRunningMean, "resultRunningMean"},
+                                   {resultRunningVariance, "resultRunningVariance"},
+                                   {resultSaveMean, "resultSaveMean"},
+                                   {resultSaveInvVariance, "resultSaveInvVariance"}});
     if(!(expAvgFactor >= 0.0 && expAvgFactor <= 1.0))
         ThrowBadParm("expAvgFactor = ", expAvgFactor, "; must be in [0, 1]");
     CheckEpsilon(epsilon);
@@ -219,7 +223,9 @@ void BatchNormForwardInference(Handle& handle, miopenBatchNormMode_t mode, const
                                const void* estimatedMean, const void* estimatedVariance,
                                double epsilon)
 {
-    CheckForward(mode, xDesc, x, yDesc, y, pd, bnScale, bnBias);
+    CheckForward(handle, mode, xDesc, x, yDesc, y, pd, bnScale, bnBias);
+    CheckDataPointers(handle, {}, {{estimatedMean, "estimatedMean"},
+                                   {estimatedVariance, "estimatedVariance"}});
     CheckEpsilon(epsilon);
 
     BnForwardArgs a = ForwardArgs(mode, alpha, beta, xDesc, x, yDesc, y, epsilon);
@@ -260,9 +266,10 @@ void BatchNormBackward(Handle& handle, miopenBatchNormMode_t mode, const void* a
     CheckDataTensors(xDesc, "xDesc", dyDesc, "dyDesc");
     CheckDataTensors(xDesc, "xDesc", dxDesc, "dxDesc");
     CheckTypes(mode, xDesc, pd);
-    CheckDataPointers({{x, "x"}, {dy, "dy"}, {dx, "dx"}, {bnScale, "bnScale"},
-                       {resultBnScaleDiff, "resultBnScaleDiff"},
-                       {resultBnBiasDiff, "resultBnBiasDiff"}});
+    CheckDataPointers(handle, {{x, "x"}, {dy, "dy"}, {dx, "dx"}, {bnScale, "bnScale"},
+                               {resultBnScaleDiff, "resultBnScaleDiff"},
+                               {resultBnBiasDiff, "resultBnBiasDiff"}},
+                      {{savedMean, "savedMean"}, {savedInvVariance, "savedInvVariance"}});
     CheckEpsilon(epsilon);
 
     BnBackwardArgs a;

@@ -37,7 +37,7 @@ void ConvolutionForwardBias(Handle& handle, const void* alpha, const TensorDescr
                             const void* b, const void* beta, const TensorDescriptor& yDesc, void* y)
 {
     CheckBiasDesc(bDesc, "bDesc", yDesc, "yDesc");
-    CheckDataPointers({{b, "b"}, {y, "y"}});
+    CheckDataPointers(handle, {{b, "b"}, {y, "y"}});
     const Blend s = ReadBlend(alpha, beta, yDesc);
     const auto* bp = static_cast<const float*>(b);
     auto* yp       = static_cast<float*>(y);
@@ -57,7 +57,7 @@ void ConvolutionBackwardBias(Handle& handle, const void* alpha, const TensorDesc
                              void* db)
 {
     CheckBiasDesc(dbDesc, "dbDesc", dyDesc, "dyDesc");
-    CheckDataPointers({{dy, "dy"}, {db, "db"}});
+    CheckDataPointers(handle, {{dy, "dy"}, {db, "db"}});
     const Blend s   = ReadBlend(alpha, beta, dyDesc);
     const auto* dyp = static_cast<const float*>(dy);
     auto* dbp       = static_cast<float*>(db);

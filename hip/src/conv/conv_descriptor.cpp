@@ -1,4 +1,5 @@
 #include "conv/conv_descriptor.hpp"
+#include "core/env.hpp"
 #include "core/errors.hpp"
 #include "core/logging.hpp"
 #include "core/object.hpp"
@@ -81,9 +82,14 @@ int ConvolutionDescriptor::GetAttribute(int attr) const
     switch(attr)
     {
     case MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL: return fp16_alt_impl_;
-    case MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC: return deterministic_;
+    case MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC: return DeterministicValue();
     default: ThrowBadParm("attr = ", attr, " is not a miopenConvolutionAttrib_t value");
     }
+}
+
+int ConvolutionDescriptor::DeterministicValue() const
+{
+    return static_cast<int>(env::Integer("MIOPEN_DEBUG_CONVOLUTION_DETERMINISTIC", deterministic_));
 }
 
 std::vector<size_t> ConvolutionDescriptor::ForwardOutputLens(const TensorDescriptor& x,

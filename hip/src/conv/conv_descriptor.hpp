@@ -36,13 +36,16 @@ public:
     const std::vector<int>& Dilations() const { return dilations_; }
     const std::vector<int>& TransposeOutputPadding() const { return adj_; }
     int GroupCount() const { return groups_; }
-    bool Deterministic() const { return deterministic_ != 0; }
+    /// The deterministic attribute, overridden (as in MIOpen) by MIOPEN_DEBUG_CONVOLUTION_DETERMINISTIC.
+    bool Deterministic() const { return DeterministicValue() == 1; }
 
     /// Lengths of the forward output for input x and weights w (BadParm naming the mismatch).
     std::vector<size_t> ForwardOutputLens(const TensorDescriptor& x, const TensorDescriptor& w) const;
     std::string ToString() const;
 
 private:
+    int DeterministicValue() const;
+
     miopenConvolutionMode_t mode_ = miopenConvolution;
     std::vector<int> pads_, strides_, dilations_, adj_;
     int groups_ = 1;

@@ -106,7 +106,9 @@ ConvArgs ArgsOf(const ConvolutionDescriptor& conv, const ConvCall& call, void* w
 const TensorDescriptor& Written(const ConvProblem& p) { return p.IsForward() ? p.y : p.IsBackwardData() ? p.x : p.w; }
 void*& WrittenPtr(const ConvProblem& p, ConvArgs& a) { return p.IsForward() ? a.y : p.IsBackwardData() ? a.x : a.w; }
 
-void CheckCallData(const ConvCall& call)
+/// The call's data pointers must be given and, on a GPU handle, be memory that GPU can read (the
+/// workspace too, when given): every way in (legacy, immediate, Find 2.0) comes through here.
+void CheckCallData(const Handle& handle, const ConvCall& call, const void* workspace)
 {
     // The data parameter is the descriptor's name without "Desc": xDesc -> x.
     for(const auto& [data, desc_name] : {std::pair{call.a_data, call.a_name},
@@ -117,7 +119,9 @@ void CheckCallData(const ConvCall& call)
         if(name.size() > 4 && name.compare(name.size() - 4, 4, "Desc") == 0)
             name.resize(name.size() - 4);
         CheckData(data, name.c_str());
+        CheckDevicePointer(handle, data, name.c_str());
     }
+    CheckDevicePointer(handle, workspace, "workSpace");
 }
 
 void LogCommand(const ConvolutionDescriptor& conv, const ConvCall& call)
@@ -260,7 +264,19 @@ std::vector<FindDbEntry> ConvMeasure(Handle& handle, const ConvolutionDescriptor
     }
     std::stable_sort(measured.begin(), measured.end(),
                      [](const auto& l, const auto& r) { return l.time_ms < r.time_ms; });
-    if(benchmarked)
+    // As in MIOpen: results measured without a solver that only lacked workspace are not stored
+    // (a later Find with enough workspace would take the record and never time that solver),
+    // unless MIOPEN_FIND_CONV_INSUFFICIENT_WORKSPACE_ALLOW_FINDDB_UPDATE is set.
+    const size_t limit = workspace == nullptr ? 0 : workspace_size;
+    const bool short_of_workspace = std::any_of(survey.begin(), survey.end(), [&](const SolverStatus& st) {
+        return !st.usable && st.workspace > limit;
+    });
+    if(benchmarked && short_of_workspace &&
+       !env::IsSet("MIOPEN_FIND_CONV_INSUFFICIENT_WORKSPACE_ALLOW_FINDDB_UPDATE"))
+        log::Write(log::Level::Info, "find-db",
+                   Concat("not stored: problem ", key, " was measured with ", limit,
+                          " bytes of workspace, less than some solvers need"));
+    else if(benchmarked)
         find_db::Store(arch, key, measured);
     return measured;
 }
@@ -293,7 +309,7 @@ void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& 
         ThrowBadParm("algo = ", algo, " is not an algorithm of this direction (GEMM 0, Direct 1, "
                      "FFT 2, Winograd 3, ImplicitGEMM 5)");
     const ConvProblem p = ProblemOf(conv, call);
-    CheckCallData(call);
+    CheckCallData(handle, call, workspace);
     if(workspace == nullptr && workspace_size != 0)
         ThrowBadParm("workSpace is null but workSpaceSize = ", workspace_size);
     const double a = ReadScalar(alpha, p.w.Type(), "alpha");
@@ -373,7 +389,7 @@ void ConvRunSolver(Handle& handle, const ConvolutionDescriptor& conv, const Conv
 void ConvPrepareRun(const Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
                     const void* workspace, size_t workspace_size)
 {
-    CheckCallData(call);
+    CheckCallData(handle, call, workspace);
     if(workspace == nullptr && workspace_size != 0)
         ThrowBadParm("workSpace is null but workSpaceSize = ", workspace_size);
     LogCommand(conv, call);

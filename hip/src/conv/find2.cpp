@@ -55,6 +55,11 @@ std::vector<Solution> FindSolutions(Handle& handle, const Problem& problem, cons
     const TensorDescriptor& y = problem.Tensor(miopenTensorConvolutionY);
     const ConvCall shape = CallOf(problem.direction, x, nullptr, w, nullptr, y, nullptr);
     (void)ConvProblemOf(problem.conv, shape);   // validates the descriptors before allocating
+    // The guard before any scratch is queued: preallocated buffers must be this GPU's memory.
+    for(const auto& [id, ptr] : options.buffers)
+        CheckDevicePointer(handle, ptr, TensorArgumentName(id));
+    if(options.has_workspace)
+        CheckDevicePointer(handle, options.workspace, "the preallocated workspace");
 
     // Buffers: the preallocated ones, else scratch on the handle's device filled with small values
     // (the inputs of the benchmark runs; their results are discarded).
@@ -134,6 +139,28 @@ std::vector<Solution> FindSolutions(Handle& handle, const Problem& problem, cons
         sol.workspace = e.workspace;
         out.push_back(sol);
     }
+    return out;
+}
+
+SolverState ProblemSolverState(const Handle& handle, const Problem& problem, uint64_t solver_id)
+{
+    const ConvSolver* s = FindSolverById(solver_id);
+    if(s == nullptr)
+        ThrowBadParm("solverId = ", solver_id, " is not the id of any solver");
+    const ConvCall shape = CallOf(problem.direction, problem.Tensor(miopenTensorConvolutionX), nullptr,
+                                  problem.Tensor(miopenTensorConvolutionW), nullptr,
+                                  problem.Tensor(miopenTensorConvolutionY), nullptr);
+    const ConvProblem p = ConvProblemOf(problem.conv, shape);
+    const ConvContext ctx{handle};
+    SolverState out;
+    out.switched_on = !DisabledBy(*s).has_value();
+    const SolverStatus st = SurveySolver(ctx, p, *s, SIZE_MAX);
+    out.applicable = st.usable;
+    out.reason = st.why_not;
+    if(st.usable)
+        out.workspace = st.workspace;
+    else if(s->IsApplicable(ctx, p).ok)
+        out.workspace = s->WorkspaceSize(ctx, p);
     return out;
 }
 

@@ -69,6 +69,18 @@ struct TensorArgument
     void* buffer;
 };
 
+/// One registered solver on a problem (miopenCyGetSolverApplicability): whether its switches
+/// are on, whether it can run the problem on this handle (switches, applicability and the
+/// deterministic attribute; no workspace limit) or why not, and its workspace where it applies.
+struct SolverState
+{
+    bool switched_on = true;
+    bool applicable = false;
+    size_t workspace = 0;
+    std::string reason;
+};
+SolverState ProblemSolverState(const Handle& handle, const Problem& problem, uint64_t solver_id);
+
 /// miopenRunSolution.
 void RunSolution(Handle& handle, const Solution& solution, const std::vector<TensorArgument>& args,
                  void* workspace, size_t workspace_size);

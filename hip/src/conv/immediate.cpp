@@ -3,6 +3,7 @@
 #include "conv/immediate.hpp"
 #include "conv/conv_device.hpp"
 #include "conv/registry.hpp"
+#include "core/env.hpp"
 #include "core/errors.hpp"
 
 #include <algorithm>
@@ -14,7 +15,13 @@ std::vector<ConvSolutionInfo> ConvImmediateSolutions(Handle& handle, const Convo
     const ConvProblem p = ConvProblemOf(conv, call);
     const ConvContext ctx{handle};
     const auto survey = SurveySolvers(ctx, p, SIZE_MAX);
-    const auto record = find_db::Load(FindDbName(handle), p.Key());
+    // MIOpen's meanings: MIOPEN_DEBUG_FORCE_IMMED_MODE_FALLBACK=1 ignores the find-db record (the
+    // fallback, our estimates, answers); MIOPEN_DEBUG_CONV_IMMED_FALLBACK=0 turns the fallback off
+    // (a problem without a record has no solutions until Find has run).
+    const bool fallback = env::IsEnabled("MIOPEN_DEBUG_CONV_IMMED_FALLBACK");
+    const auto record = env::IsSet("MIOPEN_DEBUG_FORCE_IMMED_MODE_FALLBACK")
+                            ? std::vector<FindDbEntry>{}
+                            : find_db::Load(FindDbName(handle), p.Key());
     std::vector<ConvSolutionInfo> recorded, estimated;
     for(const auto& st : survey)
     {
@@ -24,7 +31,7 @@ std::vector<ConvSolutionInfo> ConvImmediateSolutions(Handle& handle, const Convo
                                      [&](const FindDbEntry& e) { return e.solver == st.solver->Name(); });
         if(it != record.end())
             recorded.push_back({st.solver, it->time_ms, st.workspace, true});
-        else
+        else if(fallback)
             estimated.push_back({st.solver, static_cast<float>(st.solver->EstimateMs(ctx, p)),
                                  st.workspace, false});
     }

@@ -3,9 +3,34 @@
 #include "core/env.hpp"
 #include "core/errors.hpp"
 
+#include <cctype>
 #include <sstream>
+#include <utility>
 
 namespace miopen {
+namespace {
+
+// MIOpen's per-solver variables (MIOPEN_DECLARE_ENV_VAR_BOOL in MIOpen's src/solver/conv/*.cpp)
+// for the solvers we share with it. MIOpen's fft solver has only the algorithm's switch, which
+// is therefore its own; MIOpen's GEMM solvers have none, so theirs are derived (SwitchNameOf).
+constexpr std::pair<std::string_view, const char*> kMIOpenSwitches[] = {
+    {"ConvDirectNaiveConvFwd", "MIOPEN_DEBUG_CONV_DIRECT_NAIVE_CONV_FWD"},
+    {"ConvDirectNaiveConvBwd", "MIOPEN_DEBUG_CONV_DIRECT_NAIVE_CONV_BWD"},
+    {"ConvDirectNaiveConvWrw", "MIOPEN_DEBUG_CONV_DIRECT_NAIVE_CONV_WRW"},
+    {"ConvMPBidirectWinograd<2-3>", "MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_F2X3"},
+    {"ConvMPBidirectWinograd<4-3>", "MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_F4X3"},
+    {"ConvAsm3x3U", "MIOPEN_DEBUG_CONV_DIRECT_ASM_3X3U"},
+    {"ConvAsm1x1U", "MIOPEN_DEBUG_CONV_DIRECT_ASM_1X1U"},
+    {"fft", "MIOPEN_DEBUG_CONV_FFT"},
+};
+
+// MIOpen's porting guide switches the Winograd solvers off with this (they were its precompiled
+// assembly binaries).
+constexpr const char* kPrecompiledBinaries = "MIOPEN_DEBUG_AMD_ROCM_PRECOMPILED_BINARIES";
+
+std::string Off(const char* var) { return std::string(var) + "=" + env::Value(var).value_or(""); }
+
+} // namespace
 
 const char* AlgoName(ConvAlgo algo)
 {
@@ -93,13 +118,48 @@ const std::vector<const ConvSolver*>& ConvSolvers()
     static const bool unique = [] {
         for(size_t i = 0; i < all.size(); ++i)
             for(size_t j = 0; j < i; ++j)
-                if(all[i]->Id() == all[j]->Id() || all[i]->Name() == all[j]->Name())
+                if(all[i]->Id() == all[j]->Id() || all[i]->Name() == all[j]->Name() ||
+                   SolverSwitch(*all[i]) == SolverSwitch(*all[j]))
                     Throw(miopenStatusInternalError, "solvers ", all[j]->Name(), " and ",
-                          all[i]->Name(), " share an id or a name (", all[i]->Id(), ")");
+                          all[i]->Name(), " share an id, a name or a switch (", all[i]->Id(), ")");
         return true;
     }();
     (void)unique;
     return all;
+}
+
+std::string SwitchNameOf(std::string_view name)
+{
+    if(name.substr(0, 4) == "Conv")
+        name.remove_prefix(4);
+    std::string out = "MIOPEN_DEBUG_CONV_";
+    bool gap = false;      // a run of other characters is pending
+    char prev = 0;
+    for(const char ch : name)
+    {
+        const auto c = static_cast<unsigned char>(ch);
+        if(!std::isalnum(c))
+        {
+            gap = true;
+            continue;
+        }
+        const auto p = static_cast<unsigned char>(prev);
+        const bool boundary = std::isupper(c) && (std::islower(p) || std::isdigit(p));
+        if((gap || boundary) && out.back() != '_')
+            out += '_';
+        out += static_cast<char>(std::toupper(c));
+        gap  = false;
+        prev = ch;
+    }
+    return out;
+}
+
+std::string SolverSwitch(const ConvSolver& solver)
+{
+    for(const auto& [name, var] : kMIOpenSwitches)
+        if(name == solver.Name())
+            return var;
+    return SwitchNameOf(solver.Name());
 }
 
 const ConvSolver* FindSolverById(uint64_t id)
@@ -122,7 +182,14 @@ std::optional<std::string> DisabledBy(const ConvSolver& solver)
 {
     const char* toggle = AlgoToggle(solver.Algorithm());
     if(!env::IsEnabled(toggle))
-        return std::string(toggle) + "=" + *env::Value(toggle);
+        return Off(toggle);
+    if(solver.Algorithm() == ConvAlgo::Winograd && !env::IsEnabled(kPrecompiledBinaries))
+        return Off(kPrecompiledBinaries);
+    if(const char* family = solver.FamilySwitch(); family != nullptr && !env::IsEnabled(family))
+        return Off(family);
+    const std::string own = SolverSwitch(solver);
+    if(!env::IsEnabled(own.c_str()))
+        return Off(own.c_str());
     if(const auto only = env::Value("MIOPEN_DEBUG_FIND_ONLY_SOLVER"))
     {
         std::istringstream list(*only);
@@ -161,7 +228,8 @@ SolverStatus SurveySolver(const ConvContext& ctx, const ConvProblem& p, const Co
     else if(const auto toggle = DisabledBy(*s))
         st.why_not = "disabled by " + *toggle;
     else if(p.deterministic && !s->IsDeterministic())
-        st.why_not = "not deterministic (MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC is set)";
+        st.why_not = "not deterministic (MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC or "
+                     "MIOPEN_DEBUG_CONVOLUTION_DETERMINISTIC is 1)";
     else
     {
         st.workspace = s->WorkspaceSize(ctx, p);

@@ -1,5 +1,6 @@
 // The solver registry (every solver, in priority order) and the switches that gate solvers:
-// MIOPEN_DEBUG_CONV_{GEMM,DIRECT,FFT,WINOGRAD,IMPLICIT_GEMM} and MIOPEN_DEBUG_FIND_ONLY_SOLVER.
+// MIOPEN_DEBUG_CONV_{GEMM,DIRECT,FFT,WINOGRAD,IMPLICIT_GEMM}, MIOPEN_DEBUG_AMD_ROCM_PRECOMPILED_BINARIES
+// (Winograd), each solver's own switch (SolverSwitch) and MIOPEN_DEBUG_FIND_ONLY_SOLVER.
 #pragma once
 
 #include "conv/solver.hpp"
@@ -13,6 +14,18 @@ namespace miopen {
 const std::vector<const ConvSolver*>& ConvSolvers();
 const ConvSolver* FindSolverById(uint64_t id);
 const ConvSolver* FindSolverByName(std::string_view name);
+
+/// The solver's own switch: MIOpen's variable for the solvers that carry MIOpen's names and have
+/// one there (MIOPEN_DEBUG_CONV_DIRECT_NAIVE_CONV_FWD, MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_F4X3, ...),
+/// else the name derived by SwitchNameOf.
+std::string SolverSwitch(const ConvSolver& solver);
+
+/// The derived switch of a solver name: MIOPEN_DEBUG_CONV_ + the name without a leading "Conv",
+/// an underscore before each capital that follows a small letter or a digit, every run of other
+/// characters than letters and digits one underscore (none at the end), in capitals:
+/// ConvGpuDirectBwdSmallC -> MIOPEN_DEBUG_CONV_GPU_DIRECT_BWD_SMALL_C,
+/// ConvCpuWinogradWrw<4-3> -> MIOPEN_DEBUG_CONV_CPU_WINOGRAD_WRW_4_3.
+std::string SwitchNameOf(std::string_view solver_name);
 
 /// The switch that turns this solver off right now ("MIOPEN_DEBUG_CONV_GEMM=0", ...), if any.
 std::optional<std::string> DisabledBy(const ConvSolver& solver);

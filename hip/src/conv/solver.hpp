@@ -67,6 +67,9 @@ public:
     virtual uint64_t Id() const = 0;
     virtual ConvAlgo Algorithm() const = 0;
     virtual bool IsDeterministic() const { return true; }
+    /// A switch of the solver's family besides its algorithm's and its own
+    /// (MIOPEN_DEBUG_GCN_ASM_KERNELS for the assembly solvers), or null.
+    virtual const char* FamilySwitch() const { return nullptr; }
     /// Rough time estimate (ms) used to order solvers without benchmarking (immediate mode,
     /// MIOPEN_FIND_MODE=FAST) and to skip hopeless ones during Find.
     virtual double EstimateMs(const ConvContext&, const ConvProblem& p) const = 0;

@@ -29,6 +29,21 @@ Handle::~Handle()
     }
 }
 
+void CheckDevicePointer(const Handle& handle, const void* p, const char* name)
+{
+    if(p == nullptr || !handle.IsGpu())
+        return;
+    const gpu::PointerCheck c = gpu::CheckPointer(p, handle.Ordinal());
+    if(c.access == gpu::PointerAccess::Readable)
+        return;
+    const std::string where = c.access == gpu::PointerAccess::Host
+                                  ? std::string("host memory that the GPU cannot read")
+                                  : Concat("memory of gpu:", c.device);
+    ThrowBadParm(name, " = ", p, " is ", where, "; the handle is on gpu:", handle.Ordinal(),
+                 " and expects device memory of that GPU (miopenCyDeviceAlloc, hipMalloc / cudaMalloc, "
+                 "managed or registered memory; in Python a DeviceBuffer or a GPU array)");
+}
+
 void Handle::Bind(const std::string& requested)
 {
     std::string device = requested;

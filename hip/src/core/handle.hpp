@@ -62,6 +62,12 @@ private:
     void* stop_event_ = nullptr;
 };
 
+/// The guard: on a GPU handle, BadParm naming `name` unless `p` is memory the handle's GPU can
+/// read (its device memory, managed memory, mapped host memory); plain host memory and another
+/// GPU's memory are refused before anything is queued (a kernel reading them would fault and
+/// leave the process's GPU context unusable). Nothing for null or on a CPU handle.
+void CheckDevicePointer(const Handle& handle, const void* p, const char* name);
+
 Handle& DerefHandle(miopenHandle_t handle, const char* name = "handle");
 
 /// Runs one op on the handle. On a GPU it makes the handle's device current for the op's scope

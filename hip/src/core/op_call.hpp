@@ -1,10 +1,12 @@
 // What every op front door does around its kernels once its own checks have passed: the data
-// pointers that must be given, the blend factors read in the output's data type, the handle's
+// pointers that must be given, and on a GPU handle that every given one is memory that GPU can
+// read (the guard: a host pointer would fault the kernel and poison the process's GPU
+// context), the blend factors read in the output's data type, the handle's
 // kernel timer (miopenGetKernelTime) around the work, and the choice of device. Used by the
 // front doors of activation, batch norm, bias, LRN, pooling, softmax and the tensor ops; a front
 // door whose kernels take other arguments (convolution) can use RunOp alone.
 //
-//   CheckDataPointers({{x, "x"}, {y, "y"}});
+//   CheckDataPointers(handle, {{x, "x"}, {y, "y"}}, {{workSpace, "workSpace"}});
 //   const Blend s = ReadBlend(alpha, beta, yDesc);
 //   RunOp(handle, [&] { cpu::Op(s.alpha, ...); }, [&](auto& h) { gpu::Op(h, s.alpha, ...); });
 #pragma once
@@ -19,12 +21,18 @@
 
 namespace miopen {
 
-/// Every pointer of the list (a pointer and its parameter name) must be given; BadParm naming
-/// the first null one otherwise.
-inline void CheckDataPointers(std::initializer_list<std::pair<const void*, const char*>> pointers)
+using DataPointers = std::initializer_list<std::pair<const void*, const char*>>;
+
+/// Every pointer of `required` (a pointer and its parameter name) must be given (BadParm naming
+/// the first null one otherwise); every given pointer of both lists passes CheckDevicePointer.
+inline void CheckDataPointers(const Handle& handle, DataPointers required, DataPointers optional = {})
 {
-    for(const auto& [p, name] : pointers)
+    for(const auto& [p, name] : required)
         CheckData(p, name);
+    for(const auto& [p, name] : required)
+        CheckDevicePointer(handle, p, name);
+    for(const auto& [p, name] : optional)
+        CheckDevicePointer(handle, p, name);
 }
 
 /// The factors of out = alpha * op(...) + beta * out, read in the output's data type.

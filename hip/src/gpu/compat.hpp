@@ -18,12 +18,18 @@
 #define MIOPEN_CY_RT "hip"
 /// Whether pointer attributes describe device (or managed) memory: ROCm 6 renamed memoryType to
 /// type and added hipMemoryTypeManaged; ROCm 5 flags managed memory with isManaged.
+/// MIOPEN_CY_POINTER_IS_MANAGED: managed memory; MIOPEN_CY_POINTER_IS_HOST: host memory known to
+/// the runtime (pinned or registered), which the GPU reads through its device pointer.
 #if defined(HIP_VERSION_MAJOR) && HIP_VERSION_MAJOR >= 6
 #define MIOPEN_CY_POINTER_IS_DEVICE(attr) \
     ((attr).type == hipMemoryTypeDevice || (attr).type == hipMemoryTypeManaged)
+#define MIOPEN_CY_POINTER_IS_MANAGED(attr) ((attr).type == hipMemoryTypeManaged)
+#define MIOPEN_CY_POINTER_IS_HOST(attr) ((attr).type == hipMemoryTypeHost)
 #else
 #define MIOPEN_CY_POINTER_IS_DEVICE(attr) \
     ((attr).memoryType == hipMemoryTypeDevice || (attr).isManaged)
+#define MIOPEN_CY_POINTER_IS_MANAGED(attr) ((attr).isManaged)
+#define MIOPEN_CY_POINTER_IS_HOST(attr) ((attr).memoryType == hipMemoryTypeHost)
 #endif
 
 #elif defined(MIOPEN_CY_HAVE_CUDA)
@@ -40,6 +46,8 @@ using hipDeviceProp_t        = cudaDeviceProp;
 using hipPointerAttribute_t  = cudaPointerAttributes;
 #define MIOPEN_CY_POINTER_IS_DEVICE(attr) \
     ((attr).type == cudaMemoryTypeDevice || (attr).type == cudaMemoryTypeManaged)
+#define MIOPEN_CY_POINTER_IS_MANAGED(attr) ((attr).type == cudaMemoryTypeManaged)
+#define MIOPEN_CY_POINTER_IS_HOST(attr) ((attr).type == cudaMemoryTypeHost)
 
 #define hipSuccess                   cudaSuccess
 #define hipErrorMemoryAllocation     cudaErrorMemoryAllocation
@@ -57,6 +65,7 @@ using hipPointerAttribute_t  = cudaPointerAttributes;
 #define hipSetDevice                 cudaSetDevice
 #define hipGetDeviceProperties       cudaGetDeviceProperties
 #define hipDeviceGetAttribute        cudaDeviceGetAttribute
+#define hipDeviceAttributePageableMemoryAccess cudaDevAttrPageableMemoryAccess
 #define hipDriverGetVersion          cudaDriverGetVersion
 #define hipMalloc                    cudaMalloc
 #define hipFree                      cudaFree

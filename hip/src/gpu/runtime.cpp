@@ -50,6 +50,7 @@ void EventDestroy(Event) noexcept {}
 void EventRecord(Event, Stream) { NoBackend("EventRecord"); }
 float EventElapsedMs(Event, Event) { NoBackend("EventElapsedMs"); }
 int PointerDevice(const void*) noexcept { return -1; }
+PointerCheck CheckPointer(const void*, int) noexcept { return {PointerAccess::Host, -1}; }
 void CheckLaunch(const char* what) { NoBackend(what); }
 
 #else
@@ -81,6 +82,7 @@ struct DeviceInfo
     std::string name;
     std::string arch;
     int multiprocessors = 0;
+    bool pageable_access = false;   // reads plain host memory (HMM / ATS)
 };
 
 /// Properties of every device, read once.
@@ -105,6 +107,11 @@ const std::vector<DeviceInfo>& Devices()
                 info.arch = info.arch.substr(0, info.arch.find(':')); // "gfx90a:sramecc+:xnack-"
 #endif
             }
+            else
+                (void)hipGetLastError();
+            int pageable = 0;
+            if(hipDeviceGetAttribute(&pageable, hipDeviceAttributePageableMemoryAccess, i) == hipSuccess)
+                info.pageable_access = pageable != 0;
             else
                 (void)hipGetLastError();
             devices.push_back(info);
@@ -285,6 +292,27 @@ int PointerDevice(const void* p) noexcept
         return -1;
     }
     return MIOPEN_CY_POINTER_IS_DEVICE(attr) ? attr.device : -1;
+}
+
+PointerCheck CheckPointer(const void* p, int ordinal) noexcept
+{
+    hipPointerAttribute_t attr{};
+    if(hipPointerGetAttributes(&attr, p) == hipSuccess)
+    {
+        if(MIOPEN_CY_POINTER_IS_MANAGED(attr))
+            return {PointerAccess::Readable, -1};
+        if(MIOPEN_CY_POINTER_IS_DEVICE(attr))
+            return attr.device == ordinal ? PointerCheck{PointerAccess::Readable, -1}
+                                          : PointerCheck{PointerAccess::OtherDevice, attr.device};
+        if(MIOPEN_CY_POINTER_IS_HOST(attr) && attr.devicePointer != nullptr)
+            return {PointerAccess::Readable, -1};
+    }
+    else
+        (void)hipGetLastError(); // plain host memory on runtimes that call it an invalid value
+    // Plain host memory: readable only where the GPU reads pageable memory.
+    const auto& d = Devices();
+    const bool pageable = ordinal >= 0 && ordinal < static_cast<int>(d.size()) && d[ordinal].pageable_access;
+    return {pageable ? PointerAccess::Readable : PointerAccess::Host, -1};
 }
 
 void CheckLaunch(const char* what)

@@ -84,6 +84,23 @@ float EventElapsedMs(Event start, Event stop);
 /// The GPU ordinal that device pointer `p` belongs to, or -1 for host (or unknown) memory.
 int PointerDevice(const void* p) noexcept;
 
+/// What GPU `ordinal` can make of a pointer that a caller passed as device memory.
+enum class PointerAccess
+{
+    Readable,      // its own device memory, managed memory, mapped (pinned or registered) host
+                   // memory, or any host memory where the GPU reads pageable memory (HMM, ATS)
+    Host,          // plain host memory the GPU cannot read
+    OtherDevice,   // memory of another GPU (`device` says which)
+};
+struct PointerCheck
+{
+    PointerAccess access;
+    int device;    // the owning GPU for OtherDevice, else -1
+};
+/// One pointer-attributes query (cudaPointerGetAttributes / hipPointerGetAttributes); the
+/// device's pageable-memory attribute is read once. Never throws; without a backend, Host.
+PointerCheck CheckPointer(const void* p, int ordinal) noexcept;
+
 /// Throws miopen::Error naming `what` when the last kernel launch failed (bad configuration,
 /// missing kernel image for this GPU, a sticky error of an earlier kernel).
 void CheckLaunch(const char* what);

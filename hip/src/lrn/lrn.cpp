@@ -69,7 +69,7 @@ void LRNForward(Handle& handle, const LRNDescriptor& lrn, const void* alpha,
     CheckSameLens(xDesc, "xDesc", yDesc, "yDesc");
     CheckSameType(xDesc, "xDesc", yDesc, "yDesc");
     CheckComputeType(yDesc, "yDesc");
-    CheckDataPointers({{x, "x"}, {y, "y"}});
+    CheckDataPointers(handle, {{x, "x"}, {y, "y"}}, {{workSpace, "workSpace"}});
     if(do_backward && workSpace == nullptr)
         ThrowBadParm("workSpace is a null pointer but do_backward is true (it needs ",
                      LRNWorkSpaceSize(yDesc), " bytes: miopenLRNGetWorkSpaceSize)");
@@ -97,7 +97,7 @@ void LRNBackward(Handle& handle, const LRNDescriptor& lrn, const void* alpha,
     CheckSameType(yDesc, "yDesc", xDesc, "xDesc");
     CheckSameType(yDesc, "yDesc", dxDesc, "dxDesc");
     CheckComputeType(dxDesc, "dxDesc");
-    CheckDataPointers({{y, "y"}, {dy, "dy"}, {x, "x"}, {dx, "dx"}});
+    CheckDataPointers(handle, {{y, "y"}, {dy, "dy"}, {x, "x"}, {dx, "dx"}}, {{workSpace, "workSpace"}});
     const Blend s       = ReadBlend(alpha, beta, dxDesc);
     const LrnParams p   = lrn.Params();
     const auto* yp      = static_cast<const float*>(y);

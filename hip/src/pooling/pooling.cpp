@@ -267,7 +267,7 @@ void PoolingForward(Handle& handle, const PoolingDescriptor& pool, const void* a
                     size_t workSpaceSize)
 {
     const auto out = CheckShapes(pool, xDesc, "xDesc", yDesc, "yDesc");
-    CheckDataPointers({{x, "x"}, {y, "y"}});
+    CheckDataPointers(handle, {{x, "x"}, {y, "y"}}, {{workSpace, "workSpace"}});
     const Blend s = ReadBlend(alpha, beta, yDesc);
     PoolIndex index;
     if(pool.Mode() == miopenPoolingMax && do_backward)
@@ -303,7 +303,7 @@ void PoolingBackward(Handle& handle, const PoolingDescriptor& pool, const void* 
     CheckSameType(dxDesc, "dxDesc", xDesc, "xDesc");
     CheckSameLens(dyDesc, "dyDesc", yDesc, "yDesc");
     CheckSameLens(dxDesc, "dxDesc", xDesc, "xDesc");
-    CheckDataPointers({{dy, "dy"}, {dx, "dx"}});
+    CheckDataPointers(handle, {{dy, "dy"}, {dx, "dx"}}, {{x, "x"}, {workSpace, "workSpace"}});
     const bool recompute = pool.Mode() == miopenPoolingMax && workSpace == nullptr;
     if(recompute && x == nullptr)
         ThrowBadParm("x is a null pointer and so is workSpace; max pooling backward needs the "

@@ -25,7 +25,7 @@ void SoftmaxForward(Handle& handle, const void* alpha, const TensorDescriptor& x
     CheckNumDims(xDesc, "xDesc", 4, 4);
     CheckSameLens(xDesc, "xDesc", yDesc, "yDesc");
     CheckSameType(xDesc, "xDesc", yDesc, "yDesc");
-    CheckDataPointers({{x, "x"}, {y, "y"}});
+    CheckDataPointers(handle, {{x, "x"}, {y, "y"}});
     const Blend s = ReadBlend(alpha, beta, yDesc);
     DispatchFloating(yDesc.Type(), "yDesc", [&](auto tag) {
         using T        = typename decltype(tag)::type;
@@ -51,7 +51,7 @@ void SoftmaxBackward(Handle& handle, const void* alpha, const TensorDescriptor& 
     CheckSameLens(dyDesc, "dyDesc", dxDesc, "dxDesc");
     CheckSameType(yDesc, "yDesc", dyDesc, "dyDesc");
     CheckSameType(dyDesc, "dyDesc", dxDesc, "dxDesc");
-    CheckDataPointers({{y, "y"}, {dy, "dy"}, {dx, "dx"}});
+    CheckDataPointers(handle, {{y, "y"}, {dy, "dy"}, {dx, "dx"}});
     const Blend s = ReadBlend(alpha, beta, dxDesc);
     DispatchFloating(dxDesc.Type(), "dxDesc", [&](auto tag) {
         using T         = typename decltype(tag)::type;

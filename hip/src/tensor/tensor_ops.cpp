@@ -27,7 +27,7 @@ void OpTensor(Handle& handle, miopenTensorOp_t op, const void* alpha1,
                          cDesc.Lens()[d]);
         b_strides[d] = bl == 1 ? 0 : bDesc.Strides()[d];
     }
-    CheckDataPointers({{A, "A"}, {B, "B"}, {C, "C"}});
+    CheckDataPointers(handle, {{A, "A"}, {B, "B"}, {C, "C"}});
     const float a1 = static_cast<float>(ReadScalar(alpha1, cDesc.Type(), "alpha1"));
     const float a2 = static_cast<float>(ReadScalar(alpha2, cDesc.Type(), "alpha2"));
     const float b  = static_cast<float>(ReadScalar(beta, cDesc.Type(), "beta"));
@@ -43,7 +43,7 @@ void OpTensor(Handle& handle, miopenTensorOp_t op, const void* alpha1,
 void SetTensor(Handle& handle, const TensorDescriptor& yDesc, void* y, const void* alpha)
 {
     CheckComputeType(yDesc, "yDesc");
-    CheckData(y, "y");
+    CheckDataPointers(handle, {{y, "y"}});
     const float value = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
     auto* yp          = static_cast<float*>(y);
     RunOp(
@@ -54,7 +54,7 @@ void SetTensor(Handle& handle, const TensorDescriptor& yDesc, void* y, const voi
 void ScaleTensor(Handle& handle, const TensorDescriptor& yDesc, void* y, const void* alpha)
 {
     CheckComputeType(yDesc, "yDesc");
-    CheckData(y, "y");
+    CheckDataPointers(handle, {{y, "y"}});
     const float a = static_cast<float>(ReadScalar(alpha, yDesc.Type(), "alpha"));
     auto* yp      = static_cast<float*>(y);
     RunOp(
@@ -68,7 +68,7 @@ void TransformTensor(Handle& handle, const void* alpha, const TensorDescriptor& 
     CheckSameType(xDesc, "xDesc", yDesc, "yDesc");
     CheckComputeType(yDesc, "yDesc");
     CheckSameLens(xDesc, "xDesc", yDesc, "yDesc");
-    CheckDataPointers({{x, "x"}, {y, "y"}});
+    CheckDataPointers(handle, {{x, "x"}, {y, "y"}});
     const Blend s  = ReadBlend(alpha, beta, yDesc);
     const auto* xp = static_cast<const float*>(x);
     auto* yp       = static_cast<float*>(y);

@@ -39,6 +39,7 @@ public:
     std::string_view Name() const override { return name_; }
     uint64_t Id() const override { return id_; }
     ConvAlgo Algorithm() const override { return ConvAlgo::Direct; }
+    const char* FamilySwitch() const override { return "MIOPEN_DEBUG_GCN_ASM_KERNELS"; }
     double EstimateMs(const ConvContext&, const ConvProblem& p) const override
     {
         return 2.0 * p.Macs() / (5.0 * 1e12) * 1e3;
