@@ -370,7 +370,8 @@ def test_forward_bad_inputs_raise_and_leave_outputs_untouched(handle, rng):
         assert np.all(np.isnan(y)) and np.all(np.isnan(ws)), words
     yd = np.full(shape, np.nan)
     dd = desc(shape, dtype=mi.miopenDouble)
-    with pytest.raises(mi.MIOpenNotImplementedError, match="yDesc has data type miopenDouble"):
+    with pytest.raises(mi.BadParmError, match="yDesc has data type miopenDouble; this call "
+                                              "takes miopenFloat, miopenHalf or miopenBFloat16"):
         mi.LRNForward(handle, lrn, 1.0, dd, x.astype(np.float64), 0.0, dd, yd, False, None)
     assert np.all(np.isnan(yd))
     with pytest.raises(mi.BadParmError, match="y is a null pointer"):

@@ -1,6 +1,8 @@
 // CPU kernels of pooling, backward (the scheme: cpu/pooling_common.hpp).
 #include "cpu/pooling_common.hpp"
 
+#include <utility>
+
 namespace miopen::cpu {
 namespace {
 
@@ -38,7 +40,7 @@ void ForEachInputRow(const PoolShape& s, F&& body)
     const int chunk    = Chunk(rows);
 #pragma omp parallel if(Parallel(work))
     {
-        std::vector<float> acc(s.in[2]), g(s.out[2]);
+        std::vector<float> acc(s.in[2]), g(s.out[2]), tmp(std::max(s.in[2], s.out[2]));
 #pragma omp for schedule(dynamic, chunk)
         for(int64_t item = 0; item < rows; ++item)
         {
@@ -49,28 +51,32 @@ void ForEachInputRow(const PoolShape& s, F&& body)
             i /= s.in[0];
             const int64_t c = i % s.c;
             const int64_t n = i / s.c;
-            body(acc.data(), g.data(), n, c, d, h);
+            body(acc.data(), g.data(), tmp.data(), n, c, d, h);
         }
     }
 }
 
-void WriteDx(const PoolShape& s, float alpha, float beta, float* dx, const Strides5& dxs,
-             int64_t n, int64_t c, int64_t d, int64_t h, const float* acc)
+template <class T>
+void WriteDx(const PoolShape& s, float alpha, float beta, T* dx, const Strides5& dxs,
+             int64_t n, int64_t c, int64_t d, int64_t h, const float* acc, float* tmp)
 {
-    const int64_t W = s.in[2];
-    float* r = dx + n * dxs[0] + c * dxs[1] + d * dxs[2] + h * dxs[3];
-    const int64_t sw = dxs[4];
-    if(sw == 1 && beta == 0.0f)
+    T* r = dx + n * dxs[0] + c * dxs[1] + d * dxs[2] + h * dxs[3];
+    WriteBlended(r, dxs[4], s.in[2], alpha, beta, tmp, [&](int64_t w) { return acc[w]; });
+}
+
+/// One dy row of OW values at p (stride `stride`) as fp32: (pointer, stride) in place for float,
+/// else converted into tmp with stride 1.
+template <class T>
+std::pair<const float*, int64_t> DyRow(const T* p, int64_t stride, int64_t OW, float* tmp)
+{
+    if constexpr(kIsFloat<T>)
     {
-#pragma omp simd
-        for(int64_t w = 0; w < W; ++w)
-            r[w] = alpha * acc[w];
+        (void)OW;
+        (void)tmp;
+        return {p, stride};
     }
     else
-    {
-        for(int64_t w = 0; w < W; ++w)
-            Store(r + w * sw, acc[w], alpha, beta);
-    }
+        return {LoadRow(p, stride, OW, tmp), 1};
 }
 
 /// Max backward. Work item: one band of dx rows [h0, h1) of one (n, c, d) plane, owned by one
@@ -79,14 +85,14 @@ void WriteDx(const PoolShape& s, float alpha, float beta, float* dx, const Strid
 /// order, so the sums do not depend on the banding or the thread count), then the band is
 /// written to dx once. Indices that name no position of the band are skipped, so a garbage
 /// workspace gives wrong gradients but never a write out of bounds.
-template <class T>
-void BackwardMax(const PoolShape& s, float alpha, const float* dy, const Strides5& dys,
-                 const PoolIndex& index, float beta, float* dx, const Strides5& dxs)
+template <class Idx, class T>
+void BackwardMax(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
+                 const PoolIndex& index, float beta, T* dx, const Strides5& dxs)
 {
     const int64_t D = s.in[0], H = s.in[1], W = s.in[2];
     const int64_t OW = s.out[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
     const int64_t Rh = s.window[1];
-    const T* idx = static_cast<const T*>(index.data);
+    const Idx* idx = static_cast<const Idx*>(index.data);
 
     // Mask mode: window position m -> (kd, kh, kw), tabulated when the window is not huge.
     const int64_t M = s.window[0] * Rh * R;
@@ -113,7 +119,7 @@ void BackwardMax(const PoolShape& s, float alpha, const float* dy, const Strides
 
 #pragma omp parallel if(Parallel(s.n * s.c * D * H * W))
     {
-        std::vector<float> band(B * W);
+        std::vector<float> band(B * W), tmp(std::max(W, OW));
 #pragma omp for schedule(dynamic, chunk)
         for(int64_t item = 0; item < items; ++item)
         {
@@ -129,12 +135,13 @@ void BackwardMax(const PoolShape& s, float alpha, const float* dy, const Strides
             const Range rd = Covering(d, s.out[0], s.window[0], s.stride[0], s.pad[0]);
             const Range rh{Covering(h0, s.out[1], Rh, s.stride[1], s.pad[1]).lo,
                            Covering(h1 - 1, s.out[1], Rh, s.stride[1], s.pad[1]).hi};
-            const int64_t dysw = dys[4];
             for(int64_t od = rd.lo; od < rd.hi; ++od)
                 for(int64_t oh = rh.lo; oh < rh.hi; ++oh)
                 {
-                    const float* dyr = dy + n * dys[0] + c * dys[1] + od * dys[2] + oh * dys[3];
-                    const T* ir = idx + (((n * s.c + c) * s.out[0] + od) * s.out[1] + oh) * OW;
+                    const auto [dyr, dysw] = DyRow(
+                        dy + n * dys[0] + c * dys[1] + od * dys[2] + oh * dys[3], dys[4], OW,
+                        tmp.data());
+                    const Idx* ir = idx + (((n * s.c + c) * s.out[0] + od) * s.out[1] + oh) * OW;
                     if(index.image)
                     {
                         // (d * H + h) * W + w, inside the band when h0 <= h < h1 at this d.
@@ -178,13 +185,14 @@ void BackwardMax(const PoolShape& s, float alpha, const float* dy, const Strides
                     }
                 }
             for(int64_t h = h0; h < h1; ++h)
-                WriteDx(s, alpha, beta, dx, dxs, n, c, d, h, acc + (h - h0) * W);
+                WriteDx(s, alpha, beta, dx, dxs, n, c, d, h, acc + (h - h0) * W, tmp.data());
         }
     }
 }
 
-void BackwardAverage(const PoolShape& s, float alpha, const float* dy, const Strides5& dys,
-                     float beta, float* dx, const Strides5& dxs)
+template <class T>
+void BackwardAverage(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
+                     float beta, T* dx, const Strides5& dxs)
 {
     const int64_t W = s.in[2], OW = s.out[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
     const bool inclusive = s.mode == miopenPoolingAverageInclusive;
@@ -201,16 +209,17 @@ void BackwardAverage(const PoolShape& s, float alpha, const float* dy, const Str
     std::vector<Range> cols(R);
     for(int64_t kw = 0; kw < R; ++kw)
         cols[kw] = ColumnsHitting(kw, W, OW, S, P);
-    ForEachInputRow(s, [&](float* acc, float* g, int64_t n, int64_t c, int64_t d, int64_t h) {
+    ForEachInputRow(s, [&](float* acc, float* g, float* tmp, int64_t n, int64_t c, int64_t d,
+                           int64_t h) {
         std::fill(acc, acc + W, 0.0f);
         std::fill(g, g + OW, 0.0f);
         const Range rd = Covering(d, s.out[0], s.window[0], s.stride[0], s.pad[0]);
         const Range rh = Covering(h, s.out[1], s.window[1], s.stride[1], s.pad[1]);
-        const int64_t dysw = dys[4];
         for(int64_t od = rd.lo; od < rd.hi; ++od)
             for(int64_t oh = rh.lo; oh < rh.hi; ++oh)
             {
-                const float* dyr = dy + n * dys[0] + c * dys[1] + od * dys[2] + oh * dys[3];
+                const auto [dyr, dysw] = DyRow(
+                    dy + n * dys[0] + c * dys[1] + od * dys[2] + oh * dys[3], dys[4], OW, tmp);
                 const float k    = inv_d[od] * inv_h[oh];
                 if(dysw == 1)
                 {
@@ -233,14 +242,15 @@ void BackwardAverage(const PoolShape& s, float alpha, const float* dy, const Str
             for(int64_t ow = cols[kw].lo; ow < cols[kw].hi; ++ow)
                 a[ow * S] += g[ow];
         }
-        WriteDx(s, alpha, beta, dx, dxs, n, c, d, h, acc);
+        WriteDx(s, alpha, beta, dx, dxs, n, c, d, h, acc, tmp);
     });
 }
 
 } // namespace
 
-void PoolBackward(const PoolShape& s, float alpha, const float* dy, const Strides5& dys,
-                  const PoolIndex& index, float beta, float* dx, const Strides5& dxs)
+template <class T>
+void PoolBackward(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
+                  const PoolIndex& index, float beta, T* dx, const Strides5& dxs)
 {
     if(s.mode != miopenPoolingMax)
         return BackwardAverage(s, alpha, dy, dys, beta, dx, dxs);
@@ -248,5 +258,13 @@ void PoolBackward(const PoolShape& s, float alpha, const float* dy, const Stride
         BackwardMax<decltype(tag)>(s, alpha, dy, dys, index, beta, dx, dxs);
     });
 }
+
+#define MIOPEN_POOL_BWD(T)                                                                 \
+    template void PoolBackward<T>(const PoolShape&, float, const T*, const Strides5&,     \
+                                  const PoolIndex&, float, T*, const Strides5&);
+MIOPEN_POOL_BWD(float)
+MIOPEN_POOL_BWD(Half)
+MIOPEN_POOL_BWD(BFloat16)
+#undef MIOPEN_POOL_BWD
 
 } // namespace miopen::cpu
