@@ -18,6 +18,7 @@ from miopen_cy.reference import pooling as ref
 from support.buffers import Strided, desc, poisoned, rel_l2
 from support.dtypes import (FLOAT_TYPES, HALF_TYPES, as64, check_close, poison, random_stored,
                             round_to)
+from support.devices import requires_gpu
 from support.stored import LAYOUTS, Placed
 
 MODES = [mi.miopenPoolingMax, mi.miopenPoolingAverage, mi.miopenPoolingAverageInclusive]
@@ -774,6 +775,63 @@ def test_typed_bad_types_and_layouts_leave_outputs_untouched(handle, rng):
         mi.poolingBackward(handle, pd, 1.0, y.desc, y.buf, dy.desc, dy.buf, x.desc, x.buf, 0.0,
                            dx.desc, dx.buf, None)
     assert np.all(np.isnan(as64(dx.result())))
+
+
+# ---- GPU: the channels-last kernel (pool_nhwc.hip) equals the generic kernel bit for bit --------
+# The same NHWC data at an aligned address (the channels-last kernel) and one element further on
+# (misaligned: the generic kernel), in every type: the same y, index workspace and dx bits.
+
+def _nhwc_at(h, a, offset):
+    """A DeviceBuffer holding the NHWC bytes of logical array `a` `offset` elements in; its
+    address there."""
+    phys = np.ascontiguousarray(np.moveaxis(a, 1, -1)).reshape(-1)
+    host = np.concatenate([np.zeros(offset, a.dtype), phys])
+    buf = mi.DeviceBuffer.from_numpy(h, host)
+    return buf, buf.ptr + offset * a.dtype.itemsize
+
+
+def _nhwc_back(buf, shape, dtype, offset):
+    phys_shape = (shape[0],) + tuple(shape[2:]) + (shape[1],)
+    raw = buf.to_numpy((offset + int(np.prod(shape)),), dtype)[offset:]
+    return np.moveaxis(raw.reshape(phys_shape), -1, 1)
+
+
+@requires_gpu
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
+@pytest.mark.parametrize("case", [TYPED_CASES[1], TYPED_CASES[5]], ids=str)
+def test_nhwc_kernel_equals_the_generic_kernel_bit_for_bit(rng, case, mode, dt):
+    h = mi.Handle(device="gpu")
+    layout = mi.miopenTensorNHWC if case.nsp == 2 else mi.miopenTensorNDHWC
+
+    def tdesc(shape):
+        d = mi.TensorDescriptor()
+        mi.setNdTensorDescriptorWithLayout(d, dt, layout, list(shape), len(shape))
+        return d
+
+    x = _typed_x(case, mode, dt, rng)
+    y0 = random_stored(case.out_shape, dt, rng)
+    dy = random_stored(case.out_shape, dt, rng)
+    dx0 = random_stored(case.shape, dt, rng)
+    xd, yd = tdesc(case.shape), tdesc(case.out_shape)
+    pd = _typed_pool_desc(case, mode)
+    size = max(mi.poolingGetWorkSpaceSizeV2(pd, yd), 1)
+    out = {}
+    for offset in (0, 1):                   # 0: aligned, pool_nhwc; 1: misaligned, generic
+        xb, xp = _nhwc_at(h, x, offset)
+        yb, yp = _nhwc_at(h, y0, offset)
+        dyb, dyp = _nhwc_at(h, dy, offset)
+        dxb, dxp = _nhwc_at(h, dx0, offset)
+        ws = mi.DeviceBuffer.from_numpy(h, np.zeros(size, np.uint8))
+        mi.poolingForward(h, pd, 1.5, xd, xp, 0.5, yd, yp, True, ws, size)
+        mi.poolingBackward(h, pd, 2.0, yd, yp, yd, dyp, xd, xp, -0.25, xd, dxp, ws)
+        out[offset] = (_nhwc_back(yb, case.out_shape, y0.dtype, offset),
+                       ws.to_numpy((size,), np.uint8),
+                       _nhwc_back(dxb, case.shape, dx0.dtype, offset))
+    for a, b, what in zip(out[0], out[1], ("y", "workspace", "dx")):
+        assert a.tobytes() == b.tobytes(), what
+    expect = 1.5 * expected_forward(case, mode, as64(x)) + 0.5 * as64(y0)
+    check_close(out[0][0], expect, dt, ulps=8 if dt == mi.miopenFloat else 2)
 
 
 # ---- determinism, logging ---------------------------------------------------------------------
