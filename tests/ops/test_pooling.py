@@ -1,7 +1,9 @@
 """Pooling (miopenPoolingForward / miopenPoolingBackward and the pooling descriptor) against
 PyTorch's max_pool2d/3d and avg_pool2d/3d in float64 (autograd for gradients), and against the
 float64 NumPy reference (tests/reference/pooling.py) where PyTorch cannot check: pads above half
-the window, the index of a NaN maximum."""
+the window, the index of a NaN maximum. The typed section runs every mode in fp32, fp16 and bf16
+in NCHW, NHWC and strided layouts (tests/support/stored.py) against PyTorch in float64 on the
+stored inputs."""
 import os
 import subprocess
 import sys
