@@ -743,6 +743,25 @@ def test_typed_alpha_beta_blend(handle, rng, mode, dt, layout):
     check_close(yp.result(), expect, dt, ulps=1)
 
 
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
+@pytest.mark.parametrize("case", [TYPED_CASES[1], TYPED_CASES[5]], ids=str)
+def test_typed_backward_same_bits_in_every_layout(handle, rng, case, mode, dt):
+    # The channels-last backward kernels (CPU and GPU) add the same terms in the same order as
+    # the NCHW ones: the same dx bits from the same data in either layout.
+    x = _typed_x(case, mode, dt, rng)
+    dy = random_stored(case.out_shape, dt, rng)
+    got = {}
+    for layout in ("nchw", "nhwc"):
+        pd, xp, yp, ws = _typed_forward(handle, case, mode, dt, layout, x)
+        dyp = Placed(handle, dy, dt, layout)
+        dxp = Placed(handle, poison(case.shape, dt), dt, layout)
+        mi.poolingBackward(handle, pd, 1.0, yp.desc, yp.buf, dyp.desc, dyp.buf, xp.desc, xp.buf,
+                           0.0, dxp.desc, dxp.buf, ws)
+        got[layout] = dxp.result()
+    assert got["nchw"].tobytes() == got["nhwc"].tobytes()
+
+
 def test_typed_bad_types_and_layouts_leave_outputs_untouched(handle, rng):
     case = TYPED_CASES[0]
     h16, b16 = mi.miopenHalf, mi.miopenBFloat16

@@ -246,12 +246,148 @@ void BackwardAverage(const PoolShape& s, float alpha, const T* dy, const Strides
     });
 }
 
+/// Channels-last backward (C contiguous in dx): one item per dx row (n, d, h), whose accumulator
+/// holds W x C values so that the inner loops run along C. Each dx element gets the same sums in
+/// the same order as from BackwardMax / BackwardAverage: max scatters dy to the recorded
+/// maximum in (od, oh, ow) order; average sums k * dy over (od, oh), scales by the column's
+/// reciprocal, then adds the windows' shares in kw order.
+template <class Idx, class T>
+void BackwardChannelsLast(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
+                          const PoolIndex& index, float beta, T* dx, const Strides5& dxs)
+{
+    const int64_t C = s.c, D = s.in[0], H = s.in[1], W = s.in[2];
+    const int64_t OD = s.out[0], OH = s.out[1], OW = s.out[2];
+    const int64_t Rd = s.window[0], Rh = s.window[1], R = s.window[2], S = s.stride[2],
+                  P = s.pad[2];
+    const bool max       = s.mode == miopenPoolingMax;
+    const bool inclusive = s.mode == miopenPoolingAverageInclusive;
+    std::vector<float> inv_d(OD), inv_h(OH), inv_w(OW);
+    const float full = 1.0f / static_cast<float>(Rd * Rh * R);
+    for(int64_t o = 0; o < OD; ++o)
+        inv_d[o] = inclusive ? 1.0f : 1.0f / Count(o, D, Rd, s.stride[0], s.pad[0]);
+    for(int64_t o = 0; o < OH; ++o)
+        inv_h[o] = inclusive ? 1.0f : 1.0f / Count(o, H, Rh, s.stride[1], s.pad[1]);
+    for(int64_t o = 0; o < OW; ++o)
+        inv_w[o] = inclusive ? full : 1.0f / Count(o, W, R, S, P);
+    std::vector<Range> cols(R);
+    for(int64_t kw = 0; kw < R; ++kw)
+        cols[kw] = ColumnsHitting(kw, W, OW, S, P);
+    const int64_t plane = OD * OH * OW, M = Rd * Rh * R;
+    const Idx* idx      = static_cast<const Idx*>(index.data);
+    const bool dy_rows  = dys[1] == 1 && dys[4] == C; // a dy row is OW x C packed
+    const int64_t rows  = s.n * D * H;
+    const int chunk     = Chunk(rows);
+#pragma omp parallel if(Parallel(s.n * C * D * H * W))
+    {
+        std::vector<float> acc(W * C), g(OW * C), tmp(std::max(W, OW) * C);
+#pragma omp for schedule(dynamic, chunk)
+        for(int64_t item = 0; item < rows; ++item)
+        {
+            const int64_t h = item % H, d = item / H % D, n = item / (H * D);
+            float* a = acc.data();
+            std::fill(acc.begin(), acc.end(), 0.0f);
+            if(!max)
+                std::fill(g.begin(), g.end(), 0.0f);
+            const Range rd = Covering(d, OD, Rd, s.stride[0], s.pad[0]);
+            const Range rh = Covering(h, OH, Rh, s.stride[1], s.pad[1]);
+            for(int64_t od = rd.lo; od < rd.hi; ++od)
+                for(int64_t oh = rh.lo; oh < rh.hi; ++oh)
+                {
+                    const T* dyr = dy + n * dys[0] + od * dys[2] + oh * dys[3];
+                    const float* q;
+                    if(dy_rows)
+                        q = Load(dyr, tmp.data(), static_cast<size_t>(OW * C));
+                    else
+                    {
+                        for(int64_t ow = 0; ow < OW; ++ow)
+                            for(int64_t c = 0; c < C; ++c)
+                                tmp[ow * C + c] = ToFloat(dyr[ow * dys[4] + c * dys[1]]);
+                        q = tmp.data();
+                    }
+                    if(!max)
+                    {
+                        const float k = inv_d[od] * inv_h[oh];
+                        float* gg     = g.data();
+#pragma omp simd
+                        for(int64_t i = 0; i < OW * C; ++i)
+                            gg[i] += k * q[i];
+                        continue;
+                    }
+                    const int64_t ds = od * s.stride[0] - s.pad[0];
+                    const int64_t hs = oh * s.stride[1] - s.pad[1];
+                    for(int64_t c = 0; c < C; ++c)
+                    {
+                        const Idx* ir = idx + (n * C + c) * plane + (od * OH + oh) * OW;
+                        for(int64_t ow = 0; ow < OW; ++ow)
+                        {
+                            const uint64_t m = static_cast<uint64_t>(ir[ow]);
+                            int64_t w;
+                            if(index.image)
+                            {
+                                const uint64_t p = m - static_cast<uint64_t>((d * H + h) * W);
+                                if(p >= static_cast<uint64_t>(W))
+                                    continue;
+                                w = static_cast<int64_t>(p);
+                            }
+                            else
+                            {
+                                if(m >= static_cast<uint64_t>(M))
+                                    continue;
+                                const int64_t mm = static_cast<int64_t>(m);
+                                const int64_t kd = mm / (Rh * R), kh = mm / R % Rh, kw = mm % R;
+                                w = ow * S - P + kw;
+                                if(ds + kd != d || hs + kh != h ||
+                                   static_cast<uint64_t>(w) >= static_cast<uint64_t>(W))
+                                    continue;
+                            }
+                            a[w * C + c] += q[ow * C + c];
+                        }
+                    }
+                }
+            if(!max)
+            {
+                float* gg = g.data();
+                for(int64_t ow = 0; ow < OW; ++ow)
+                {
+#pragma omp simd
+                    for(int64_t c = 0; c < C; ++c)
+                        gg[ow * C + c] *= inv_w[ow];
+                }
+                for(int64_t kw = 0; kw < R; ++kw)
+                    for(int64_t ow = cols[kw].lo; ow < cols[kw].hi; ++ow)
+                    {
+                        float* aw       = a + (ow * S - P + kw) * C;
+                        const float* gw = gg + ow * C;
+#pragma omp simd
+                        for(int64_t c = 0; c < C; ++c)
+                            aw[c] += gw[c];
+                    }
+            }
+            for(int64_t w = 0; w < W; ++w)
+            {
+                T* r           = dx + n * dxs[0] + d * dxs[2] + h * dxs[3] + w * dxs[4];
+                const float* v = a + w * C;
+                WriteBlended(r, dxs[1], C, alpha, beta, tmp.data(),
+                             [&](int64_t c) { return v[c]; });
+            }
+        }
+    }
+}
+
 } // namespace
 
 template <class T>
 void PoolBackward(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
                   const PoolIndex& index, float beta, T* dx, const Strides5& dxs)
 {
+    if(dxs[1] == 1 && dxs[4] != 1) // channels-last dx
+    {
+        if(s.mode != miopenPoolingMax)
+            return BackwardChannelsLast<uint8_t>(s, alpha, dy, dys, index, beta, dx, dxs);
+        return WithIndexType(index.type, [&](auto tag) {
+            BackwardChannelsLast<decltype(tag)>(s, alpha, dy, dys, index, beta, dx, dxs);
+        });
+    }
     if(s.mode != miopenPoolingMax)
         return BackwardAverage(s, alpha, dy, dys, beta, dx, dxs);
     WithIndexType(index.type, [&](auto tag) {
