@@ -280,6 +280,10 @@ void BackwardChannelsLast(const PoolShape& s, float alpha, const T* dy, const St
 #pragma omp parallel if(Parallel(s.n * C * D * H * W))
     {
         std::vector<float> acc(W * C), g(OW * C), tmp(std::max(W, OW) * C);
+        // Mask mode, per covering output row: the window column kw of window position m when
+        // m lies in this dx row, else -1 (no divisions in the inner loop).
+        const bool table = max && !index.image && M <= (int64_t{1} << 16);
+        std::vector<int32_t> kw_of(table ? M : 0);
 #pragma omp for schedule(dynamic, chunk)
         for(int64_t item = 0; item < rows; ++item)
         {
@@ -315,6 +319,27 @@ void BackwardChannelsLast(const PoolShape& s, float alpha, const T* dy, const St
                     }
                     const int64_t ds = od * s.stride[0] - s.pad[0];
                     const int64_t hs = oh * s.stride[1] - s.pad[1];
+                    if(table)
+                    {
+                        for(int64_t m = 0; m < M; ++m)
+                            kw_of[m] = (ds + m / (Rh * R) == d && hs + m / R % Rh == h)
+                                           ? static_cast<int32_t>(m % R)
+                                           : -1;
+                        for(int64_t c = 0; c < C; ++c)
+                        {
+                            const Idx* ir = idx + (n * C + c) * plane + (od * OH + oh) * OW;
+                            for(int64_t ow = 0; ow < OW; ++ow)
+                            {
+                                const uint64_t m = static_cast<uint64_t>(ir[ow]);
+                                if(m >= static_cast<uint64_t>(M) || kw_of[m] < 0)
+                                    continue;
+                                const int64_t w = ow * S - P + kw_of[m];
+                                if(static_cast<uint64_t>(w) < static_cast<uint64_t>(W))
+                                    a[w * C + c] += q[ow * C + c];
+                            }
+                        }
+                        continue;
+                    }
                     for(int64_t c = 0; c < C; ++c)
                     {
                         const Idx* ir = idx + (n * C + c) * plane + (od * OH + oh) * OW;
