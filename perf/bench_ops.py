@@ -6,14 +6,14 @@ we are faster), the bandwidth each reaches counting the bytes read and written o
 bandwidth of a device copy that moves the same bytes, measured beside it (the ceiling of a
 memory-bound op): `of copy` is our bandwidth over the copy's. --reproduce prints the
 miopen-driver command of each row. The summary adds the per-call host cost on a tiny tensor.
+Groups pooling_types and lrn_types: fp16 / bf16, and NHWC pooling in every type, beside PyTorch
+in the same type and memory format.
 
     python perf/bench_ops.py [--device cpu|gpu] [--size small|large] [--filter GROUP[,GROUP]]
         [--repeat N] [--stat median|min] [--threads N] [--reproduce] [--out DIR] [--results RESULTS.md]
 
 --size large (the GPU default) takes tensors of 100 MB or more, which no GPU cache holds; small
-(the CPU default) batch 8. Groups: elementwise, pooling, batchnorm, lrn, softmax, overhead;
-pooling_types and lrn_types (fp16 / bf16, and NHWC pooling in every type, beside PyTorch in the
-same type and memory format).
+(the CPU default) batch 8. Groups: elementwise, pooling, batchnorm, lrn, softmax, overhead.
 """
 import argparse
 import sys
@@ -383,7 +383,6 @@ def bench_overhead(b):
 
 GROUPS = {"elementwise": bench_elementwise, "pooling": bench_pooling, "batchnorm": bench_batchnorm,
           "lrn": bench_lrn, "softmax": bench_softmax, "overhead": bench_overhead}
-GROUPS.update({"pooling_types": bench_pooling_types, "lrn_types": bench_lrn_types})
 
 
 def main(argv=None):
@@ -405,6 +404,9 @@ def main(argv=None):
         b.rep.say(f"geomean ratio {geomean(r['ratio'] for r in b.rep.rows):.2f} over {len(b.rep.rows)} rows; "
                   f"geomean of copy {geomean(r['of_copy'] for r in b.rep.rows):.2f}")
     return b.rep.finish()
+
+
+GROUPS.update({"pooling_types": bench_pooling_types, "lrn_types": bench_lrn_types})
 
 
 if __name__ == "__main__":
