@@ -6,6 +6,8 @@ we are faster), the bandwidth each reaches counting the bytes read and written o
 bandwidth of a device copy that moves the same bytes, measured beside it (the ceiling of a
 memory-bound op): `of copy` is our bandwidth over the copy's. --reproduce prints the
 miopen-driver command of each row. The summary adds the per-call host cost on a tiny tensor.
+Groups pooling_types and lrn_types: fp16 / bf16, and NHWC pooling in every type, beside PyTorch
+in the same type and memory format.
 
     python perf/bench_ops.py [--device cpu|gpu] [--size small|large] [--filter GROUP[,GROUP]]
         [--repeat N] [--stat median|min] [--threads N] [--reproduce] [--out DIR] [--results RESULTS.md]
@@ -130,6 +132,128 @@ def bench_pooling(b):
         b.row(f"{name}pool_bwd", shape, nbytes + 4 * int(np.prod(shape)),
               lambda: mi.poolingBackward(b.h, pd, 1.0, od, y, od, dy, d, x, 0.0, d, dx, ws),
               lambda: torch.autograd.grad(ty, txg, tdy, retain_graph=True), "pool", dict(flags, **{"-F": 2}))
+
+
+# ---- storage types and layouts (pooling, LRN) --------------------------------------------------
+# fp16 / bf16 (NCHW) and NHWC in every type beside PyTorch in the same type and memory format
+# (channels_last). Our operands are DeviceBuffers of the stored bits (either device).
+
+TYPE_NAMES = {mi.miopenFloat: "fp32", mi.miopenHalf: "fp16", mi.miopenBFloat16: "bf16"}
+TORCH_TYPES = {mi.miopenFloat: torch.float32, mi.miopenHalf: torch.float16,
+               mi.miopenBFloat16: torch.bfloat16}
+DRIVER_SUFFIX = {mi.miopenFloat: "", mi.miopenHalf: "fp16", mi.miopenBFloat16: "bfp16"}
+
+
+def _nbytes_of(dt):
+    return 4 if dt == mi.miopenFloat else 2
+
+
+def _typed_desc(shape, dt, layout):
+    """A descriptor of logical NCHW `shape` in type dt, packed NCHW or NHWC strides."""
+    n, c, hh, ww = shape
+    strides = [c * hh * ww, hh * ww, ww, 1] if layout == "NCHW" else [hh * ww * c, 1, ww * c, c]
+    d = mi.TensorDescriptor()
+    mi.setTensorDescriptor(d, dt, 4, list(shape), strides)
+    return d
+
+
+def _typed_array(b, shape, dt, layout, positive=False):
+    """Random values of logical `shape` stored as dt in `layout`, in a buffer of b's device."""
+    a = b.rng.standard_normal(shape).astype(np.float32)
+    if positive:
+        a = np.abs(a) + 0.5
+    if layout == "NHWC":
+        a = np.ascontiguousarray(a.transpose(0, 2, 3, 1))
+    if dt == mi.miopenHalf:
+        a = a.astype(np.float16)
+    elif dt == mi.miopenBFloat16:                   # round to nearest even, as the library does
+        u = a.view(np.uint32).astype(np.uint64)
+        a = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16)
+    return mi.DeviceBuffer.from_numpy(b.h, a)
+
+
+def _typed_empty(b, shape, dt):
+    return mi.DeviceBuffer(b.h, max(_nbytes_of(dt) * int(np.prod(shape)), 1))
+
+
+def _typed_tensor(b, shape, dt, layout):
+    t = torch.randn(shape, device=b.dev.torch, dtype=TORCH_TYPES[dt])
+    return t.to(memory_format=torch.channels_last) if layout == "NHWC" else t
+
+
+def _typed_cases(b):
+    """(type, layout): fp16 and bf16 in NCHW, every type in NHWC."""
+    return [(dt, "NCHW") for dt in (mi.miopenHalf, mi.miopenBFloat16)] + \
+           [(dt, "NHWC") for dt in (mi.miopenFloat, mi.miopenHalf, mi.miopenBFloat16)]
+
+
+def bench_pooling_types(b):
+    shape = b.shape((8, 64, 112, 112), (64, 64, 112, 112))
+    for dt, layout in _typed_cases(b):
+        tag = f"{TYPE_NAMES[dt]}{'_nhwc' if layout == 'NHWC' else ''}"
+        es = _nbytes_of(dt)
+        d = _typed_desc(shape, dt, layout)
+        x, tx = _typed_array(b, shape, dt, layout), _typed_tensor(b, shape, dt, layout)
+        txg = tx.clone().requires_grad_()
+        for mode, name, tfn in [(mi.miopenPoolingMax, "max", lambda t: F.max_pool2d(t, 3, 2, 1)),
+                                (mi.miopenPoolingAverage, "avg",
+                                 lambda t: F.avg_pool2d(t, 3, 2, 1, count_include_pad=False))]:
+            pd = mi.PoolingDescriptor()
+            mi.set2dPoolingDescriptor(pd, mode, 3, 3, 1, 1, 2, 2)
+            oshape = tuple(mi.getPoolingForwardOutputDim(pd, d))
+            od = _typed_desc(oshape, dt, layout)
+            y = _typed_empty(b, oshape, dt)
+            nbytes = es * (int(np.prod(shape)) + int(np.prod(oshape)))
+            flags = {"-y": 3, "-x": 3, "-p": 1, "-q": 1, "-v": 2, "-u": 2, "-m": name}
+            if layout == "NHWC":
+                flags["--in_layout"] = flags["--out_layout"] = "NHWC"
+            sub = "pool" + DRIVER_SUFFIX[dt]
+            b.row(f"{name}pool_fwd_{tag}", shape, nbytes,
+                  lambda: mi.poolingForward(b.h, pd, 1.0, d, x, 0.0, od, y, False, None, 0),
+                  lambda: tfn(tx), sub, dict(flags, **{"-F": 1}))
+            ws_size = mi.poolingGetWorkSpaceSizeV2(pd, od)
+            ws = b.empty(nbytes=ws_size)
+            mi.poolingForward(b.h, pd, 1.0, d, x, 0.0, od, y, True, ws, ws_size)
+            dy, dx = _typed_array(b, oshape, dt, layout), _typed_empty(b, shape, dt)
+            ty = tfn(txg)
+            tdy = torch.randn_like(ty)
+            b.row(f"{name}pool_bwd_{tag}", shape, nbytes + es * int(np.prod(shape)),
+                  lambda: mi.poolingBackward(b.h, pd, 1.0, od, y, od, dy, d, x, 0.0, d, dx, ws),
+                  lambda: torch.autograd.grad(ty, txg, tdy, retain_graph=True), sub,
+                  dict(flags, **{"-F": 2}))
+
+
+def bench_lrn_types(b):
+    shape = b.shape((4, 96, 55, 55), (128, 96, 55, 55))
+    n = int(np.prod(shape))
+    ld = mi.LRNDescriptor()
+    mi.setLRNDescriptor(ld, mi.miopenLRNCrossChannel, 5, 1e-4, 0.75, 2.0)
+    for dt in (mi.miopenHalf, mi.miopenBFloat16):
+        es = _nbytes_of(dt)
+        d = _typed_desc(shape, dt, "NCHW")
+        x, y = _typed_array(b, shape, dt, "NCHW"), _typed_empty(b, shape, dt)
+        tx = _typed_tensor(b, shape, dt, "NCHW")
+        try:
+            F.local_response_norm(tx[:1], 5, 1e-4, 0.75, 2.0)
+        except (NotImplementedError, RuntimeError) as e:     # no CPU fp16 avg_pool3d in PyTorch
+            b.rep.say(f"lrn {TYPE_NAMES[dt]}: PyTorch has no {b.dev.name} kernel for this type "
+                      f"({str(e).splitlines()[0]}); rows skipped")
+            continue
+        ws = b.empty(nbytes=mi.LRNGetWorkSpaceSize(d))
+        flags = {"-m": "cross", "-N": 5, "-A": 0.0001, "-B": 0.75, "-K": 2.0}
+        sub = "lrn" + DRIVER_SUFFIX[dt]
+        b.row(f"lrn_fwd_{TYPE_NAMES[dt]}", shape, 2 * es * n,
+              lambda: mi.LRNForward(b.h, ld, 1.0, d, x, 0.0, d, y, False, None),
+              lambda: F.local_response_norm(tx, 5, 1e-4, 0.75, 2.0), sub, dict(flags, **{"-F": 1}))
+        mi.LRNForward(b.h, ld, 1.0, d, x, 0.0, d, y, True, ws)
+        dy, dx = _typed_array(b, shape, dt, "NCHW"), _typed_empty(b, shape, dt)
+        txg = tx.clone().requires_grad_()
+        ty = F.local_response_norm(txg, 5, 1e-4, 0.75, 2.0)
+        tdy = torch.randn_like(ty)
+        b.row(f"lrn_bwd_{TYPE_NAMES[dt]}", shape, 5 * es * n,
+              lambda: mi.LRNBackward(b.h, ld, 1.0, d, y, d, dy, d, x, 0.0, d, dx, ws),
+              lambda: torch.autograd.grad(ty, txg, tdy, retain_graph=True), sub,
+              dict(flags, **{"-F": 2}))
 
 
 def bench_batchnorm(b):
@@ -393,6 +517,9 @@ def main(argv=None):
         b.rep.say(f"geomean ratio {geomean(r['ratio'] for r in b.rep.rows):.2f} over {len(b.rep.rows)} rows; "
                   f"geomean of copy {geomean(r['of_copy'] for r in b.rep.rows):.2f}")
     return b.rep.finish()
+
+
+GROUPS.update({"pooling_types": bench_pooling_types, "lrn_types": bench_lrn_types})
 
 
 if __name__ == "__main__":

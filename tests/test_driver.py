@@ -526,7 +526,7 @@ except ImportError:  # pragma: no cover - ml_dtypes is in the test extra
 # Ops whose fp16/bf16 kernels come from other parts of issue 17: until they land, the library
 # refuses the type and the driver exits 3 with the library's error. When a part lands, remove its
 # op from here (the lead does at merge): its typed sub-commands then must run and verify.
-PENDING_TYPES = {"activ", "pool", "lrn", "tensorop"}
+PENDING_TYPES = {"activ", "tensorop"}
 
 TYPED_CASES = {
     "activ": "-n 2 -c 3 -H 5 -W 5 -m 3",

@@ -14,6 +14,8 @@ from hypothesis import given, settings, strategies as st
 import miopen_cy as mi
 from miopen_cy.reference import lrn as ref
 from support.buffers import Strided, desc, poisoned, rel_l2
+from support.dtypes import FLOAT_TYPES, as64, check_close, np_dtype, poison, random_stored
+from support.stored import LAYOUTS, Placed
 
 CROSS, WITHIN = mi.miopenLRNCrossChannel, mi.miopenLRNWithinChannel
 TOL = 1e-5
@@ -370,7 +372,8 @@ def test_forward_bad_inputs_raise_and_leave_outputs_untouched(handle, rng):
         assert np.all(np.isnan(y)) and np.all(np.isnan(ws)), words
     yd = np.full(shape, np.nan)
     dd = desc(shape, dtype=mi.miopenDouble)
-    with pytest.raises(mi.MIOpenNotImplementedError, match="yDesc has data type miopenDouble"):
+    with pytest.raises(mi.BadParmError, match="yDesc has data type miopenDouble; this call "
+                                              "takes miopenFloat, miopenHalf or miopenBFloat16"):
         mi.LRNForward(handle, lrn, 1.0, dd, x.astype(np.float64), 0.0, dd, yd, False, None)
     assert np.all(np.isnan(yd))
     with pytest.raises(mi.BadParmError, match="y is a null pointer"):
@@ -425,6 +428,93 @@ def test_docstrings_name_the_c_function():
 
 
 # ---- cross-channel windows of 3 to 11 channels: the GPU's column kernels (lrn_cross_cols) --------
+
+# ---- storage types (fp32, fp16, bf16) x layouts --------------------------------------------------
+# Both modes in every type and layout on both devices against the float64 reference on the stored
+# inputs: one rounding of an fp32 result (1 unit of the 16-bit types forward; the backward reads
+# the rounded y and, with the workspace, the scale rounded to the type as MIOpen stores it).
+
+TYPED_LRN = [
+    (CROSS, 5, 0.75, (2, 8, 5, 6)),     # the column kernel on the GPU
+    (CROSS, 3, 0.6, (1, 13, 4, 4)),     # general beta, C past the kernel's chunk
+    (CROSS, 4, 0.75, (2, 6, 3, 5)),     # even N: the per-element kernel
+    (WITHIN, 3, 0.75, (2, 3, 7, 6)),
+    (WITHIN, 2, 0.5, (1, 2, 5, 9)),
+]
+
+
+def _typed_lrn_id(p):
+    mode, n, beta, shape = p
+    return f"{'cross' if mode == CROSS else 'within'}-n{n}-b{beta}-" + _shape_id(shape)
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("problem", TYPED_LRN, ids=_typed_lrn_id)
+def test_typed_forward_and_backward(handle, rng, problem, dt, layout):
+    mode, n, beta, shape = problem
+    lrn = _lrn(mode, n, beta=beta)
+    x = random_stored(shape, dt, rng)
+    dy = random_stored(shape, dt, rng)
+    fp32 = dt == mi.miopenFloat
+    xp, yp = Placed(handle, x, dt, layout), Placed(handle, poison(shape, dt), dt, layout)
+    size = mi.LRNGetWorkSpaceSize(yp.desc)
+    assert size == int(np.prod(shape)) * np_dtype(dt).itemsize
+    ws = mi.DeviceBuffer(handle, size)
+    mi.LRNForward(handle, lrn, 1.0, xp.desc, xp.buf, 0.0, yp.desc, yp.buf, True, ws)
+    y_ref, s_ref = ref.forward(as64(x), mode, n, ALPHA, beta, K)
+    check_close(yp.result(), y_ref, dt, ulps=64 if fp32 else 1, err_msg="y")
+    check_close(ws.to_numpy(shape, np_dtype(dt)), s_ref, dt, ulps=64 if fp32 else 1,
+                err_msg="scale")
+    assert xp.gaps_untouched() and yp.gaps_untouched()
+    dx_ref = ref.backward(as64(x), as64(dy), mode, n, ALPHA, beta, K)
+    dyp = Placed(handle, dy, dt, layout)
+    for workspace in (ws, None):
+        dxp = Placed(handle, poison(shape, dt), dt, layout)
+        mi.LRNBackward(handle, lrn, 1.0, yp.desc, yp.buf, dyp.desc, dyp.buf, xp.desc, xp.buf, 0.0,
+                       dxp.desc, dxp.buf, workspace)
+        check_close(dxp.result(), dx_ref, dt, ulps=64 if fp32 else 4,
+                    err_msg=f"dx, workspace={workspace is not None}")
+        assert dxp.gaps_untouched()
+
+
+@pytest.mark.parametrize("dt", FLOAT_TYPES[1:])
+@pytest.mark.parametrize("mode", [CROSS, WITHIN], ids=["cross", "within"])
+def test_typed_alpha_beta_blend(handle, rng, mode, dt):
+    shape = (2, 9, 4, 5)
+    x, y0 = random_stored(shape, dt, rng), random_stored(shape, dt, rng)
+    xp, yp = Placed(handle, x, dt, "nhwc"), Placed(handle, y0, dt, "nhwc")
+    mi.LRNForward(handle, _lrn(mode, 5), 2.0, xp.desc, xp.buf, -0.5, yp.desc, yp.buf, False, None)
+    expect = 2.0 * ref.forward(as64(x), mode, 5, ALPHA, 0.75, K)[0] - 0.5 * as64(y0)
+    check_close(yp.result(), expect, dt, ulps=1)
+
+
+def test_typed_bad_types_and_layouts_leave_outputs_untouched(handle, rng):
+    shape = (2, 4, 3, 5)
+    h16, b16 = mi.miopenHalf, mi.miopenBFloat16
+    lrn = _lrn(CROSS, 3)
+    x = Placed(handle, random_stored(shape, h16, rng), h16, "nhwc")
+    cases = [
+        (x.desc, Placed(handle, poison(shape, b16), b16, "nhwc"),
+         "xDesc is miopenHalf but yDesc is miopenBFloat16"),
+        (desc(shape, None, mi.miopenInt8), Placed(handle, np.zeros(shape, np.int8), mi.miopenInt8,
+                                                  "nchw"), "yDesc has data type miopenInt8"),
+        # an NDHWC tensor: LRN is 4-d only
+        (desc((2, 4, 1, 3, 5), None, h16), Placed(handle, poison((2, 4, 1, 3, 5), h16), h16, "nhwc"),
+         "xDesc has 5 dims; expected 4"),
+    ]
+    for xd, yp, words in cases:
+        before = yp.result()
+        with pytest.raises(mi.BadParmError, match=words):
+            mi.LRNForward(handle, lrn, 1.0, xd, x.buf, 0.0, yp.desc, yp.buf, False, None)
+        assert np.array_equal(yp.result().view(np.uint8), before.view(np.uint8)), words
+    y = Placed(handle, random_stored(shape, h16, rng), h16, "nhwc")
+    dx = Placed(handle, poison(shape, b16), b16, "nhwc")
+    with pytest.raises(mi.BadParmError, match="yDesc is miopenHalf but dxDesc is miopenBFloat16"):
+        mi.LRNBackward(handle, lrn, 1.0, y.desc, y.buf, y.desc, y.buf, x.desc, x.buf, 0.0, dx.desc,
+                       dx.buf, None)
+    assert np.all(np.isnan(as64(dx.result())))
+
 
 # Cross-channel LRN with windows of 3 to 11 channels (the column kernels of the GPU,
 # lrn_cross_cols): channel counts below, at and past the kernel's chunk of 8 and the window,

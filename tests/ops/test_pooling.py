@@ -1,7 +1,9 @@
 """Pooling (miopenPoolingForward / miopenPoolingBackward and the pooling descriptor) against
 PyTorch's max_pool2d/3d and avg_pool2d/3d in float64 (autograd for gradients), and against the
 float64 NumPy reference (tests/reference/pooling.py) where PyTorch cannot check: pads above half
-the window, the index of a NaN maximum."""
+the window, the index of a NaN maximum. The typed section runs every mode in fp32, fp16 and bf16
+in NCHW, NHWC and strided layouts (tests/support/stored.py) against PyTorch in float64 on the
+stored inputs."""
 import os
 import subprocess
 import sys
@@ -16,6 +18,10 @@ from hypothesis import given, settings, strategies as st
 import miopen_cy as mi
 from miopen_cy.reference import pooling as ref
 from support.buffers import Strided, desc, poisoned, rel_l2
+from support.dtypes import (FLOAT_TYPES, HALF_TYPES, as64, check_close, poison, random_stored,
+                            round_to)
+from support.devices import requires_gpu
+from support.stored import LAYOUTS, Placed
 
 MODES = [mi.miopenPoolingMax, mi.miopenPoolingAverage, mi.miopenPoolingAverageInclusive]
 MODE_IDS = ["max", "avg", "avg_inclusive"]
@@ -529,8 +535,9 @@ def test_forward_bad_inputs_leave_outputs_untouched(handle, rng):
         (dict(ydtype=mi.miopenHalf, y=np.full(case.out_shape, np.nan, np.float16)), mi.BadParmError,
          "xDesc is miopenFloat but yDesc is miopenHalf"),
         (dict(xdtype=mi.miopenDouble, ydtype=mi.miopenDouble, x=x.astype(np.float64),
-              y=np.full(case.out_shape, np.nan)), mi.MIOpenNotImplementedError,
-         "xDesc has data type miopenDouble"),
+              y=np.full(case.out_shape, np.nan)), mi.BadParmError,
+         "xDesc has data type miopenDouble; this call takes miopenFloat, miopenHalf or "
+         "miopenBFloat16"),
         (dict(ws=None), mi.BadParmError,
          "workSpace is a null pointer; max pooling with do_backward writes 180"),
         (dict(wssize=179), mi.BadParmError,
@@ -640,6 +647,212 @@ def test_python_argument_errors_name_the_parameter(handle):
     with pytest.raises(TypeError):
         mi.poolingForward(handle, desc((1,)), 1.0, desc(CASES[0].shape), None, 0.0,
                           desc(CASES[0].out_shape), None, False, None, 0)
+
+
+# ---- storage types (fp32, fp16, bf16) x layouts -------------------------------------------------
+# Every mode in every type and layout on both devices against PyTorch in float64 on the stored
+# inputs: the max is exact; averages are fp32 sums rounded once (1 unit of the 16-bit types).
+
+TYPED_CASES = [
+    Case((2, 4, 9, 11), 3, 1, 2),                  # 3x3 s2 p1 (2-d kernels; NHWC fast path)
+    Case((2, 8, 16, 20), 3, 1, 2),                 # the quad kernel where x is aligned
+    Case((1, 4, 8, 12), 2, 0, 2),                  # 2x2 s2
+    Case((2, 4, 7, 9), (2, 4), (1, 2), (1, 3)),    # non-square: the generic kernels
+    Case((2, 3, 6, 5), 3, 1, 1),                   # C % 4 != 0: no NHWC fast path
+    Case((2, 4, 5, 7, 6), 3, 1, 2),                # 3-d
+]
+
+
+def _typed_x(case, mode, dt, rng):
+    """Max: values distinct within any window (ties would make the argmax a matter of order);
+    average: random stored values."""
+    if mode != mi.miopenPoolingMax:
+        return random_stored(case.shape, dt, rng)
+    plane = int(np.prod(case.shape[2:]))
+    flat = (np.arange(plane) * 97) % 251 - 125.0      # distinct within 251 neighbours
+    x = np.tile(flat / 8.0, int(np.prod(case.shape[:2]))).reshape(case.shape)
+    sign = rng.choice([-1.0, 1.0], size=case.shape[:2] + (1,) * case.nsp)
+    return round_to(x * sign, dt)
+
+
+def _typed_pool_desc(case, mode):
+    pd = pool_desc(case, mode)
+    if mode == mi.miopenPoolingMax:
+        mi.setPoolingIndexType(pd, mi.miopenIndexUint16)
+    return pd
+
+
+def _typed_forward(handle, case, mode, dt, layout, x, alpha=1.0, beta=0.0, y0=None):
+    pd = _typed_pool_desc(case, mode)
+    xp = Placed(handle, x, dt, layout)
+    yp = Placed(handle, poison(case.out_shape, dt) if y0 is None else y0, dt, layout)
+    size = mi.poolingGetWorkSpaceSizeV2(pd, yp.desc)
+    ws = mi.DeviceBuffer(handle, max(size, 1))
+    mi.poolingForward(handle, pd, alpha, xp.desc, xp.buf, beta, yp.desc, yp.buf, True, ws, size)
+    return pd, xp, yp, ws
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
+@pytest.mark.parametrize("case", TYPED_CASES, ids=str)
+def test_typed_forward_matches_torch(handle, rng, case, mode, dt, layout):
+    x = _typed_x(case, mode, dt, rng)
+    pd, xp, yp, ws = _typed_forward(handle, case, mode, dt, layout, x)
+    expect = expected_forward(case, mode, as64(x))
+    y = yp.result()
+    if mode == mi.miopenPoolingMax:
+        assert np.array_equal(as64(y), expect)
+        idx = ref.forward(as64(x), ref.MAX, case.window, case.pad, case.stride)
+        want = idx[2] if case.nsp == 2 else idx[1]     # MIOpen's default: mask 2-d, image 3-d
+        got = ws.to_numpy(case.out_shape, np.uint16)
+        assert np.array_equal(got, want)
+    else:
+        check_close(y, expect, dt, ulps=8 if dt == mi.miopenFloat else 1)
+    assert xp.gaps_untouched() and yp.gaps_untouched()
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
+@pytest.mark.parametrize("case", TYPED_CASES, ids=str)
+def test_typed_backward_matches_torch_autograd(handle, rng, case, mode, dt, layout):
+    x = _typed_x(case, mode, dt, rng)
+    dy = random_stored(case.out_shape, dt, rng)
+    expect = expected_backward(case, mode, as64(x), as64(dy))
+    pd, xp, yp, ws = _typed_forward(handle, case, mode, dt, layout, x)
+    dyp = Placed(handle, dy, dt, layout)
+    for use_ws in ([True, False] if mode == mi.miopenPoolingMax else [True]):
+        dxp = Placed(handle, poison(case.shape, dt), dt, layout)
+        mi.poolingBackward(handle, pd, 1.0, yp.desc, yp.buf, dyp.desc, dyp.buf, xp.desc, xp.buf,
+                           0.0, dxp.desc, dxp.buf, ws if use_ws else None)
+        check_close(dxp.result(), expect, dt, ulps=8 if dt == mi.miopenFloat else 1,
+                    err_msg=f"workspace={use_ws}")
+        assert dxp.gaps_untouched()
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+@pytest.mark.parametrize("dt", HALF_TYPES)
+@pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
+def test_typed_alpha_beta_blend(handle, rng, mode, dt, layout):
+    case = TYPED_CASES[1]
+    x = _typed_x(case, mode, dt, rng)
+    y0 = random_stored(case.out_shape, dt, rng)
+    _, _, yp, _ = _typed_forward(handle, case, mode, dt, layout, x, alpha=1.5, beta=-0.5, y0=y0)
+    expect = 1.5 * expected_forward(case, mode, as64(x)) - 0.5 * as64(y0)
+    check_close(yp.result(), expect, dt, ulps=1)
+
+
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
+@pytest.mark.parametrize("case", [TYPED_CASES[1], TYPED_CASES[5]], ids=str)
+def test_typed_backward_same_bits_in_every_layout(handle, rng, case, mode, dt):
+    # The channels-last backward kernels (CPU and GPU) add the same terms in the same order as
+    # the NCHW ones: the same dx bits from the same data in either layout.
+    x = _typed_x(case, mode, dt, rng)
+    dy = random_stored(case.out_shape, dt, rng)
+    got = {}
+    for layout in ("nchw", "nhwc"):
+        pd, xp, yp, ws = _typed_forward(handle, case, mode, dt, layout, x)
+        dyp = Placed(handle, dy, dt, layout)
+        dxp = Placed(handle, poison(case.shape, dt), dt, layout)
+        mi.poolingBackward(handle, pd, 1.0, yp.desc, yp.buf, dyp.desc, dyp.buf, xp.desc, xp.buf,
+                           0.0, dxp.desc, dxp.buf, ws)
+        got[layout] = dxp.result()
+    assert got["nchw"].tobytes() == got["nhwc"].tobytes()
+
+
+def test_typed_bad_types_and_layouts_leave_outputs_untouched(handle, rng):
+    case = TYPED_CASES[0]
+    h16, b16 = mi.miopenHalf, mi.miopenBFloat16
+    x = Placed(handle, random_stored(case.shape, h16, rng), h16, "nhwc")
+    pd = _typed_pool_desc(case, mi.miopenPoolingMax)
+
+    def fwd(xd, yp):
+        mi.poolingForward(handle, pd, 1.0, xd, x.buf, 0.0, yp.desc, yp.buf, False, None, 0)
+
+    bad = [
+        (Placed(handle, poison(case.out_shape, b16), b16, "nhwc"), x.desc,
+         "xDesc is miopenHalf but yDesc is miopenBFloat16"),
+        (Placed(handle, np.zeros(case.out_shape, np.int8), mi.miopenInt8, "nchw"),
+         desc(case.shape, x.strides, mi.miopenInt8), "xDesc has data type miopenInt8"),
+        # an NDHWC tensor for a 2-d pooling descriptor
+        (Placed(handle, poison(case.out_shape, h16), h16, "nhwc"),
+         desc(case.shape[:2] + (1,) + case.shape[2:], None, h16), "xDesc has 5 dims"),
+        # y's lengths in NHWC order rather than MIOpen's logical NCHW
+        (Placed(handle, poison(tuple(np.array(case.out_shape)[[0, 2, 3, 1]]), h16), h16, "nchw"),
+         x.desc, "yDesc has lengths"),
+    ]
+    for yp, xd, words in bad:
+        before = yp.result()
+        with pytest.raises(mi.BadParmError, match=words):
+            fwd(xd, yp)
+        assert np.array_equal(yp.result().view(np.uint8), before.view(np.uint8)), words
+    # backward: dx's type must be x's
+    y = Placed(handle, poison(case.out_shape, h16), h16, "nhwc")
+    dy = Placed(handle, random_stored(case.out_shape, h16, rng), h16, "nhwc")
+    dx = Placed(handle, poison(case.shape, b16), b16, "nhwc")
+    with pytest.raises(mi.BadParmError, match="dxDesc is miopenBFloat16 but xDesc is miopenHalf"):
+        mi.poolingBackward(handle, pd, 1.0, y.desc, y.buf, dy.desc, dy.buf, x.desc, x.buf, 0.0,
+                           dx.desc, dx.buf, None)
+    assert np.all(np.isnan(as64(dx.result())))
+
+
+# ---- GPU: the channels-last kernel (pool_nhwc.hip) equals the generic kernel bit for bit --------
+# The same NHWC data at an aligned address (the channels-last kernel) and one element further on
+# (misaligned: the generic kernel), in every type: the same y, index workspace and dx bits.
+
+def _nhwc_at(h, a, offset):
+    """A DeviceBuffer holding the NHWC bytes of logical array `a` `offset` elements in; its
+    address there."""
+    phys = np.ascontiguousarray(np.moveaxis(a, 1, -1)).reshape(-1)
+    host = np.concatenate([np.zeros(offset, a.dtype), phys])
+    buf = mi.DeviceBuffer.from_numpy(h, host)
+    return buf, buf.ptr + offset * a.dtype.itemsize
+
+
+def _nhwc_back(buf, shape, dtype, offset):
+    phys_shape = (shape[0],) + tuple(shape[2:]) + (shape[1],)
+    raw = buf.to_numpy((offset + int(np.prod(shape)),), dtype)[offset:]
+    return np.moveaxis(raw.reshape(phys_shape), -1, 1)
+
+
+@requires_gpu
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
+@pytest.mark.parametrize("case", [TYPED_CASES[1], TYPED_CASES[5]], ids=str)
+def test_nhwc_kernel_equals_the_generic_kernel_bit_for_bit(rng, case, mode, dt):
+    h = mi.Handle(device="gpu")
+    layout = mi.miopenTensorNHWC if case.nsp == 2 else mi.miopenTensorNDHWC
+
+    def tdesc(shape):
+        d = mi.TensorDescriptor()
+        mi.setNdTensorDescriptorWithLayout(d, dt, layout, list(shape), len(shape))
+        return d
+
+    x = _typed_x(case, mode, dt, rng)
+    y0 = random_stored(case.out_shape, dt, rng)
+    dy = random_stored(case.out_shape, dt, rng)
+    dx0 = random_stored(case.shape, dt, rng)
+    xd, yd = tdesc(case.shape), tdesc(case.out_shape)
+    pd = _typed_pool_desc(case, mode)
+    size = max(mi.poolingGetWorkSpaceSizeV2(pd, yd), 1)
+    out = {}
+    for offset in (0, 1):                   # 0: aligned, pool_nhwc; 1: misaligned, generic
+        xb, xp = _nhwc_at(h, x, offset)
+        yb, yp = _nhwc_at(h, y0, offset)
+        dyb, dyp = _nhwc_at(h, dy, offset)
+        dxb, dxp = _nhwc_at(h, dx0, offset)
+        ws = mi.DeviceBuffer.from_numpy(h, np.zeros(size, np.uint8))
+        mi.poolingForward(h, pd, 1.5, xd, xp, 0.5, yd, yp, True, ws, size)
+        mi.poolingBackward(h, pd, 2.0, yd, yp, yd, dyp, xd, xp, -0.25, xd, dxp, ws)
+        out[offset] = (_nhwc_back(yb, case.out_shape, y0.dtype, offset),
+                       ws.to_numpy((size,), np.uint8),
+                       _nhwc_back(dxb, case.shape, dx0.dtype, offset))
+    for a, b, what in zip(out[0], out[1], ("y", "workspace", "dx")):
+        assert a.tobytes() == b.tobytes(), what
+    expect = 1.5 * expected_forward(case, mode, as64(x)) + 0.5 * as64(y0)
+    check_close(out[0][0], expect, dt, ulps=8 if dt == mi.miopenFloat else 2)
 
 
 # ---- determinism, logging ---------------------------------------------------------------------

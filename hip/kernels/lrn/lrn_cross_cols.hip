@@ -10,7 +10,10 @@
 //   s = K + alpha/N * sum over [c - lo, c + hi] of x^2,  y = x * s^-beta
 //   dx = dy * s^-beta - coef * x * sum over [c - hi, c + lo] of dy * y / s
 // Any strides; s saved to / read from the packed N, C, H, W workspace, or recomputed from x.
+// Storage types: template T for every operand (the saved scale too), fp32 in registers, one
+// rounding per output.
 #include "kernels/common/device.hpp"
+#include "kernels/common/storage_types.hpp"
 #include "kernels/lrn/lrn_cross_cols_kernels.hpp"
 
 namespace miopen::gpu {
@@ -88,9 +91,8 @@ __device__ inline float SumValid(const float (&v)[Len], int k0, int64_t ch0, int
     return s;
 }
 
-template <int Win, bool ReadY>
-__global__ void __launch_bounds__(256)
-    LrnFwdCrossCols(LrnArgs a, const float* x, float* y, float* scale)
+template <int Win, class T, bool ReadY>
+__global__ void __launch_bounds__(256) LrnFwdCrossCols(LrnArgs a, const T* x, T* y, T* scale)
 {
     constexpr int lo = (Win - 1) / 2;
     constexpr int kX = kChunk + Win - 1; // x of channels c0 - lo .. c0 + kChunk - 1 + hi
@@ -100,17 +102,17 @@ __global__ void __launch_bounds__(256)
         t += int64_t{gridDim.x} * blockDim.x)
     {
         const Column col = ColumnOf(a, t);
-        const float* xt  = x + Base(a.xs, col);
-        float* yt        = y + Base(a.ys, col);
+        const T* xt      = x + Base(a.xs, col);
+        T* yt            = y + Base(a.ys, col);
         // s at channel c: st[c * plane] (packed N, C, H, W).
-        float* st = scale != nullptr ? scale + (col.n * C * a.h + col.h) * a.w + col.w : nullptr;
+        T* st = scale != nullptr ? scale + (col.n * C * a.h + col.h) * a.w + col.w : nullptr;
         const int64_t plane = a.h * a.w;
         for(int64_t c0 = 0; c0 < C; c0 += kChunk)
         {
             float xv[kX];
 #pragma unroll
             for(int j = 0; j < kX; ++j)
-                xv[j] = xt[ClampC(c0 - lo + j, C) * a.xs[1]];
+                xv[j] = LoadFloat(xt + ClampC(c0 - lo + j, C) * a.xs[1]);
             float sq[kX];
 #pragma unroll
             for(int j = 0; j < kX; ++j)
@@ -123,19 +125,18 @@ __global__ void __launch_bounds__(256)
                     break;
                 const float s = a.k + a.ratio * SumValid<Win>(sq, k, c0 - lo, C);
                 const float v = xv[k + lo] * PowNegCols(s, a.pow_kind, a.lrn_beta);
-                float* o      = yt + c * a.ys[1];
-                *o            = ReadY ? a.alpha * v + a.beta * *o : a.alpha * v;
+                T* o          = yt + c * a.ys[1];
+                StoreFloat(o, ReadY ? a.alpha * v + a.beta * LoadFloat(o) : a.alpha * v);
                 if(scale != nullptr)
-                    st[c * plane] = s;
+                    StoreFloat(st + c * plane, s);
             }
         }
     }
 }
 
-template <int Win, bool ReadDx, bool Saved>
+template <int Win, class T, bool ReadDx, bool Saved>
 __global__ void __launch_bounds__(256)
-    LrnBwdCrossCols(LrnArgs a, const float* x, const float* y, const float* dy,
-                    const float* scale, float* dx)
+    LrnBwdCrossCols(LrnArgs a, const T* x, const T* y, const T* dy, const T* scale, T* dx)
 {
     constexpr int lo = (Win - 1) / 2, hi = Win - 1 - lo;
     // Ratios dy * y / s of channels c0 - hi .. c0 + kChunk - 1 + lo (the mirrored window).
@@ -149,11 +150,11 @@ __global__ void __launch_bounds__(256)
         t += int64_t{gridDim.x} * blockDim.x)
     {
         const Column col  = ColumnOf(a, t);
-        const float* xt   = x + Base(a.xs, col);
-        const float* yt   = y + Base(a.ys, col);
-        const float* dyt  = dy + Base(a.dys, col);
-        float* dxt        = dx + Base(a.dxs, col);
-        const float* st   = Saved ? scale + (col.n * C * a.h + col.h) * a.w + col.w : nullptr;
+        const T* xt       = x + Base(a.xs, col);
+        const T* yt       = y + Base(a.ys, col);
+        const T* dyt      = dy + Base(a.dys, col);
+        T* dxt            = dx + Base(a.dxs, col);
+        const T* st       = Saved ? scale + (col.n * C * a.h + col.h) * a.w + col.w : nullptr;
         for(int64_t c0 = 0; c0 < C; c0 += kChunk)
         {
             float dv[kR], yv[kR], sv[kR], xc[kChunk];
@@ -162,20 +163,20 @@ __global__ void __launch_bounds__(256)
             for(int j = 0; j < kR; ++j)
             {
                 const int64_t ch = ClampC(c0 - hi + j, C);
-                dv[j]            = dyt[ch * a.dys[1]];
-                yv[j]            = yt[ch * a.ys[1]];
+                dv[j]            = LoadFloat(dyt + ch * a.dys[1]);
+                yv[j]            = LoadFloat(yt + ch * a.ys[1]);
                 if(Saved)
-                    sv[j] = st[ch * plane];
+                    sv[j] = LoadFloat(st + ch * plane);
             }
             if(!Saved)
             {
 #pragma unroll
                 for(int j = 0; j < kX; ++j)
-                    xw[j] = xt[ClampC(c0 - hi - lo + j, C) * a.xs[1]];
+                    xw[j] = LoadFloat(xt + ClampC(c0 - hi - lo + j, C) * a.xs[1]);
             }
 #pragma unroll
             for(int k = 0; k < kChunk; ++k)
-                xc[k] = xt[ClampC(c0 + k, C) * a.xs[1]];
+                xc[k] = LoadFloat(xt + ClampC(c0 + k, C) * a.xs[1]);
             if(!Saved)
             {
                 float sq[kX];
@@ -200,40 +201,41 @@ __global__ void __launch_bounds__(256)
                 const float s   = sv[k + hi];
                 const float v   = dv[k + hi] * PowNegCols(s, a.pow_kind, a.lrn_beta) -
                                 a.grad_coef * xc[k] * sum;
-                float* o = dxt + c * a.dxs[1];
-                *o       = ReadDx ? a.alpha * v + a.beta * *o : a.alpha * v;
+                T* o = dxt + c * a.dxs[1];
+                StoreFloat(o, ReadDx ? a.alpha * v + a.beta * LoadFloat(o) : a.alpha * v);
             }
         }
     }
 }
 
-template <int Win>
-void Fwd(const LrnArgs& a, const Launch& l, const float* x, float* y, float* scale)
+template <int Win, class T>
+void Fwd(const LrnArgs& a, const Launch& l, const T* x, T* y, T* scale)
 {
     if(a.beta != 0.0f)
-        MIOPEN_CY_LAUNCH((LrnFwdCrossCols<Win, true>), l, 0, a, x, y, scale);
+        MIOPEN_CY_LAUNCH((LrnFwdCrossCols<Win, T, true>), l, 0, a, x, y, scale);
     else
-        MIOPEN_CY_LAUNCH((LrnFwdCrossCols<Win, false>), l, 0, a, x, y, scale);
+        MIOPEN_CY_LAUNCH((LrnFwdCrossCols<Win, T, false>), l, 0, a, x, y, scale);
 }
 
-template <int Win>
-void Bwd(const LrnArgs& a, const Launch& l, const float* x, const float* y, const float* dy,
-         const float* scale, float* dx)
+template <int Win, class T>
+void Bwd(const LrnArgs& a, const Launch& l, const T* x, const T* y, const T* dy, const T* scale,
+         T* dx)
 {
     const bool read = a.beta != 0.0f;
     if(scale != nullptr)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((LrnBwdCrossCols<Win, true, true>), l, 0, a, x, y, dy, scale, dx);
+            MIOPEN_CY_LAUNCH((LrnBwdCrossCols<Win, T, true, true>), l, 0, a, x, y, dy, scale, dx);
         else
-            MIOPEN_CY_LAUNCH((LrnBwdCrossCols<Win, false, true>), l, 0, a, x, y, dy, scale, dx);
+            MIOPEN_CY_LAUNCH((LrnBwdCrossCols<Win, T, false, true>), l, 0, a, x, y, dy, scale, dx);
     }
     else
     {
         if(read)
-            MIOPEN_CY_LAUNCH((LrnBwdCrossCols<Win, true, false>), l, 0, a, x, y, dy, scale, dx);
+            MIOPEN_CY_LAUNCH((LrnBwdCrossCols<Win, T, true, false>), l, 0, a, x, y, dy, scale, dx);
         else
-            MIOPEN_CY_LAUNCH((LrnBwdCrossCols<Win, false, false>), l, 0, a, x, y, dy, scale, dx);
+            MIOPEN_CY_LAUNCH((LrnBwdCrossCols<Win, T, false, false>), l, 0, a, x, y, dy, scale,
+                             dx);
     }
 }
 
@@ -241,8 +243,8 @@ void Bwd(const LrnArgs& a, const Launch& l, const float* x, const float* y, cons
 
 bool LrnCrossColsWindow(int64_t n) { return n == 3 || n == 5 || n == 7 || n == 9 || n == 11; }
 
-void LaunchLrnFwdCrossCols(const LrnArgs& a, const Launch& l, const float* x, float* y,
-                           float* scale)
+template <class T>
+void LaunchLrnFwdCrossCols(const LrnArgs& a, const Launch& l, const T* x, T* y, T* scale)
 {
     switch(a.lo + a.hi + 1)
     {
@@ -254,8 +256,9 @@ void LaunchLrnFwdCrossCols(const LrnArgs& a, const Launch& l, const float* x, fl
     }
 }
 
-void LaunchLrnBwdCrossCols(const LrnArgs& a, const Launch& l, const float* x, const float* y,
-                           const float* dy, const float* scale, float* dx)
+template <class T>
+void LaunchLrnBwdCrossCols(const LrnArgs& a, const Launch& l, const T* x, const T* y, const T* dy,
+                           const T* scale, T* dx)
 {
     switch(a.lo + a.hi + 1)
     {
@@ -266,5 +269,15 @@ void LaunchLrnBwdCrossCols(const LrnArgs& a, const Launch& l, const float* x, co
     default: return Bwd<11>(a, l, x, y, dy, scale, dx);
     }
 }
+
+
+#define MIOPEN_LRN_COLS(T)                                                                     \
+    template void LaunchLrnFwdCrossCols<T>(const LrnArgs&, const Launch&, const T*, T*, T*);   \
+    template void LaunchLrnBwdCrossCols<T>(const LrnArgs&, const Launch&, const T*, const T*,  \
+                                           const T*, const T*, T*);
+MIOPEN_LRN_COLS(float)
+MIOPEN_LRN_COLS(Half)
+MIOPEN_LRN_COLS(BFloat16)
+#undef MIOPEN_LRN_COLS
 
 } // namespace miopen::gpu

@@ -11,9 +11,10 @@ namespace miopen::gpu {
 bool LrnCrossColsWindow(int64_t n);
 /// lrn_fwd / lrn_bwd of lrn_kernels.hpp, cross-channel, one thread per (n, h, w) column:
 /// a launch over n * h * w threads.
-void LaunchLrnFwdCrossCols(const LrnArgs& a, const Launch& l, const float* x, float* y,
-                           float* scale);
-void LaunchLrnBwdCrossCols(const LrnArgs& a, const Launch& l, const float* x, const float* y,
-                           const float* dy, const float* scale, float* dx);
+template <class T>
+void LaunchLrnFwdCrossCols(const LrnArgs& a, const Launch& l, const T* x, T* y, T* scale);
+template <class T>
+void LaunchLrnBwdCrossCols(const LrnArgs& a, const Launch& l, const T* x, const T* y, const T* dy,
+                           const T* scale, T* dx);
 
 } // namespace miopen::gpu

@@ -1,6 +1,7 @@
 // Host entry points of lrn.hip, called by lrn_launch.cpp. Plain C++.
 #pragma once
 
+#include "core/storage.hpp"
 #include "kernels/common/args.hpp"
 
 namespace miopen::gpu {
@@ -18,10 +19,13 @@ struct LrnArgs
 };
 
 /// y = alpha * x * s^-beta + beta * y; the scale s (packed N, C, H, W) to `scale` when non-null.
-void LaunchLrnFwd(const LrnArgs& a, const Launch& l, const float* x, float* y, float* scale);
+/// T: the storage type (float, Half, BFloat16) of every operand, the scale included.
+template <class T>
+void LaunchLrnFwd(const LrnArgs& a, const Launch& l, const T* x, T* y, T* scale);
 /// dx = alpha * (dy s^-beta - coef x sum over the mirrored window of dy y / s) + beta * dx, with
 /// s from `scale` or (null) recomputed from x.
-void LaunchLrnBwd(const LrnArgs& a, const Launch& l, const float* x, const float* y,
-                  const float* dy, const float* scale, float* dx);
+template <class T>
+void LaunchLrnBwd(const LrnArgs& a, const Launch& l, const T* x, const T* y, const T* dy,
+                  const T* scale, T* dx);
 
 } // namespace miopen::gpu

@@ -45,17 +45,17 @@ void Copy4(int64_t (&dst)[4], const TensorDescriptor& d)
 /// Each thread reads its neighbours' inputs, so an output that is also an input (in place) would
 /// be overwritten under other threads' reads: such inputs are read from a copy in the handle's
 /// scratch, made on the stream before the kernel. `ins` are replaced in place.
-template <size_t N>
-void Unalias(Handle& h, const float* out, std::array<const float**, N> ins,
+template <size_t N, class T>
+void Unalias(Handle& h, const T* out, std::array<const T**, N> ins,
              std::array<const TensorDescriptor*, N> descs)
 {
     size_t bytes = 0;
     for(size_t i = 0; i < N; ++i)
         if(*ins[i] == out)
-            bytes = std::max(bytes, descs[i]->ElementSpace() * sizeof(float));
+            bytes = std::max(bytes, descs[i]->ElementSpace() * sizeof(T));
     if(bytes == 0)
         return;
-    auto* copy = static_cast<float*>(h.Scratch(bytes));
+    auto* copy = static_cast<T*>(h.Scratch(bytes));
     CopyAsync(copy, out, bytes, h.Stream());
     for(size_t i = 0; i < N; ++i)
         if(*ins[i] == out)
@@ -64,11 +64,11 @@ void Unalias(Handle& h, const float* out, std::array<const float**, N> ins,
 
 } // namespace
 
-void LRNForward(Handle& h, const LrnParams& lrn, float alpha,
-                const TensorDescriptor& xDesc, const float* x, float beta,
-                const TensorDescriptor& yDesc, float* y, float* scale)
+template <class T>
+void LRNForward(Handle& h, const LrnParams& lrn, float alpha, const TensorDescriptor& xDesc,
+                const T* x, float beta, const TensorDescriptor& yDesc, T* y, T* scale)
 {
-    Unalias<1>(h, y, {&x}, {&xDesc});
+    Unalias<1, T>(h, y, {&x}, {&xDesc});
     LrnArgs a = ArgsOf(lrn, xDesc, alpha, beta);
     Copy4(a.xs, xDesc);
     Copy4(a.ys, yDesc);
@@ -86,12 +86,13 @@ void LRNForward(Handle& h, const LrnParams& lrn, float alpha,
     CheckLaunch("miopenLRNForward");
 }
 
-void LRNBackward(Handle& h, const LrnParams& lrn, float alpha,
-                 const TensorDescriptor& yDesc, const float* y, const TensorDescriptor& dyDesc,
-                 const float* dy, const TensorDescriptor& xDesc, const float* x, float beta,
-                 const TensorDescriptor& dxDesc, float* dx, const float* scale)
+template <class T>
+void LRNBackward(Handle& h, const LrnParams& lrn, float alpha, const TensorDescriptor& yDesc,
+                 const T* y, const TensorDescriptor& dyDesc, const T* dy,
+                 const TensorDescriptor& xDesc, const T* x, float beta,
+                 const TensorDescriptor& dxDesc, T* dx, const T* scale)
 {
-    Unalias<3>(h, dx, {&y, &dy, &x}, {&yDesc, &dyDesc, &xDesc});
+    Unalias<3, T>(h, dx, {&y, &dy, &x}, {&yDesc, &dyDesc, &xDesc});
     LrnArgs a = ArgsOf(lrn, yDesc, alpha, beta);
     Copy4(a.xs, xDesc);
     Copy4(a.ys, yDesc);
@@ -109,5 +110,18 @@ void LRNBackward(Handle& h, const LrnParams& lrn, float alpha,
     LaunchLrnBwd(a, On(h, D1(GridStrideBlocks(h, total, 256)), D1(256)), x, y, dy, scale, dx);
     CheckLaunch("miopenLRNBackward");
 }
+
+
+#define MIOPEN_LRN_LAUNCH(T)                                                                   \
+    template void LRNForward<T>(Handle&, const LrnParams&, float, const TensorDescriptor&,      \
+                                const T*, float, const TensorDescriptor&, T*, T*);              \
+    template void LRNBackward<T>(Handle&, const LrnParams&, float, const TensorDescriptor&,     \
+                                 const T*, const TensorDescriptor&, const T*,                   \
+                                 const TensorDescriptor&, const T*, float,                      \
+                                 const TensorDescriptor&, T*, const T*);
+MIOPEN_LRN_LAUNCH(float)
+MIOPEN_LRN_LAUNCH(Half)
+MIOPEN_LRN_LAUNCH(BFloat16)
+#undef MIOPEN_LRN_LAUNCH
 
 } // namespace miopen::gpu

@@ -14,8 +14,10 @@
 // loads each covering output's dy (and index, and reciprocal count) once for its 4 elements,
 // which add it, each in its own (oh, ow) order. For 2x2 and 3x3 windows at strides 1 and 2 the
 // window and stride are compile-time constants: the covering range is found with shifts and the
-// candidate loops are unrolled.
+// candidate loops are unrolled. Storage types: template T, dy loaded as fp32, one rounding per dx
+// element (a Store4 where aligned to 4 elements).
 #include "kernels/common/device.hpp"
+#include "kernels/common/storage_types.hpp"
 #include "kernels/pooling/pool_math.hpp"
 #include "kernels/pooling/pooling_kernels.hpp"
 
@@ -41,11 +43,11 @@ __device__ inline void Cover(int i, int pad, int win, int stride, int out, int& 
 }
 
 /// K, S > 0: K x K windows at stride S in both dims; 0: any window and stride.
-/// Max: T is the index type; average: T unused.
-template <int K, int S, class T, bool Max, bool ReadDx>
+/// Max: Idx is the index type; average: Idx unused.
+template <int K, int S, class T, class Idx, bool Max, bool ReadDx>
 __global__ void __launch_bounds__(kThreadsBwd)
-    PoolBwd2d(Pool2dArgs a, const float* __restrict__ dy, const T* __restrict__ index,
-              float* __restrict__ dx)
+    PoolBwd2d(Pool2dArgs a, const T* __restrict__ dy, const Idx* __restrict__ index,
+              T* __restrict__ dx)
 {
     const int lanes = a.lanes_w; // threads along w; kThreadsBwd / lanes rows
     const int tiles = a.tiles_w * a.tiles_h;
@@ -68,7 +70,7 @@ __global__ void __launch_bounds__(kThreadsBwd)
     Cover<K, S>(h, a.pad_h, a.win_h, a.stride_h, a.out_h, lo_h, hi_h);
     Cover<K, S>(wb, a.pad_w, a.win_w, a.stride_w, a.out_w, lo_w, unused);
     Cover<K, S>(wb + nq - 1, a.pad_w, a.win_w, a.stride_w, a.out_w, unused, hi_w);
-    const float* dyb = dy + n * a.ys_n + c * a.ys_c;
+    const T* dyb     = dy + n * a.ys_n + c * a.ys_c;
     // Candidates: at most ceil(K / S) rows and ceil((K + kPerThread - 1) / S) columns with
     // constants (fixed trip counts, unrolled at -O3), else the runtime ranges.
     constexpr int kCandH = (K > 0 && S > 0) ? (K + S - 1) / S : 0;
@@ -83,8 +85,8 @@ __global__ void __launch_bounds__(kThreadsBwd)
         const int oh = lo_h + i;
         if(kCandH > 0 && oh >= hi_h)
             break;
-        const float* dyr = dyb + oh * a.ys_h;
-        const T* idxr    = Max ? index + (plane * a.out_h + oh) * a.out_w : nullptr;
+        const T* dyr     = dyb + oh * a.ys_h;
+        const Idx* idxr  = Max ? index + (plane * a.out_h + oh) * a.out_w : nullptr;
         const int h0     = oh * sh - a.pad_h;
         const int kh0    = h0 < 0 ? -h0 : 0;
         const int kh1    = wr < a.in_h - h0 ? wr : a.in_h - h0;
@@ -94,7 +96,7 @@ __global__ void __launch_bounds__(kThreadsBwd)
             const int ow = lo_w + j;
             if(kCandW > 0 && ow >= hi_w)
                 break;
-            const float g = dyr[ow];
+            const float g = LoadFloat(dyr + ow);
             const int w0  = ow * sw - a.pad_w;
             if(Max)
             {
@@ -127,13 +129,13 @@ __global__ void __launch_bounds__(kThreadsBwd)
             }
         }
     }
-    float* out = dx + n * a.xs_n + c * a.xs_c + h * a.xs_h + wb;
-    if(nq == kPerThread && (reinterpret_cast<uintptr_t>(out) & 15) == 0)
+    T* out = dx + n * a.xs_n + c * a.xs_c + h * a.xs_h + wb;
+    if(nq == kPerThread && (reinterpret_cast<uintptr_t>(out) & (4 * sizeof(T) - 1)) == 0)
     {
         float4 r;
         if(ReadDx)
         {
-            const float4 o = *reinterpret_cast<const float4*>(out);
+            const float4 o = Load4(out);
             r.x = PoolBlend(a.alpha, acc[0], a.beta, o.x);
             r.y = PoolBlend(a.alpha, acc[1], a.beta, o.y);
             r.z = PoolBlend(a.alpha, acc[2], a.beta, o.z);
@@ -146,35 +148,36 @@ __global__ void __launch_bounds__(kThreadsBwd)
             r.z = a.alpha * acc[2];
             r.w = a.alpha * acc[3];
         }
-        *reinterpret_cast<float4*>(out) = r;
+        Store4(out, r);
         return;
     }
 #pragma unroll
     for(int q = 0; q < kPerThread; ++q)
         if(q < nq)
-            out[q] = ReadDx ? PoolBlend(a.alpha, acc[q], a.beta, out[q]) : a.alpha * acc[q];
+            StoreFloat(out + q, ReadDx ? PoolBlend(a.alpha, acc[q], a.beta, LoadFloat(out + q))
+                                       : a.alpha * acc[q]);
 }
 
-template <int K, int S>
-void Bwd2dWindow(const Pool2dArgs& a, const Launch& l, const float* dy, const void* index,
-                 float* dx)
+template <int K, int S, class T>
+void Bwd2dWindow(const Pool2dArgs& a, const Launch& l, const T* dy, const void* index, T* dx)
 {
     const bool read = a.beta != 0.0f;
     if(!a.max)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((PoolBwd2d<K, S, uint8_t, false, true>), l, 0, a, dy, nullptr, dx);
+            MIOPEN_CY_LAUNCH((PoolBwd2d<K, S, T, uint8_t, false, true>), l, 0, a, dy, nullptr, dx);
         else
-            MIOPEN_CY_LAUNCH((PoolBwd2d<K, S, uint8_t, false, false>), l, 0, a, dy, nullptr, dx);
+            MIOPEN_CY_LAUNCH((PoolBwd2d<K, S, T, uint8_t, false, false>), l, 0, a, dy, nullptr,
+                             dx);
         return;
     }
     auto with = [&](auto tag) {
-        using T      = decltype(tag);
-        const T* idx = static_cast<const T*>(index);
+        using Idx      = decltype(tag);
+        const Idx* idx = static_cast<const Idx*>(index);
         if(read)
-            MIOPEN_CY_LAUNCH((PoolBwd2d<K, S, T, true, true>), l, 0, a, dy, idx, dx);
+            MIOPEN_CY_LAUNCH((PoolBwd2d<K, S, T, Idx, true, true>), l, 0, a, dy, idx, dx);
         else
-            MIOPEN_CY_LAUNCH((PoolBwd2d<K, S, T, true, false>), l, 0, a, dy, idx, dx);
+            MIOPEN_CY_LAUNCH((PoolBwd2d<K, S, T, Idx, true, false>), l, 0, a, dy, idx, dx);
     };
     switch(a.index_type)
     {
@@ -198,8 +201,8 @@ int PoolBwd2dLanesW(int in_w)
 int PoolBwd2dTileW(int lanes) { return kPerThread * lanes; }
 int PoolBwd2dTileH(int lanes) { return kThreadsBwd / lanes; }
 
-void LaunchPoolBwd2d(const Pool2dArgs& a, const Launch& l, const float* dy, const void* index,
-                     float* dx)
+template <class T>
+void LaunchPoolBwd2d(const Pool2dArgs& a, const Launch& l, const T* dy, const void* index, T* dx)
 {
     const bool square = a.win_h == a.win_w && a.stride_h == a.stride_w;
     if(square && a.win_h == 3 && a.stride_h == 2)
@@ -211,5 +214,12 @@ void LaunchPoolBwd2d(const Pool2dArgs& a, const Launch& l, const float* dy, cons
     else
         Bwd2dWindow<0, 0>(a, l, dy, index, dx);
 }
+
+template void LaunchPoolBwd2d<float>(const Pool2dArgs&, const Launch&, const float*, const void*,
+                                     float*);
+template void LaunchPoolBwd2d<Half>(const Pool2dArgs&, const Launch&, const Half*, const void*,
+                                    Half*);
+template void LaunchPoolBwd2d<BFloat16>(const Pool2dArgs&, const Launch&, const BFloat16*,
+                                        const void*, BFloat16*);
 
 } // namespace miopen::gpu

@@ -9,8 +9,10 @@
 // done once per output. Variant "pair" (average 3x3 at stride 2 along w): a thread owns two
 // neighbouring outputs and reads its 3 x 5 inputs with a float4 and a scalar a row. Measured on an
 // H100, it took average pooling from 0.138 to 0.112 ms but max pooling from 0.150
-// to 0.192 ms, so max pooling keeps one thread per output.
+// to 0.192 ms, so max pooling keeps one thread per output. Storage types: template T, loaded as
+// fp32 (the pair's vector load: Load4), one rounding per output.
 #include "kernels/common/device.hpp"
+#include "kernels/common/storage_types.hpp"
 #include "kernels/pooling/pool_math.hpp"
 #include "kernels/pooling/pooling_kernels.hpp"
 
@@ -30,9 +32,9 @@ struct Tile2d
 __device__ inline bool Greater2(float a, float b) { return a > b || (a != a && b == b); }
 
 /// K > 0: a K x K window (unrolled); K == 0: any window.
-template <int K, class T, bool Max, bool Index, bool ReadY>
+template <int K, class T, class Idx, bool Max, bool Index, bool ReadY>
 __global__ void __launch_bounds__(Tile2d::kThreads)
-    PoolFwd2d(Pool2dArgs a, const float* __restrict__ x, float* __restrict__ y, T* index)
+    PoolFwd2d(Pool2dArgs a, const T* __restrict__ x, T* __restrict__ y, Idx* index)
 {
     const int tiles = a.tiles_w * a.tiles_h;
     const int plane = static_cast<int>(blockIdx.x) / tiles; // n * C + c
@@ -45,7 +47,7 @@ __global__ void __launch_bounds__(Tile2d::kThreads)
         return;
     const int n = plane / a.c;
     const int c = plane - n * a.c;
-    const float* xb = x + n * a.xs_n + c * a.xs_c;
+    const T* xb     = x + n * a.xs_n + c * a.xs_c;
     const int wr    = K > 0 ? K : a.win_h;
     const int ws    = K > 0 ? K : a.win_w;
     const int h0    = oh * a.stride_h - a.pad_h;
@@ -64,17 +66,17 @@ __global__ void __launch_bounds__(Tile2d::kThreads)
     if(Max)
     {
         int bh = kh0, bw = kw0;
-        float m = xb[(h0 + kh0) * a.xs_h + w0 + kw0];
+        float m = LoadFloat(xb + ((h0 + kh0) * a.xs_h + w0 + kw0));
         for(int r = r_begin; r < r_end; ++r)
         {
             if(K > 0 && (r < kh0 || r >= kh1))
                 continue;
-            const float* row = xb + (h0 + r) * a.xs_h + w0;
+            const T* row = xb + (h0 + r) * a.xs_h + w0;
             for(int s = s_begin; s < s_end; ++s)
             {
                 if(K > 0 && (s < kw0 || s >= kw1))
                     continue;
-                const float e = row[s];
+                const float e = LoadFloat(row + s);
                 if(Greater2(e, m))
                 {
                     m  = e;
@@ -89,7 +91,7 @@ __global__ void __launch_bounds__(Tile2d::kThreads)
             const int64_t code = a.image ? static_cast<int64_t>(h0 + bh) * a.in_w + (w0 + bw)
                                          : static_cast<int64_t>(bh) * ws + bw;
             index[(static_cast<int64_t>(plane) * a.out_h + oh) * a.out_w + ow] =
-                static_cast<T>(code);
+                static_cast<Idx>(code);
         }
     }
     else
@@ -99,12 +101,12 @@ __global__ void __launch_bounds__(Tile2d::kThreads)
         {
             if(K > 0 && (r < kh0 || r >= kh1))
                 continue;
-            const float* row = xb + (h0 + r) * a.xs_h + w0;
+            const T* row = xb + (h0 + r) * a.xs_h + w0;
             for(int s = s_begin; s < s_end; ++s)
             {
                 if(K > 0 && (s < kw0 || s >= kw1))
                     continue;
-                sum += row[s];
+                sum += LoadFloat(row + s);
             }
         }
         const float scale = a.inclusive ? 1.0f / static_cast<float>(wr * ws)
@@ -112,8 +114,8 @@ __global__ void __launch_bounds__(Tile2d::kThreads)
                                               (1.0f / static_cast<float>(kw1 - kw0));
         v = sum * scale;
     }
-    float* out = y + n * a.ys_n + c * a.ys_c + oh * a.ys_h + ow;
-    *out       = ReadY ? PoolBlend(a.alpha, v, a.beta, *out) : a.alpha * v;
+    T* out = y + n * a.ys_n + c * a.ys_c + oh * a.ys_h + ow;
+    StoreFloat(out, ReadY ? PoolBlend(a.alpha, v, a.beta, LoadFloat(out)) : a.alpha * v);
 }
 
 // ---- pair: average over 3x3 windows at stride 2 along w, two neighbouring outputs a thread ---
@@ -130,9 +132,9 @@ struct TilePair
     static_assert(kThreadsW * kTileH == Tile2d::kThreads, "256 threads");
 };
 
-template <bool ReadY>
+template <bool ReadY, class T>
 __device__ inline void Finish3x3(const Pool2dArgs& a, const float (&v)[3][5], int off, int n,
-                                 int c, int oh, int ow, int w0, int kh0, int kh1, float* y)
+                                 int c, int oh, int ow, int w0, int kh0, int kh1, T* y)
 {
     const int kw0 = w0 < 0 ? -w0 : 0;
     const int kw1 = 3 < a.in_w - w0 ? 3 : a.in_w - w0;
@@ -152,13 +154,13 @@ __device__ inline void Finish3x3(const Pool2dArgs& a, const float (&v)[3][5], in
                                     : (1.0f / static_cast<float>(kh1 - kh0)) *
                                           (1.0f / static_cast<float>(kw1 - kw0));
     const float r = sum * scale;
-    float* out    = y + n * a.ys_n + c * a.ys_c + oh * a.ys_h + ow;
-    *out          = ReadY ? PoolBlend(a.alpha, r, a.beta, *out) : a.alpha * r;
+    T* out        = y + n * a.ys_n + c * a.ys_c + oh * a.ys_h + ow;
+    StoreFloat(out, ReadY ? PoolBlend(a.alpha, r, a.beta, LoadFloat(out)) : a.alpha * r);
 }
 
-template <bool ReadY>
+template <bool ReadY, class T>
 __global__ void __launch_bounds__(Tile2d::kThreads)
-    PoolFwd2dPair(Pool2dArgs a, const float* __restrict__ x, float* __restrict__ y)
+    PoolFwd2dPair(Pool2dArgs a, const T* __restrict__ x, T* __restrict__ y)
 {
     const int tiles = a.tiles_w * a.tiles_h;
     const int plane = static_cast<int>(blockIdx.x) / tiles;
@@ -171,7 +173,7 @@ __global__ void __launch_bounds__(Tile2d::kThreads)
         return;
     const int n     = plane / a.c;
     const int c     = plane - n * a.c;
-    const float* xb = x + n * a.xs_n + c * a.xs_c;
+    const T* xb     = x + n * a.xs_n + c * a.xs_c;
     const int h0    = oh * a.stride_h - a.pad_h;
     const int w0    = ow * 2 - a.pad_w;
     const int kh0   = h0 < 0 ? -h0 : 0;
@@ -183,11 +185,12 @@ __global__ void __launch_bounds__(Tile2d::kThreads)
             v[i][j] = 0.0f;
         if(i < kh0 || i >= kh1)
             continue;
-        const float* row = xb + (h0 + i) * a.xs_h + w0;
-        if(w0 >= 0 && w0 + 4 < a.in_w && (reinterpret_cast<uintptr_t>(row + 1) & 15) == 0)
+        const T* row = xb + (h0 + i) * a.xs_h + w0;
+        if(w0 >= 0 && w0 + 4 < a.in_w &&
+           (reinterpret_cast<uintptr_t>(row + 1) & (4 * sizeof(T) - 1)) == 0)
         {
-            const float4 q = *reinterpret_cast<const float4*>(row + 1);
-            v[i][0]        = row[0];
+            const float4 q = Load4(row + 1);
+            v[i][0]        = LoadFloat(row);
             v[i][1]        = q.x;
             v[i][2]        = q.y;
             v[i][3]        = q.z;
@@ -197,7 +200,7 @@ __global__ void __launch_bounds__(Tile2d::kThreads)
         {
             for(int j = 0; j < 5; ++j)
                 if(w0 + j >= 0 && w0 + j < a.in_w)
-                    v[i][j] = row[j];
+                    v[i][j] = LoadFloat(row + j);
         }
     }
     Finish3x3<ReadY>(a, v, 0, n, c, oh, ow, w0, kh0, kh1, y);
@@ -205,41 +208,44 @@ __global__ void __launch_bounds__(Tile2d::kThreads)
         Finish3x3<ReadY>(a, v, 2, n, c, oh, ow + 1, w0 + 2, kh0, kh1, y);
 }
 
-void FwdPair(const Pool2dArgs& a, const Launch& l, const float* x, float* y)
+template <class T>
+void FwdPair(const Pool2dArgs& a, const Launch& l, const T* x, T* y)
 {
     if(a.beta != 0.0f)
-        MIOPEN_CY_LAUNCH((PoolFwd2dPair<true>), l, 0, a, x, y);
+        MIOPEN_CY_LAUNCH((PoolFwd2dPair<true, T>), l, 0, a, x, y);
     else
-        MIOPEN_CY_LAUNCH((PoolFwd2dPair<false>), l, 0, a, x, y);
+        MIOPEN_CY_LAUNCH((PoolFwd2dPair<false, T>), l, 0, a, x, y);
 }
 
-template <int K>
-void Fwd2dWindow(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index)
+template <int K, class T>
+void Fwd2dWindow(const Pool2dArgs& a, const Launch& l, const T* x, T* y, void* index)
 {
     const bool read = a.beta != 0.0f;
     if(!a.max)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((PoolFwd2d<K, uint8_t, false, false, true>), l, 0, a, x, y, nullptr);
+            MIOPEN_CY_LAUNCH((PoolFwd2d<K, T, uint8_t, false, false, true>), l, 0, a, x, y, nullptr);
         else
-            MIOPEN_CY_LAUNCH((PoolFwd2d<K, uint8_t, false, false, false>), l, 0, a, x, y, nullptr);
+            MIOPEN_CY_LAUNCH((PoolFwd2d<K, T, uint8_t, false, false, false>), l, 0, a, x, y,
+                             nullptr);
         return;
     }
     if(index == nullptr)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((PoolFwd2d<K, uint8_t, true, false, true>), l, 0, a, x, y, nullptr);
+            MIOPEN_CY_LAUNCH((PoolFwd2d<K, T, uint8_t, true, false, true>), l, 0, a, x, y, nullptr);
         else
-            MIOPEN_CY_LAUNCH((PoolFwd2d<K, uint8_t, true, false, false>), l, 0, a, x, y, nullptr);
+            MIOPEN_CY_LAUNCH((PoolFwd2d<K, T, uint8_t, true, false, false>), l, 0, a, x, y,
+                             nullptr);
         return;
     }
     auto with = [&](auto tag) {
-        using T = decltype(tag);
-        T* idx  = static_cast<T*>(index);
+        using Idx = decltype(tag);
+        Idx* idx  = static_cast<Idx*>(index);
         if(read)
-            MIOPEN_CY_LAUNCH((PoolFwd2d<K, T, true, true, true>), l, 0, a, x, y, idx);
+            MIOPEN_CY_LAUNCH((PoolFwd2d<K, T, Idx, true, true, true>), l, 0, a, x, y, idx);
         else
-            MIOPEN_CY_LAUNCH((PoolFwd2d<K, T, true, true, false>), l, 0, a, x, y, idx);
+            MIOPEN_CY_LAUNCH((PoolFwd2d<K, T, Idx, true, true, false>), l, 0, a, x, y, idx);
     };
     switch(a.index_type)
     {
@@ -266,7 +272,8 @@ int Pool2dTileH(const Pool2dArgs& a)
 }
 int Pool2dThreads() { return Tile2d::kThreads; }
 
-void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index)
+template <class T>
+void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const T* x, T* y, void* index)
 {
     if(Pool2dPairApplies(a))
         FwdPair(a, l, x, y);
@@ -277,5 +284,10 @@ void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const float* x, float
     else
         Fwd2dWindow<0>(a, l, x, y, index);
 }
+
+template void LaunchPoolFwd2d<float>(const Pool2dArgs&, const Launch&, const float*, float*, void*);
+template void LaunchPoolFwd2d<Half>(const Pool2dArgs&, const Launch&, const Half*, Half*, void*);
+template void LaunchPoolFwd2d<BFloat16>(const Pool2dArgs&, const Launch&, const BFloat16*,
+                                        BFloat16*, void*);
 
 } // namespace miopen::gpu

@@ -15,7 +15,10 @@
 // The forward wherever it applies (pooling_launch.cpp). H200, x (64, 64, 112, 112), 3x3 s2 p1:
 // max 0.086 ms, average 0.068 ms (a shuffle kernel with 2 outputs a thread: 0.132 / 0.119 ms;
 // 2 output rows a thread: 0.087 / 0.089 ms; both removed, git history keeps them).
+// Storage types: template T; the two vector loads of a row are Load4s (two float4s for fp32, two
+// 8-byte loads for fp16/bf16, the row aligned to 4 elements), the store a Store4.
 #include "kernels/common/device.hpp"
+#include "kernels/common/storage_types.hpp"
 #include "kernels/pooling/pool_math.hpp"
 #include "kernels/pooling/pooling_kernels.hpp"
 
@@ -30,16 +33,16 @@ __device__ inline bool GreaterQuad(float a, float b) { return a > b || (a != a &
 
 /// Loads columns 8q - 1 .. 8q + 8 of one x row into v[0..9] (v[j]: column 8q - 1 + j); columns
 /// outside 0 .. in_w - 1, and the edge columns this window shape never reads, are left 0.
-template <int K, int P>
-__device__ __forceinline__ void LoadQuadRow(const float* row, int c8, int in_w, float (&v)[10])
+template <int K, int P, class T>
+__device__ __forceinline__ void LoadQuadRow(const T* row, int c8, int in_w, float (&v)[10])
 {
 #pragma unroll
     for(int j = 0; j < 10; ++j)
         v[j] = 0.0f;
     if(c8 + 7 < in_w)
     {
-        const float4 a = *reinterpret_cast<const float4*>(row + c8);
-        const float4 b = *reinterpret_cast<const float4*>(row + c8 + 4);
+        const float4 a = Load4(row + c8);
+        const float4 b = Load4(row + c8 + 4);
         v[1] = a.x, v[2] = a.y, v[3] = a.z, v[4] = a.w;
         v[5] = b.x, v[6] = b.y, v[7] = b.z, v[8] = b.w;
     }
@@ -47,7 +50,7 @@ __device__ __forceinline__ void LoadQuadRow(const float* row, int c8, int in_w, 
     {
         if(c8 + 3 < in_w)
         {
-            const float4 a = *reinterpret_cast<const float4*>(row + c8);
+            const float4 a = Load4(row + c8);
             v[1] = a.x, v[2] = a.y, v[3] = a.z, v[4] = a.w;
         }
         else
@@ -55,23 +58,23 @@ __device__ __forceinline__ void LoadQuadRow(const float* row, int c8, int in_w, 
 #pragma unroll
             for(int j = 0; j < 3; ++j)
                 if(c8 + j < in_w)
-                    v[1 + j] = row[c8 + j];
+                    v[1 + j] = LoadFloat(row + c8 + j);
         }
 #pragma unroll
         for(int j = 4; j < 7; ++j)
             if(c8 + j < in_w)
-                v[1 + j] = row[c8 + j];
+                v[1 + j] = LoadFloat(row + c8 + j);
     }
     if(P == 1 && c8 >= 1)
-        v[0] = row[c8 - 1];
+        v[0] = LoadFloat(row + c8 - 1);
     if(K == 3 && P == 0 && c8 + 8 < in_w)
-        v[9] = row[c8 + 8];
+        v[9] = LoadFloat(row + c8 + 8);
 }
 
 /// The window rows of output row oh (all K rows loaded before any is used; rows outside the
 /// image, and every row of an output row past out_h, left 0).
-template <int K, int P>
-__device__ __forceinline__ void LoadQuadRows(const Pool2dArgs& a, const float* xb, int c8, int oh,
+template <int K, int P, class T>
+__device__ __forceinline__ void LoadQuadRows(const Pool2dArgs& a, const T* xb, int c8, int oh,
                                              float (&v)[K][10], int& h0, int& kh0, int& kh1)
 {
     h0            = oh * a.stride_h - a.pad_h;
@@ -93,10 +96,10 @@ __device__ __forceinline__ void LoadQuadRows(const Pool2dArgs& a, const float* x
 }
 
 /// The 4 outputs of output row oh (nothing where oh >= out_h) from its loaded window rows.
-template <int K, int P, class T, bool Max, bool Index, bool ReadY>
+template <int K, int P, class T, class Idx, bool Max, bool Index, bool ReadY>
 __device__ __forceinline__ void QuadRowOut(const Pool2dArgs& a, int plane, int n, int c, int qi,
                                            int oh, const float (&v)[K][10], int h0, int kh0,
-                                           int kh1, float* __restrict__ y, T* index)
+                                           int kh1, T* __restrict__ y, Idx* index)
 {
     const bool row_ok = oh < a.out_h;
     float res[4];
@@ -146,7 +149,7 @@ __device__ __forceinline__ void QuadRowOut(const Pool2dArgs& a, int plane, int n
                 const int64_t code = a.image ? static_cast<int64_t>(h0 + bh) * a.in_w + (w0 + bw)
                                              : static_cast<int64_t>(bh) * K + bw;
                 index[(static_cast<int64_t>(plane) * a.out_h + oh) * a.out_w + ow] =
-                    static_cast<T>(code);
+                    static_cast<Idx>(code);
             }
         }
         else
@@ -171,13 +174,13 @@ __device__ __forceinline__ void QuadRowOut(const Pool2dArgs& a, int plane, int n
             res[e] = sum * scale;
         }
     }
-    float* out = y + n * a.ys_n + c * a.ys_c + oh * a.ys_h + qi * 4;
-    if(valid[0] && valid[3] && (reinterpret_cast<uintptr_t>(out) & 15) == 0)
+    T* out = y + n * a.ys_n + c * a.ys_c + oh * a.ys_h + qi * 4;
+    if(valid[0] && valid[3] && (reinterpret_cast<uintptr_t>(out) & (4 * sizeof(T) - 1)) == 0)
     {
         float4 o;
         if(ReadY)
         {
-            const float4 old = *reinterpret_cast<const float4*>(out);
+            const float4 old = Load4(out);
             o.x = PoolBlend(a.alpha, res[0], a.beta, old.x);
             o.y = PoolBlend(a.alpha, res[1], a.beta, old.y);
             o.z = PoolBlend(a.alpha, res[2], a.beta, old.z);
@@ -190,21 +193,22 @@ __device__ __forceinline__ void QuadRowOut(const Pool2dArgs& a, int plane, int n
             o.z = a.alpha * res[2];
             o.w = a.alpha * res[3];
         }
-        *reinterpret_cast<float4*>(out) = o;
+        Store4(out, o);
     }
     else
     {
 #pragma unroll
         for(int e = 0; e < 4; ++e)
             if(valid[e])
-                out[e] = ReadY ? PoolBlend(a.alpha, res[e], a.beta, out[e]) : a.alpha * res[e];
+                StoreFloat(out + e, ReadY ? PoolBlend(a.alpha, res[e], a.beta, LoadFloat(out + e))
+                                          : a.alpha * res[e]);
     }
 }
 
-template <int K, int P, class T, bool Max, bool Index, bool ReadY>
+template <int K, int P, class T, class Idx, bool Max, bool Index, bool ReadY>
 __global__ void __launch_bounds__(kThreadsQuad)
-    PoolFwd2dQuad(Pool2dArgs a, int quads, int total, const float* __restrict__ x,
-                  float* __restrict__ y, T* index)
+    PoolFwd2dQuad(Pool2dArgs a, int quads, int total, const T* __restrict__ x,
+                  T* __restrict__ y, Idx* index)
 {
     const int gid = static_cast<int>(blockIdx.x) * kThreadsQuad + static_cast<int>(threadIdx.x);
     if(gid >= total)
@@ -215,48 +219,48 @@ __global__ void __launch_bounds__(kThreadsQuad)
     const int oh    = t - plane * a.out_h;
     const int n     = plane / a.c;
     const int c     = plane - n * a.c;
-    const float* xb = x + n * a.xs_n + c * a.xs_c;
+    const T* xb     = x + n * a.xs_n + c * a.xs_c;
     const int c8    = qi * 8;
     float v[K][10];
     int h0, kh0, kh1;
     LoadQuadRows<K, P>(a, xb, c8, oh, v, h0, kh0, kh1);
-    QuadRowOut<K, P, T, Max, Index, ReadY>(a, plane, n, c, qi, oh, v, h0, kh0, kh1, y, index);
+    QuadRowOut<K, P, T, Idx, Max, Index, ReadY>(a, plane, n, c, qi, oh, v, h0, kh0, kh1, y, index);
 }
 
-template <int K, int P>
-void FwdQuad(const Pool2dArgs& a, const Launch& l, int quads, int total, const float* x, float* y,
+template <int K, int P, class T>
+void FwdQuad(const Pool2dArgs& a, const Launch& l, int quads, int total, const T* x, T* y,
              void* index)
 {
     const bool read = a.beta != 0.0f;
     if(!a.max)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, uint8_t, false, false, true>), l, 0, a, quads,
+            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, T, uint8_t, false, false, true>), l, 0, a, quads,
                              total, x, y, nullptr);
         else
-            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, uint8_t, false, false, false>), l, 0, a, quads,
+            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, T, uint8_t, false, false, false>), l, 0, a, quads,
                              total, x, y, nullptr);
         return;
     }
     if(index == nullptr)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, uint8_t, true, false, true>), l, 0, a, quads,
+            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, T, uint8_t, true, false, true>), l, 0, a, quads,
                              total, x, y, nullptr);
         else
-            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, uint8_t, true, false, false>), l, 0, a, quads,
+            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, T, uint8_t, true, false, false>), l, 0, a, quads,
                              total, x, y, nullptr);
         return;
     }
     auto with = [&](auto tag) {
-        using T = decltype(tag);
-        T* idx  = static_cast<T*>(index);
+        using Idx = decltype(tag);
+        Idx* idx  = static_cast<Idx*>(index);
         if(read)
-            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, T, true, true, true>), l, 0, a, quads, total, x,
-                             y, idx);
+            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, T, Idx, true, true, true>), l, 0, a, quads, total,
+                             x, y, idx);
         else
-            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, T, true, true, false>), l, 0, a, quads, total, x,
-                             y, idx);
+            MIOPEN_CY_LAUNCH((PoolFwd2dQuad<K, P, T, Idx, true, true, false>), l, 0, a, quads,
+                             total, x, y, idx);
     };
     switch(a.index_type)
     {
@@ -283,8 +287,8 @@ int64_t Pool2dQuadTotal(const Pool2dArgs& a)
     return quads * a.out_h * a.n * a.c;
 }
 
-void LaunchPoolFwd2dQuad(const Pool2dArgs& a, const Launch& l, const float* x, float* y,
-                         void* index)
+template <class T>
+void LaunchPoolFwd2dQuad(const Pool2dArgs& a, const Launch& l, const T* x, T* y, void* index)
 {
     const int quads = (a.out_w + 3) / 4;
     const int total = static_cast<int>(Pool2dQuadTotal(a));
@@ -303,5 +307,12 @@ void LaunchPoolFwd2dQuad(const Pool2dArgs& a, const Launch& l, const float* x, f
             FwdQuad<2, 0>(a, l, quads, total, x, y, index);
     }
 }
+
+template void LaunchPoolFwd2dQuad<float>(const Pool2dArgs&, const Launch&, const float*, float*,
+                                         void*);
+template void LaunchPoolFwd2dQuad<Half>(const Pool2dArgs&, const Launch&, const Half*, Half*,
+                                        void*);
+template void LaunchPoolFwd2dQuad<BFloat16>(const Pool2dArgs&, const Launch&, const BFloat16*,
+                                            BFloat16*, void*);
 
 } // namespace miopen::gpu

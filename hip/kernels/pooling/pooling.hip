@@ -10,8 +10,10 @@
 //    Indices that name no position of the window never match: a garbage workspace gives wrong
 //    gradients but never a write out of bounds. Without a workspace the argmax is found again
 //    from x by the forward's scan.
-// Forward: one thread per output element; adjacent threads take adjacent ow.
+// Forward: one thread per output element; adjacent threads take adjacent ow. Storage types:
+// template T (float, Half, BFloat16), loaded as fp32, one rounding per output.
 #include "kernels/common/device.hpp"
+#include "kernels/common/storage_types.hpp"
 #include "kernels/pooling/pool_math.hpp"
 #include "kernels/pooling/pooling_kernels.hpp"
 
@@ -100,21 +102,21 @@ __device__ inline Window<I> WindowOf(const Geo<I>& a, const I (&o)[3])
 }
 
 /// The max of the window and its (kd, kh, kw), by the CPU's scan.
-template <class I>
-__device__ inline float ArgMax(const float* xb, const I (&xs)[5], const Window<I>& w, I (&best)[3])
+template <class I, class T>
+__device__ inline float ArgMax(const T* xb, const I (&xs)[5], const Window<I>& w, I (&best)[3])
 {
     best[0] = w.k0[0];
     best[1] = w.k0[1];
     best[2] = w.k0[2];
-    float m = xb[(w.start[0] + w.k0[0]) * xs[2] + (w.start[1] + w.k0[1]) * xs[3] +
-                 (w.start[2] + w.k0[2]) * xs[4]];
+    float m = LoadFloat(xb + ((w.start[0] + w.k0[0]) * xs[2] + (w.start[1] + w.k0[1]) * xs[3] +
+                              (w.start[2] + w.k0[2]) * xs[4]));
     for(I kd = w.k0[0]; kd < w.k1[0]; ++kd)
         for(I kh = w.k0[1]; kh < w.k1[1]; ++kh)
         {
-            const float* row = xb + (w.start[0] + kd) * xs[2] + (w.start[1] + kh) * xs[3];
+            const T* row = xb + (w.start[0] + kd) * xs[2] + (w.start[1] + kh) * xs[3];
             for(I kw = w.k0[2]; kw < w.k1[2]; ++kw)
             {
-                const float v = row[(w.start[2] + kw) * xs[4]];
+                const float v = LoadFloat(row + (w.start[2] + kw) * xs[4]);
                 if(Greater(v, m))
                 {
                     m       = v;
@@ -127,8 +129,8 @@ __device__ inline float ArgMax(const float* xb, const I (&xs)[5], const Window<I
     return m;
 }
 
-template <class I, class T, bool Max, bool Index, bool ReadY>
-__global__ void __launch_bounds__(256) PoolFwd(PoolArgs args, const float* x, float* y, T* index)
+template <class I, class T, class Idx, bool Max, bool Index, bool ReadY>
+__global__ void __launch_bounds__(256) PoolFwd(PoolArgs args, const T* x, T* y, Idx* index)
 {
     const Geo<I> a(args);
     const I total = a.n * a.c * a.out[0] * a.out[1] * a.out[2];
@@ -139,7 +141,7 @@ __global__ void __launch_bounds__(256) PoolFwd(PoolArgs args, const float* x, fl
     {
         const Coord<I> o  = Decompose(i, a.c, a.out);
         const Window<I> w = WindowOf(a, o.o);
-        const float* xb   = x + o.n * a.xs[0] + o.c * a.xs[1];
+        const T* xb       = x + o.n * a.xs[0] + o.c * a.xs[1];
         float v;
         if(Max)
         {
@@ -154,7 +156,7 @@ __global__ void __launch_bounds__(256) PoolFwd(PoolArgs args, const float* x, fl
                            (w.start[2] + k[2]);
                 else
                     code = (static_cast<int64_t>(k[0]) * a.window[1] + k[1]) * a.window[2] + k[2];
-                index[i] = static_cast<T>(code);
+                index[i] = static_cast<Idx>(code);
             }
         }
         else
@@ -163,9 +165,9 @@ __global__ void __launch_bounds__(256) PoolFwd(PoolArgs args, const float* x, fl
             for(I kd = w.k0[0]; kd < w.k1[0]; ++kd)
                 for(I kh = w.k0[1]; kh < w.k1[1]; ++kh)
                 {
-                    const float* row = xb + (w.start[0] + kd) * a.xs[2] + (w.start[1] + kh) * a.xs[3];
+                    const T* row = xb + (w.start[0] + kd) * a.xs[2] + (w.start[1] + kh) * a.xs[3];
                     for(I kw = w.k0[2]; kw < w.k1[2]; ++kw)
-                        sum += row[(w.start[2] + kw) * a.xs[4]];
+                        sum += LoadFloat(row + (w.start[2] + kw) * a.xs[4]);
                 }
             const float scale =
                 inclusive ? full
@@ -173,9 +175,9 @@ __global__ void __launch_bounds__(256) PoolFwd(PoolArgs args, const float* x, fl
                                 (1.0f / static_cast<float>(w.k1[2] - w.k0[2]));
             v = sum * scale;
         }
-        float* out = y + o.n * a.ys[0] + o.c * a.ys[1] + o.o[0] * a.ys[2] + o.o[1] * a.ys[3] +
-                     o.o[2] * a.ys[4];
-        *out = ReadY ? PoolBlend(args.alpha, v, args.beta, *out) : args.alpha * v;
+        T* out = y + o.n * a.ys[0] + o.c * a.ys[1] + o.o[0] * a.ys[2] + o.o[1] * a.ys[3] +
+                 o.o[2] * a.ys[4];
+        StoreFloat(out, ReadY ? PoolBlend(args.alpha, v, args.beta, LoadFloat(out)) : args.alpha * v);
     }
 }
 
@@ -191,9 +193,9 @@ __device__ inline void Covering(const Geo<I>& a, int j, I i, I& lo, I& hi)
 }
 
 /// Kind: 0 average, 1 max from the index, 2 max found again from x.
-template <class I, class T, int Kind, bool ReadDx>
-__global__ void __launch_bounds__(256) PoolBwd(PoolArgs args, const float* dy, const T* index,
-                                               const float* x, float* dx)
+template <class I, class T, class Idx, int Kind, bool ReadDx>
+__global__ void __launch_bounds__(256) PoolBwd(PoolArgs args, const T* dy, const Idx* index,
+                                               const T* x, T* dx)
 {
     const Geo<I> a(args);
     const I total = a.n * a.c * a.in[0] * a.in[1] * a.in[2];
@@ -207,7 +209,7 @@ __global__ void __launch_bounds__(256) PoolBwd(PoolArgs args, const float* dy, c
 #pragma unroll
         for(int j = 0; j < 3; ++j)
             Covering(a, j, p.o[j], lo[j], hi[j]);
-        const float* dyb   = dy + p.n * a.ys[0] + p.c * a.ys[1];
+        const T* dyb       = dy + p.n * a.ys[0] + p.c * a.ys[1];
         const I plane      = (p.n * a.c + p.c) * a.out[0];
         const int64_t image_code =
             (static_cast<int64_t>(p.o[0]) * a.in[1] + p.o[1]) * a.in[2] + p.o[2];
@@ -217,7 +219,7 @@ __global__ void __launch_bounds__(256) PoolBwd(PoolArgs args, const float* dy, c
                 for(I ow = lo[2]; ow < hi[2]; ++ow)
                 {
                     const I o[3]  = {od, oh, ow};
-                    const float g = dyb[od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4]];
+                    const float g = LoadFloat(dyb + (od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4]));
                     if(Kind == 0)
                     {
                         const Window<I> w = WindowOf(a, o);
@@ -252,9 +254,10 @@ __global__ void __launch_bounds__(256) PoolBwd(PoolArgs args, const float* dy, c
                             acc += g;
                     }
                 }
-        float* out = dx + p.n * a.xs[0] + p.c * a.xs[1] + p.o[0] * a.xs[2] + p.o[1] * a.xs[3] +
-                     p.o[2] * a.xs[4];
-        *out = ReadDx ? PoolBlend(args.alpha, acc, args.beta, *out) : args.alpha * acc;
+        T* out = dx + p.n * a.xs[0] + p.c * a.xs[1] + p.o[0] * a.xs[2] + p.o[1] * a.xs[3] +
+                 p.o[2] * a.xs[4];
+        StoreFloat(out,
+                   ReadDx ? PoolBlend(args.alpha, acc, args.beta, LoadFloat(out)) : args.alpha * acc);
     }
 }
 
@@ -270,70 +273,70 @@ void WithIndexType(int type, F&& f)
     }
 }
 
-template <class I>
-void Fwd(const PoolArgs& a, const Launch& l, const float* x, float* y, void* index)
+template <class I, class T>
+void Fwd(const PoolArgs& a, const Launch& l, const T* x, T* y, void* index)
 {
     const bool read = a.beta != 0.0f;
     if(a.mode != miopenPoolingMax)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((PoolFwd<I, uint8_t, false, false, true>), l, 0, a, x, y, nullptr);
+            MIOPEN_CY_LAUNCH((PoolFwd<I, T, uint8_t, false, false, true>), l, 0, a, x, y, nullptr);
         else
-            MIOPEN_CY_LAUNCH((PoolFwd<I, uint8_t, false, false, false>), l, 0, a, x, y, nullptr);
+            MIOPEN_CY_LAUNCH((PoolFwd<I, T, uint8_t, false, false, false>), l, 0, a, x, y, nullptr);
         return;
     }
     if(index == nullptr)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((PoolFwd<I, uint8_t, true, false, true>), l, 0, a, x, y, nullptr);
+            MIOPEN_CY_LAUNCH((PoolFwd<I, T, uint8_t, true, false, true>), l, 0, a, x, y, nullptr);
         else
-            MIOPEN_CY_LAUNCH((PoolFwd<I, uint8_t, true, false, false>), l, 0, a, x, y, nullptr);
+            MIOPEN_CY_LAUNCH((PoolFwd<I, T, uint8_t, true, false, false>), l, 0, a, x, y, nullptr);
         return;
     }
     WithIndexType(a.index_type, [&](auto tag) {
-        using T = decltype(tag);
-        T* idx  = static_cast<T*>(index);
+        using Idx = decltype(tag);
+        Idx* idx  = static_cast<Idx*>(index);
         if(read)
-            MIOPEN_CY_LAUNCH((PoolFwd<I, T, true, true, true>), l, 0, a, x, y, idx);
+            MIOPEN_CY_LAUNCH((PoolFwd<I, T, Idx, true, true, true>), l, 0, a, x, y, idx);
         else
-            MIOPEN_CY_LAUNCH((PoolFwd<I, T, true, true, false>), l, 0, a, x, y, idx);
+            MIOPEN_CY_LAUNCH((PoolFwd<I, T, Idx, true, true, false>), l, 0, a, x, y, idx);
     });
 }
 
-template <class I>
-void Bwd(const PoolArgs& a, const Launch& l, const float* dy, const void* index, const float* x,
-         float* dx)
+template <class I, class T>
+void Bwd(const PoolArgs& a, const Launch& l, const T* dy, const void* index, const T* x, T* dx)
 {
     const bool read = a.beta != 0.0f;
     if(a.mode != miopenPoolingMax)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((PoolBwd<I, uint8_t, 0, true>), l, 0, a, dy, nullptr, x, dx);
+            MIOPEN_CY_LAUNCH((PoolBwd<I, T, uint8_t, 0, true>), l, 0, a, dy, nullptr, x, dx);
         else
-            MIOPEN_CY_LAUNCH((PoolBwd<I, uint8_t, 0, false>), l, 0, a, dy, nullptr, x, dx);
+            MIOPEN_CY_LAUNCH((PoolBwd<I, T, uint8_t, 0, false>), l, 0, a, dy, nullptr, x, dx);
         return;
     }
     if(index == nullptr)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((PoolBwd<I, uint8_t, 2, true>), l, 0, a, dy, nullptr, x, dx);
+            MIOPEN_CY_LAUNCH((PoolBwd<I, T, uint8_t, 2, true>), l, 0, a, dy, nullptr, x, dx);
         else
-            MIOPEN_CY_LAUNCH((PoolBwd<I, uint8_t, 2, false>), l, 0, a, dy, nullptr, x, dx);
+            MIOPEN_CY_LAUNCH((PoolBwd<I, T, uint8_t, 2, false>), l, 0, a, dy, nullptr, x, dx);
         return;
     }
     WithIndexType(a.index_type, [&](auto tag) {
-        using T      = decltype(tag);
-        const T* idx = static_cast<const T*>(index);
+        using Idx      = decltype(tag);
+        const Idx* idx = static_cast<const Idx*>(index);
         if(read)
-            MIOPEN_CY_LAUNCH((PoolBwd<I, T, 1, true>), l, 0, a, dy, idx, x, dx);
+            MIOPEN_CY_LAUNCH((PoolBwd<I, T, Idx, 1, true>), l, 0, a, dy, idx, x, dx);
         else
-            MIOPEN_CY_LAUNCH((PoolBwd<I, T, 1, false>), l, 0, a, dy, idx, x, dx);
+            MIOPEN_CY_LAUNCH((PoolBwd<I, T, Idx, 1, false>), l, 0, a, dy, idx, x, dx);
     });
 }
 
 } // namespace
 
-void LaunchPoolFwd(const PoolArgs& a, const Launch& l, const float* x, float* y, void* index)
+template <class T>
+void LaunchPoolFwd(const PoolArgs& a, const Launch& l, const T* x, T* y, void* index)
 {
     if(a.small)
         Fwd<int32_t>(a, l, x, y, index);
@@ -341,13 +344,23 @@ void LaunchPoolFwd(const PoolArgs& a, const Launch& l, const float* x, float* y,
         Fwd<int64_t>(a, l, x, y, index);
 }
 
-void LaunchPoolBwd(const PoolArgs& a, const Launch& l, const float* dy, const void* index,
-                   const float* x, float* dx)
+template <class T>
+void LaunchPoolBwd(const PoolArgs& a, const Launch& l, const T* dy, const void* index, const T* x,
+                   T* dx)
 {
     if(a.small)
         Bwd<int32_t>(a, l, dy, index, x, dx);
     else
         Bwd<int64_t>(a, l, dy, index, x, dx);
 }
+
+#define MIOPEN_POOL_GENERIC(T)                                                                  \
+    template void LaunchPoolFwd<T>(const PoolArgs&, const Launch&, const T*, T*, void*);       \
+    template void LaunchPoolBwd<T>(const PoolArgs&, const Launch&, const T*, const void*,      \
+                                   const T*, T*);
+MIOPEN_POOL_GENERIC(float)
+MIOPEN_POOL_GENERIC(Half)
+MIOPEN_POOL_GENERIC(BFloat16)
+#undef MIOPEN_POOL_GENERIC
 
 } // namespace miopen::gpu

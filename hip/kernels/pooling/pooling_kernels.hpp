@@ -1,7 +1,12 @@
-// Host entry points of pooling.hip, called by pooling_launch.cpp. Plain C++.
+// Host entry points of the pooling kernels, called by pooling_launch.cpp. Plain C++. Every
+// launcher is a template on the storage type T (float, Half, BFloat16), instantiated for the
+// three in its .hip file.
 #pragma once
 
+#include "core/storage.hpp"
 #include "kernels/common/args.hpp"
+
+#include <cstddef>
 
 namespace miopen::gpu {
 
@@ -21,11 +26,24 @@ struct PoolArgs
 };
 
 /// y = alpha * pool(x) + beta * y; max mode writes the indices to `index` when it is not null.
-void LaunchPoolFwd(const PoolArgs& a, const Launch& l, const float* x, float* y, void* index);
+template <class T>
+void LaunchPoolFwd(const PoolArgs& a, const Launch& l, const T* x, T* y, void* index);
 /// dx = alpha * pool'(dy) + beta * dx, one thread per dx element (a gather: deterministic). Max
 /// mode reads the argmax from `index`, or (index null) finds it again from x.
-void LaunchPoolBwd(const PoolArgs& a, const Launch& l, const float* dy, const void* index,
-                   const float* x, float* dx);
+template <class T>
+void LaunchPoolBwd(const PoolArgs& a, const Launch& l, const T* dy, const void* index, const T* x,
+                   T* dx);
+
+/// pool_nhwc.hip: channels-last pooling (C stride 1 in every operand, C % 4 == 0, every other
+/// stride and both pointers aligned to 4 elements, 32-bit offsets: PoolNhwcApplies), a thread
+/// per 4 neighbouring channels of one output (forward) or dx position (backward, average or max
+/// with the index workspace). Same results, bit for bit, as pool_fwd / pool_bwd. Grid:
+/// grid-stride, any size.
+bool PoolNhwcApplies(const PoolArgs& a, const void* in, const void* out, size_t elem);
+template <class T>
+void LaunchPoolFwdNhwc(const PoolArgs& a, const Launch& l, const T* x, T* y, void* index);
+template <class T>
+void LaunchPoolBwdNhwc(const PoolArgs& a, const Launch& l, const T* dy, const void* index, T* dx);
 
 /// The 2-d forward of pool_fwd_2d.hip: depth 1, rows packed (W stride 1 in x and y), every
 /// offset in 32 bits. Strides in elements. Grid: tiles_w * tiles_h * n * c blocks of
@@ -37,7 +55,7 @@ struct Pool2dArgs
     int xs_n = 0, xs_c = 0, xs_h = 0, ys_n = 0, ys_c = 0, ys_h = 0;
     int tiles_w = 1, tiles_h = 1;
     int lanes_w = 32; // pool_bwd_2d: threads along w of a block
-    bool x_vec  = false; // x's rows start 16-byte aligned (pointer and strides: pool_fwd_2d_quad)
+    bool x_vec  = false; // x's rows start aligned to 4 elements (pointer, strides: pool_fwd_2d_quad)
     bool max = false, inclusive = false, image = false;
     int index_type = 0;
     float alpha = 1.0f, beta = 0.0f;
@@ -47,7 +65,8 @@ struct Pool2dArgs
 int Pool2dTileW(const Pool2dArgs& a);
 int Pool2dTileH(const Pool2dArgs& a);
 int Pool2dThreads();
-void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const float* x, float* y, void* index);
+template <class T>
+void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const T* x, T* y, void* index);
 /// pool_fwd_2d_quad.hip (K x K windows, K = 2 or 3, stride 2 and padding 0 or 1 along w, x_vec):
 /// a thread per 4 consecutive outputs of one output row, numbered flat. Grid:
 /// ceil(Pool2dQuadTotal(a) / Pool2dQuadThreads()) blocks of Pool2dQuadThreads() threads; the
@@ -55,8 +74,8 @@ void LaunchPoolFwd2d(const Pool2dArgs& a, const Launch& l, const float* x, float
 bool Pool2dQuadApplies(const Pool2dArgs& a);
 int Pool2dQuadThreads();
 int64_t Pool2dQuadTotal(const Pool2dArgs& a);
-void LaunchPoolFwd2dQuad(const Pool2dArgs& a, const Launch& l, const float* x, float* y,
-                         void* index);
+template <class T>
+void LaunchPoolFwd2dQuad(const Pool2dArgs& a, const Launch& l, const T* x, T* y, void* index);
 
 /// The 2-d backward of pool_bwd_2d.hip (same conditions; average, or max with the index
 /// workspace): xs_* are dx's strides, ys_* dy's, in/out the dx/dy sizes, tiles over dx. Grid:
@@ -65,7 +84,7 @@ void LaunchPoolFwd2dQuad(const Pool2dArgs& a, const Launch& l, const float* x, f
 int PoolBwd2dLanesW(int in_w);
 int PoolBwd2dTileW(int lanes);
 int PoolBwd2dTileH(int lanes);
-void LaunchPoolBwd2d(const Pool2dArgs& a, const Launch& l, const float* dy, const void* index,
-                     float* dx);
+template <class T>
+void LaunchPoolBwd2d(const Pool2dArgs& a, const Launch& l, const T* dy, const void* index, T* dx);
 
 } // namespace miopen::gpu

@@ -1,5 +1,7 @@
 // Launchers of pooling: the 3-d problem of the front door as PoolArgs, one thread per output
-// (forward) or per dx element (backward), the launch check.
+// (forward) or per dx element (backward), the launch check. The kernel choice: channels-last
+// (pool_nhwc.hip), else the 2-d kernels (pool_fwd_2d_quad, pool_fwd_2d, pool_bwd_2d), else the
+// generic ones (pooling.hip); every storage type takes the same path.
 #include "kernels/common/launch_common.hpp"
 #include "core/errors.hpp"
 #include "pooling/pooling_args.hpp"
@@ -55,7 +57,8 @@ bool Small(const PoolArgs& a)
 
 /// Whether pool_fwd_2d applies: depth 1, packed rows, 32-bit offsets; fills its arguments (x:
 /// the forward's input, whose alignment may pick pool_fwd_2d_quad; null for the backward).
-bool Plan2d(const PoolArgs& a, const PoolShape& s, Pool2dArgs& p, const float* x = nullptr)
+template <class T>
+bool Plan2d(const PoolArgs& a, const PoolShape& s, Pool2dArgs& p, const T* x = nullptr)
 {
     if(!a.small || a.in[0] != 1 || a.out[0] != 1 || a.window[0] != 1 || a.xs[4] != 1 ||
        a.ys[4] != 1 || a.n * a.c >= (int64_t{1} << 30))
@@ -71,7 +74,7 @@ bool Plan2d(const PoolArgs& a, const PoolShape& s, Pool2dArgs& p, const float* x
     // the mode before the tiles: the variant, and so the tile, depends on it
     p.max        = s.mode == miopenPoolingMax;
     p.inclusive  = s.mode == miopenPoolingAverageInclusive;
-    p.x_vec      = x != nullptr && (reinterpret_cast<uintptr_t>(x) & 15) == 0 &&
+    p.x_vec      = x != nullptr && (reinterpret_cast<uintptr_t>(x) & (4 * sizeof(T) - 1)) == 0 &&
               p.xs_n % 4 == 0 && p.xs_c % 4 == 0 && p.xs_h % 4 == 0 && p.pad_h < p.win_h;
     const int64_t tiles_w = (a.out[2] + Pool2dTileW(p) - 1) / Pool2dTileW(p);
     const int64_t tiles_h = (a.out[1] + Pool2dTileH(p) - 1) / Pool2dTileH(p);
@@ -86,9 +89,9 @@ bool Plan2d(const PoolArgs& a, const PoolShape& s, Pool2dArgs& p, const float* x
 
 } // namespace
 
-void PoolForward(const Handle& h, const PoolShape& s, float alpha, const float* x,
-                 const Strides5& xs, float beta, float* y, const Strides5& ys,
-                 const PoolIndex& index)
+template <class T>
+void PoolForward(const Handle& h, const PoolShape& s, float alpha, const T* x, const Strides5& xs,
+                 float beta, T* y, const Strides5& ys, const PoolIndex& index)
 {
     PoolArgs a = ArgsOf(s, alpha, beta);
     Copy5(a.xs, xs);
@@ -97,6 +100,13 @@ void PoolForward(const Handle& h, const PoolShape& s, float alpha, const float* 
     a.index_type = static_cast<int>(index.type);
     a.small      = Small(a);
     const int64_t total = s.n * s.c * s.out[0] * s.out[1] * s.out[2];
+    if(total > 0 && PoolNhwcApplies(a, x, y, sizeof(T)))
+    {
+        LaunchPoolFwdNhwc(a, On(h, D1(GridStrideBlocks(h, total / 4, 256)), D1(256)), x, y,
+                          index.data);
+        CheckLaunch("miopenPoolingForward");
+        return;
+    }
     Pool2dArgs p;
     if(total > 0 && Plan2d(a, s, p, x))
     {
@@ -118,16 +128,17 @@ void PoolForward(const Handle& h, const PoolShape& s, float alpha, const float* 
     CheckLaunch("miopenPoolingForward");
 }
 
-void PoolBackward(Handle& h, const PoolShape& s, float alpha, const float* dy,
-                  const Strides5& dys, const PoolIndex& index, const float* x,
-                  const TensorDescriptor& xDesc, float beta, float* dx, const Strides5& dxs)
+template <class T>
+void PoolBackward(Handle& h, const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
+                  const PoolIndex& index, const T* x, const TensorDescriptor& xDesc, float beta,
+                  T* dx, const Strides5& dxs)
 {
     const Strides5 xs = Strides5Of(xDesc);
     if(index.data == nullptr && x == dx && x != nullptr)
     {
         // The argmax is found again from x while dx is written: read x from a copy.
-        const size_t bytes = xDesc.ElementSpace() * sizeof(float);
-        auto* copy         = static_cast<float*>(h.Scratch(bytes));
+        const size_t bytes = xDesc.ElementSpace() * sizeof(T);
+        auto* copy         = static_cast<T*>(h.Scratch(bytes));
         CopyAsync(copy, x, bytes, h.Stream());
         x = copy;
     }
@@ -139,8 +150,16 @@ void PoolBackward(Handle& h, const PoolShape& s, float alpha, const float* dy,
     a.index_type = static_cast<int>(index.type);
     a.small      = Small(a);
     const int64_t total = s.n * s.c * s.in[0] * s.in[1] * s.in[2];
+    const bool gather   = s.mode != miopenPoolingMax || index.data != nullptr;
+    if(total > 0 && gather && PoolNhwcApplies(a, dx, dy, sizeof(T)))
+    {
+        LaunchPoolBwdNhwc(a, On(h, D1(GridStrideBlocks(h, total / 4, 256)), D1(256)), dy,
+                          index.data, dx);
+        CheckLaunch("miopenPoolingBackward");
+        return;
+    }
     Pool2dArgs p;
-    if(total > 0 && (s.mode != miopenPoolingMax || index.data != nullptr) && Plan2d(a, s, p))
+    if(total > 0 && gather && Plan2d<T>(a, s, p))
     {
         // pool_bwd_2d: tiles over dx (Plan2d counted tiles over y, the forward's split)
         p.lanes_w             = PoolBwd2dLanesW(p.in_w);
@@ -160,5 +179,16 @@ void PoolBackward(Handle& h, const PoolShape& s, float alpha, const float* dy,
     LaunchPoolBwd(a, On(h, D1(GridStrideBlocks(h, total, 256)), D1(256)), dy, index.data, x, dx);
     CheckLaunch("miopenPoolingBackward");
 }
+
+#define MIOPEN_POOL_LAUNCH(T)                                                                     \
+    template void PoolForward<T>(const Handle&, const PoolShape&, float, const T*,              \
+                                 const Strides5&, float, T*, const Strides5&, const PoolIndex&); \
+    template void PoolBackward<T>(Handle&, const PoolShape&, float, const T*, const Strides5&,  \
+                                  const PoolIndex&, const T*, const TensorDescriptor&, float, T*, \
+                                  const Strides5&);
+MIOPEN_POOL_LAUNCH(float)
+MIOPEN_POOL_LAUNCH(Half)
+MIOPEN_POOL_LAUNCH(BFloat16)
+#undef MIOPEN_POOL_LAUNCH
 
 } // namespace miopen::gpu

@@ -7,7 +7,10 @@
 // Gradient (window W(c) = [c - lo, c + hi], lo = (N-1)/2, hi = N-1-lo; s = K + a/N * sum x^2):
 //   dx_c = dy_c * s_c^-beta - (2 a beta / N) * x_c * sum_{c' : c in W(c')} dy_c' y_c' / s_c'
 // and c in W(c') exactly when c' is in [c - hi, c + lo]: the same window sum, mirrored.
+// fp16/bf16 operands are converted to fp32 as a task gathers them and rounded once as it stores
+// (the workspace's scale too: it holds T, as MIOpen sizes it).
 #include "lrn/lrn_args.hpp"
+#include "cpu/storage_convert.hpp"
 #include "cpu/strided.hpp"
 #include "cpu/vector_math.hpp"
 
@@ -285,21 +288,83 @@ void ForTaskRows(const Layout& L, size_t t, const Operand& op, F&& f)
         f(op.Plane(n, c), q0, nb, c * L.ld);
 }
 
+/// Elements [begin, begin + n) of the collapsed loop l of a T tensor, as fp32 into dst.
+template <class T>
+void LoadIntoAs(const T* base, const Loop<1>& l, size_t begin, size_t n, float* dst)
+{
+    if constexpr(std::is_same_v<T, float>)
+        LoadInto(base, l, 0, begin, n, dst);
+    else
+        ForRuns(l, begin, n, [&](const auto& off, size_t len, size_t pos) {
+            const T* src   = base + off[0];
+            const size_t s = l.strides[0][l.ndim - 1];
+            if(s == 1)
+                ConvertToFloat(src, dst + pos, len);
+            else
+                for(size_t i = 0; i < len; ++i)
+                    dst[pos + i] = ToFloat(src[i * s]);
+        });
+}
+
+/// out = alpha * v + beta * out for elements [begin, begin + n) of l, rounded once to T; tmp: n
+/// floats (16-bit types).
+template <class T>
+void StoreAs(T* base, const Loop<1>& l, size_t begin, size_t n, float alpha, float beta,
+             const float* v, float* tmp)
+{
+    if constexpr(std::is_same_v<T, float>)
+    {
+        (void)tmp;
+        Store(base, l, 0, begin, n, beta, [&](size_t i) { return alpha * v[i]; });
+    }
+    else
+        ForRuns(l, begin, n, [&](const auto& off, size_t len, size_t pos) {
+            T* out          = base + off[0];
+            const size_t st = l.strides[0][l.ndim - 1];
+            if(st == 1)
+            {
+                float* w = tmp + pos;
+                if(beta == 0.0f)
+                {
+#pragma omp simd
+                    for(size_t j = 0; j < len; ++j)
+                        w[j] = alpha * v[pos + j];
+                }
+                else
+                {
+                    ConvertToFloat(out, w, len);
+                    for(size_t j = 0; j < len; ++j)
+                        w[j] = alpha * v[pos + j] + beta * w[j];
+                }
+                ConvertFromFloat(w, out, len);
+            }
+            else
+            {
+                for(size_t j = 0; j < len; ++j)
+                {
+                    const float r = alpha * v[pos + j];
+                    out[j * st]   = FloatTo<T>(beta == 0.0f ? r : r + beta * ToFloat(out[j * st]));
+                }
+            }
+        });
+}
+
 /// Gathers operand `op` of task t into the tile (rows of ld floats).
-void LoadTask(const Layout& L, size_t t, const Operand& op, const float* data, float* tile)
+template <class T>
+void LoadTask(const Layout& L, size_t t, const Operand& op, const T* data, float* tile)
 {
     ForTaskRows(L, t, op, [&](size_t plane, size_t q0, size_t nb, size_t o) {
-        LoadInto(data + plane, op.spatial, 0, q0, nb, tile + o);
+        LoadIntoAs(data + plane, op.spatial, q0, nb, tile + o);
     });
 }
 
-/// out = alpha * tile + beta * out for task t's elements of operand `op`.
-void StoreTask(const Layout& L, size_t t, const Operand& op, float* data, const float* tile,
-               float alpha, float beta)
+/// out = alpha * tile + beta * out for task t's elements of operand `op`; tmp: a free tile.
+template <class T>
+void StoreTask(const Layout& L, size_t t, const Operand& op, T* data, const float* tile,
+               float alpha, float beta, float* tmp)
 {
     ForTaskRows(L, t, op, [&](size_t plane, size_t q0, size_t nb, size_t o) {
-        const float* v = tile + o;
-        Store(data + plane, op.spatial, 0, q0, nb, beta, [&](size_t i) { return alpha * v[i]; });
+        StoreAs(data + plane, op.spatial, q0, nb, alpha, beta, tile + o, tmp + o);
     });
 }
 
@@ -312,9 +377,9 @@ size_t TaskWidth(const Layout& L, size_t t)
     return std::min(L.block, L.HW - q0);
 }
 
-template <PowKind P>
-void Forward(const LrnParams& lrn, float alpha, const TensorDescriptor& xDesc, const float* x,
-             float beta, const TensorDescriptor& yDesc, float* y, float* scale)
+template <PowKind P, class T>
+void Forward(const LrnParams& lrn, float alpha, const TensorDescriptor& xDesc, const T* x,
+             float beta, const TensorDescriptor& yDesc, T* y, T* scale)
 {
     const Layout L(xDesc, lrn.mode == miopenLRNWithinChannel);
     const Params p        = MakeParams(lrn);
@@ -332,17 +397,16 @@ void Forward(const LrnParams& lrn, float alpha, const TensorDescriptor& xDesc, c
         float* tmp = Scratch(4, tile);
         LoadTask(L, t, xo, x, xt);
         ForwardTile<P>(xt, st, yt, sq, tmp, L.rows, L.ld, TaskWidth(L, t), p, L.planar);
-        StoreTask(L, t, yo, y, yt, alpha, beta);
+        StoreTask(L, t, yo, y, yt, alpha, beta, tmp);
         if(scale != nullptr)
-            StoreTask(L, t, wso, scale, st, 1.0f, 0.0f);
+            StoreTask(L, t, wso, scale, st, 1.0f, 0.0f, tmp);
     }
 }
 
-template <PowKind P>
-void Backward(const LrnParams& lrn, float alpha, const TensorDescriptor& yDesc,
-              const float* y, const TensorDescriptor& dyDesc, const float* dy,
-              const TensorDescriptor& xDesc, const float* x, float beta,
-              const TensorDescriptor& dxDesc, float* dx, const float* scale)
+template <PowKind P, class T>
+void Backward(const LrnParams& lrn, float alpha, const TensorDescriptor& yDesc, const T* y,
+              const TensorDescriptor& dyDesc, const T* dy, const TensorDescriptor& xDesc,
+              const T* x, float beta, const TensorDescriptor& dxDesc, T* dx, const T* scale)
 {
     const Layout L(yDesc, lrn.mode == miopenLRNWithinChannel);
     const Params p        = MakeParams(lrn);
@@ -368,14 +432,15 @@ void Backward(const LrnParams& lrn, float alpha, const TensorDescriptor& yDesc,
         else
             Scale(xt, dxt, tmp, st, L.rows, L.ld, n, p, L.planar);
         BackwardTile<P>(xt, yt, dyt, st, dxt, tmp, L.rows, L.ld, n, p, L.planar);
-        StoreTask(L, t, dxo, dx, dxt, alpha, beta);
+        StoreTask(L, t, dxo, dx, dxt, alpha, beta, tmp);
     }
 }
 
 } // namespace
 
-void LRNForward(const LrnParams& lrn, float alpha, const TensorDescriptor& xDesc,
-                const float* x, float beta, const TensorDescriptor& yDesc, float* y, float* scale)
+template <class T>
+void LRNForward(const LrnParams& lrn, float alpha, const TensorDescriptor& xDesc, const T* x,
+                float beta, const TensorDescriptor& yDesc, T* y, T* scale)
 {
     switch(KindOf(lrn.beta))
     {
@@ -388,10 +453,10 @@ void LRNForward(const LrnParams& lrn, float alpha, const TensorDescriptor& xDesc
     }
 }
 
-void LRNBackward(const LrnParams& lrn, float alpha, const TensorDescriptor& yDesc,
-                 const float* y, const TensorDescriptor& dyDesc, const float* dy,
-                 const TensorDescriptor& xDesc, const float* x, float beta,
-                 const TensorDescriptor& dxDesc, float* dx, const float* scale)
+template <class T>
+void LRNBackward(const LrnParams& lrn, float alpha, const TensorDescriptor& yDesc, const T* y,
+                 const TensorDescriptor& dyDesc, const T* dy, const TensorDescriptor& xDesc,
+                 const T* x, float beta, const TensorDescriptor& dxDesc, T* dx, const T* scale)
 {
 #define MIOPEN_LRN_BWD(P) \
     Backward<P>(lrn, alpha, yDesc, y, dyDesc, dy, xDesc, x, beta, dxDesc, dx, scale)
@@ -404,5 +469,16 @@ void LRNBackward(const LrnParams& lrn, float alpha, const TensorDescriptor& yDes
     }
 #undef MIOPEN_LRN_BWD
 }
+
+#define MIOPEN_LRN_INSTANTIATE(T)                                                                  \
+    template void LRNForward<T>(const LrnParams&, float, const TensorDescriptor&, const T*, float, \
+                                const TensorDescriptor&, T*, T*);                                  \
+    template void LRNBackward<T>(const LrnParams&, float, const TensorDescriptor&, const T*,       \
+                                 const TensorDescriptor&, const T*, const TensorDescriptor&,       \
+                                 const T*, float, const TensorDescriptor&, T*, const T*);
+MIOPEN_LRN_INSTANTIATE(float)
+MIOPEN_LRN_INSTANTIATE(Half)
+MIOPEN_LRN_INSTANTIATE(BFloat16)
+#undef MIOPEN_LRN_INSTANTIATE
 
 } // namespace miopen::cpu

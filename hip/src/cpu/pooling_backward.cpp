@@ -1,6 +1,8 @@
 // CPU kernels of pooling, backward (the scheme: cpu/pooling_common.hpp).
 #include "cpu/pooling_common.hpp"
 
+#include <utility>
+
 namespace miopen::cpu {
 namespace {
 
@@ -38,7 +40,7 @@ void ForEachInputRow(const PoolShape& s, F&& body)
     const int chunk    = Chunk(rows);
 #pragma omp parallel if(Parallel(work))
     {
-        std::vector<float> acc(s.in[2]), g(s.out[2]);
+        std::vector<float> acc(s.in[2]), g(s.out[2]), tmp(std::max(s.in[2], s.out[2]));
 #pragma omp for schedule(dynamic, chunk)
         for(int64_t item = 0; item < rows; ++item)
         {
@@ -49,28 +51,32 @@ void ForEachInputRow(const PoolShape& s, F&& body)
             i /= s.in[0];
             const int64_t c = i % s.c;
             const int64_t n = i / s.c;
-            body(acc.data(), g.data(), n, c, d, h);
+            body(acc.data(), g.data(), tmp.data(), n, c, d, h);
         }
     }
 }
 
-void WriteDx(const PoolShape& s, float alpha, float beta, float* dx, const Strides5& dxs,
-             int64_t n, int64_t c, int64_t d, int64_t h, const float* acc)
+template <class T>
+void WriteDx(const PoolShape& s, float alpha, float beta, T* dx, const Strides5& dxs,
+             int64_t n, int64_t c, int64_t d, int64_t h, const float* acc, float* tmp)
 {
-    const int64_t W = s.in[2];
-    float* r = dx + n * dxs[0] + c * dxs[1] + d * dxs[2] + h * dxs[3];
-    const int64_t sw = dxs[4];
-    if(sw == 1 && beta == 0.0f)
+    T* r = dx + n * dxs[0] + c * dxs[1] + d * dxs[2] + h * dxs[3];
+    WriteBlended(r, dxs[4], s.in[2], alpha, beta, tmp, [&](int64_t w) { return acc[w]; });
+}
+
+/// One dy row of OW values at p (stride `stride`) as fp32: (pointer, stride) in place for float,
+/// else converted into tmp with stride 1.
+template <class T>
+std::pair<const float*, int64_t> DyRow(const T* p, int64_t stride, int64_t OW, float* tmp)
+{
+    if constexpr(kIsFloat<T>)
     {
-#pragma omp simd
-        for(int64_t w = 0; w < W; ++w)
-            r[w] = alpha * acc[w];
+        (void)OW;
+        (void)tmp;
+        return {p, stride};
     }
     else
-    {
-        for(int64_t w = 0; w < W; ++w)
-            Store(r + w * sw, acc[w], alpha, beta);
-    }
+        return {LoadRow(p, stride, OW, tmp), 1};
 }
 
 /// Max backward. Work item: one band of dx rows [h0, h1) of one (n, c, d) plane, owned by one
@@ -79,14 +85,14 @@ void WriteDx(const PoolShape& s, float alpha, float beta, float* dx, const Strid
 /// order, so the sums do not depend on the banding or the thread count), then the band is
 /// written to dx once. Indices that name no position of the band are skipped, so a garbage
 /// workspace gives wrong gradients but never a write out of bounds.
-template <class T>
-void BackwardMax(const PoolShape& s, float alpha, const float* dy, const Strides5& dys,
-                 const PoolIndex& index, float beta, float* dx, const Strides5& dxs)
+template <class Idx, class T>
+void BackwardMax(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
+                 const PoolIndex& index, float beta, T* dx, const Strides5& dxs)
 {
     const int64_t D = s.in[0], H = s.in[1], W = s.in[2];
     const int64_t OW = s.out[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
     const int64_t Rh = s.window[1];
-    const T* idx = static_cast<const T*>(index.data);
+    const Idx* idx = static_cast<const Idx*>(index.data);
 
     // Mask mode: window position m -> (kd, kh, kw), tabulated when the window is not huge.
     const int64_t M = s.window[0] * Rh * R;
@@ -113,7 +119,7 @@ void BackwardMax(const PoolShape& s, float alpha, const float* dy, const Strides
 
 #pragma omp parallel if(Parallel(s.n * s.c * D * H * W))
     {
-        std::vector<float> band(B * W);
+        std::vector<float> band(B * W), tmp(std::max(W, OW));
 #pragma omp for schedule(dynamic, chunk)
         for(int64_t item = 0; item < items; ++item)
         {
@@ -129,12 +135,13 @@ void BackwardMax(const PoolShape& s, float alpha, const float* dy, const Strides
             const Range rd = Covering(d, s.out[0], s.window[0], s.stride[0], s.pad[0]);
             const Range rh{Covering(h0, s.out[1], Rh, s.stride[1], s.pad[1]).lo,
                            Covering(h1 - 1, s.out[1], Rh, s.stride[1], s.pad[1]).hi};
-            const int64_t dysw = dys[4];
             for(int64_t od = rd.lo; od < rd.hi; ++od)
                 for(int64_t oh = rh.lo; oh < rh.hi; ++oh)
                 {
-                    const float* dyr = dy + n * dys[0] + c * dys[1] + od * dys[2] + oh * dys[3];
-                    const T* ir = idx + (((n * s.c + c) * s.out[0] + od) * s.out[1] + oh) * OW;
+                    const auto [dyr, dysw] = DyRow(
+                        dy + n * dys[0] + c * dys[1] + od * dys[2] + oh * dys[3], dys[4], OW,
+                        tmp.data());
+                    const Idx* ir = idx + (((n * s.c + c) * s.out[0] + od) * s.out[1] + oh) * OW;
                     if(index.image)
                     {
                         // (d * H + h) * W + w, inside the band when h0 <= h < h1 at this d.
@@ -178,13 +185,14 @@ void BackwardMax(const PoolShape& s, float alpha, const float* dy, const Strides
                     }
                 }
             for(int64_t h = h0; h < h1; ++h)
-                WriteDx(s, alpha, beta, dx, dxs, n, c, d, h, acc + (h - h0) * W);
+                WriteDx(s, alpha, beta, dx, dxs, n, c, d, h, acc + (h - h0) * W, tmp.data());
         }
     }
 }
 
-void BackwardAverage(const PoolShape& s, float alpha, const float* dy, const Strides5& dys,
-                     float beta, float* dx, const Strides5& dxs)
+template <class T>
+void BackwardAverage(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
+                     float beta, T* dx, const Strides5& dxs)
 {
     const int64_t W = s.in[2], OW = s.out[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
     const bool inclusive = s.mode == miopenPoolingAverageInclusive;
@@ -201,16 +209,17 @@ void BackwardAverage(const PoolShape& s, float alpha, const float* dy, const Str
     std::vector<Range> cols(R);
     for(int64_t kw = 0; kw < R; ++kw)
         cols[kw] = ColumnsHitting(kw, W, OW, S, P);
-    ForEachInputRow(s, [&](float* acc, float* g, int64_t n, int64_t c, int64_t d, int64_t h) {
+    ForEachInputRow(s, [&](float* acc, float* g, float* tmp, int64_t n, int64_t c, int64_t d,
+                           int64_t h) {
         std::fill(acc, acc + W, 0.0f);
         std::fill(g, g + OW, 0.0f);
         const Range rd = Covering(d, s.out[0], s.window[0], s.stride[0], s.pad[0]);
         const Range rh = Covering(h, s.out[1], s.window[1], s.stride[1], s.pad[1]);
-        const int64_t dysw = dys[4];
         for(int64_t od = rd.lo; od < rd.hi; ++od)
             for(int64_t oh = rh.lo; oh < rh.hi; ++oh)
             {
-                const float* dyr = dy + n * dys[0] + c * dys[1] + od * dys[2] + oh * dys[3];
+                const auto [dyr, dysw] = DyRow(
+                    dy + n * dys[0] + c * dys[1] + od * dys[2] + oh * dys[3], dys[4], OW, tmp);
                 const float k    = inv_d[od] * inv_h[oh];
                 if(dysw == 1)
                 {
@@ -233,20 +242,190 @@ void BackwardAverage(const PoolShape& s, float alpha, const float* dy, const Str
             for(int64_t ow = cols[kw].lo; ow < cols[kw].hi; ++ow)
                 a[ow * S] += g[ow];
         }
-        WriteDx(s, alpha, beta, dx, dxs, n, c, d, h, acc);
+        WriteDx(s, alpha, beta, dx, dxs, n, c, d, h, acc, tmp);
     });
+}
+
+/// Channels-last backward (C contiguous in dx): one item per dx row (n, d, h), whose accumulator
+/// holds W x C values so that the inner loops run along C. Each dx element gets the same sums in
+/// the same order as from BackwardMax / BackwardAverage: max scatters dy to the recorded
+/// maximum in (od, oh, ow) order; average sums k * dy over (od, oh), scales by the column's
+/// reciprocal, then adds the windows' shares in kw order.
+template <class Idx, class T>
+void BackwardChannelsLast(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
+                          const PoolIndex& index, float beta, T* dx, const Strides5& dxs)
+{
+    const int64_t C = s.c, D = s.in[0], H = s.in[1], W = s.in[2];
+    const int64_t OD = s.out[0], OH = s.out[1], OW = s.out[2];
+    const int64_t Rd = s.window[0], Rh = s.window[1], R = s.window[2], S = s.stride[2],
+                  P = s.pad[2];
+    const bool max       = s.mode == miopenPoolingMax;
+    const bool inclusive = s.mode == miopenPoolingAverageInclusive;
+    std::vector<float> inv_d(OD), inv_h(OH), inv_w(OW);
+    const float full = 1.0f / static_cast<float>(Rd * Rh * R);
+    for(int64_t o = 0; o < OD; ++o)
+        inv_d[o] = inclusive ? 1.0f : 1.0f / Count(o, D, Rd, s.stride[0], s.pad[0]);
+    for(int64_t o = 0; o < OH; ++o)
+        inv_h[o] = inclusive ? 1.0f : 1.0f / Count(o, H, Rh, s.stride[1], s.pad[1]);
+    for(int64_t o = 0; o < OW; ++o)
+        inv_w[o] = inclusive ? full : 1.0f / Count(o, W, R, S, P);
+    std::vector<Range> cols(R);
+    for(int64_t kw = 0; kw < R; ++kw)
+        cols[kw] = ColumnsHitting(kw, W, OW, S, P);
+    const int64_t plane = OD * OH * OW, M = Rd * Rh * R;
+    const Idx* idx      = static_cast<const Idx*>(index.data);
+    const bool dy_rows  = dys[1] == 1 && dys[4] == C; // a dy row is OW x C packed
+    const int64_t rows  = s.n * D * H;
+    const int chunk     = Chunk(rows);
+#pragma omp parallel if(Parallel(s.n * C * D * H * W))
+    {
+        std::vector<float> acc(W * C), g(OW * C), tmp(std::max(W, OW) * C);
+        // Mask mode, per covering output row: the window column kw of window position m when
+        // m lies in this dx row, else -1 (no divisions in the inner loop).
+        const bool table = max && !index.image && M <= (int64_t{1} << 16);
+        std::vector<int32_t> kw_of(table ? M : 0);
+#pragma omp for schedule(dynamic, chunk)
+        for(int64_t item = 0; item < rows; ++item)
+        {
+            const int64_t h = item % H, d = item / H % D, n = item / (H * D);
+            float* a = acc.data();
+            std::fill(acc.begin(), acc.end(), 0.0f);
+            if(!max)
+                std::fill(g.begin(), g.end(), 0.0f);
+            const Range rd = Covering(d, OD, Rd, s.stride[0], s.pad[0]);
+            const Range rh = Covering(h, OH, Rh, s.stride[1], s.pad[1]);
+            for(int64_t od = rd.lo; od < rd.hi; ++od)
+                for(int64_t oh = rh.lo; oh < rh.hi; ++oh)
+                {
+                    const T* dyr = dy + n * dys[0] + od * dys[2] + oh * dys[3];
+                    const float* q;
+                    if(dy_rows)
+                        q = Load(dyr, tmp.data(), static_cast<size_t>(OW * C));
+                    else
+                    {
+                        for(int64_t ow = 0; ow < OW; ++ow)
+                            for(int64_t c = 0; c < C; ++c)
+                                tmp[ow * C + c] = ToFloat(dyr[ow * dys[4] + c * dys[1]]);
+                        q = tmp.data();
+                    }
+                    if(!max)
+                    {
+                        const float k = inv_d[od] * inv_h[oh];
+                        float* gg     = g.data();
+#pragma omp simd
+                        for(int64_t i = 0; i < OW * C; ++i)
+                            gg[i] += k * q[i];
+                        continue;
+                    }
+                    const int64_t ds = od * s.stride[0] - s.pad[0];
+                    const int64_t hs = oh * s.stride[1] - s.pad[1];
+                    if(table)
+                    {
+                        for(int64_t m = 0; m < M; ++m)
+                            kw_of[m] = (ds + m / (Rh * R) == d && hs + m / R % Rh == h)
+                                           ? static_cast<int32_t>(m % R)
+                                           : -1;
+                        for(int64_t c = 0; c < C; ++c)
+                        {
+                            const Idx* ir = idx + (n * C + c) * plane + (od * OH + oh) * OW;
+                            for(int64_t ow = 0; ow < OW; ++ow)
+                            {
+                                const uint64_t m = static_cast<uint64_t>(ir[ow]);
+                                if(m >= static_cast<uint64_t>(M) || kw_of[m] < 0)
+                                    continue;
+                                const int64_t w = ow * S - P + kw_of[m];
+                                if(static_cast<uint64_t>(w) < static_cast<uint64_t>(W))
+                                    a[w * C + c] += q[ow * C + c];
+                            }
+                        }
+                        continue;
+                    }
+                    for(int64_t c = 0; c < C; ++c)
+                    {
+                        const Idx* ir = idx + (n * C + c) * plane + (od * OH + oh) * OW;
+                        for(int64_t ow = 0; ow < OW; ++ow)
+                        {
+                            const uint64_t m = static_cast<uint64_t>(ir[ow]);
+                            int64_t w;
+                            if(index.image)
+                            {
+                                const uint64_t p = m - static_cast<uint64_t>((d * H + h) * W);
+                                if(p >= static_cast<uint64_t>(W))
+                                    continue;
+                                w = static_cast<int64_t>(p);
+                            }
+                            else
+                            {
+                                if(m >= static_cast<uint64_t>(M))
+                                    continue;
+                                const int64_t mm = static_cast<int64_t>(m);
+                                const int64_t kd = mm / (Rh * R), kh = mm / R % Rh, kw = mm % R;
+                                w = ow * S - P + kw;
+                                if(ds + kd != d || hs + kh != h ||
+                                   static_cast<uint64_t>(w) >= static_cast<uint64_t>(W))
+                                    continue;
+                            }
+                            a[w * C + c] += q[ow * C + c];
+                        }
+                    }
+                }
+            if(!max)
+            {
+                float* gg = g.data();
+                for(int64_t ow = 0; ow < OW; ++ow)
+                {
+#pragma omp simd
+                    for(int64_t c = 0; c < C; ++c)
+                        gg[ow * C + c] *= inv_w[ow];
+                }
+                for(int64_t kw = 0; kw < R; ++kw)
+                    for(int64_t ow = cols[kw].lo; ow < cols[kw].hi; ++ow)
+                    {
+                        float* aw       = a + (ow * S - P + kw) * C;
+                        const float* gw = gg + ow * C;
+#pragma omp simd
+                        for(int64_t c = 0; c < C; ++c)
+                            aw[c] += gw[c];
+                    }
+            }
+            for(int64_t w = 0; w < W; ++w)
+            {
+                T* r           = dx + n * dxs[0] + d * dxs[2] + h * dxs[3] + w * dxs[4];
+                const float* v = a + w * C;
+                WriteBlended(r, dxs[1], C, alpha, beta, tmp.data(),
+                             [&](int64_t c) { return v[c]; });
+            }
+        }
+    }
 }
 
 } // namespace
 
-void PoolBackward(const PoolShape& s, float alpha, const float* dy, const Strides5& dys,
-                  const PoolIndex& index, float beta, float* dx, const Strides5& dxs)
+template <class T>
+void PoolBackward(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
+                  const PoolIndex& index, float beta, T* dx, const Strides5& dxs)
 {
+    if(dxs[1] == 1 && dxs[4] != 1) // channels-last dx
+    {
+        if(s.mode != miopenPoolingMax)
+            return BackwardChannelsLast<uint8_t>(s, alpha, dy, dys, index, beta, dx, dxs);
+        return WithIndexType(index.type, [&](auto tag) {
+            BackwardChannelsLast<decltype(tag)>(s, alpha, dy, dys, index, beta, dx, dxs);
+        });
+    }
     if(s.mode != miopenPoolingMax)
         return BackwardAverage(s, alpha, dy, dys, beta, dx, dxs);
     WithIndexType(index.type, [&](auto tag) {
         BackwardMax<decltype(tag)>(s, alpha, dy, dys, index, beta, dx, dxs);
     });
 }
+
+#define MIOPEN_POOL_BWD(T)                                                                 \
+    template void PoolBackward<T>(const PoolShape&, float, const T*, const Strides5&,     \
+                                  const PoolIndex&, float, T*, const Strides5&);
+MIOPEN_POOL_BWD(float)
+MIOPEN_POOL_BWD(Half)
+MIOPEN_POOL_BWD(BFloat16)
+#undef MIOPEN_POOL_BWD
 
 } // namespace miopen::cpu

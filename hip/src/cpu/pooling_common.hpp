@@ -11,13 +11,20 @@
 // Backward, one dx row (n, c, d, h) per work item: every window that covers the row adds its
 // share to a row accumulator, then dx is written once (dx = alpha * grad + beta * dx). Each dx
 // element is owned by one item, so the result does not depend on the thread count.
+//
+// Storage types: the kernels compute in fp32. For fp16/bf16 the forward converts each window row
+// once into a unit-stride fp32 row buffer (then runs the fp32 code on it) and the backward
+// converts each dy row; outputs are rounded once to the storage type as a row is written
+// (cpu/storage_convert.hpp). fp32 reads and writes the tensors in place as before.
 #pragma once
 
+#include "cpu/storage_convert.hpp"
 #include "pooling/pooling_args.hpp"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include <omp.h>
@@ -57,6 +64,69 @@ inline void Store(float* y, float v, float alpha, float beta)
     *y = beta == 0.0f ? alpha * v : alpha * v + beta * *y;
 }
 
+template <class T>
+inline void Store(T* y, float v, float alpha, float beta)
+{
+    *y = FloatTo<T>(beta == 0.0f ? alpha * v : alpha * v + beta * ToFloat(*y));
+}
+
+/// Writes n values value(i) blended into out[i * stride] (out = alpha * value + beta * out,
+/// out not read when beta == 0); tmp holds n floats (used for the 16-bit types).
+template <class T, class V>
+void WriteBlended(T* out, int64_t stride, int64_t n, float alpha, float beta, float* tmp,
+                  V&& value)
+{
+    if constexpr(std::is_same_v<T, float>)
+    {
+        (void)tmp;
+        if(stride == 1 && beta == 0.0f)
+        {
+#pragma omp simd
+            for(int64_t i = 0; i < n; ++i)
+                out[i] = alpha * value(i);
+        }
+        else
+        {
+            for(int64_t i = 0; i < n; ++i)
+                Store(out + i * stride, value(i), alpha, beta);
+        }
+    }
+    else
+    {
+        if(stride != 1)
+        {
+            for(int64_t i = 0; i < n; ++i)
+                Store(out + i * stride, value(i), alpha, beta);
+            return;
+        }
+        if(beta == 0.0f)
+        {
+#pragma omp simd
+            for(int64_t i = 0; i < n; ++i)
+                tmp[i] = alpha * value(i);
+        }
+        else
+        {
+            ConvertToFloat(out, tmp, static_cast<size_t>(n));
+            for(int64_t i = 0; i < n; ++i)
+                tmp[i] = alpha * value(i) + beta * tmp[i];
+        }
+        ConvertFromFloat(tmp, out, static_cast<size_t>(n));
+    }
+}
+
+/// n values at p (element stride `stride`) as fp32 in unit stride: p itself for unit-stride
+/// float, else converted or gathered into tmp.
+template <class T>
+const float* LoadRow(const T* p, int64_t stride, int64_t n, float* tmp)
+{
+    if(stride == 1)
+        return Load(p, tmp, static_cast<size_t>(n));
+    for(int64_t i = 0; i < n; ++i)
+        tmp[i] = ToFloat(p[i * stride]);
+    return tmp;
+}
+
 template <class F>
 void WithIndexType(miopenIndexType_t type, F&& f)
 {
@@ -68,6 +138,9 @@ void WithIndexType(miopenIndexType_t type, F&& f)
     case miopenIndexUint64: return f(uint64_t{});
     }
 }
+
+template <class T>
+constexpr bool kIsFloat = std::is_same_v<T, float>;
 
 inline bool Parallel(int64_t work) { return work >= 32768; }
 

@@ -7,15 +7,26 @@ namespace {
 using namespace pool;
 
 /// What one forward work item needs besides its row coordinates.
+template <class T>
 struct Fwd
 {
     const PoolShape& s;
-    const float* x;
+    const T* x;
     const Strides5& xs;
-    float* y;
+    T* y;
     const Strides5& ys;
     float alpha, beta;
-    Range iw; // interior output columns
+    Range iw;         // interior output columns
+    bool cl = false;  // channels-last: a row is W positions of C values (x's C stride 1)
+    /// Floats of one converted input row (16-bit types): W in unit stride, or channels-last the
+    /// row's extent (W - 1) * xs[4] + C with x's layout kept; 0 for float (read in place).
+    int64_t ConvLen() const
+    {
+        if constexpr(kIsFloat<T>)
+            return 0;
+        else
+            return cl ? (s.in[2] - 1) * xs[4] + s.c : s.in[2];
+    }
 };
 
 /// The in-bounds input rows of the window of output row (od, oh), in scan order: pointers,
@@ -26,21 +37,45 @@ struct WindowRows
     std::vector<const float*> ptr;
     std::vector<int32_t> key;
     std::vector<int64_t> image_row; // d * H + h of each row
+    std::vector<float> conv;        // 16-bit types: the rows converted to fp32
+    int64_t conv_len = 0;           // floats per converted row
 };
 
-void GatherRows(const Fwd& f, int64_t n, int64_t c, int64_t od, int64_t oh, WindowRows& rows)
+/// The input row at p as fp32 for the kernels: p itself for float, else converted into buf.
+template <class T>
+const float* RowAsFloat(const Fwd<T>& f, const T* p, float* buf)
+{
+    if constexpr(kIsFloat<T>)
+    {
+        (void)buf;
+        return p;
+    }
+    else
+    {
+        if(f.cl)
+        {
+            ConvertToFloat(p, buf, static_cast<size_t>(f.ConvLen()));
+            return buf;
+        }
+        return LoadRow(p, f.xs[4], f.s.in[2], buf);
+    }
+}
+
+template <class T>
+void GatherRows(const Fwd<T>& f, int64_t n, int64_t c, int64_t od, int64_t oh, WindowRows& rows)
 {
     const PoolShape& s = f.s;
     const int64_t ds = od * s.stride[0] - s.pad[0], hs = oh * s.stride[1] - s.pad[1];
     const int64_t kd0 = std::max<int64_t>(0, -ds), kd1 = std::min(s.window[0], s.in[0] - ds);
     const int64_t kh0 = std::max<int64_t>(0, -hs), kh1 = std::min(s.window[1], s.in[1] - hs);
     rows.count = 0;
-    const float* base = f.x + n * f.xs[0] + c * f.xs[1];
+    const T* base = f.x + n * f.xs[0] + c * f.xs[1];
     for(int64_t kd = kd0; kd < kd1; ++kd)
         for(int64_t kh = kh0; kh < kh1; ++kh)
         {
             const int64_t d = ds + kd, h = hs + kh;
-            rows.ptr[rows.count]       = base + d * f.xs[2] + h * f.xs[3];
+            rows.ptr[rows.count] = RowAsFloat(f, base + d * f.xs[2] + h * f.xs[3],
+                                              rows.conv.data() + rows.count * rows.conv_len);
             rows.key[rows.count]       = static_cast<int32_t>(kd * s.window[1] + kh);
             rows.image_row[rows.count] = d * s.in[1] + h;
             ++rows.count;
@@ -201,27 +236,31 @@ struct FwdScratch
     WindowRows rows;
     std::vector<float> v, out;
     std::vector<int32_t> key;
-    FwdScratch(const PoolShape& s)
+    std::vector<float> wtmp; // a row of outputs before its rounding (16-bit types)
+    FwdScratch(const PoolShape& s, int64_t conv_len)
     {
         const size_t nrows = static_cast<size_t>(s.window[0] * s.window[1]);
         rows.ptr.resize(nrows);
         rows.key.resize(nrows);
         rows.image_row.resize(nrows);
+        rows.conv_len = conv_len;
+        rows.conv.resize(nrows * static_cast<size_t>(conv_len));
         v.resize(s.in[2]);
         out.resize(s.out[2]);
         key.resize(s.out[2]);
+        wtmp.resize(std::max(s.out[2], s.c));
     }
 };
 
 template <class F>
-void ForEachOutputRow(const PoolShape& s, F&& body)
+void ForEachOutputRow(const PoolShape& s, int64_t conv_len, F&& body)
 {
     const int64_t rows  = s.n * s.c * s.out[0] * s.out[1];
     const int64_t work  = rows * s.out[2] * s.window[0] * s.window[1] * s.window[2];
     const int chunk     = Chunk(rows);
 #pragma omp parallel if(Parallel(work))
     {
-        FwdScratch scratch(s);
+        FwdScratch scratch(s, conv_len);
 #pragma omp for schedule(dynamic, chunk)
         for(int64_t item = 0; item < rows; ++item)
         {
@@ -238,32 +277,21 @@ void ForEachOutputRow(const PoolShape& s, F&& body)
 }
 
 /// Writes one output row: y[ow] = alpha * out[ow] * scale(ow) + beta * y[ow].
-template <class Scale>
-void WriteRow(const Fwd& f, int64_t n, int64_t c, int64_t od, int64_t oh, const float* out,
-              Scale&& scale)
+template <class T, class Scale>
+void WriteRow(const Fwd<T>& f, int64_t n, int64_t c, int64_t od, int64_t oh, const float* out,
+              float* tmp, Scale&& scale)
 {
     if(f.y == nullptr)
         return;
-    const int64_t OW = f.s.out[2];
-    float* yr = f.y + n * f.ys[0] + c * f.ys[1] + od * f.ys[2] + oh * f.ys[3];
-    const int64_t ysw = f.ys[4];
-    if(ysw == 1 && f.beta == 0.0f)
-    {
-#pragma omp simd
-        for(int64_t ow = 0; ow < OW; ++ow)
-            yr[ow] = f.alpha * (out[ow] * scale(ow));
-    }
-    else
-    {
-        for(int64_t ow = 0; ow < OW; ++ow)
-            Store(yr + ow * ysw, out[ow] * scale(ow), f.alpha, f.beta);
-    }
+    T* yr = f.y + n * f.ys[0] + c * f.ys[1] + od * f.ys[2] + oh * f.ys[3];
+    WriteBlended(yr, f.ys[4], f.s.out[2], f.alpha, f.beta, tmp,
+                 [&](int64_t ow) { return out[ow] * scale(ow); });
 }
 
 /// The outputs of a row whose window the padding clips along w (Horizontal wrote the interior
 /// ones, [iw.lo, iw.hi)): fold(acc, v) over the in-bounds columns of the row buffer v.
-template <class Fold>
-void BorderColumns(const Fwd& f, const float* v, float* out, Fold fold)
+template <class T, class Fold>
+void BorderColumns(const Fwd<T>& f, const float* v, float* out, Fold fold)
 {
     const PoolShape& s = f.s;
     const int64_t W = s.in[2], OW = s.out[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
@@ -282,29 +310,29 @@ void BorderColumns(const Fwd& f, const float* v, float* out, Fold fold)
     }
 }
 
-template <bool kUnit>
-void ForwardMax(const Fwd& f)
+template <bool kUnit, class T>
+void ForwardMax(const Fwd<T>& f)
 {
     const PoolShape& s = f.s;
     const int64_t W = s.in[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
-    ForEachOutputRow(s, [&](FwdScratch& t, int64_t n, int64_t c, int64_t od, int64_t oh, int64_t) {
+    ForEachOutputRow(s, f.ConvLen(), [&](FwdScratch& t, int64_t n, int64_t c, int64_t od, int64_t oh, int64_t) {
         GatherRows(f, n, c, od, oh, t.rows);
         VerticalMax<kUnit>(t.rows, W, f.xs[4], t.v.data());
         float* out = t.out.data();
         Horizontal<true>(t.v.data(), f.iw.lo, f.iw.hi, R, S, P, out);
         BorderColumns(f, t.v.data(), out, MaxNan);
-        WriteRow(f, n, c, od, oh, out, [](int64_t) { return 1.0f; });
+        WriteRow(f, n, c, od, oh, out, t.wtmp.data(), [](int64_t) { return 1.0f; });
     });
 }
 
-template <bool kUnit, int kR, int kS, class T>
-void ForwardMaxIndex(const Fwd& f, const PoolIndex& index)
+template <bool kUnit, int kR, int kS, class Idx, class T>
+void ForwardMaxIndex(const Fwd<T>& f, const PoolIndex& index)
 {
     const PoolShape& s = f.s;
     const int64_t W = s.in[2], OW = s.out[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
     const int64_t xsw = f.xs[4];
-    T* idx = static_cast<T*>(index.data);
-    ForEachOutputRow(s, [&](FwdScratch& t, int64_t n, int64_t c, int64_t od, int64_t oh,
+    Idx* idx = static_cast<Idx*>(index.data);
+    ForEachOutputRow(s, f.ConvLen(), [&](FwdScratch& t, int64_t n, int64_t c, int64_t od, int64_t oh,
                             int64_t item) {
         GatherRows(f, n, c, od, oh, t.rows);
         float* out = t.out.data();
@@ -314,13 +342,13 @@ void ForwardMaxIndex(const Fwd& f, const PoolIndex& index)
         ArgMaxScan<kUnit, true, kR, kS>(t.rows, f.iw.hi, OW, R, S, P, W, xsw, out, key);
         // The scan ordinal i * R + kw of each maximum, in the index encoding.
         const int64_t r_ = kR ? kR : R;
-        T* ir = idx + item * OW;
+        Idx* ir = idx + item * OW;
         if(index.image)
         {
             for(int64_t ow = 0; ow < OW; ++ow)
             {
                 const int64_t i = key[ow] / r_, kw = key[ow] % r_;
-                ir[ow] = static_cast<T>(t.rows.image_row[i] * W + ow * S - P + kw);
+                ir[ow] = static_cast<Idx>(t.rows.image_row[i] * W + ow * S - P + kw);
             }
         }
         else
@@ -328,15 +356,15 @@ void ForwardMaxIndex(const Fwd& f, const PoolIndex& index)
             for(int64_t ow = 0; ow < OW; ++ow)
             {
                 const int64_t i = key[ow] / r_, kw = key[ow] % r_;
-                ir[ow] = static_cast<T>(static_cast<int64_t>(t.rows.key[i]) * r_ + kw);
+                ir[ow] = static_cast<Idx>(static_cast<int64_t>(t.rows.key[i]) * r_ + kw);
             }
         }
-        WriteRow(f, n, c, od, oh, out, [](int64_t) { return 1.0f; });
+        WriteRow(f, n, c, od, oh, out, t.wtmp.data(), [](int64_t) { return 1.0f; });
     });
 }
 
-template <bool kUnit>
-void ForwardAverage(const Fwd& f)
+template <bool kUnit, class T>
+void ForwardAverage(const Fwd<T>& f)
 {
     const PoolShape& s = f.s;
     const int64_t W = s.in[2], OW = s.out[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
@@ -347,7 +375,7 @@ void ForwardAverage(const Fwd& f)
     for(int64_t ow = 0; ow < OW; ++ow)
         inv_cols[ow] = 1.0f / static_cast<float>(Count(ow, W, R, S, P));
     const float full = 1.0f / static_cast<float>(s.window[0] * s.window[1] * s.window[2]);
-    ForEachOutputRow(s, [&](FwdScratch& t, int64_t n, int64_t c, int64_t od, int64_t oh, int64_t) {
+    ForEachOutputRow(s, f.ConvLen(), [&](FwdScratch& t, int64_t n, int64_t c, int64_t od, int64_t oh, int64_t) {
         GatherRows(f, n, c, od, oh, t.rows);
         VerticalSum<kUnit>(t.rows, W, f.xs[4], t.v.data());
         float* out = t.out.data();
@@ -355,13 +383,14 @@ void ForwardAverage(const Fwd& f)
         BorderColumns(f, t.v.data(), out, [](float acc, float v) { return acc + v; });
         if(inclusive)
         {
-            WriteRow(f, n, c, od, oh, out, [&](int64_t) { return full; });
+            WriteRow(f, n, c, od, oh, out, t.wtmp.data(), [&](int64_t) { return full; });
         }
         else
         {
             const float inv_rows = 1.0f / static_cast<float>(t.rows.count);
             const float* ic      = inv_cols.data();
-            WriteRow(f, n, c, od, oh, out, [=](int64_t ow) { return inv_rows * ic[ow]; });
+            WriteRow(f, n, c, od, oh, out, t.wtmp.data(),
+                     [=](int64_t ow) { return inv_rows * ic[ow]; });
         }
     });
 }
@@ -369,8 +398,8 @@ void ForwardAverage(const Fwd& f)
 /// Channels-last forward (C contiguous in x): one item per output row (n, od, oh); each output
 /// reduces its window position by position, every position a contiguous run of C values, so the
 /// inner loop runs along C. The indices still go to the workspace in (N, C, D, H, W) order.
-template <bool kMax, bool kIndex, class T>
-void ForwardChannelsLast(const Fwd& f, const PoolIndex& index)
+template <bool kMax, bool kIndex, class Idx, class T>
+void ForwardChannelsLast(const Fwd<T>& f, const PoolIndex& index)
 {
     const PoolShape& s = f.s;
     const int64_t C = s.c, W = s.in[2], OW = s.out[2], R = s.window[2], S = s.stride[2],
@@ -381,10 +410,10 @@ void ForwardChannelsLast(const Fwd& f, const PoolIndex& index)
     const int64_t rows_total = s.n * s.out[0] * s.out[1];
     const int64_t work = rows_total * OW * C * s.window[0] * s.window[1] * R;
     const int chunk    = Chunk(rows_total);
-    T* idx = static_cast<T*>(index.data);
+    Idx* idx = static_cast<Idx*>(index.data);
 #pragma omp parallel if(Parallel(work))
     {
-        FwdScratch t(s);
+        FwdScratch t(s, f.ConvLen());
         std::vector<float> acc(C);
         std::vector<int32_t> key(kIndex ? C : 0);
 #pragma omp for schedule(dynamic, chunk)
@@ -440,27 +469,18 @@ void ForwardChannelsLast(const Fwd& f, const PoolIndex& index)
                                      : 1.0f / static_cast<float>(t.rows.count * (k1 - k0));
                 if(f.y != nullptr)
                 {
-                    float* yp = f.y + n * f.ys[0] + od * f.ys[2] + oh * f.ys[3] + ow * ysw;
-                    if(ysc == 1 && f.beta == 0.0f)
-                    {
-#pragma omp simd
-                        for(int64_t c = 0; c < C; ++c)
-                            yp[c] = f.alpha * (a[c] * scale);
-                    }
-                    else
-                    {
-                        for(int64_t c = 0; c < C; ++c)
-                            Store(yp + c * ysc, a[c] * scale, f.alpha, f.beta);
-                    }
+                    T* yp = f.y + n * f.ys[0] + od * f.ys[2] + oh * f.ys[3] + ow * ysw;
+                    WriteBlended(yp, ysc, C, f.alpha, f.beta, t.wtmp.data(),
+                                 [&](int64_t c) { return a[c] * scale; });
                 }
                 if constexpr(kIndex)
                 {
                     const int64_t plane = s.out[0] * s.out[1] * OW;
-                    T* ip = idx + ((n * C * s.out[0] + od) * s.out[1] + oh) * OW + ow;
+                    Idx* ip = idx + ((n * C * s.out[0] + od) * s.out[1] + oh) * OW + ow;
                     for(int64_t c = 0; c < C; ++c)
                     {
                         const int64_t i = key[c] / R, kw = key[c] % R;
-                        ip[c * plane] = static_cast<T>(
+                        ip[c * plane] = static_cast<Idx>(
                             index.image ? t.rows.image_row[i] * W + start + kw
                                         : static_cast<int64_t>(t.rows.key[i]) * R + kw);
                     }
@@ -472,12 +492,16 @@ void ForwardChannelsLast(const Fwd& f, const PoolIndex& index)
 
 } // namespace
 
-void PoolForward(const PoolShape& s, float alpha, const float* x, const Strides5& xs, float beta,
-                 float* y, const Strides5& ys, const PoolIndex& index)
+template <class T>
+void PoolForward(const PoolShape& s, float alpha, const T* x, const Strides5& xs, float beta,
+                 T* y, const Strides5& ys, const PoolIndex& index)
 {
-    const Fwd f{s, x, xs, y, ys, alpha, beta, Interior(s.in[2], s.out[2], s.window[2], s.stride[2], s.pad[2])};
-    const bool unit = xs[4] == 1;
-    if(!unit && xs[1] == 1)
+    Fwd<T> f{s, x, xs, y, ys, alpha, beta,
+             Interior(s.in[2], s.out[2], s.window[2], s.stride[2], s.pad[2])};
+    f.cl = xs[4] != 1 && xs[1] == 1;
+    // 16-bit rows are converted into unit-stride fp32 buffers (channels-last keeps its layout)
+    const bool unit = xs[4] == 1 || !kIsFloat<T>;
+    if(f.cl)
     {
         if(s.mode != miopenPoolingMax)
             return ForwardChannelsLast<false, false, uint8_t>(f, index);
@@ -492,19 +516,27 @@ void PoolForward(const PoolShape& s, float alpha, const float* x, const Strides5
     if(index.data == nullptr)
         return unit ? ForwardMax<true>(f) : ForwardMax<false>(f);
     WithIndexType(index.type, [&](auto tag) {
-        using T = decltype(tag);
+        using Idx = decltype(tag);
         const int64_t R = s.window[2], S = s.stride[2];
         if(unit && R == 3 && S == 2)
-            ForwardMaxIndex<true, 3, 2, T>(f, index);
+            ForwardMaxIndex<true, 3, 2, Idx>(f, index);
         else if(unit && R == 2 && S == 2)
-            ForwardMaxIndex<true, 2, 2, T>(f, index);
+            ForwardMaxIndex<true, 2, 2, Idx>(f, index);
         else if(unit && R == 3 && S == 1)
-            ForwardMaxIndex<true, 3, 1, T>(f, index);
+            ForwardMaxIndex<true, 3, 1, Idx>(f, index);
         else if(unit)
-            ForwardMaxIndex<true, 0, 0, T>(f, index);
+            ForwardMaxIndex<true, 0, 0, Idx>(f, index);
         else
-            ForwardMaxIndex<false, 0, 0, T>(f, index);
+            ForwardMaxIndex<false, 0, 0, Idx>(f, index);
     });
 }
+
+#define MIOPEN_POOL_FWD(T)                                                                       \
+    template void PoolForward<T>(const PoolShape&, float, const T*, const Strides5&, float, T*, \
+                                 const Strides5&, const PoolIndex&);
+MIOPEN_POOL_FWD(float)
+MIOPEN_POOL_FWD(Half)
+MIOPEN_POOL_FWD(BFloat16)
+#undef MIOPEN_POOL_FWD
 
 } // namespace miopen::cpu

@@ -1,5 +1,6 @@
 #include "lrn/lrn.hpp"
 #include "core/op_call.hpp"
+#include "core/storage.hpp"
 
 #include <cmath>
 #include <sstream>
@@ -68,19 +69,24 @@ void LRNForward(Handle& handle, const LRNDescriptor& lrn, const void* alpha,
     CheckNumDims(xDesc, "xDesc", 4, 4);
     CheckSameLens(xDesc, "xDesc", yDesc, "yDesc");
     CheckSameType(xDesc, "xDesc", yDesc, "yDesc");
-    CheckComputeType(yDesc, "yDesc");
+    DispatchFloating(yDesc.Type(), "yDesc", [](auto) {}); // BadParm for a type LRN lacks
     CheckDataPointers(handle, {{x, "x"}, {y, "y"}}, {{workSpace, "workSpace"}});
     if(do_backward && workSpace == nullptr)
         ThrowBadParm("workSpace is a null pointer but do_backward is true (it needs ",
                      LRNWorkSpaceSize(yDesc), " bytes: miopenLRNGetWorkSpaceSize)");
-    const Blend s      = ReadBlend(alpha, beta, yDesc);
-    const LrnParams p  = lrn.Params();
-    const auto* xp     = static_cast<const float*>(x);
-    auto* yp           = static_cast<float*>(y);
-    float* scale       = do_backward ? static_cast<float*>(workSpace) : nullptr;
-    RunOp(
-        handle, [&] { cpu::LRNForward(p, s.alpha, xDesc, xp, s.beta, yDesc, yp, scale); },
-        [&](auto& h) { gpu::LRNForward(h, p, s.alpha, xDesc, xp, s.beta, yDesc, yp, scale); });
+    const Blend s     = ReadBlend(alpha, beta, yDesc);
+    const LrnParams p = lrn.Params();
+    DispatchFloating(yDesc.Type(), "yDesc", [&](auto tag) {
+        using T        = typename decltype(tag)::type;
+        const auto* xp = static_cast<const T*>(x);
+        auto* yp       = static_cast<T*>(y);
+        T* scale       = do_backward ? static_cast<T*>(workSpace) : nullptr;
+        RunOp(
+            handle, [&] { cpu::LRNForward<T>(p, s.alpha, xDesc, xp, s.beta, yDesc, yp, scale); },
+            [&](auto& h) {
+                gpu::LRNForward<T>(h, p, s.alpha, xDesc, xp, s.beta, yDesc, yp, scale);
+            });
+    });
 }
 
 void LRNBackward(Handle& handle, const LRNDescriptor& lrn, const void* alpha,
@@ -96,25 +102,28 @@ void LRNBackward(Handle& handle, const LRNDescriptor& lrn, const void* alpha,
     CheckSameType(yDesc, "yDesc", dyDesc, "dyDesc");
     CheckSameType(yDesc, "yDesc", xDesc, "xDesc");
     CheckSameType(yDesc, "yDesc", dxDesc, "dxDesc");
-    CheckComputeType(dxDesc, "dxDesc");
+    DispatchFloating(dxDesc.Type(), "dxDesc", [](auto) {}); // BadParm for a type LRN lacks
     CheckDataPointers(handle, {{y, "y"}, {dy, "dy"}, {x, "x"}, {dx, "dx"}}, {{workSpace, "workSpace"}});
-    const Blend s       = ReadBlend(alpha, beta, dxDesc);
-    const LrnParams p   = lrn.Params();
-    const auto* yp      = static_cast<const float*>(y);
-    const auto* dyp     = static_cast<const float*>(dy);
-    const auto* xp      = static_cast<const float*>(x);
-    auto* dxp           = static_cast<float*>(dx);
-    const auto* scale   = static_cast<const float*>(workSpace);
-    RunOp(
-        handle,
-        [&] {
-            cpu::LRNBackward(p, s.alpha, yDesc, yp, dyDesc, dyp, xDesc, xp, s.beta, dxDesc, dxp,
-                             scale);
-        },
-        [&](auto& h) {
-            gpu::LRNBackward(h, p, s.alpha, yDesc, yp, dyDesc, dyp, xDesc, xp, s.beta, dxDesc, dxp,
-                             scale);
-        });
+    const Blend s     = ReadBlend(alpha, beta, dxDesc);
+    const LrnParams p = lrn.Params();
+    DispatchFloating(dxDesc.Type(), "dxDesc", [&](auto tag) {
+        using T         = typename decltype(tag)::type;
+        const auto* yp  = static_cast<const T*>(y);
+        const auto* dyp = static_cast<const T*>(dy);
+        const auto* xp  = static_cast<const T*>(x);
+        auto* dxp       = static_cast<T*>(dx);
+        const auto* scale = static_cast<const T*>(workSpace);
+        RunOp(
+            handle,
+            [&] {
+                cpu::LRNBackward<T>(p, s.alpha, yDesc, yp, dyDesc, dyp, xDesc, xp, s.beta, dxDesc,
+                                    dxp, scale);
+            },
+            [&](auto& h) {
+                gpu::LRNBackward<T>(h, p, s.alpha, yDesc, yp, dyDesc, dyp, xDesc, xp, s.beta,
+                                    dxDesc, dxp, scale);
+            });
+    });
 }
 
 namespace log {

@@ -3,6 +3,7 @@
 // problem.
 #include "pooling/pooling.hpp"
 #include "core/op_call.hpp"
+#include "core/storage.hpp"
 
 #include <limits>
 #include <sstream>
@@ -251,7 +252,7 @@ std::vector<size_t> CheckShapes(const PoolingDescriptor& pool, const TensorDescr
                                 const char* y_name)
 {
     CheckSameType(xDesc, x_name, yDesc, y_name);
-    CheckComputeType(xDesc, x_name);
+    DispatchFloating(xDesc.Type(), x_name, [](auto) {}); // BadParm for a type pooling lacks
     const auto out = pool.OutputLens(xDesc, x_name);
     if(yDesc.Lens() != out)
         ThrowBadParm(y_name, " has lengths ", Tuple(yDesc.Lens()), " but pooling ", x_name, " ",
@@ -284,12 +285,15 @@ void PoolingForward(Handle& handle, const PoolingDescriptor& pool, const void* a
         index = SavedIndex(pool, workSpace);
     }
     const PoolShape shape = ShapeOf(pool, xDesc, out);
-    const auto* xp        = static_cast<const float*>(x);
-    auto* yp              = static_cast<float*>(y);
     const Strides5 xs = Strides5Of(xDesc), ys = Strides5Of(yDesc);
-    RunOp(
-        handle, [&] { cpu::PoolForward(shape, s.alpha, xp, xs, s.beta, yp, ys, index); },
-        [&](auto& h) { gpu::PoolForward(h, shape, s.alpha, xp, xs, s.beta, yp, ys, index); });
+    DispatchFloating(xDesc.Type(), "xDesc", [&](auto tag) {
+        using T       = typename decltype(tag)::type;
+        const auto* xp = static_cast<const T*>(x);
+        auto* yp       = static_cast<T*>(y);
+        RunOp(
+            handle, [&] { cpu::PoolForward<T>(shape, s.alpha, xp, xs, s.beta, yp, ys, index); },
+            [&](auto& h) { gpu::PoolForward<T>(h, shape, s.alpha, xp, xs, s.beta, yp, ys, index); });
+    });
 }
 
 void PoolingBackward(Handle& handle, const PoolingDescriptor& pool, const void* alpha,
@@ -317,42 +321,46 @@ void PoolingBackward(Handle& handle, const PoolingDescriptor& pool, const void* 
     PoolIndex index;
     if(pool.Mode() == miopenPoolingMax && !recompute)
         index = SavedIndex(pool, const_cast<void*>(workSpace));
-    const auto* dyp = static_cast<const float*>(dy);
-    const auto* xp  = static_cast<const float*>(x);
-    auto* dxp       = static_cast<float*>(dx);
     const Strides5 dys = Strides5Of(dyDesc), dxs = Strides5Of(dxDesc);
-    RunOp(
-        handle,
-        [&] {
-            std::vector<uint32_t> found32; // the argmax found again from x (image indices)
-            std::vector<uint64_t> found64;
-            PoolIndex cpu_index = index;
-            if(recompute)
-            {
-                size_t image = 1;
-                for(int i = 2; i < xDesc.NumDims(); ++i)
-                    image *= xDesc.Lens()[i];
-                if(image < std::numeric_limits<uint32_t>::max())
+    DispatchFloating(xDesc.Type(), "xDesc", [&](auto tag) {
+        using T        = typename decltype(tag)::type;
+        const auto* dyp = static_cast<const T*>(dy);
+        const auto* xp  = static_cast<const T*>(x);
+        auto* dxp       = static_cast<T*>(dx);
+        RunOp(
+            handle,
+            [&] {
+                std::vector<uint32_t> found32; // the argmax found again from x (image indices)
+                std::vector<uint64_t> found64;
+                PoolIndex cpu_index = index;
+                if(recompute)
                 {
-                    found32.resize(yDesc.ElementSize());
-                    cpu_index.data = found32.data();
-                    cpu_index.type = miopenIndexUint32;
+                    size_t image = 1;
+                    for(int i = 2; i < xDesc.NumDims(); ++i)
+                        image *= xDesc.Lens()[i];
+                    if(image < std::numeric_limits<uint32_t>::max())
+                    {
+                        found32.resize(yDesc.ElementSize());
+                        cpu_index.data = found32.data();
+                        cpu_index.type = miopenIndexUint32;
+                    }
+                    else
+                    {
+                        found64.resize(yDesc.ElementSize());
+                        cpu_index.data = found64.data();
+                        cpu_index.type = miopenIndexUint64;
+                    }
+                    cpu_index.image = true;
+                    cpu::PoolForward<T>(shape, 1.0f, xp, Strides5Of(xDesc), 0.0f, nullptr,
+                                        Strides5Of(yDesc), cpu_index);
                 }
-                else
-                {
-                    found64.resize(yDesc.ElementSize());
-                    cpu_index.data = found64.data();
-                    cpu_index.type = miopenIndexUint64;
-                }
-                cpu_index.image = true;
-                cpu::PoolForward(shape, 1.0f, xp, Strides5Of(xDesc), 0.0f, nullptr,
-                                 Strides5Of(yDesc), cpu_index);
-            }
-            cpu::PoolBackward(shape, s.alpha, dyp, dys, cpu_index, s.beta, dxp, dxs);
-        },
-        [&](auto& h) {
-            gpu::PoolBackward(h, shape, s.alpha, dyp, dys, index, xp, xDesc, s.beta, dxp, dxs);
-        });
+                cpu::PoolBackward<T>(shape, s.alpha, dyp, dys, cpu_index, s.beta, dxp, dxs);
+            },
+            [&](auto& h) {
+                gpu::PoolBackward<T>(h, shape, s.alpha, dyp, dys, index, xp, xDesc, s.beta, dxp,
+                                     dxs);
+            });
+    });
 }
 
 namespace log {

@@ -1,9 +1,12 @@
 // Pooling: one pooling problem in 3 spatial dims, its strides and index workspace, and the entry
 // points of the CPU kernels (cpu/pooling_*.cpp) and of the GPU launchers (kernels/pooling/).
-// Device-neutral: the front door, the CPU kernels and the GPU launchers include it.
+// Device-neutral: the front door, the CPU kernels and the GPU launchers include it. The entry
+// points are templates on the storage type T (float, Half, BFloat16: core/storage.hpp), explicitly
+// instantiated for the three beside their definitions.
 #pragma once
 
 #include "core/handle.hpp"
+#include "core/storage.hpp"
 #include "core/tensor.hpp"
 
 #include <array>
@@ -47,25 +50,30 @@ struct PoolIndex
 
 namespace cpu {
 /// y = alpha * pool(x) + beta * y (y is not read when beta == 0; y null: only the indices).
-void PoolForward(const PoolShape& s, float alpha, const float* x, const Strides5& xs, float beta,
-                 float* y, const Strides5& ys, const PoolIndex& index);
+/// Arithmetic in fp32, one rounding to T per output.
+template <class T>
+void PoolForward(const PoolShape& s, float alpha, const T* x, const Strides5& xs, float beta,
+                 T* y, const Strides5& ys, const PoolIndex& index);
 
 /// dx = alpha * pool'(dy) + beta * dx, written by gather (one write per dx element). Max mode
 /// reads the argmax from `index` (which must be given).
-void PoolBackward(const PoolShape& s, float alpha, const float* dy, const Strides5& dys,
-                  const PoolIndex& index, float beta, float* dx, const Strides5& dxs);
+template <class T>
+void PoolBackward(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
+                  const PoolIndex& index, float beta, T* dx, const Strides5& dxs);
 
 } // namespace cpu
 
 namespace gpu {
-/// The same on the handle's GPU (kernels/pooling/pooling.hip), queued on its stream.
-void PoolForward(const Handle& h, const PoolShape& s, float alpha, const float* x,
-                 const Strides5& xs, float beta, float* y, const Strides5& ys,
+/// The same on the handle's GPU (kernels/pooling/), queued on its stream.
+template <class T>
+void PoolForward(const Handle& h, const PoolShape& s, float alpha, const T* x,
+                 const Strides5& xs, float beta, T* y, const Strides5& ys,
                  const PoolIndex& index);
 /// Max mode with index.data null finds the argmax again from x.
-void PoolBackward(Handle& h, const PoolShape& s, float alpha, const float* dy,
-                  const Strides5& dys, const PoolIndex& index, const float* x,
-                  const TensorDescriptor& xDesc, float beta, float* dx, const Strides5& dxs);
+template <class T>
+void PoolBackward(Handle& h, const PoolShape& s, float alpha, const T* dy,
+                  const Strides5& dys, const PoolIndex& index, const T* x,
+                  const TensorDescriptor& xDesc, float beta, T* dx, const Strides5& dxs);
 } // namespace gpu
 
 } // namespace miopen
