@@ -496,8 +496,8 @@ cdef bint c_buffer_fits(object obj, size_t need, int dtype, bint writable, uintp
     cdef Py_buffer view
     try:
         PyObject_GetBuffer(obj, &view, PyBUF_RECORDS_RO)
-    except BufferError:
-        return False
+    except (BufferError, ValueError):   # ml_dtypes' bfloat16 has no buffer format: the array
+        return False                    # interface takes it
     try:
         if (writable and view.readonly) or <size_t>view.len < need or \
                 not PyBuffer_IsContiguous(&view, b"C"):
