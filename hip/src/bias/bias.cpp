@@ -30,6 +30,13 @@ void CheckBiasDesc(const TensorDescriptor& bDesc, const char* b_name,
                      " for ", y_name, " ", yDesc.ToString());
     }
     CheckSameType(bDesc, b_name, yDesc, y_name);
+    // MIOpen's bias is OpTensor (forward) or a kernel per type (backward), so it takes double and
+    // the integer types too: those are NotImplemented here; fp16/bf16 run (MIOpen's forward
+    // refuses bf16).
+    const auto t = yDesc.Type();
+    if(t == miopenDouble || t == miopenInt8 || t == miopenInt32)
+        ThrowNotImplemented(y_name, " has data type ", DataTypeName(t),
+                            "; the bias calls run miopenFloat, miopenHalf and miopenBFloat16 here");
 }
 
 } // namespace

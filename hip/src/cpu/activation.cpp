@@ -360,7 +360,9 @@ void ForwardTyped(const Op& op, float alpha, float beta, const TensorDescriptor&
                   const T* x, const TensorDescriptor& yDesc, T* y)
 {
     MapTyped<T, 1>(yDesc, {StridesOf(xDesc), StridesOf(yDesc)}, {x}, y, beta,
-                   [f = op, al = alpha](const float* const* v, float* r, size_t m) {
+                   [op, alpha](const float* const* v, float* r, size_t m) {
+                       const Op f      = op; // local copies: see ForwardRows
+                       const float al  = alpha;
                        const float* xv = v[0];
 #pragma omp simd
                        for(size_t i = 0; i < m; ++i)
@@ -374,7 +376,9 @@ void BackwardTyped(const Op& op, float alpha, float beta, const TensorDescriptor
                    const TensorDescriptor& dxDesc, T* dx)
 {
     MapTyped<T, 2>(dxDesc, {StridesOf(dyDesc), StridesOf(xDesc), StridesOf(dxDesc)}, {dy, x}, dx,
-                   beta, [f = op, al = alpha](const float* const* v, float* r, size_t m) {
+                   beta, [op, alpha](const float* const* v, float* r, size_t m) {
+                       const Op f       = op; // local copies: see ForwardRows
+                       const float al   = alpha;
                        const float* dyv = v[0];
                        const float* xv  = v[1];
 #pragma omp simd

@@ -68,11 +68,13 @@ void OpTensorTyped(float alpha1, const TensorDescriptor& aDesc, const T* A, floa
 {
     MapTyped<T, 2>(cDesc, {StridesOf(aDesc), bStrides, StridesOf(cDesc)}, {A, B}, C, beta,
                    [alpha1, alpha2](const float* const* v, float* r, size_t m) {
+                       const float a1 = alpha1; // local copies: r must not alias them
+                       const float a2 = alpha2;
                        const float* a = v[0];
                        const float* b = v[1];
 #pragma omp simd
                        for(size_t i = 0; i < m; ++i)
-                           r[i] = Apply<Op>(alpha1 * a[i], alpha2 * b[i]);
+                           r[i] = Apply<Op>(a1 * a[i], a2 * b[i]);
                    });
 }
 
@@ -148,10 +150,11 @@ void Axpby(float alpha, const TensorDescriptor& xDesc, const T* x, float beta,
     {
         MapTyped<T, 1>(yDesc, {StridesOf(xDesc), StridesOf(yDesc)}, {x}, y, beta,
                        [alpha](const float* const* v, float* r, size_t m) {
+                           const float a   = alpha; // a local copy: r must not alias it
                            const float* xv = v[0];
 #pragma omp simd
                            for(size_t i = 0; i < m; ++i)
-                               r[i] = alpha * xv[i];
+                               r[i] = a * xv[i];
                        });
     }
     else
