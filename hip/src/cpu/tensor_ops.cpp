@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 namespace miopen::cpu {
 namespace {
@@ -162,11 +164,19 @@ void Axpby(float alpha, const TensorDescriptor& xDesc, const T* x, float beta,
 }
 
 template <class T>
-void Fill(const TensorDescriptor& yDesc, T* y, T value)
+void Fill(const TensorDescriptor& yDesc, T* y_in, T value_in)
 {
+    // As the unsigned integer of the element's size: the compiler vectorises a fill of those,
+    // not of the 16-bit structs.
+    using U = std::conditional_t<sizeof(T) == 1, uint8_t,
+                                 std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>>;
+    static_assert(sizeof(U) == sizeof(T), "Fill: 1, 2 or 4-byte elements");
+    U value;
+    std::memcpy(&value, &value_in, sizeof(U));
+    U* y            = reinterpret_cast<U*>(y_in);
     const auto loop = MakeLoop<1>(yDesc.NumDims(), yDesc.Lens().data(), {StridesOf(yDesc)});
     ForEachRow(loop, [&](const auto& off, size_t n, const auto& s) {
-        T* yr = y + off[0];
+        U* yr = y + off[0];
         if(s[0] == 1)
             std::fill(yr, yr + n, value);
         else
