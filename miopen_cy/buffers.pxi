@@ -5,6 +5,10 @@
 # CPU handle a host array is used in place; on a GPU handle it is staged: copied to the device
 # before the call and back after it when the call writes it (check_status in status.pxi finishes
 # the staging), with a one-time PerformanceWarning.
+# Layout: an array must be C-contiguous and hold the descriptor's bytes, or have exactly the
+# descriptor's lengths and element strides (a channels_last tensor with an NHWC descriptor, a
+# transposed NumPy view): either is used in place. Its dtype must be the descriptor's (NumPy
+# float16 for miopenHalf; ml_dtypes.bfloat16 or a DLPack bf16 tensor for miopenBFloat16).
 import threading as _threading
 import warnings as _warnings
 
@@ -12,6 +16,10 @@ import warnings as _warnings
 class PerformanceWarning(UserWarning):
     """A call had to copy data (a NumPy array staged to a GPU handle)."""
 
+
+# What the errors call a typestr: NumPy's dtype names.
+_TYPESTR_NAME = {"f2": "float16", "f4": "float32", "f8": "float64", "i4": "int32", "i1": "int8",
+                 "V2": "bfloat16", "b2": "bfloat16"}
 
 _TYPESTR_OF = {
     miopenHalf: ("f2",),
@@ -198,10 +206,35 @@ cdef class DeviceBuffer:
         return f"DeviceBuffer({self.handle.device}, nbytes={self.nbytes}, ptr=0x{self._ptr:x})"
 
 
+cdef bint c_strides_match(tuple shape, object strides, Py_ssize_t itemsize, object desc):
+    """Whether an array of `shape` and byte `strides` has exactly the lengths and element strides
+    of the TensorDescriptor `desc` (dims of length 1 may have any stride)."""
+    if desc is None:
+        return False
+    got = (<TensorDescriptor>desc).c_get()
+    if got is None or tuple(got[1]) != shape:
+        return False
+    for n, st, dst in zip(shape, strides, got[2]):
+        if n != 1 and st != dst * itemsize:
+            return False
+    return True
+
+
+cdef str c_dtype_words(str typestr, int dtype):
+    """"'f4' (float32) does not match the descriptor's miopenHalf (float16)"."""
+    want = _TYPESTR_OF.get(dtype, ("",))[0]
+    mine = _TYPESTR_NAME.get(typestr)
+    theirs = _TYPESTR_NAME.get(want)
+    return (f"'{typestr}'" + (f" ({mine})" if mine else "") +
+            f" does not match the descriptor's {DataType(dtype).name}" +
+            (f" ({theirs})" if theirs else ""))
+
+
 cdef int c_array_region(object iface, str name, str api, size_t need, int dtype, bint writable,
-                        uintptr_t* ptr, size_t* nbytes=NULL) except -1:
+                        uintptr_t* ptr, size_t* nbytes=NULL, object desc=None) except -1:
     """Checks an __array_interface__-style dict (__cuda_array_interface__ too) against what the
-    call needs; gives the data pointer and, when asked, the array's size in bytes."""
+    call needs; gives the data pointer and, when asked, the array's size in bytes. A strided
+    array is accepted when its lengths and element strides are the descriptor's (`desc`)."""
     data = iface.get("data")
     if data is None or not isinstance(data, tuple):
         c_raise(miopenStatusBadParm, api, f"{name}: the array exposes no data pointer")
@@ -216,22 +249,31 @@ cdef int c_array_region(object iface, str name, str api, size_t need, int dtype,
     for s in shape:
         count *= s
     strides = iface.get("strides")
+    have = count * itemsize
     if strides is not None and count > 1:
         expect = itemsize
+        contiguous = True
         for s, st in zip(reversed(shape), reversed(strides)):
             if s != 1 and st != expect:
-                c_raise(miopenStatusBadParm, api,
-                        f"{name}: the array is not C-contiguous; pass a contiguous array and "
-                        f"describe its layout with the tensor descriptor")
+                contiguous = False
+                break
             expect *= s
+        if not contiguous:
+            if not c_strides_match(shape, strides, itemsize, desc):
+                c_raise(miopenStatusBadParm, api,
+                        f"{name}: the array is not C-contiguous and its strides are not the "
+                        f"descriptor's; pass a contiguous array, or one whose lengths and element "
+                        f"strides equal the descriptor's")
+            # exactly the descriptor's elements: its span
+            have = itemsize
+            for s, st in zip(shape, strides):
+                have += (s - 1) * st
     if dtype >= 0:
         if typestr[0] == ">":
             c_raise(miopenStatusBadParm, api, f"{name}: big-endian arrays are not supported")
         if typestr[1:] not in _TYPESTR_OF.get(dtype, ()):
             c_raise(miopenStatusBadParm, api,
-                    f"{name}: array dtype '{typestr[1:]}' does not match the descriptor's "
-                    f"{DataType(dtype).name}")
-    have = count * itemsize
+                    f"{name}: array dtype {c_dtype_words(typestr[1:], dtype)}")
     if have < need:
         c_raise(miopenStatusBadParm, api,
                 f"{name}: the buffer has {have} bytes; its descriptor needs {need}")
@@ -242,11 +284,11 @@ cdef int c_array_region(object iface, str name, str api, size_t need, int dtype,
 
 
 cdef int c_device_region(object iface, str name, str api, Handle handle, size_t need, int dtype,
-                         bint writable, uintptr_t* ptr, size_t* nbytes) except -1:
+                         bint writable, uintptr_t* ptr, size_t* nbytes, object desc=None) except -1:
     """A __cuda_array_interface__ on a GPU handle: the checks of a host array, plus that the
     memory is on the handle's GPU and that the handle's stream waits for the producer's."""
     cdef int dev = -1
-    c_array_region(iface, name, api, need, dtype, writable, ptr, nbytes)
+    c_array_region(iface, name, api, need, dtype, writable, ptr, nbytes, desc)
     if ptr[0] == 0:
         return 0
     c_ok(miopenCyGetPointerDevice(<const void*>ptr[0], &dev))
@@ -496,8 +538,8 @@ cdef bint c_buffer_fits(object obj, size_t need, int dtype, bint writable, uintp
     cdef Py_buffer view
     try:
         PyObject_GetBuffer(obj, &view, PyBUF_RECORDS_RO)
-    except (BufferError, ValueError):   # ml_dtypes' bfloat16 has no buffer format: the array
-        return False                    # interface takes it
+    except (BufferError, ValueError):     # ml_dtypes.bfloat16 has no buffer format
+        return False
     try:
         if (writable and view.readonly) or <size_t>view.len < need or \
                 not PyBuffer_IsContiguous(&view, b"C"):
@@ -512,8 +554,10 @@ cdef bint c_buffer_fits(object obj, size_t need, int dtype, bint writable, uintp
 
 
 cdef void* c_pointer(object obj, str name, str api, Handle handle, size_t need, int dtype,
-                     bint writable) except? NULL:
-    """The device pointer behind a data argument; checks size, dtype, writability and device."""
+                     bint writable, object desc=None) except? NULL:
+    """The device pointer behind a data argument; checks size, dtype, writability and device.
+    `desc`, the argument's TensorDescriptor when it has one, lets a strided array whose element
+    strides are the descriptor's through."""
     global miopen_cy_staged_pending
     cdef uintptr_t ptr = 0
     cdef size_t nbytes = 0
@@ -532,20 +576,23 @@ cdef void* c_pointer(object obj, str name, str api, Handle handle, size_t need, 
         if obj < 0:
             c_raise(miopenStatusBadParm, api, f"{name} = {obj} is not an address")
         return <void*><uintptr_t>obj
-    if handle.c_gpu and c_torch_fits(obj, handle, need, dtype, &ptr):
+    if handle.c_gpu and c_torch_fits(obj, handle, need, dtype, &ptr, desc):
         return <void*>ptr
     if PyObject_CheckBuffer(obj) and c_buffer_fits(obj, need, dtype, writable, &ptr, &nbytes):
         if handle.c_gpu:
             return c_stage(obj, ptr, nbytes, name, api, handle, writable)
         return <void*>ptr
     if PyCapsule_IsValid(obj, b"dltensor"):
-        return c_capsule_pointer(obj, name, api, handle, need, dtype, writable)
-    cai = getattr(obj, "__cuda_array_interface__", None)
+        return c_capsule_pointer(obj, name, api, handle, need, dtype, writable, desc)
+    try:
+        cai = getattr(obj, "__cuda_array_interface__", None)
+    except TypeError:
+        cai = None          # PyTorch's raises for bf16 tensors: take __dlpack__ below
     if cai is not None:
         if not handle.c_gpu:
             c_raise(miopenStatusBadParm, api,
                     f"{name} is a GPU array but the handle is on {handle.device}")
-        c_device_region(cai, name, api, handle, need, dtype, writable, &ptr, &nbytes)
+        c_device_region(cai, name, api, handle, need, dtype, writable, &ptr, &nbytes, desc)
         return <void*>ptr
     iface = getattr(obj, "__array_interface__", None)
     holder = obj
@@ -557,7 +604,7 @@ cdef void* c_pointer(object obj, str name, str api, Handle handle, size_t need, 
                         f"{name} lives on DLPack device {tuple(dev)}, the handle on {handle.device}")
             capsule = obj.__dlpack__(stream=handle.c_stream_int() or 1)
             c_device_region(c_dlpack_iface(capsule, name, api), name, api, handle, need, dtype,
-                            writable, &ptr, &nbytes)
+                            writable, &ptr, &nbytes, desc)
             c_staged_records()
             _staging.keep.append(capsule)          # the tensor lives until the call has run
             miopen_cy_staged_pending = 1
@@ -565,20 +612,21 @@ cdef void* c_pointer(object obj, str name, str api, Handle handle, size_t need, 
         if dev[0] != _DL_CPU:
             c_raise(miopenStatusBadParm, api,
                     f"{name} lives on DLPack device {tuple(dev)}, the handle on {handle.device}")
-        import numpy as np
-        holder = np.from_dlpack(obj)
-        iface = holder.__array_interface__
+        # The capsule, not np.from_dlpack: NumPy has no bfloat16. Its tensor stays alive in obj;
+        # the capsule is kept for the call (a staged copy's holder).
+        holder = obj.__dlpack__()
+        iface = c_dlpack_iface(holder, name, api)
     if iface is None:
         raise TypeError(f"{name} must be a DeviceBuffer, an int address, None or an array "
                         f"(NumPy, DLPack, __array_interface__), not {type(obj).__name__}")
-    c_array_region(iface, name, api, need, dtype, writable, &ptr, &nbytes)
+    c_array_region(iface, name, api, need, dtype, writable, &ptr, &nbytes, desc)
     if handle.c_gpu:
         return c_stage(holder, ptr, nbytes, name, api, handle, writable)
     return <void*>ptr
 
 
 cdef void* c_capsule_pointer(object capsule, str name, str api, Handle handle, size_t need,
-                             int dtype, bint writable) except? NULL:
+                             int dtype, bint writable, object desc=None) except? NULL:
     """A DLPack capsule passed as is (say torch.utils.dlpack.to_dlpack(t)): used in place on its
     device, never consumed (it stays valid for the caller); a CPU one is staged on a GPU handle."""
     global miopen_cy_staged_pending
@@ -592,12 +640,12 @@ cdef void* c_capsule_pointer(object capsule, str name, str api, Handle handle, s
         if not handle.c_gpu:
             c_raise(miopenStatusBadParm, api,
                     f"{name} is a GPU DLPack tensor but the handle is on {handle.device}")
-        c_device_region(iface, name, api, handle, need, dtype, writable, &ptr, &nbytes)
+        c_device_region(iface, name, api, handle, need, dtype, writable, &ptr, &nbytes, desc)
         return <void*>ptr
     if kind != _DL_CPU:
         c_raise(miopenStatusBadParm, api,
                 f"{name} lives on DLPack device type {kind}, the handle on {handle.device}")
-    c_array_region(iface, name, api, need, dtype, writable, &ptr, &nbytes)
+    c_array_region(iface, name, api, need, dtype, writable, &ptr, &nbytes, desc)
     if handle.c_gpu:
         return c_stage(capsule, ptr, nbytes, name, api, handle, writable)
     return <void*>ptr
@@ -614,7 +662,7 @@ cdef dict _torch_dtype_of = None
 
 
 cdef bint c_torch_fits(object obj, Handle handle, size_t need, int dtype,
-                       uintptr_t* ptr) except -1:
+                       uintptr_t* ptr, object desc=None) except -1:
     global _torch_tensor_type, _torch_raw_stream, _torch_dtype_of
     if _torch_tensor_type is None:
         torch = _sys.modules.get("torch")
@@ -631,11 +679,13 @@ cdef bint c_torch_fits(object obj, Handle handle, size_t need, int dtype,
     if not isinstance(obj, _torch_tensor_type):
         return False
     ordinal = obj.get_device()                  # -1 for a CPU tensor
-    if ordinal != handle.c_ordinal or obj.requires_grad or not obj.is_contiguous():
+    if ordinal != handle.c_ordinal or obj.requires_grad:
+        return False
+    if not obj.is_contiguous() and not c_strides_match(tuple(obj.shape), obj.stride(), 1, desc):
         return False
     if dtype >= 0 and _torch_dtype_of.get(obj.dtype, -1) != dtype:
         return False
-    if <size_t>obj.nbytes < need:
+    if obj.is_contiguous() and <size_t>obj.nbytes < need:
         return False
     handle.c_wait_for(_torch_raw_stream(ordinal))
     ptr[0] = <uintptr_t>obj.data_ptr()
@@ -652,7 +702,7 @@ cdef void* c_data(object obj, str name, str api, Handle handle, TensorDescriptor
     if miopenGetTensorNumBytes(desc.c_desc, &need) != miopenStatusSuccess:
         return c_pointer(obj, name, api, handle, 0, -1, writable)   # unset: C reports it
     miopenGetTensorDescriptor(desc.c_desc, &dtype, NULL, NULL)
-    return c_pointer(obj, name, api, handle, need, <int>dtype, writable)
+    return c_pointer(obj, name, api, handle, need, <int>dtype, writable, desc)
 
 
 cdef void* c_workspace(object obj, str name, str api, Handle handle, size_t need,

@@ -41,6 +41,31 @@ cdef class TensorDescriptor:
         got = self.c_get()
         return None if got is None else got[2]
 
+    @property
+    def layout(self):
+        """The TensorLayout whose packed strides the descriptor has (miopenTensorNCHW, NHWC, CHWN
+        for 4-d; NCDHW, NDHWC for 5-d), or None when its strides are none of them (read-only;
+        MIOpen's C API has no call that reads a layout back: miopenGetTensorDescriptor's
+        strides say it). Packed NCHW wins where several fit (dims of length 1)."""
+        got = self.c_get()
+        if got is None or len(got[1]) not in (4, 5):
+            return None
+        lens, strides = got[1], got[2]
+        orders = ({TensorLayout.miopenTensorNCHW: (0, 1, 2, 3), TensorLayout.miopenTensorNHWC: (0, 2, 3, 1),
+                   TensorLayout.miopenTensorCHWN: (1, 2, 3, 0)} if len(lens) == 4 else
+                  {TensorLayout.miopenTensorNCDHW: (0, 1, 2, 3, 4),
+                   TensorLayout.miopenTensorNDHWC: (0, 2, 3, 4, 1)})
+        for layout, order in orders.items():
+            expect, ok = 1, True
+            for axis in reversed(order):
+                if lens[axis] != 1 and strides[axis] != expect:
+                    ok = False
+                    break
+                expect *= lens[axis]
+            if ok:
+                return layout
+        return None
+
     def __repr__(self):
         if self.c_desc is NULL:
             return "TensorDescriptor(destroyed)"

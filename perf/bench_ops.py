@@ -11,7 +11,9 @@ miopen-driver command of each row. The summary adds the per-call host cost on a 
         [--repeat N] [--stat median|min] [--threads N] [--reproduce] [--out DIR] [--results RESULTS.md]
 
 --size large (the GPU default) takes tensors of 100 MB or more, which no GPU cache holds; small
-(the CPU default) batch 8. Groups: elementwise, elementwise16 (fp16/bf16), pooling, batchnorm, lrn, softmax, overhead.
+(the CPU default) batch 8. Groups: elementwise, elementwise16 (fp16/bf16 element-wise ops),
+pooling, batchnorm, bntypes (batch norm in fp32 / fp16 / bf16, NCHW / NHWC), lrn, softmax,
+softmax_types (fp16/bf16 and NHWC channel softmax), overhead.
 """
 import argparse
 import sys
@@ -242,6 +244,66 @@ def bench_batchnorm(b):
           lambda: tx.sum(dim=(0, 2, 3)), "conv", dict(conv, **{"-F": 2}))
 
 
+# Storage types and layouts of batch norm: fp32 / fp16 / bf16 data (fp32 parameters: MIOpen's
+# mixed mode, as PyTorch keeps them for its autocast) in NCHW and NHWC (channels_last), beside
+# PyTorch in the same type and memory format. The data are torch tensors passed by address.
+BN_TYPES = [("fp32", mi.miopenFloat, torch.float32, ""), ("fp16", mi.miopenHalf, torch.float16, "fp16fp32"),
+            ("bf16", mi.miopenBFloat16, torch.bfloat16, "bfp16fp32")]
+
+
+def bench_batchnorm_types(b):
+    shape = b.shape((8, 64, 112, 112), (64, 64, 112, 112))
+    n, c = shape[0], shape[1]
+    m = int(np.prod(shape[1:]))
+    numel = n * m
+    dev = b.dev.torch
+    f32 = dict(device=dev, dtype=torch.float32)
+    for tname, dt, tdt, sub in BN_TYPES:
+        es = torch.tensor([], dtype=tdt).element_size()
+        for lay in ("nchw", "nhwc"):
+            fmt = torch.channels_last if lay == "nhwc" else torch.contiguous_format
+            tx = torch.randn(shape, device=dev).to(tdt).contiguous(memory_format=fmt)
+            ty, tdy, tdx = torch.empty_like(tx), torch.randn_like(tx), torch.empty_like(tx)
+            d = mi.TensorDescriptor()
+            mi.setTensorDescriptor(d, dt, 4, list(shape), list(tx.stride()))
+            x, y, dy, dx = tx.data_ptr(), ty.data_ptr(), tdy.data_ptr(), tdx.data_ptr()
+            flags = {"--in_layout": lay.upper()} if lay == "nhwc" else {}
+            for mode, mname, mflag in ((mi.miopenBNSpatial, "", 1), (mi.miopenBNPerActivation, "_peract", 0)):
+                if mode == mi.miopenBNPerActivation and lay == "nhwc":
+                    continue                    # PyTorch has no channels-last per-activation batch norm
+                pd = mi.TensorDescriptor()
+                mi.deriveBNTensorDescriptor(pd, d, mode)
+                pn = c if mode == mi.miopenBNSpatial else m
+                w, bias, rm = (torch.randn(pn, **f32) for _ in range(3))
+                rv = torch.rand(pn, **f32) + 0.5
+                sm, si, ds, db = (torch.empty(pn, **f32) for _ in range(4))
+                p = [t.data_ptr() for t in (w, bias, rm, rv, sm, si, ds, db)]
+                if mode == mi.miopenBNSpatial:
+                    tin, tdyv = tx, tdy
+                else:
+                    tin, tdyv = tx.view(n, m), tdy.view(n, m)
+                drv = dict({"-m": mflag}, **flags)
+                tag = f"{tname}_{lay}{mname}"
+                b.row(f"bn_train_{tag}", shape, 2 * es * numel,
+                      lambda: mi.batchNormalizationForwardTraining(b.h, mode, 1.0, 0.0, d, x, d, y, pd, p[0], p[1],
+                                                                   0.1, p[2], p[3], 1e-5, p[4], p[5]),
+                      lambda: F.batch_norm(tin, rm, rv, w, bias, training=True, momentum=0.1, eps=1e-5),
+                      "bnorm" + sub, dict(drv, **{"-F": 1, "-r": 1, "-s": 1}))
+                b.row(f"bn_infer_{tag}", shape, 2 * es * numel,
+                      lambda: mi.batchNormalizationForwardInference(b.h, mode, 1.0, 0.0, d, x, d, y, pd, p[0], p[1],
+                                                                    p[2], p[3], 1e-5),
+                      lambda: F.batch_norm(tin, rm, rv, w, bias, training=False, eps=1e-5),
+                      "bnorm" + sub, dict(drv, **{"-F": 2, "-r": 1}))
+                txg = tin.detach().clone().requires_grad_()
+                twg, tbg = w.clone().requires_grad_(), bias.clone().requires_grad_()
+                tyg = F.batch_norm(txg, None, None, twg, tbg, training=True, eps=1e-5)
+                b.row(f"bn_bwd_{tag}", shape, 3 * es * numel,
+                      lambda: mi.batchNormalizationBackward(b.h, mode, 1.0, 0.0, 1.0, 0.0, d, x, d, dy, d, dx, pd,
+                                                            p[0], p[6], p[7], 1e-5, p[4], p[5]),
+                      lambda: torch.autograd.grad(tyg, (txg, twg, tbg), tdyv, retain_graph=True),
+                      "bnorm" + sub, dict(drv, **{"-F": 0, "-b": 1, "-s": 1}))
+
+
 def bench_lrn(b):
     shape = b.shape((4, 96, 55, 55), (128, 96, 55, 55))
     n = int(np.prod(shape))
@@ -281,6 +343,55 @@ def bench_softmax(b):
               lambda: torch._softmax_backward_data(tdy, ty, 1, ty.dtype), "softmax", dict(flags, **{"-F": 2}))
 
 
+def bench_softmax_types(b):
+    """Channel softmax in fp16 and bf16 (NCHW and NHWC) and fp32 NHWC, forward and backward, against
+    PyTorch's softmax in the same type and memory format (channels_last for NHWC). Our calls get
+    the PyTorch tensors themselves (on the CPU NumPy views of them), so both sides read the same
+    memory."""
+    import ml_dtypes
+    types = [(mi.miopenHalf, torch.float16, "fp16", np.float16),
+             (mi.miopenBFloat16, torch.bfloat16, "bfp16", ml_dtypes.bfloat16),
+             (mi.miopenFloat, torch.float32, "", np.float32)]
+    shapes = b.shape([(8, 21, 128, 128), (8, 64, 56, 56)], [(48, 21, 256, 256), (64, 64, 112, 112)])
+    for mtype, ttype, suffix, npdt in types:
+        for layout in ("NCHW", "NHWC"):
+            if mtype == mi.miopenFloat and layout == "NCHW":
+                continue                     # bench_softmax has it
+            fmt = torch.channels_last if layout == "NHWC" else torch.contiguous_format
+            for shape in shapes:
+                n = int(np.prod(shape))
+                size = torch.tensor([], dtype=ttype).element_size()
+                d = mi.TensorDescriptor()
+                mi.setNdTensorDescriptorWithLayout(
+                    d, mtype, mi.miopenTensorNHWC if layout == "NHWC" else mi.miopenTensorNCHW, list(shape), 4)
+                mk = lambda: torch.randn(shape, device=b.dev.torch).to(ttype).contiguous(memory_format=fmt)
+                tx, tdy = mk(), mk()
+                ty, tdx = torch.empty_like(tx), torch.empty_like(tx)
+
+                def ours(t):
+                    if b.dev.gpu:
+                        return t
+                    raw = t.permute(0, 2, 3, 1) if layout == "NHWC" else t    # the memory order
+                    a = raw.contiguous().view(torch.int16 if size == 2 else torch.int32).numpy()
+                    assert a.ctypes.data == t.data_ptr()
+                    a = a.view(npdt)
+                    return a.transpose(0, 3, 1, 2) if layout == "NHWC" else a
+
+                x, y, dy, dx = ours(tx), ours(ty), ours(tdy), ours(tdx)
+                flags = {"-a": 1, "-m": 1, "-L": layout}
+                name = f"softmax{'_' + suffix if suffix else '_fp32'}_{layout.lower()}"
+                b.row(f"{name}_fwd", shape, 2 * size * n,
+                      lambda: mi.softmaxForward_V2(b.h, 1.0, d, x, 0.0, d, y, mi.MIOPEN_SOFTMAX_ACCURATE,
+                                                   mi.MIOPEN_SOFTMAX_MODE_CHANNEL),
+                      lambda: torch.softmax(tx, dim=1), "softmax" + suffix, dict(flags, **{"-F": 1}))
+                tyr = torch.softmax(tx, dim=1)
+                b.row(f"{name}_bwd", shape, 3 * size * n,
+                      lambda: mi.softmaxBackward_V2(b.h, 1.0, d, y, d, dy, 0.0, d, dx,
+                                                    mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_MODE_CHANNEL),
+                      lambda: torch._softmax_backward_data(tdy, tyr, 1, tyr.dtype), "softmax" + suffix,
+                      dict(flags, **{"-F": 2}))
+
+
 def per_call_us(fn, sync, calls=2000, repeat=7):
     """Host time per call of `calls` back-to-back calls without synchronisation (on a GPU the launch
     is asynchronous, so this is the host cost), min of `repeat`."""
@@ -315,7 +426,9 @@ def bench_overhead(b):
 
 
 GROUPS = {"elementwise": bench_elementwise, "elementwise16": bench_elementwise_16,
-          "pooling": bench_pooling, "batchnorm": bench_batchnorm, "lrn": bench_lrn, "softmax": bench_softmax, "overhead": bench_overhead}
+          "pooling": bench_pooling, "batchnorm": bench_batchnorm, "bntypes": bench_batchnorm_types,
+          "lrn": bench_lrn, "softmax": bench_softmax, "softmax_types": bench_softmax_types,
+          "overhead": bench_overhead}
 
 
 def main(argv=None):

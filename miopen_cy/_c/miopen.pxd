@@ -275,6 +275,28 @@ cdef extern from "miopen/miopen.h" nogil:
         const void* dy, const miopenTensorDescriptor_t dxDesc, void* dx,
         const miopenTensorDescriptor_t bnScaleBiasDiffDesc, const void* bnScale, void* resultBnScaleDiff,
         void* resultBnBiasDiff, double epsilon, const void* savedMean, const void* savedInvVariance)
+    miopenStatus_t miopenBatchNormalizationForwardTraining_V2(
+        miopenHandle_t handle, miopenBatchNormMode_t bn_mode, void* alpha, void* beta,
+        const miopenTensorDescriptor_t xDesc, const void* x, const miopenTensorDescriptor_t yDesc, void* y,
+        const miopenTensorDescriptor_t scaleDesc, const miopenTensorDescriptor_t biasVarDesc,
+        const miopenTensorDescriptor_t savedMeanDesc, const miopenTensorDescriptor_t savedVarDesc,
+        void* bnScale, void* bnBias, double expAvgFactor, void* resultRunningMean,
+        void* resultRunningVariance, double epsilon, void* resultSaveMean, void* resultSaveInvVariance)
+    miopenStatus_t miopenBatchNormalizationForwardInference_V2(
+        miopenHandle_t handle, miopenBatchNormMode_t bn_mode, void* alpha, void* beta,
+        const miopenTensorDescriptor_t xDesc, const void* x, const miopenTensorDescriptor_t yDesc, void* y,
+        const miopenTensorDescriptor_t scaleDesc, const miopenTensorDescriptor_t biasDesc,
+        const miopenTensorDescriptor_t estMeanDesc, const miopenTensorDescriptor_t estVarianceDesc,
+        void* bnScale, void* bnBias, void* estimatedMean, void* estimatedVariance, double epsilon)
+    miopenStatus_t miopenBatchNormalizationBackward_V2(
+        miopenHandle_t handle, miopenBatchNormMode_t bn_mode, const void* alphaDataDiff,
+        const void* betaDataDiff, const void* alphaParamDiff, const void* betaParamDiff,
+        const miopenTensorDescriptor_t xDesc, const void* x, const miopenTensorDescriptor_t dyDesc,
+        const void* dy, const miopenTensorDescriptor_t dxDesc, void* dx,
+        const miopenTensorDescriptor_t scaleDesc, const miopenTensorDescriptor_t biasDesc,
+        const miopenTensorDescriptor_t savedMeanDesc, const miopenTensorDescriptor_t savedVarDesc,
+        const void* bnScale, void* resultBnScaleDiff, void* resultBnBiasDiff, double epsilon,
+        const void* savedMean, const void* savedInvVariance)
 
     miopenStatus_t miopenCreateActivationDescriptor(miopenActivationDescriptor_t* activDesc)
     miopenStatus_t miopenSetActivationDescriptor(const miopenActivationDescriptor_t activDesc,

@@ -4,7 +4,8 @@
 MIOpenDriver's flags, runs it through the public Python mirror of the C API (Find for
 convolution), times it (average over -i iterations, excluding the first) and verifies the result
 against an independent float64 NumPy reference (miopen_cy.reference) that shares no code with
-the library. Sub-commands: conv, pool, lrn, activ, softmax, bnorm, tensorop (MIOpenDriver's), and
+the library. Sub-commands: conv, pool, lrn, activ, softmax, bnorm, tensorop (MIOpenDriver's), their
+fp16/bf16 forms (dtypes.VARIANTS: activfp16, bnormfp16fp32, ... and ours such as poolbfp16), and
 `net resnet50`, which runs every distinct convolution of ResNet-50 v1.5 and prints one table.
 
 The lines that MIOPEN_ENABLE_LOGGING_CMD=1 prints run here unchanged. Exit status: 0 when every
@@ -15,6 +16,7 @@ Modules: flags (every sub-command's flag table and the parser), buffers (host te
 device), timing, report (output, exit statuses, verification), one module per sub-command (conv,
 pool, lrn, activ, softmax, bnorm, tensorop) and net.
 """
+import functools
 import shlex
 import sys
 
@@ -22,6 +24,7 @@ import miopen_cy as mi
 from .activ import ACTIV_NAMES, cmd_activ
 from .bnorm import BN_EPS, BN_TOL, BnParam, cmd_bnorm
 from .buffers import Device, HostTensor, LibraryMissing, layout_strides
+from .dtypes import VARIANTS, DataTypeMissing
 from .conv import (ALGO_NAMES, CONV_TOL, DIRECTIONS, ConvCase, ConvRunner, cmd_conv, find_db_solver,
                    stats_lines)
 from .flags import (ACTIV_FLAGS, BNORM_FLAGS, COMMON_FLAGS, CONV_FLAGS, LAYOUTS, LRN_FLAGS, NET_FLAGS,
@@ -41,6 +44,11 @@ _corrupt_hook = None
 
 COMMANDS = {"conv": cmd_conv, "pool": cmd_pool, "lrn": cmd_lrn, "activ": cmd_activ,
             "softmax": cmd_softmax, "bnorm": cmd_bnorm, "tensorop": cmd_tensorop, "net": cmd_net}
+# The fp16/bf16 sub-commands (MIOpenDriver's names and ours in the same naming): the base command
+# with its data type (and batch norm's parameter type).
+COMMANDS.update({name: functools.partial(COMMANDS[base], dtype=dt, name=name,
+                                         **({"ptype": pt} if pt is not None else {}))
+                 for name, (base, dt, pt, _) in VARIANTS.items()})
 # MIOpenDriver's other base arguments: data-type variants and operations this driver lacks.
 OTHER_TYPES = {"fp16": "fp16 (miopenHalf)", "bfp16": "bfloat16", "int8": "int8", "fp64": "fp64",
                "fp8": "fp8", "bfp8": "bfp8"}
@@ -50,7 +58,8 @@ OTHER_OPS = ("CBAInfer", "CBAInferfp16", "rnn", "rnnfp16", "gemm", "gemmfp16", "
 
 def usage_text():
     return (f"usage: {PROG} <sub-command> [flags]   ({PROG} <sub-command> --help lists the flags)\n"
-            f"sub-commands: {', '.join(c for c in COMMANDS if c != 'net')} (MIOpenDriver's), "
+            f"sub-commands: {', '.join(c for c in COMMANDS if c != 'net' and c not in VARIANTS)} "
+            f"(MIOpenDriver's), their fp16/bf16 forms ({', '.join(VARIANTS)}), "
             f"net resnet50 (every convolution of ResNet-50)\n"
             f"miopen_cy flags: --device cpu|gpu (default cpu), --json")
 
@@ -79,8 +88,9 @@ def main(argv=None):
                                       f"(available: {', '.join(COMMANDS)})")
         for base in COMMANDS:
             if cmd.startswith(base) and cmd[len(base):] in OTHER_TYPES:
-                return _usage_error(None, f"'{cmd}': data type {OTHER_TYPES[cmd[len(base):]]} is not supported; "
-                                          f"miopen_cy computes in fp32 only: use '{base}'")
+                forms = [base] + [v for v, (b, *_) in VARIANTS.items() if b == base]
+                return _usage_error(None, f"'{cmd}': data type {OTHER_TYPES[cmd[len(base):]]} is not supported "
+                                          f"by {base}: use {' or '.join(repr(f) for f in forms)}")
         return _usage_error(None, f"unknown sub-command {cmd!r} (choose from {', '.join(COMMANDS)})")
     as_json = "--json" in args
     report = Report(as_json)
@@ -93,7 +103,7 @@ def main(argv=None):
         return EXIT_OK
     except UsageError as e:
         return _usage_error(cmd, str(e))
-    except LibraryMissing as e:
+    except (LibraryMissing, DataTypeMissing) as e:
         print(f"{PROG} {cmd}: error: {e}", file=sys.stderr)
         return report.finish(EXIT_LIBRARY) if as_json else EXIT_LIBRARY
     except mi.MIOpenError as e:

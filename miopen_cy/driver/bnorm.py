@@ -1,9 +1,12 @@
-"""bnorm: MIOpenDriver's batch normalization: forward training or inference, or backward."""
+"""bnorm: MIOpenDriver's batch normalization: forward training or inference, or backward; data and
+parameters in fp32 (bnorm), fp16 (bnormfp16), fp16 data with fp32 parameters (bnormfp16fp32), bf16
+data with fp32 parameters (bnormbfp16fp32), or bf16 both (bnormbfp16, ours beyond MIOpen)."""
 import numpy as np
 
 import miopen_cy as mi
 from miopen_cy.reference import batchnorm as bn_ref
 from .buffers import HostTensor, data_rng, library_call
+from .dtypes import FP32, as64, tolerance
 from .flags import BNORM_FLAGS, UsageError, check_iters, parse_flags
 from .layer import open_layer
 from .report import EXIT_OK, EXIT_VERIFY_FAILED, apply_corrupt, finite_or_none, rms_range
@@ -14,8 +17,8 @@ BN_EPS = 1e-3          # MIOpenDriver's EPSILON
 BN_TOL = 1e-4          # MIOpenDriver's RMSTOL_FP32
 
 
-def cmd_bnorm(args, report):
-    o, _ = parse_flags("bnorm", BNORM_FLAGS, args)
+def cmd_bnorm(args, report, dtype=FP32, ptype=FP32, name="bnorm"):
+    o, _ = parse_flags(name, BNORM_FLAGS, args)
     info = check_iters(o)
     mode = o["mode"]
     if mode not in (0, 1):
@@ -38,36 +41,39 @@ def cmd_bnorm(args, report):
     for line in notes:
         report.say(line)
     alpha, beta = o["alpha"], o["beta"]
-    x = HostTensor(lens, layout=layout)
+    x = HostTensor(lens, layout=layout, dtype=dtype)
     xd = x.desc()
     pd = mi.TensorDescriptor()
     library_call("deriveBNTensorDescriptor")(pd, xd, mode)
     plens = list(pd.shape)
+    if dtype is not FP32:       # the parameters in their own type (fp32: MIOpen's mixed mode)
+        pd = HostTensor(plens, dtype=ptype).desc()
+    tol = tolerance("bnorm", dtype, BN_TOL)
     rng = data_rng()
-    x_data = rng.random(lens).astype(np.float32)
+    x_data = dtype.store(rng.random(lens))
     x.set(x_data)
-    params = lambda lo=0.0, hi=1.0: (lo + (hi - lo) * rng.random(plens)).astype(np.float32)
-    p = lambda data: BnParam(device, plens, data)
+    params = lambda lo=0.0, hi=1.0: ptype.store(lo + (hi - lo) * rng.random(plens))
+    p = lambda data: BnParam(device, plens, data, ptype)
     kind = "train" if forw == 1 else ("inference" if forw == 2 else "backward")
     report.record.update(subcommand="bnorm", device=h.device, problem={
-        "x": lens, "layout": layout, "mode": ["per-activation", "spatial"][mode], "run": kind,
+        "x": lens, "layout": layout, "type": dtype.name, "parameter_type": ptype.name, "mode": ["per-activation", "spatial"][mode], "run": kind,
         "save": o["save"], "running": o["run"], "epsilon": BN_EPS})
     if o["printconv"]:
         report.say(f"BatchNorm: {['per-activation', 'spatial'][mode]} {kind}, x {'x'.join(map(str, lens))} "
                    f"({layout}), parameters {'x'.join(map(str, plens))}")
-    nbytes = int(np.prod(lens)) * 4
-    pbytes = int(np.prod(plens)) * 4
+    nbytes = int(np.prod(lens)) * dtype.itemsize
+    pbytes = int(np.prod(plens)) * ptype.itemsize
     bx = device.put(x)
     if forw:
-        y = HostTensor(lens, layout=layout)
+        y = HostTensor(lens, layout=layout, dtype=dtype)
         yd = y.desc()
         by = device.put(y)
         scale, bias = p(params()), p(params())
-        y0 = rng.random(lens).astype(np.float32)
+        y0 = dtype.store(rng.random(lens))
         checks = []
         if forw == 1:
             run_mean, run_var = p(params()), p(params())
-            save_mean, save_inv = p(np.full(plens, np.nan, np.float32)), p(np.full(plens, np.nan, np.float32))
+            save_mean, save_inv = p(np.full(plens, np.nan)), p(np.full(plens, np.nan))
             keep, save = bool(o["run"]), bool(o["save"])
             calls = [0]
             api = library_call("batchNormalizationForwardTraining")
@@ -85,7 +91,8 @@ def cmd_bnorm(args, report):
             # Every iteration sees the same batch: with expAvgFactor 1/(i+1) the running statistics
             # end as the batch statistics (the unbiased variance), as one update with factor 1 gives.
             ref_y, smean, sinv, mean, unbiased = bn_ref.forward_training(
-                x_data, mode, scale.data, bias.data, BN_EPS, run_mean.data, run_var.data, 1.0)
+                as64(x_data), mode, as64(scale.data), as64(bias.data), BN_EPS, as64(run_mean.data),
+                as64(run_var.data), 1.0)
             checks.append(("Forward train batch norm", ref_y, y, by))
             if keep:
                 checks += [("Forward train batch norm running mean", mean, run_mean, None),
@@ -104,7 +111,8 @@ def cmd_bnorm(args, report):
                 api(h, mode, alpha, beta, xd, bx, yd, by, pd, scale.dev, bias.dev, est_mean.dev, est_var.dev, BN_EPS)
 
             times, wall = timed_calls(device, call, o["iter"])
-            ref_y = bn_ref.forward(x_data, scale.data, bias.data, est_mean.data, est_var.data, BN_EPS)
+            ref_y = bn_ref.forward(as64(x_data), as64(scale.data), as64(bias.data), as64(est_mean.data),
+                                   as64(est_var.data), BN_EPS)
             checks.append(("Forward inference batch norm", ref_y, y, by))
             label = "Forward Batch Normalization"
         time_lines(report, o, device, label, times, wall)
@@ -115,20 +123,20 @@ def cmd_bnorm(args, report):
             report.say(f"stats: bnormf, 0, {data_sz}, {data_sz}, 0, {(rd + 1) * data_sz / t / 1e6 if t > 0 else 0:f}, {t:f}")
         res = result("fwd", times, wall, nbytes + 2 * pbytes, nbytes, kind=kind)
         if o["verify"]:
-            _bn_verify(report, device, checks, alpha, beta, y0, res)
+            _bn_verify(report, device, checks, alpha, beta, as64(y0), res, tol)
         report.results.append(res)
     else:
-        dy, dx = HostTensor(lens, layout=layout), HostTensor(lens, layout=layout)
+        dy, dx = HostTensor(lens, layout=layout, dtype=dtype), HostTensor(lens, layout=layout, dtype=dtype)
         dyd, dxd = dy.desc(), dx.desc()
-        dy_data = (1e-2 * (rng.integers(0, 100, lens) + 1)).astype(np.float32)
+        dy_data = dtype.store(1e-2 * (rng.integers(0, 100, lens) + 1))
         dy.set(dy_data)
         bdy, bdx = device.put(dy), device.put(dx)
-        scale = p((1e-2 * (rng.integers(0, 100, plens) + 1)).astype(np.float32))
-        dscale, dbias = p(np.full(plens, np.nan, np.float32)), p(np.full(plens, np.nan, np.float32))
+        scale = p(1e-2 * (rng.integers(0, 100, plens) + 1))
+        dscale, dbias = p(np.full(plens, np.nan)), p(np.full(plens, np.nan))
         save = bool(o["save"])
-        s_mean = p((1e-2 * (rng.integers(0, 100, plens) + 1)).astype(np.float32))
-        s_inv = p((1e-2 * (rng.integers(0, 100, plens) + 1)).astype(np.float32))
-        dx0 = rng.random(lens).astype(np.float32)
+        s_mean = p(1e-2 * (rng.integers(0, 100, plens) + 1))
+        s_inv = p(1e-2 * (rng.integers(0, 100, plens) + 1))
+        dx0 = dtype.store(rng.random(lens))
         api = library_call("batchNormalizationBackward")
 
         def call():
@@ -146,14 +154,14 @@ def cmd_bnorm(args, report):
         res = result("bwd", times, wall, 2 * nbytes + 3 * pbytes, nbytes + 2 * pbytes, kind=kind)
         if o["verify"]:
             if save:
-                mean, inv = s_mean.data.astype(np.float64), s_inv.data.astype(np.float64)
+                mean, inv = as64(s_mean.data), as64(s_inv.data)
             else:
-                mean, var, _ = bn_ref.batch_stats(x_data, mode)
+                mean, var, _ = bn_ref.batch_stats(as64(x_data), mode)
                 inv = 1.0 / np.sqrt(var + BN_EPS)
-            rdx, rds, rdb = bn_ref.backward(x_data, dy_data, mode, scale.data, mean, inv)
+            rdx, rds, rdb = bn_ref.backward(as64(x_data), as64(dy_data), mode, as64(scale.data), mean, inv)
             checks = [("Backward batch norm dx", rdx, dx, bdx), ("Backward batch norm dscale", rds, dscale, None),
                       ("Backward batch norm dbias", rdb, dbias, None)]
-            _bn_verify(report, device, checks, alpha, beta, dx0, res)
+            _bn_verify(report, device, checks, alpha, beta, as64(dx0), res, tol)
         report.results.append(res)
     return EXIT_VERIFY_FAILED if report.failed else EXIT_OK
 
@@ -161,19 +169,19 @@ def cmd_bnorm(args, report):
 class BnParam:
     """A batch-norm parameter vector (shape of the derived descriptor) and its device data."""
 
-    def __init__(self, device, plens, data):
+    def __init__(self, device, plens, data, ptype=FP32):
         self.device = device
-        self.data = np.asarray(data, np.float32).reshape(plens)
+        self.data = ptype.store(data).reshape(plens)
         self.host = np.ascontiguousarray(self.data).copy()
         self.dev = self.host if not device.gpu else mi.DeviceBuffer.from_numpy(device.handle, self.host)
 
     def get(self):
         if self.device.gpu:
-            return self.dev.to_numpy(self.host.shape, np.float32)
+            return self.dev.to_numpy(self.host.shape, self.host.dtype)
         return self.host
 
 
-def _bn_verify(report, device, checks, alpha, beta, prev, res):
+def _bn_verify(report, device, checks, alpha, beta, prev, res, tol=BN_TOL):
     errors = {}
     worst = 0.0
     for label, ref, t, dev in checks:
@@ -190,4 +198,4 @@ def _bn_verify(report, device, checks, alpha, beta, prev, res):
             break
     res["errors"] = errors
     name = "Forward Batch Normalization" if res["direction"] == "fwd" else "Backward Batch Normalization"
-    report.verdict(name, worst, BN_TOL, res)
+    report.verdict(name, worst, tol, res)

@@ -1,8 +1,9 @@
-"""The data a layer runs on: float32 host tensors of any layout or strides, the device (the
-handle and its buffers), the random or file-loaded inputs."""
+"""The data a layer runs on: host tensors of any storage type (fp32, fp16, bf16), layout or
+strides, the device (the handle and its buffers), the random or file-loaded inputs."""
 import numpy as np
 
 import miopen_cy as mi
+from .dtypes import FP32
 from .flags import UsageError
 
 
@@ -21,17 +22,20 @@ def layout_strides(lens, layout):
 
 
 class HostTensor:
-    """A float32 tensor of logical (N, C, spatial...) lengths with element strides: `buf` is the
-    whole buffer the library gets, `view` the logical array over it."""
+    """A tensor of logical (N, C, spatial...) lengths with element strides, stored in `dtype` (a
+    dtypes.DType, fp32 by default): `buf` is the whole buffer the library gets, `view` the logical
+    array over it."""
 
-    def __init__(self, lens, strides=None, layout=None, fill=np.nan):
+    def __init__(self, lens, strides=None, layout=None, fill=np.nan, dtype=FP32):
         self.lens = tuple(int(v) for v in lens)
+        self.dtype = dtype
         if strides is None:
             strides = layout_strides(self.lens, layout) if layout else _packed(self.lens)
         self.strides = tuple(int(s) for s in strides)
         span = 0 if 0 in self.lens else 1 + sum((l - 1) * s for l, s in zip(self.lens, self.strides))
-        self.buf = np.full(max(span, 1), fill, dtype=np.float32)
-        self.view = np.lib.stride_tricks.as_strided(self.buf, self.lens, [s * 4 for s in self.strides])
+        self.buf = np.full(max(span, 1), fill, dtype=np.float32).astype(dtype.np)
+        size = self.buf.itemsize
+        self.view = np.lib.stride_tricks.as_strided(self.buf, self.lens, [s * size for s in self.strides])
 
     @property
     def packed(self):
@@ -39,15 +43,17 @@ class HostTensor:
 
     def desc(self):
         d = mi.TensorDescriptor()
-        mi.setTensorDescriptor(d, mi.miopenFloat, len(self.lens), list(self.lens),
+        mi.setTensorDescriptor(d, self.dtype.mi, len(self.lens), list(self.lens),
                                None if self.packed else list(self.strides))
         return d
 
     def set(self, values):
-        self.view[...] = values
+        """Stores `values` (already of the storage type, or rounded to it here)."""
+        self.view[...] = self.dtype.store(values) if np.asarray(values).dtype != self.buf.dtype else values
 
     def get(self):
-        return np.array(self.view, dtype=np.float32)
+        """The logical values as stored (fp32 data as float32, 16-bit data in its type)."""
+        return np.array(self.view, dtype=self.buf.dtype)
 
 
 def _packed(lens):
@@ -77,7 +83,7 @@ class Device:
     def get(self, t, dev):
         """Copies the device data `dev` of `t` back into t.buf (no-op on the CPU)."""
         if self.gpu:
-            t.buf[...] = dev.to_numpy(t.buf.shape, np.float32)
+            t.buf[...] = dev.to_numpy(t.buf.shape, t.buf.dtype)
         return t.get()
 
     def refill(self, t, dev, values):

@@ -1,17 +1,19 @@
-"""pool: MIOpenDriver's pooling forward and backward (2-d or 3-d; max, average, average inclusive)."""
+"""pool: MIOpenDriver's pooling forward and backward (2-d or 3-d; max, average, average inclusive), in
+fp32 (pool), fp16 (poolfp16) or bf16 (poolbfp16, ours beyond MIOpen)."""
 import numpy as np
 
 import miopen_cy as mi
 from miopen_cy.reference import pooling as pool_ref
 from .buffers import Device, HostTensor, data_rng, library_call
+from .dtypes import FP32, as64, tolerance
 from .flags import (POOL_FLAGS, Flag, UsageError, check_iters, convert, directions, parse_flags,
                     parse_tensor_spec)
 from .layer import run_direction
 from .report import EXIT_OK, EXIT_VERIFY_FAILED
 
 
-def cmd_pool(args, report):
-    o, given = parse_flags("pool", POOL_FLAGS, args)
+def cmd_pool(args, report, dtype=FP32, name="pool"):
+    o, given = parse_flags(name, POOL_FLAGS, args)
     info = check_iters(o)
     # MIOpenDriver's newest pool takes the input as a tensor flag (--input, short -W): a -W value
     # with an 'x' is that tensor, a plain number the old width flag.
@@ -62,7 +64,7 @@ def cmd_pool(args, report):
     h = device.handle
     if info:
         report.say(info)
-    x = HostTensor(lens, strides=strides, layout=layout)
+    x = HostTensor(lens, strides=strides, layout=layout, dtype=dtype)
     xd = x.desc()
     pd = library_call("PoolingDescriptor")()
     library_call("setNdPoolingDescriptor")(pd, mode, dims, win, pads, strides_p)
@@ -77,35 +79,37 @@ def cmd_pool(args, report):
             want = lens if "dinput" in flag else ylens
             if list(tl) != list(want):
                 raise UsageError(f"{flag} {text}: lengths {tl} contradict the computed {want}")
-    y = HostTensor(ylens, layout=layout if strides is None else None)
-    dy, dx = HostTensor(ylens, layout=layout if strides is None else None), HostTensor(lens, strides=strides, layout=layout)
+    y = HostTensor(ylens, layout=layout if strides is None else None, dtype=dtype)
+    dy = HostTensor(ylens, layout=layout if strides is None else None, dtype=dtype)
+    dx = HostTensor(lens, strides=strides, layout=layout, dtype=dtype)
     yd, dyd, dxd = y.desc(), dy.desc(), dx.desc()
     rng = data_rng()
-    x_data = rng.random(lens).astype(np.float32)                       # MIOpenDriver: U(0, 1)
-    dy_data = (0.001 * (rng.random(ylens) - 0.5)).astype(np.float32)   # 0.001 * U(-0.5, 0.5)
+    x_data = dtype.store(rng.random(lens))                       # MIOpenDriver: U(0, 1)
+    dy_data = dtype.store(0.001 * (rng.random(ylens) - 0.5))     # 0.001 * U(-0.5, 0.5)
     x.set(x_data)
     dy.set(dy_data)
     ws_size = library_call("poolingGetWorkSpaceSizeV2")(pd, yd)
     ws = device.workspace(ws_size)
     do_backward = bool(bwd)
     report.record.update(subcommand="pool", device=h.device, problem={
-        "x": lens, "y": ylens, "mode": o["mode"], "window": win, "pads": pads, "strides": strides_p,
+        "x": lens, "y": ylens, "type": dtype.name, "mode": o["mode"], "window": win, "pads": pads, "strides": strides_p,
         "index_type": o["index_type"], "layout": layout or ("strided" if strides else "NC" + "DHW"[3 - dims:])})
     if o["print"]:
         report.say(f"Pooling: {o['mode']} x {'x'.join(map(str, lens))} -> y {'x'.join(map(str, ylens))}, "
                    f"window {'x'.join(map(str, win))}, pad {'x'.join(map(str, pads))}, stride {'x'.join(map(str, strides_p))}")
     bx, by, bdy, bdx = device.put(x), device.put(y), device.put(dy), device.put(dx)
     fwd_call = lambda: mi.poolingForward(h, pd, 1.0, xd, bx, 0.0, yd, by, do_backward, ws, ws_size)
-    size = lambda lst: int(np.prod(lst)) * 4
+    size = lambda lst: int(np.prod(lst)) * dtype.itemsize
+    tol = tolerance("pool", dtype, 1e-6)
     if fwd:
         run_direction(report, o, device, "fwd", "Forward Pooling", "pool-fwd", fwd_call, (y, by),
                       size(lens), size(ylens),
-                      lambda: pool_ref.forward(x_data, mode, win, pads, strides_p, ylens[2:])[0], 1e-6)
+                      lambda: pool_ref.forward(as64(x_data), mode, win, pads, strides_p, ylens[2:])[0], tol)
     if bwd:
         if not fwd:
             fwd_call()
         bwd_call = lambda: mi.poolingBackward(h, pd, 1.0, yd, by, dyd, bdy, xd, bx, 0.0, dxd, bdx, ws)
         run_direction(report, o, device, "bwd", "Backward Pooling", "pool-bwd", bwd_call, (dx, bdx),
                       2 * size(ylens) + size(lens), size(lens),
-                      lambda: pool_ref.backward(x_data, dy_data, mode, win, pads, strides_p), 1e-6)
+                      lambda: pool_ref.backward(as64(x_data), as64(dy_data), mode, win, pads, strides_p), tol)
     return EXIT_VERIFY_FAILED if report.failed else EXIT_OK

@@ -1,17 +1,19 @@
-"""tensorop: MIOpenDriver's tensor operations (SetTensor, ScaleTensor, OpTensor add, mul, min, max)."""
+"""tensorop: MIOpenDriver's tensor operations (SetTensor, ScaleTensor, OpTensor add, mul, min, max), in
+fp32 (tensorop), fp16 (tensoropfp16) or bf16 (tensoropbfp16, ours beyond MIOpen)."""
 import numpy as np
 
 import miopen_cy as mi
 from miopen_cy.reference import tensor as tensor_ref
 from .buffers import HostTensor, data_rng
+from .dtypes import FP32, as64, tolerance
 from .flags import TENSOROP_FLAGS, UsageError, check_iters, parse_flags
 from .layer import open_layer
 from .report import EXIT_OK, EXIT_VERIFY_FAILED, apply_corrupt, rms_range
 from .timing import average_excluding_first, result, timed_calls
 
 
-def cmd_tensorop(args, report):
-    o, _ = parse_flags("tensorop", TENSOROP_FLAGS, args)
+def cmd_tensorop(args, report, dtype=FP32, name="tensorop"):
+    o, _ = parse_flags(name, TENSOROP_FLAGS, args)
     info = check_iters(o)
     op = o["tensor_op"]
     if not 0 <= op <= 5:
@@ -20,14 +22,14 @@ def cmd_tensorop(args, report):
     h = device.handle
     a1, a2, b, val = o["alpha1"], o["alpha2"], o["beta"], o["tensor_val"]
     rng = data_rng()
-    a_data = (4.0 * rng.random(lens) - 2.0).astype(np.float32)        # MIOpenDriver: U(-2, 2)
-    b_data = (4.0 * rng.random(lens) - 2.0).astype(np.float32)
-    c_data = (4.0 * rng.random(lens) - 2.0).astype(np.float32)
-    A, B, C = HostTensor(lens), HostTensor(lens), HostTensor(lens)
+    a_data = dtype.store(4.0 * rng.random(lens) - 2.0)        # MIOpenDriver: U(-2, 2)
+    b_data = dtype.store(4.0 * rng.random(lens) - 2.0)
+    c_data = dtype.store(4.0 * rng.random(lens) - 2.0)
+    A, B, C = (HostTensor(lens, dtype=dtype) for _ in range(3))
     ad, bd, cdesc = A.desc(), B.desc(), C.desc()
     names = ["set", "scale", "add", "mul", "min", "max"]
     report.record.update(subcommand="tensorop", device=h.device, problem={
-        "x": lens, "op": names[op], "alpha1": a1, "alpha2": a2, "beta": b, "tensor_val": val})
+        "x": lens, "type": dtype.name, "op": names[op], "alpha1": a1, "alpha2": a2, "beta": b, "tensor_val": val})
     A.set(a_data)
     B.set(b_data)
     C.set(c_data)
@@ -44,7 +46,7 @@ def cmd_tensorop(args, report):
             mi.opTensor(h, op - 2, a1, ad, dA, a2, bd, dB, b, cdesc, dC)
 
     times, wall = timed_calls(device, call, o["iter"])
-    nbytes = int(np.prod(lens)) * 4
+    nbytes = int(np.prod(lens)) * dtype.itemsize
     t = average_excluding_first(times)
     if o["time"]:
         if o["wall"]:
@@ -58,11 +60,11 @@ def cmd_tensorop(args, report):
     if op == 0:
         ref, out = tensor_ref.set_tensor(lens, val), device.get(A, dA)
     elif op == 1:
-        ref, out = tensor_ref.scale_tensor(a_data, val), device.get(A, dA)
+        ref, out = tensor_ref.scale_tensor(as64(a_data), val), device.get(A, dA)
     else:
-        ref, out = tensor_ref.op_tensor(op - 2, a1, a_data, a2, b_data, b, c_data), device.get(C, dC)
+        ref, out = tensor_ref.op_tensor(op - 2, a1, as64(a_data), a2, as64(b_data), b, as64(c_data)), device.get(C, dC)
     out = apply_corrupt("fwd", out)
     if o["verify"]:
-        report.verdict("Tensor Op", rms_range(ref, out), 1e-6, res)
+        report.verdict("Tensor Op", rms_range(ref, out), tolerance("tensorop", dtype, 1e-6), res)
     report.results.append(res)
     return EXIT_VERIFY_FAILED if report.failed else EXIT_OK

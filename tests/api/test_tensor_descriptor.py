@@ -91,3 +91,68 @@ def test_layout_vectorised_is_not_implemented_and_bad_layout_is_bad_parm():
         mi.setNdTensorDescriptorWithLayout(d, mi.miopenFloat, 42, [1, 4, 2, 2], 4)
     with pytest.raises(mi.BadParmError, match="num_lens = 5"):
         mi.setNdTensorDescriptorWithLayout(d, mi.miopenFloat, mi.miopenTensorNHWC, [1, 4, 2, 2, 2], 5)
+
+
+# ---- layouts and types (issue 17 item 4): lengths in logical N, C, [D,] H, W order whatever the
+# layout, strides from the layout (MIOpen's miopenSetNdTensorDescriptorWithLayout), read back by
+# miopenGetTensorDescriptor / get4dTensorDescriptor and the read-only desc.layout ----------------
+
+LAYOUT_CASES = [
+    (mi.miopenTensorNCHW, (2, 3, 4, 5), (60, 20, 5, 1)),
+    (mi.miopenTensorNHWC, (2, 3, 4, 5), (60, 1, 15, 3)),
+    (mi.miopenTensorCHWN, (2, 3, 4, 5), (1, 40, 10, 2)),
+    (mi.miopenTensorNCDHW, (2, 3, 4, 5, 6), (360, 120, 30, 6, 1)),
+    (mi.miopenTensorNDHWC, (2, 3, 4, 5, 6), (360, 1, 90, 18, 3)),
+]
+
+
+@pytest.mark.parametrize("dtype", [mi.miopenFloat, mi.miopenHalf, mi.miopenBFloat16, mi.miopenInt8,
+                                   mi.miopenInt32], ids=lambda t: mi.DataType(t).name)
+@pytest.mark.parametrize("layout,lens,strides", LAYOUT_CASES, ids=lambda v: str(v))
+def test_layout_strides_read_back_for_every_type(dtype, layout, lens, strides):
+    d = mi.TensorDescriptor()
+    mi.setNdTensorDescriptorWithLayout(d, dtype, layout, list(lens), len(lens))
+    assert mi.getTensorDescriptor(d) == (dtype, lens, strides)
+    assert d.layout == layout and d.dtype == dtype
+    size = {mi.miopenFloat: 4, mi.miopenInt32: 4, mi.miopenInt8: 1}.get(dtype, 2)
+    assert mi.getTensorNumBytes(d) == int(np.prod(lens)) * size
+    if len(lens) == 4:
+        assert mi.get4dTensorDescriptor(d) == (dtype,) + lens + strides
+
+
+def test_nhwc_descriptor_equals_the_same_strides_set_by_hand():
+    a, b = mi.TensorDescriptor(), mi.TensorDescriptor()
+    mi.setNdTensorDescriptorWithLayout(a, mi.miopenHalf, mi.miopenTensorNHWC, [8, 64, 7, 9], 4)
+    mi.set4dTensorDescriptorEx(b, mi.miopenHalf, 8, 64, 7, 9, 64 * 7 * 9, 1, 64 * 9, 64)
+    assert mi.getTensorDescriptor(a) == mi.getTensorDescriptor(b)
+    assert b.layout == mi.miopenTensorNHWC
+
+
+def test_layout_of_other_strides_is_none_and_ties_go_to_nchw():
+    assert desc((2, 3, 4, 5), (100, 30, 6, 1)).layout is None
+    assert desc((4, 5)).layout is None
+    assert desc((2, 1, 1, 1)).layout == mi.miopenTensorNCHW          # every layout fits: NCHW
+    assert desc((2, 3, 1, 1), (3, 1, 3, 3)).layout == mi.miopenTensorNCHW
+
+
+@pytest.mark.parametrize("layout,lens", [
+    (mi.miopenTensorNCHW, [1, 2, 3]), (mi.miopenTensorNHWC, [1, 2, 3, 4, 5]),
+    (mi.miopenTensorCHWN, [1, 2, 3, 4, 5]), (mi.miopenTensorNCDHW, [1, 2, 3, 4]),
+    (mi.miopenTensorNDHWC, [1, 2, 3, 4]),
+])
+def test_layout_with_the_wrong_number_of_lens_is_bad_parm_and_keeps_the_old_state(layout, lens):
+    d = desc((1, 2, 3, 4))
+    with pytest.raises(mi.BadParmError, match=f"num_lens = {len(lens)}"):
+        mi.setNdTensorDescriptorWithLayout(d, mi.miopenHalf, layout, lens, len(lens))
+    assert d.shape == (1, 2, 3, 4) and d.dtype == mi.miopenFloat
+
+
+def test_layout_rejects_bad_lengths_and_types():
+    d = mi.TensorDescriptor()
+    with pytest.raises(mi.BadParmError, match="lens"):
+        mi.setNdTensorDescriptorWithLayout(d, mi.miopenHalf, mi.miopenTensorNHWC, [1, 0, 2, 2], 4)
+    with pytest.raises(mi.BadParmError, match="dataType"):
+        mi.setNdTensorDescriptorWithLayout(d, 4, mi.miopenTensorNHWC, [1, 2, 2, 2], 4)
+    with pytest.raises(mi.BadParmError, match="overflows"):
+        mi.setNdTensorDescriptorWithLayout(d, mi.miopenHalf, mi.miopenTensorNHWC, [2**31 - 1] * 4, 4)
+    assert d.layout is None and repr(d) == "TensorDescriptor(unset)"

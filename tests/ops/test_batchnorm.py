@@ -14,6 +14,8 @@ from hypothesis import given, settings, strategies as st
 import miopen_cy as mi
 from miopen_cy.reference import batchnorm as ref
 from support.buffers import Strided, desc, poisoned, rel_l2
+from support.dtypes import FLOAT_TYPES, HALF_TYPES, as64, check_close, np_dtype, poison, \
+    random_stored
 
 SPATIAL, PER_ACT = mi.miopenBNSpatial, mi.miopenBNPerActivation
 MODES = [pytest.param(SPATIAL, id="spatial"), pytest.param(PER_ACT, id="per_act")]
@@ -551,7 +553,8 @@ BAD_FWD_TRAIN = [
      r"bnScaleBiasMeanVarDesc has lengths \(1, 3, 4, 5\); expected \(1, 3, 1, 1\) for miopenBNSpatial"),
     (dict(bn=(1, 4, 1, 1)), mi.BadParmError, "bnScaleBiasMeanVarDesc has lengths"),
     (dict(bn=(3,)), mi.BadParmError, "bnScaleBiasMeanVarDesc has lengths"),
-    (dict(bn_dtype=mi.miopenHalf), mi.MIOpenNotImplementedError, "bnScaleBiasMeanVarDesc has data type miopenHalf"),
+    # fp32 data take fp32 parameters only (fp16 ones are MIOpen's for fp16 data)
+    (dict(bn_dtype=mi.miopenHalf), mi.BadParmError, "bnScaleBiasMeanVarDesc has data type miopenHalf"),
     (dict(epsilon=-1e-5), mi.BadParmError, "epsilon = -1e-05; must be finite and >= 0"),
     (dict(epsilon=float("nan")), mi.BadParmError, "epsilon = nan"),
     (dict(epsilon=float("inf")), mi.BadParmError, "epsilon = inf"),
@@ -609,7 +612,7 @@ def test_fwd_train_bad_inputs_change_nothing(handle, rng, change, exc, word):
     assert _unchanged(kw, snap)
 
 
-def test_double_data_is_not_implemented_and_changes_nothing(handle, rng):
+def test_double_data_is_a_bad_parm_and_changes_nothing(handle, rng):
     shape = (2, 3, 4, 5)
     xd = desc(shape, dtype=mi.miopenDouble)
     bd = bn_desc(xd, SPATIAL)
@@ -617,10 +620,10 @@ def test_double_data_is_not_implemented_and_changes_nothing(handle, rng):
     x = rng.standard_normal(shape)
     y = np.full(shape, np.nan)
     scale, bias, rm, rv = params(rng, bd.shape)
-    with pytest.raises(mi.MIOpenNotImplementedError, match="xDesc has data type miopenDouble"):
+    with pytest.raises(mi.BadParmError, match="xDesc has data type miopenDouble"):
         mi.batchNormalizationForwardTraining(handle, SPATIAL, 1.0, 0.0, xd, x, xd, y, bd, scale,
                                              bias, 0.1, rm, rv, EPS, None, None)
-    with pytest.raises(mi.MIOpenNotImplementedError, match="xDesc has data type miopenDouble"):
+    with pytest.raises(mi.BadParmError, match="xDesc has data type miopenDouble"):
         mi.batchNormalizationForwardInference(handle, SPATIAL, 1.0, 0.0, xd, x, xd, y, bd, scale,
                                               bias, rm, rv, EPS)
     assert np.all(np.isnan(y))
@@ -746,3 +749,430 @@ def test_logging_prints_the_call(tmp_path):
     run = subprocess.run([sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True,
                          text=True, check=True)
     assert "miopenDeriveBNTensorDescriptor" in run.stderr and "bn_mode = 1" in run.stderr
+
+
+# ---- storage types: fp16 / bf16 data, fp32 (MIOpen's mixed mode) or same-type parameters -------
+# The oracle is PyTorch in float64 on the stored (already rounded) inputs; a 16-bit output is one
+# rounding of an fp32 result, so it is checked to 2 units of its type (absolute below 1).
+
+LAYOUTS = [pytest.param((0, 1, 2, 3), id="nchw"), pytest.param((0, 2, 3, 1), id="nhwc")]
+PARAM_TYPES = [pytest.param("fp32", id="p32"), pytest.param("data", id="pdata")]
+
+
+class _ArrayInterface:
+    """A bf16 NumPy array seen through __array_interface__ alone: the buffer protocol cannot
+    carry ml_dtypes' bfloat16 (NumPy refuses its format), the array interface can."""
+
+    def __init__(self, a):
+        self.a = a
+        self.__array_interface__ = a.__array_interface__
+
+
+def _arg(a):
+    if isinstance(a, np.ndarray) and a.dtype.kind == "V":
+        return _ArrayInterface(a)
+    if isinstance(a, np.ndarray) and a.dtype.name == "bfloat16":
+        return _ArrayInterface(a)
+    return a
+
+
+def bn_call(fn, *args, **kw):
+    return fn(*[_arg(a) for a in args], **{k: _arg(v) for k, v in kw.items()})
+
+
+def stored_layout(shape, order, dt, rng=None, lo=-2.0, hi=3.0):
+    """Like layout(), in storage type dt: (buffer, logical view, element strides)."""
+    mem = poison([shape[i] for i in order], dt)
+    view = mem.transpose(np.argsort(order))
+    if rng is not None:
+        view[...] = random_stored(shape, dt, rng, lo, hi)
+    return mem, view, tuple(s // mem.itemsize for s in view.strides)
+
+
+def close(actual, expected, dt, what=""):
+    if int(dt) == int(mi.miopenFloat):
+        assert rel_l2(as64(actual), expected) <= TOL, what
+    else:
+        check_close(actual, expected, dt, ulps=2, err_msg=what)
+
+
+def typed_params(rng, ps, pt):
+    scale = random_stored(ps, pt, rng, -2.0, 2.0)
+    bias = random_stored(ps, pt, rng, -2.0, 2.0)
+    rm = random_stored(ps, pt, rng, -1.0, 1.0)
+    rv = random_stored(ps, pt, rng, 0.5, 1.5)
+    return scale, bias, rm, rv
+
+
+def param_type(dt, kind):
+    return mi.miopenFloat if kind == "fp32" else dt
+
+
+@pytest.mark.parametrize("ptype", PARAM_TYPES)
+@pytest.mark.parametrize("order", LAYOUTS)
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_types_fwd_train_matches_torch(handle, rng, dt, mode, order, ptype):
+    if int(dt) == int(mi.miopenFloat) and ptype == "data":
+        pytest.skip("fp32 parameters of fp32 data: the p32 case")
+    shape = (4, 6, 5, 7)
+    pt = param_type(dt, ptype)
+    xm, xv, xs = stored_layout(shape, order, dt, rng)
+    ym, yv, ys = stored_layout(shape, order, dt)
+    xd = desc(shape, xs, dt)
+    bd = desc(pshape(mode, shape), dtype=pt)
+    scale, bias, rm, rv = typed_params(rng, bd.shape, pt)
+    rm0, rv0 = as64(rm), as64(rv)
+    sm, si = poison(bd.shape, pt), poison(bd.shape, pt)
+    bn_call(mi.batchNormalizationForwardTraining, handle, mode, 1.0, 0.0, xd, xm, desc(shape, ys, dt), ym,
+                                         bd, scale, bias, 0.25, rm, rv, EPS, sm, si)
+    ty, tsm, tsi, trm, trv = torch_train(as64(xv), mode, as64(scale), as64(bias), rm0, rv0, 0.25)
+    close(yv, ty, dt, "y")
+    close(sm.ravel(), tsm, pt, "saved mean")
+    close(si.ravel(), tsi, pt, "saved inv std")
+    close(rm.ravel(), trm, pt, "running mean")
+    close(rv.ravel(), trv, pt, "running variance")
+
+
+@pytest.mark.parametrize("ptype", PARAM_TYPES)
+@pytest.mark.parametrize("order", LAYOUTS)
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dt", HALF_TYPES)
+def test_types_fwd_infer_matches_torch(handle, rng, dt, mode, order, ptype):
+    shape = (3, 5, 6, 4)
+    pt = param_type(dt, ptype)
+    xm, xv, xs = stored_layout(shape, order, dt, rng)
+    ym, yv, ys = stored_layout(shape, order, dt)
+    xd = desc(shape, xs, dt)
+    bd = desc(pshape(mode, shape), dtype=pt)
+    scale, bias, rm, rv = typed_params(rng, bd.shape, pt)
+    bn_call(mi.batchNormalizationForwardInference, handle, mode, 1.0, 0.0, xd, xm, desc(shape, ys, dt), ym,
+                                          bd, scale, bias, rm, rv, EPS)
+    ty = F.batch_norm(torch_input(as64(xv), mode), torch_param(as64(rm)), torch_param(as64(rv)),
+                      torch_param(as64(scale)), torch_param(as64(bias)), False, 0.0, EPS)
+    close(yv, ty.reshape(shape).numpy(), dt, "y")
+
+
+@pytest.mark.parametrize("use_saved", [True, False], ids=["saved", "recomputed"])
+@pytest.mark.parametrize("ptype", PARAM_TYPES)
+@pytest.mark.parametrize("order", LAYOUTS)
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dt", HALF_TYPES)
+def test_types_bwd_matches_torch(handle, rng, dt, mode, order, ptype, use_saved):
+    shape = (4, 3, 5, 6)
+    pt = param_type(dt, ptype)
+    xm, xv, xs = stored_layout(shape, order, dt, rng)
+    dym, dyv, dys = stored_layout(shape, order, dt, rng, -1.0, 1.0)
+    dxm, dxv, dxs = stored_layout(shape, order, dt)
+    xd = desc(shape, xs, dt)
+    bd = desc(pshape(mode, shape), dtype=pt)
+    scale, bias, _, _ = typed_params(rng, bd.shape, pt)
+    ds, db = poison(bd.shape, pt), poison(bd.shape, pt)
+    x64 = as64(xv)
+    saved = (None, None)
+    if use_saved:
+        _, tsm, tsi, _, _ = torch_train(x64, mode, as64(scale), as64(bias), np.zeros(bd.shape),
+                                        np.ones(bd.shape), 0.0)
+        saved = (np.asarray(tsm.reshape(bd.shape)).astype(np_dtype(pt)),
+                 np.asarray(tsi.reshape(bd.shape)).astype(np_dtype(pt)))
+    bn_call(mi.batchNormalizationBackward, handle, mode, 1.0, 0.0, 1.0, 0.0, xd, xm, desc(shape, dys, dt),
+                                  dym, desc(shape, dxs, dt), dxm, bd, scale, ds, db, EPS, *saved)
+    if use_saved:
+        edx, eds, edb = ref.backward(x64, as64(dyv), int(mode), as64(scale), as64(saved[0]),
+                                     as64(saved[1]))
+    else:
+        edx, eds, edb = torch_grads(x64, as64(dyv), mode, as64(scale), as64(bias))
+    # dx adds three terms of the size of dy / sigma: absolute to the largest of them
+    check_close(dxv, edx, dt, ulps=2, floor=float(np.max(np.abs(edx))), err_msg="dx")
+    close(ds.ravel(), np.ravel(eds), pt, "dscale")
+    close(db.ravel(), np.ravel(edb), pt, "dbias")
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_types_v2_separate_descriptors(handle, rng, dt, mode):
+    """_V2: scale in the data's type, bias fp32 with gaps, mean/variance fp32, all checked."""
+    shape = (3, 4, 5, 6)
+    ps = pshape(mode, shape)
+    x = random_stored(shape, dt, rng)
+    xd = desc(shape, dtype=dt)
+    y = poison(shape, dt)
+    scale = random_stored(ps, dt, rng)
+    sd = desc(ps, dtype=dt)
+    bias = Strided(ps, rng)
+    bias.view[...] = random_stored(ps, mi.miopenFloat, rng)
+    md = desc(ps)
+    rm = random_stored(ps, mi.miopenFloat, rng, -1, 1)
+    rv = random_stored(ps, mi.miopenFloat, rng, 0.5, 1.5)
+    rm0, rv0 = as64(rm), as64(rv)
+    sm, si = poison(ps, mi.miopenFloat), poison(ps, mi.miopenFloat)
+    bn_call(mi.batchNormalizationForwardTraining_V2, handle, mode, 1.0, 0.0, xd, x, xd, y, sd, bias.desc(),
+                                            md, md, scale, bias.buf, 0.5, rm, rv, EPS, sm, si)
+    b64 = as64(bias.view)
+    ty, tsm, tsi, trm, trv = torch_train(as64(x), mode, as64(scale), b64, rm0, rv0, 0.5)
+    close(y, ty, dt, "y")
+    close(sm.ravel(), tsm, mi.miopenFloat, "saved mean")
+    close(si.ravel(), tsi, mi.miopenFloat, "saved inv std")
+    close(rm.ravel(), trm, mi.miopenFloat, "running mean")
+    close(rv.ravel(), trv, mi.miopenFloat, "running variance")
+    assert bias.gaps_untouched()
+
+    y2 = poison(shape, dt)
+    bn_call(mi.batchNormalizationForwardInference_V2, handle, mode, 1.0, 0.0, xd, x, xd, y2, sd,
+                                             bias.desc(), md, md, scale, bias.buf, rm, rv, EPS)
+    ti = F.batch_norm(torch_input(as64(x), mode), torch_param(as64(rm)), torch_param(as64(rv)),
+                      torch_param(as64(scale)), torch_param(b64), False, 0.0, EPS)
+    close(y2, ti.reshape(shape).numpy(), dt, "inference y")
+
+    dy = random_stored(shape, dt, rng, -1, 1)
+    dx = poison(shape, dt)
+    ds = poison(ps, dt)
+    db = Strided(ps)
+    bn_call(mi.batchNormalizationBackward_V2, handle, mode, 1.0, 0.0, 1.0, 0.0, xd, x, xd, dy, xd, dx, sd,
+                                     db.desc(), md, md, scale, ds, db.buf, EPS, None, None)
+    edx, eds, edb = torch_grads(as64(x), as64(dy), mode, as64(scale), b64)
+    check_close(dx, edx, dt, ulps=2, floor=float(np.max(np.abs(edx))), err_msg="dx") \
+        if int(dt) != int(mi.miopenFloat) else None
+    if int(dt) == int(mi.miopenFloat):
+        assert rel_l2(dx, edx) <= TOL
+    close(ds.ravel(), np.ravel(eds), dt, "dscale")
+    close(db.view.ravel(), np.ravel(edb), mi.miopenFloat, "dbias")
+    assert db.gaps_untouched()
+
+
+def _typed_train_kw(handle, rng, dt=mi.miopenHalf, pt=mi.miopenFloat, shape=(2, 3, 4, 5)):
+    ps = pshape(SPATIAL, shape)
+    bd = desc(ps, dtype=pt)
+    scale, bias, rm, rv = typed_params(rng, ps, pt)
+    return dict(handle=handle, bn_mode=SPATIAL, alpha=1.0, beta=0.0, xDesc=desc(shape, dtype=dt),
+                x=random_stored(shape, dt, rng), yDesc=desc(shape, dtype=dt), y=poison(shape, dt),
+                scaleDesc=bd, biasVarDesc=bd, savedMeanDesc=bd, savedVarDesc=bd, bnScale=scale,
+                bnBias=bias, expAvgFactor=0.1, resultRunningMean=rm, resultRunningVariance=rv,
+                epsilon=EPS, resultSaveMean=poison(ps, pt), resultSaveInvVariance=poison(ps, pt))
+
+
+BAD_TYPES = [
+    # (changes: name -> (kind, dtype)), expected message
+    (dict(x=mi.miopenInt8, y=mi.miopenInt8), "xDesc has data type miopenInt8"),
+    (dict(y=mi.miopenBFloat16), "xDesc is miopenHalf but yDesc is miopenBFloat16"),
+    (dict(scaleDesc=mi.miopenBFloat16), "scaleDesc has data type miopenBFloat16; for xDesc of miopenHalf"),
+    (dict(biasVarDesc=mi.miopenDouble), "biasVarDesc has data type miopenDouble"),
+    (dict(savedVarDesc=mi.miopenHalf), "savedVarDesc has data type miopenHalf; savedMeanDesc has miopenFloat"),
+    (dict(savedMeanDesc=mi.miopenInt32, savedVarDesc=mi.miopenInt32), "savedMeanDesc has data type miopenInt32"),
+]
+
+
+@pytest.mark.parametrize("change,word", BAD_TYPES, ids=[w[:40] for _, w in BAD_TYPES])
+def test_types_bad_or_mismatched_types_change_nothing(handle, rng, change, word):
+    if any(int(v) == int(mi.miopenBFloat16) for v in change.values()):
+        np_dtype(mi.miopenBFloat16)            # skips without ml_dtypes
+    kw = _typed_train_kw(handle, rng)
+    shape, ps = kw["x"].shape, kw["bnScale"].shape
+    owners = {"scaleDesc": ["bnScale"], "biasVarDesc": ["bnBias"],
+              "savedMeanDesc": ["resultRunningMean", "resultSaveMean"],
+              "savedVarDesc": ["resultRunningVariance", "resultSaveInvVariance"]}
+    for k, t in change.items():
+        if k == "x":
+            kw["xDesc"] = desc(shape, dtype=t)
+            kw["x"] = np.ones(shape, np_dtype(t))
+        elif k == "y":
+            kw["yDesc"] = desc(shape, dtype=t)
+            kw["y"] = (poison(shape, t) if np.dtype(np_dtype(t)).kind == "f"
+                       else np.full(shape, 7, np_dtype(t)))
+        else:
+            kw[k] = desc(ps, dtype=t)
+            for name in owners[k]:
+                kw[name] = (np.full(ps, np.nan, np_dtype(t)) if np.dtype(np_dtype(t)).kind == "f"
+                            else np.full(ps, 7, np_dtype(t)))
+    snap = _snapshot(kw, ("y", "resultRunningMean", "resultRunningVariance", "resultSaveMean",
+                          "resultSaveInvVariance"))
+    with pytest.raises(mi.BadParmError, match=word):
+        bn_call(mi.batchNormalizationForwardTraining_V2, **kw)
+    assert _unchanged(kw, snap)
+
+
+@pytest.mark.parametrize("dt", HALF_TYPES)
+def test_types_backward_and_inference_refuse_mismatches(handle, rng, dt):
+    shape = (2, 3, 4, 5)
+    ps = pshape(SPATIAL, shape)
+    x = random_stored(shape, dt, rng)
+    xd = desc(shape, dtype=dt)
+    bd = desc(ps)
+    scale, bias, rm, rv = typed_params(rng, ps, mi.miopenFloat)
+    dx, ds, db = poison(shape, dt), poison(ps, mi.miopenFloat), poison(ps, mi.miopenFloat)
+    with pytest.raises(mi.BadParmError, match="dxDesc is miopenFloat"):
+        bn_call(mi.batchNormalizationBackward, handle, SPATIAL, 1.0, 0.0, 1.0, 0.0, xd, x, xd, x,
+                                      desc(shape), np.full(shape, np.nan, np.float32), bd, scale,
+                                      ds, db, EPS, None, None)
+    other = mi.miopenHalf if int(dt) == int(mi.miopenBFloat16) else mi.miopenBFloat16
+    with pytest.raises(mi.BadParmError, match=f"biasDesc has data type {mi.DataType(int(other)).name}"):
+        bn_call(mi.batchNormalizationBackward_V2, handle, SPATIAL, 1.0, 0.0, 1.0, 0.0, xd, x, xd, x, xd, dx,
+                                         bd, desc(ps, dtype=other), bd, bd, scale, ds,
+                                         np.full(ps, np.nan, np_dtype(other)), EPS, None, None)
+    assert np.all(np.isnan(as64(dx))) and np.all(np.isnan(ds)) and np.all(np.isnan(db))
+    y = poison(shape, dt)
+    with pytest.raises(mi.BadParmError, match="estVarianceDesc has data type"):
+        bn_call(mi.batchNormalizationForwardInference_V2, handle, SPATIAL, 1.0, 0.0, xd, x, xd, y, bd, bd,
+                                                 bd, desc(ps, dtype=dt), scale, bias, rm,
+                                                 rv.astype(np_dtype(dt)), EPS)
+    assert np.all(np.isnan(as64(y)))
+
+
+# The GPU's special paths in every type (on the CPU the same cases run the general kernels):
+# spatial training on packed NCHW with H*W a multiple of 4 (bn_fwd_train_nchw4), per-activation
+# training and backward on packed data with N <= 64 (bn_peract_train / bn_peract_bwd: one group a
+# thread; N = 70 takes the group reduction), inference on packed NHWC with C a multiple of 4
+# (bn_infer_packed's channels-last mode); blending and in place.
+
+@pytest.mark.parametrize("inplace", [False, True], ids=["out", "inplace"])
+@pytest.mark.parametrize("mode,shape", [(SPATIAL, (5, 8, 8, 12)), (PER_ACT, (33, 3, 4, 5)),
+                                        (PER_ACT, (64, 2, 4, 4)), (PER_ACT, (70, 2, 3, 4)),
+                                        (PER_ACT, (1, 3, 2, 4))],
+                         ids=["spatial-nchw4", "per_act-n33", "per_act-n64", "per_act-n70",
+                              "per_act-n1"])
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_types_fast_paths_train(handle, rng, dt, mode, shape, inplace):
+    ps = pshape(mode, shape)
+    x = random_stored(shape, dt, rng, -1.0, 4.0)
+    x64 = as64(x)
+    y0 = random_stored(shape, dt, rng)
+    y = x if inplace else y0.copy()
+    alpha, beta = (1.0, 0.0) if inplace else (0.75, 0.5)
+    scale, bias, rm, rv = typed_params(rng, ps, mi.miopenFloat)
+    rm0, rv0 = as64(rm), as64(rv)
+    rv0_kept = rv0.copy()
+    sm, si = poison(ps, mi.miopenFloat), poison(ps, mi.miopenFloat)
+    xd = desc(shape, dtype=dt)
+    bn_call(mi.batchNormalizationForwardTraining, handle, mode, alpha, beta, xd, x, xd, y,
+            desc(ps), scale, bias, 0.25, rm, rv, EPS, sm, si)
+    ty, tsm, tsi, trm, trv = torch_train(x64, mode, as64(scale), as64(bias), rm0, rv0, 0.25)
+    if shape[0] == 1:
+        trv = 0.75 * as64(rv0_kept).ravel()   # M = 1: MIOpen keeps the biased variance (0)
+    expect = alpha * ty + beta * as64(y0) if beta else alpha * ty
+    close(y, expect, dt, "y")
+    close(sm.ravel(), tsm, mi.miopenFloat, "saved mean")
+    close(si.ravel(), tsi, mi.miopenFloat, "saved inv std")
+    close(rm.ravel(), trm, mi.miopenFloat, "running mean")
+    close(rv.ravel(), trv, mi.miopenFloat, "running variance")
+
+
+@pytest.mark.parametrize("use_saved", [True, False], ids=["saved", "recomputed"])
+@pytest.mark.parametrize("shape", [(33, 3, 4, 5), (64, 2, 4, 4), (70, 2, 3, 4)],
+                         ids=["n33", "n64", "n70"])
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_types_fast_paths_peract_bwd(handle, rng, dt, shape, use_saved):
+    ps = pshape(PER_ACT, shape)
+    x = random_stored(shape, dt, rng, -1.0, 4.0)
+    dy = random_stored(shape, dt, rng, -1.0, 1.0)
+    dx0 = random_stored(shape, dt, rng)
+    dx = dx0.copy()
+    scale, bias, _, _ = typed_params(rng, ps, mi.miopenFloat)
+    ds0, db0 = typed_params(rng, ps, mi.miopenFloat)[:2]
+    ds, db = ds0.copy(), db0.copy()
+    x64 = as64(x)
+    saved = (None, None)
+    if use_saved:
+        _, tsm, tsi, _, _ = torch_train(x64, PER_ACT, as64(scale), as64(bias), np.zeros(ps),
+                                        np.ones(ps), 0.0)
+        saved = (tsm.reshape(ps).astype(np.float32), tsi.reshape(ps).astype(np.float32))
+    xd = desc(shape, dtype=dt)
+    bn_call(mi.batchNormalizationBackward, handle, PER_ACT, 1.5, 0.5, 2.0, -1.0, xd, x, xd, dy,
+            xd, dx, desc(ps), scale, ds, db, EPS, *saved)
+    if use_saved:
+        edx, eds, edb = ref.backward(x64, as64(dy), PER_ACT, as64(scale), as64(saved[0]),
+                                     as64(saved[1]))
+    else:
+        edx, eds, edb = torch_grads(x64, as64(dy), PER_ACT, as64(scale), as64(bias))
+    edx = 1.5 * np.asarray(edx) + 0.5 * as64(dx0)
+    if int(dt) == int(mi.miopenFloat):
+        assert rel_l2(dx, edx) <= TOL
+    else:
+        check_close(dx, edx, dt, ulps=2, floor=float(np.max(np.abs(edx))), err_msg="dx")
+    close(ds.ravel(), 2.0 * np.ravel(eds) - as64(ds0).ravel(), mi.miopenFloat, "dscale")
+    close(db.ravel(), 2.0 * np.ravel(edb) - as64(db0).ravel(), mi.miopenFloat, "dbias")
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.5])
+@pytest.mark.parametrize("shape", [(3, 8, 5, 6), (2, 4, 1, 1), (2, 12, 3, 3, 2)],
+                         ids=["c8", "c4-1x1", "5d-c12"])
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_types_fast_paths_nhwc_inference(handle, rng, dt, shape, beta):
+    order = (0,) + tuple(range(2, len(shape))) + (1,)
+    xm, xv, xs = stored_layout(shape, order, dt, rng)
+    ym, yv, ys = stored_layout(shape, order, dt, rng)
+    y0 = as64(yv)
+    ps = pshape(SPATIAL, shape)
+    scale, bias, rm, rv = typed_params(rng, ps, mi.miopenFloat)
+    bn_call(mi.batchNormalizationForwardInference, handle, SPATIAL, 1.0, beta,
+            desc(shape, xs, dt), xm, desc(shape, ys, dt), ym, desc(ps), scale, bias, rm, rv, EPS)
+    ty = F.batch_norm(torch.from_numpy(as64(xv)), torch_param(rm), torch_param(rv),
+                      torch_param(scale), torch_param(bias), False, 0.0, EPS).numpy()
+    close(yv, ty + beta * y0 if beta else ty, dt, "y")
+
+
+@pytest.mark.parametrize("beta", [0.0, 0.5])
+@pytest.mark.parametrize("shape", [(3, 8, 5, 6), (4, 16, 20, 20), (5, 4, 3, 7), (2, 12, 3, 3, 2),
+                                   (2, 136, 3, 5)],
+                         ids=["c8", "c16-chunks", "c4", "5d-c12", "c136"])
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_types_fast_paths_nhwc_train(handle, rng, dt, shape, beta):
+    """Spatial training on packed channels-last data, C a multiple of 4 (bn_fwd_train_nhwc4)."""
+    order = (0,) + tuple(range(2, len(shape))) + (1,)
+    xm, xv, xs = stored_layout(shape, order, dt, rng, -1.0, 4.0)
+    ym, yv, ys = stored_layout(shape, order, dt, rng)
+    y0 = as64(yv)
+    ps = pshape(SPATIAL, shape)
+    scale, bias, rm, rv = typed_params(rng, ps, mi.miopenFloat)
+    rm0, rv0 = as64(rm), as64(rv)
+    sm, si = poison(ps, mi.miopenFloat), poison(ps, mi.miopenFloat)
+    bn_call(mi.batchNormalizationForwardTraining, handle, SPATIAL, 1.0, beta, desc(shape, xs, dt),
+            xm, desc(shape, ys, dt), ym, desc(ps), scale, bias, 0.25, rm, rv, EPS, sm, si)
+    ty, tsm, tsi, trm, trv = torch_train(as64(xv), SPATIAL, as64(scale), as64(bias), rm0, rv0,
+                                         0.25)
+    close(yv, ty + beta * y0 if beta else ty, dt, "y")
+    close(sm.ravel(), tsm, mi.miopenFloat, "saved mean")
+    close(si.ravel(), tsi, mi.miopenFloat, "saved inv std")
+    close(rm.ravel(), trm, mi.miopenFloat, "running mean")
+    close(rv.ravel(), trv, mi.miopenFloat, "running variance")
+
+
+@pytest.mark.parametrize("use_saved", [True, False], ids=["saved", "recomputed"])
+@pytest.mark.parametrize("layout_,shape", [
+    ("nchw", (5, 8, 8, 12)), ("nchw", (3, 2, 300, 40)), ("nchw", (2, 3, 2, 2, 4)),
+    ("nhwc", (3, 8, 5, 6)), ("nhwc", (4, 16, 20, 20)), ("nhwc", (2, 12, 3, 3, 2))],
+    ids=["nchw-8x12", "nchw-chunks", "ncdhw", "nhwc-c8", "nhwc-c16-chunks", "ndhwc-c12"])
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_types_fast_paths_spatial_bwd(handle, rng, dt, layout_, shape, use_saved):
+    """Spatial backward on packed NCHW (H*W % 4 == 0) and NHWC (C % 4 == 0): the GPU's quad
+    kernels (bn_grad_sums_nchw4 / _nhwc4 and their applies), blended."""
+    nd = len(shape)
+    order = tuple(range(nd)) if layout_ == "nchw" else (0,) + tuple(range(2, nd)) + (1,)
+    xm, xv, xs = stored_layout(shape, order, dt, rng, -1.0, 4.0)
+    dym, dyv, _ = stored_layout(shape, order, dt, rng, -1.0, 1.0)
+    dxm, dxv, _ = stored_layout(shape, order, dt, rng)
+    dx0 = as64(dxv)
+    ps = pshape(SPATIAL, shape)
+    scale, bias, _, _ = typed_params(rng, ps, mi.miopenFloat)
+    ds0, db0 = typed_params(rng, ps, mi.miopenFloat)[:2]
+    ds, db = ds0.copy(), db0.copy()
+    x64 = as64(xv)
+    saved = (None, None)
+    if use_saved:
+        _, tsm, tsi, _, _ = torch_train(x64, SPATIAL, as64(scale), as64(bias), np.zeros(ps),
+                                        np.ones(ps), 0.0)
+        saved = (tsm.reshape(ps).astype(np.float32), tsi.reshape(ps).astype(np.float32))
+    xd = desc(shape, xs, dt)
+    bn_call(mi.batchNormalizationBackward, handle, SPATIAL, 1.5, 0.5, 2.0, -1.0, xd, xm, xd, dym,
+            xd, dxm, desc(ps), scale, ds, db, EPS, *saved)
+    if use_saved:
+        edx, eds, edb = ref.backward(x64, as64(dyv), SPATIAL, as64(scale), as64(saved[0]),
+                                     as64(saved[1]))
+    else:
+        edx, eds, edb = torch_grads(x64, as64(dyv), SPATIAL, as64(scale), as64(bias))
+    edx = 1.5 * np.asarray(edx) + 0.5 * dx0
+    if int(dt) == int(mi.miopenFloat):
+        assert rel_l2(as64(dxv), edx) <= TOL
+    else:
+        check_close(dxv, edx, dt, ulps=2, floor=float(np.max(np.abs(edx))), err_msg="dx")
+    close(ds.ravel(), 2.0 * np.ravel(eds) - as64(ds0).ravel(), mi.miopenFloat, "dscale")
+    close(db.ravel(), 2.0 * np.ravel(edb) - as64(db0).ravel(), mi.miopenFloat, "dbias")

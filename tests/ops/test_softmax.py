@@ -13,6 +13,8 @@ import miopen_cy as mi
 from miopen_cy.reference import softmax as ref
 from support.buffers import Strided, desc, poisoned, rel_l2
 from support.devices import requires_gpu
+from support.dtypes import (FLOAT_TYPES, EPS, as64, check_close, np_dtype, poison,
+                            random_stored)
 
 ALGOS = [mi.MIOPEN_SOFTMAX_FAST, mi.MIOPEN_SOFTMAX_ACCURATE, mi.MIOPEN_SOFTMAX_LOG]
 MODES = [mi.MIOPEN_SOFTMAX_MODE_INSTANCE, mi.MIOPEN_SOFTMAX_MODE_CHANNEL]
@@ -301,7 +303,7 @@ def test_forward_bad_inputs_raise_and_leave_y_untouched(handle, rng):
             call()
         assert np.all(np.isnan(y)), words
     yd = np.full(shape, np.nan)
-    with pytest.raises(mi.MIOpenNotImplementedError, match="miopenDouble"):
+    with pytest.raises(mi.BadParmError, match="yDesc has data type miopenDouble"):
         _fwd(handle, desc(shape, dtype=mi.miopenDouble), x.astype(np.float64),
              desc(shape, dtype=mi.miopenDouble), yd)
     assert np.all(np.isnan(yd))
@@ -551,3 +553,220 @@ def test_short_row_softmax_matches_torch_and_repeats_its_bits(rng, shape, mode, 
     dxb2 = mi.DeviceBuffer.from_numpy(h, poisoned(shape))
     mi.softmaxBackward_V2(h, 1.0, d, yb, d, dyb, 0.0, d, dxb2, algo, mode)
     assert dxb2.to_numpy(shape, np.float32).tobytes() == dx.tobytes()
+
+
+# ---- storage types: fp16 and bf16 (bf16 is ours: MIOpen's softmax refuses it) ------------------
+
+# Inputs rounded to the storage type; the float64 reference runs on the stored values, so a right
+# kernel is off by fp32 arithmetic plus one rounding: 1 ulp of fp16/bf16 relative to
+# max(|ref|, floor). fp32 keeps its own bound (vectorised exp, sums of up to 1000 terms).
+ULPS = {int(mi.miopenFloat): 64.0, int(mi.miopenHalf): 1.0, int(mi.miopenBFloat16): 1.0}
+TYPE_SHAPES = [(2, 5, 3, 4), (4, 37, 1, 1), (3, 1000, 1, 1), (2, 3, 64, 70), (1, 21, 40, 40)]
+
+
+def _check_y(y, ref_y, dt, algo):
+    floor = 1.0 if algo == mi.MIOPEN_SOFTMAX_LOG else 1e-3
+    check_close(y, ref_y, dt, ULPS[int(dt)], floor=floor)
+
+
+def _check_dx(dx, ref_dx, dt):
+    # dx cancels (dy - sum): fp32's own error is absolute, about 1e-7 (far below 1e-2 ulp of fp16)
+    check_close(dx, ref_dx, dt, ULPS[int(dt)], floor=1.0 if int(dt) == int(mi.miopenFloat) else 1e-2)
+
+
+def _dy(rng, shape, dt):
+    return random_stored(shape, dt, rng, -1.0, 1.0)
+
+
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("shape", TYPE_SHAPES, ids=_shape_id)
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: mi.SoftmaxMode(m).name)
+@pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
+def test_types_forward_and_backward(handle, rng, dt, shape, mode, algo):
+    x = random_stored(shape, dt, rng, -4.0, 4.0)
+    y = poison(shape, dt)
+    mi.softmaxForward_V2(handle, 1.0, desc(shape, dtype=dt), x, 0.0, desc(shape, dtype=dt), y,
+                         algo, mode)
+    assert y.dtype == np_dtype(dt)
+    _check_y(y, ref.forward(as64(x), algo, mode), dt, algo)
+    dy = _dy(rng, shape, dt)
+    dx = poison(shape, dt)
+    mi.softmaxBackward_V2(handle, 1.0, desc(shape, dtype=dt), y, desc(shape, dtype=dt), dy, 0.0,
+                          desc(shape, dtype=dt), dx, algo, mode)
+    _check_dx(dx, ref.backward_from_output(as64(y), as64(dy), algo, mode), dt)
+
+
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_types_v1(handle, rng, dt):
+    shape = (2, 6, 5, 3)
+    d = desc(shape, dtype=dt)
+    x, dy = random_stored(shape, dt, rng, -4.0, 4.0), _dy(rng, shape, dt)
+    y, dx = poison(shape, dt), poison(shape, dt)
+    mi.softmaxForward(handle, 1.0, d, x, 0.0, d, y)
+    _check_y(y, ref.forward(as64(x), ref.ACCURATE, ref.CHANNEL), dt, ref.ACCURATE)
+    mi.softmaxBackward(handle, 1.0, d, y, d, dy, 0.0, d, dx)
+    _check_dx(dx, ref.backward_from_output(as64(y), as64(dy), ref.ACCURATE, ref.CHANNEL), dt)
+
+
+# NHWC: CHANNEL mode over unit-stride channels (on the GPU a group of lanes per position, vectors
+# of four when C % 4 == 0, single elements otherwise; long C a warp or a block per row).
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("c", [2, 3, 8, 21, 64, 100, 256, 1000])
+@pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
+def test_types_nhwc_channel(handle, rng, dt, c, algo):
+    n, h, w = 2, 5, 3
+    shape = (n, c, h, w)
+    d = mi.TensorDescriptor()
+    mi.setNdTensorDescriptorWithLayout(d, dt, mi.miopenTensorNHWC, shape, 4)
+    x_nhwc = random_stored((n, h, w, c), dt, rng, -4.0, 4.0)
+    y_nhwc = poison((n, h, w, c), dt)
+    mi.softmaxForward_V2(handle, 1.0, d, x_nhwc, 0.0, d, y_nhwc, algo, CHANNEL)
+    x = as64(x_nhwc).transpose(0, 3, 1, 2)
+    _check_y(as64(y_nhwc).transpose(0, 3, 1, 2), ref.forward(x, algo, CHANNEL), dt, algo)
+    dy_nhwc = _dy(rng, (n, h, w, c), dt)
+    dx_nhwc = poison((n, h, w, c), dt)
+    mi.softmaxBackward_V2(handle, 1.0, d, y_nhwc, d, dy_nhwc, 0.0, d, dx_nhwc, algo, CHANNEL)
+    ref_dx = ref.backward_from_output(as64(y_nhwc).transpose(0, 3, 1, 2),
+                                      as64(dy_nhwc).transpose(0, 3, 1, 2), algo, CHANNEL)
+    _check_dx(as64(dx_nhwc).transpose(0, 3, 1, 2), ref_dx, dt)
+
+
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("shape", [(2, 5, 3, 4), (5, 64, 1, 1), (1, 2, 70, 70)], ids=_shape_id)
+@pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
+def test_types_blend(handle, rng, dt, shape, algo):
+    d = desc(shape, dtype=dt)
+    x, dy = random_stored(shape, dt, rng, -4.0, 4.0), _dy(rng, shape, dt)
+    y0 = random_stored(shape, dt, rng)
+    y = y0.copy()
+    mi.softmaxForward_V2(handle, 2.0, d, x, 0.5, d, y, algo, CHANNEL)
+    y_ref = ref.forward(as64(x), algo, CHANNEL)
+    check_close(y, 2.0 * y_ref + 0.5 * as64(y0), dt, 2 * ULPS[int(dt)])
+    dx0 = random_stored(shape, dt, rng)
+    dx = dx0.copy()
+    ys = random_stored(shape, dt, rng, 0.0, 1.0)
+    mi.softmaxBackward_V2(handle, -1.5, d, ys, d, dy, 0.25, d, dx, algo, CHANNEL)
+    dx_ref = ref.backward_from_output(as64(ys), as64(dy), algo, CHANNEL)
+    check_close(dx, -1.5 * dx_ref + 0.25 * as64(dx0), dt, 2 * ULPS[int(dt)])
+
+
+@pytest.mark.parametrize("dt", FLOAT_TYPES[1:])
+@pytest.mark.parametrize("mode", MODES, ids=lambda m: mi.SoftmaxMode(m).name)
+def test_types_strided(handle, rng, dt, mode):
+    shape = (2, 5, 3, 4)
+    npdt = np_dtype(dt)
+    xs = Strided(shape, pad=(0, 1, 0, 3), dtype=npdt)
+    xs.view[...] = random_stored(shape, dt, rng, -4.0, 4.0)
+    ys = Strided(shape, pad=(1, 0, 2, 1), dtype=npdt)
+    mi.softmaxForward_V2(handle, 1.0, xs.desc(dt), xs.buf, 0.0, ys.desc(dt), ys.buf,
+                         mi.MIOPEN_SOFTMAX_ACCURATE, mode)
+    _check_y(ys.view, ref.forward(as64(xs.view), ref.ACCURATE, mode), dt, ref.ACCURATE)
+    assert ys.gaps_untouched() and xs.gaps_untouched()
+    dy = _dy(rng, shape, dt)
+    dxs = Strided(shape, pad=(1, 1, 1, 1), dtype=npdt)
+    mi.softmaxBackward_V2(handle, 1.0, ys.desc(dt), ys.buf, desc(shape, dtype=dt), dy, 0.0,
+                          dxs.desc(dt), dxs.buf, mi.MIOPEN_SOFTMAX_ACCURATE, mode)
+    _check_dx(dxs.view, ref.backward_from_output(as64(ys.view), as64(dy), ref.ACCURATE, mode), dt)
+    assert dxs.gaps_untouched()
+
+
+@pytest.mark.parametrize("dt", FLOAT_TYPES[1:])
+def test_types_same_bits_every_run_and_in_place(handle, rng, dt):
+    for shape, mode in [((2, 3, 100, 120), INSTANCE), ((2, 21, 64, 64), CHANNEL),
+                        ((400, 300, 1, 1), CHANNEL)]:
+        d = desc(shape, dtype=dt)
+        x = random_stored(shape, dt, rng, -4.0, 4.0)
+        y1, y2 = poison(shape, dt), poison(shape, dt)
+        mi.softmaxForward_V2(handle, 1.0, d, x, 0.0, d, y1, mi.MIOPEN_SOFTMAX_ACCURATE, mode)
+        mi.softmaxForward_V2(handle, 1.0, d, x, 0.0, d, y2, mi.MIOPEN_SOFTMAX_ACCURATE, mode)
+        assert y1.tobytes() == y2.tobytes()
+        buf = x.copy()
+        mi.softmaxForward_V2(handle, 1.0, d, buf, 0.0, d, buf, mi.MIOPEN_SOFTMAX_ACCURATE, mode)
+        assert buf.tobytes() == y1.tobytes()
+
+
+@pytest.mark.parametrize("dt", FLOAT_TYPES[1:])
+def test_types_nan_and_inf_propagate(handle, dt):
+    shape = (1, 4, 1, 1)
+    d = desc(shape, dtype=dt)
+    x = np.array([1.0, np.nan, 0.0, -1.0]).reshape(shape).astype(np.float32).astype(np_dtype(dt))
+    y = poison(shape, dt)
+    mi.softmaxForward_V2(handle, 1.0, d, x, 0.0, d, y, mi.MIOPEN_SOFTMAX_ACCURATE, CHANNEL)
+    assert np.all(np.isnan(as64(y)))
+    x = np.array([1.0, -np.inf, 0.0, -1.0]).reshape(shape).astype(np.float32).astype(np_dtype(dt))
+    mi.softmaxForward_V2(handle, 1.0, d, x, 0.0, d, y, mi.MIOPEN_SOFTMAX_ACCURATE, CHANNEL)
+    assert as64(y)[0, 1, 0, 0] == 0.0
+    _check_y(y, ref.forward(as64(x), ref.ACCURATE, ref.CHANNEL), dt, ref.ACCURATE)
+
+
+def test_types_bad_inputs_raise_and_leave_outputs_untouched(handle, rng):
+    shape = (2, 3, 4, 5)
+    h16 = random_stored(shape, mi.miopenHalf, rng)
+    y16 = poison(shape, mi.miopenHalf)
+    d16 = desc(shape, dtype=mi.miopenHalf)
+    i8 = np.zeros(shape, np.int8)
+    di8 = desc(shape, dtype=mi.miopenInt8)
+    cases = [
+        (lambda: _fwd(handle, di8, i8, di8, np.zeros(shape, np.int8)),
+         "yDesc has data type miopenInt8"),
+        (lambda: _fwd(handle, d16, h16, desc(shape, dtype=mi.miopenFloat), poisoned(shape)),
+         "xDesc is miopenHalf but yDesc is miopenFloat"),
+        (lambda: _fwd(handle, d16, h16.astype(np.float32), d16, y16),
+         r"x: array dtype 'f4' \(float32\) does not match the descriptor's miopenHalf \(float16\)"),
+        (lambda: _bwd(handle, d16, h16, d16, h16, di8, np.zeros(shape, np.int8)),
+         "dyDesc is miopenHalf but dxDesc is miopenInt8"),
+        (lambda: _bwd(handle, di8, i8, di8, i8, di8, np.zeros(shape, np.int8)),
+         "dxDesc has data type miopenInt8"),
+    ]
+    for call, words in cases:
+        with pytest.raises(mi.BadParmError, match=words):
+            call()
+        assert np.all(np.isnan(as64(y16))), words
+
+
+# Rows of the group kernel (softmax_rows_warp) that are not whole aligned groups of four take
+# single elements (up to 256 a row); past that the block-per-row kernels. Row strides of +1 break
+# the alignment; +4 keeps it.
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("c,pad", [(200, 1), (200, 4), (256, 1), (300, 1), (1000, 2), (37, 0)],
+                         ids=["c200+1", "c200+4", "c256+1", "c300+1", "c1000+2", "c37"])
+@pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
+def test_types_rows_with_a_row_stride(handle, rng, dt, c, pad, algo):
+    shape = (23, c, 1, 1)
+    npdt = np_dtype(dt)
+    xs = Strided(shape, pad=(0, pad, 0, 0), dtype=npdt)
+    xs.view[...] = random_stored(shape, dt, rng, -4.0, 4.0)
+    ys = Strided(shape, pad=(0, pad, 0, 0), dtype=npdt)
+    mi.softmaxForward_V2(handle, 1.0, xs.desc(dt), xs.buf, 0.0, ys.desc(dt), ys.buf, algo, CHANNEL)
+    _check_y(ys.view, ref.forward(as64(xs.view), algo, CHANNEL), dt, algo)
+    assert ys.gaps_untouched()
+    dy = Strided(shape, pad=(0, pad, 0, 0), dtype=npdt)
+    dy.view[...] = _dy(rng, shape, dt)
+    dxs = Strided(shape, pad=(0, pad, 0, 0), dtype=npdt)
+    mi.softmaxBackward_V2(handle, 1.0, ys.desc(dt), ys.buf, dy.desc(dt), dy.buf, 0.0, dxs.desc(dt),
+                          dxs.buf, algo, CHANNEL)
+    _check_dx(dxs.view, ref.backward_from_output(as64(ys.view), as64(dy.view), algo, CHANNEL), dt)
+    assert dxs.gaps_untouched()
+
+
+# CHANNEL mode on NCHW in fp16/bf16: the GPU's columns engine takes two neighbouring positions a
+# thread where H * W is even (and the strides and pointers allow: C up to 32 forward, 24 backward),
+# one a thread otherwise; every register bucket's edges, both parities, a blend.
+@pytest.mark.parametrize("dt", FLOAT_TYPES[1:])
+@pytest.mark.parametrize("c", [1, 7, 8, 9, 16, 17, 24, 25, 32, 33])
+@pytest.mark.parametrize("hw", [(6, 8), (5, 7)], ids=["even", "odd"])
+@pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
+def test_types_columns_every_bucket(handle, rng, dt, c, hw, algo):
+    shape = (3, c) + hw
+    d = desc(shape, dtype=dt)
+    x, dy = random_stored(shape, dt, rng, -4.0, 4.0), _dy(rng, shape, dt)
+    y0 = random_stored(shape, dt, rng)
+    y = y0.copy()
+    beta = 0.5 if c % 2 else 0.0
+    mi.softmaxForward_V2(handle, 1.0, d, x, beta, d, y, algo, CHANNEL)
+    y_ref = ref.forward(as64(x), algo, CHANNEL) + (beta * as64(y0) if beta else 0.0)
+    check_close(y, y_ref, dt, 2.0, floor=1.0 if beta or algo == mi.MIOPEN_SOFTMAX_LOG else 1e-3)
+    ys = random_stored(shape, dt, rng, 0.0, 1.0)
+    dx = poison(shape, dt)
+    mi.softmaxBackward_V2(handle, 1.0, d, ys, d, dy, 0.0, d, dx, algo, CHANNEL)
+    _check_dx(dx, ref.backward_from_output(as64(ys), as64(dy), algo, CHANNEL), dt)

@@ -1926,6 +1926,8 @@ MIOPEN_EXPORT miopenStatus_t miopenDeriveBNTensorDescriptor(miopenTensorDescript
  * (times M / (M - 1), M elements per statistic; left biased when M = 1, as MIOpen does). When
  * both saved pointers are non-null they receive the mean and 1 / sqrt(var + epsilon). A
  * half-given pair is ignored. expAvgFactor must be in [0, 1], epsilon finite and >= 0.
+ * x and y are miopenFloat, miopenHalf or miopenBFloat16; the parameter descriptor is miopenFloat
+ * (MIOpen's mixed mode for 16-bit x) or x's type. Statistics are computed in fp32 or wider.
  * @param handle                    MIOpen handle (input)
  * @param bn_mode                   Batch normalization mode (input)
  * @param alpha                     Floating point scaling factor, allocated on the host (input)
@@ -1964,6 +1966,56 @@ miopenBatchNormalizationForwardTraining(miopenHandle_t handle,
                                         void* resultSaveMean,
                                         void* resultSaveInvVariance);
 
+/*! @brief Execute forward training layer for batch normalization, with a descriptor per
+ * parameter tensor
+ *
+ * As miopenBatchNormalizationForwardTraining; scaleDesc describes bnScale, biasVarDesc bnBias,
+ * savedMeanDesc the running and saved means, savedVarDesc the running variance and the saved
+ * inverse variance. Each is miopenFloat (MIOpen's mixed mode for miopenHalf / miopenBFloat16 x)
+ * or x's type; the two statistics descriptors share a type. Any strides.
+ * @param handle                    MIOpen handle (input)
+ * @param bn_mode                   Batch normalization mode (input)
+ * @param alpha                     Floating point scaling factor, allocated on the host (input)
+ * @param beta                      Floating point shift factor, allocated on the host (input)
+ * @param xDesc                     Tensor descriptor for data input tensor x (input)
+ * @param x                         Data tensor x (input)
+ * @param yDesc                     Tensor descriptor for output data tensor y (input)
+ * @param y                         Data tensor y (output)
+ * @param scaleDesc                 Tensor descriptor for BN scaling (input)
+ * @param biasVarDesc               Tensor descriptor for BN bias (input)
+ * @param savedMeanDesc             Tensor descriptor for BN saved Mean (input)
+ * @param savedVarDesc              Tensor descriptor for BN saved Variance (input)
+ * @param bnScale                   Batch norm scaling, gamma, tensor (input)
+ * @param bnBias                    Batch norm bias, beta, tensor (input)
+ * @param expAvgFactor              Exponential averaging factor (input)
+ * @param resultRunningMean         Running average saved for inference (input/output)
+ * @param resultRunningVariance     Running variance saved for inference (input/output)
+ * @param epsilon                   Value to stabilize inverse variance calculation (input)
+ * @param resultSaveMean            Saved mini-batch mean for backwards pass (output)
+ * @param resultSaveInvVariance     Saved mini-batch inverse variance for backwards pass (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenBatchNormalizationForwardTraining_V2(miopenHandle_t handle,
+                                           miopenBatchNormMode_t bn_mode,
+                                           void* alpha,
+                                           void* beta,
+                                           const miopenTensorDescriptor_t xDesc,
+                                           const void* x,
+                                           const miopenTensorDescriptor_t yDesc,
+                                           void* y,
+                                           const miopenTensorDescriptor_t scaleDesc,
+                                           const miopenTensorDescriptor_t biasVarDesc,
+                                           const miopenTensorDescriptor_t savedMeanDesc,
+                                           const miopenTensorDescriptor_t savedVarDesc,
+                                           void* bnScale,
+                                           void* bnBias,
+                                           double expAvgFactor,
+                                           void* resultRunningMean,
+                                           void* resultRunningVariance,
+                                           double epsilon,
+                                           void* resultSaveMean,
+                                           void* resultSaveInvVariance);
+
 /*! @brief Execute forward inference layer for batch normalization
  *
  * y = alpha * (scale * (x - estimatedMean) / sqrt(estimatedVariance + epsilon) + bias) + beta * y.
@@ -1999,6 +2051,48 @@ miopenBatchNormalizationForwardInference(miopenHandle_t handle,
                                          void* estimatedMean,
                                          void* estimatedVariance,
                                          double epsilon);
+
+/*! @brief Execute forward inference layer for batch normalization, with a descriptor per
+ * parameter tensor
+ *
+ * As miopenBatchNormalizationForwardInference; each parameter descriptor is miopenFloat or x's
+ * type (the mean and variance descriptors share a type), any strides.
+ * @param handle                    MIOpen handle (input)
+ * @param bn_mode                   Batch normalization mode (input)
+ * @param alpha                     Floating point scaling factor, allocated on the host (input)
+ * @param beta                      Floating point shift factor, allocated on the host (input)
+ * @param xDesc                     Tensor descriptor for data input tensor x (input)
+ * @param x                         Data tensor x (input)
+ * @param yDesc                     Tensor descriptor for output data tensor y (input)
+ * @param y                         Data tensor y (output)
+ * @param scaleDesc                 Tensor descriptor for BN scaling (input)
+ * @param biasDesc                  Tensor descriptor for BN bias (input)
+ * @param estMeanDesc               Tensor descriptor for BN estimated Mean (input)
+ * @param estVarianceDesc           Tensor descriptor for BN estimated Variance (input)
+ * @param bnScale                   Batch norm scaling, gamma, tensor (input)
+ * @param bnBias                    Batch norm bias, beta, tensor (input)
+ * @param estimatedMean             Running average saved during forward training (input)
+ * @param estimatedVariance         Running variance saved during forward training (input)
+ * @param epsilon                   Value to stabilize inverse variance calculation (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenBatchNormalizationForwardInference_V2(miopenHandle_t handle,
+                                            miopenBatchNormMode_t bn_mode,
+                                            void* alpha,
+                                            void* beta,
+                                            const miopenTensorDescriptor_t xDesc,
+                                            const void* x,
+                                            const miopenTensorDescriptor_t yDesc,
+                                            void* y,
+                                            const miopenTensorDescriptor_t scaleDesc,
+                                            const miopenTensorDescriptor_t biasDesc,
+                                            const miopenTensorDescriptor_t estMeanDesc,
+                                            const miopenTensorDescriptor_t estVarianceDesc,
+                                            void* bnScale,
+                                            void* bnBias,
+                                            void* estimatedMean,
+                                            void* estimatedVariance,
+                                            double epsilon);
 
 /*! @brief Execute backwards propagation layer for batch normalization
  *
@@ -2046,6 +2140,59 @@ miopenBatchNormalizationBackward(miopenHandle_t handle,
                                  double epsilon,
                                  const void* savedMean,
                                  const void* savedInvVariance);
+
+/*! @brief Execute backwards propagation layer for batch normalization, with a descriptor per
+ * parameter tensor
+ *
+ * As miopenBatchNormalizationBackward; scaleDesc describes bnScale and resultBnScaleDiff,
+ * biasDesc resultBnBiasDiff, savedMeanDesc and savedVarDesc the saved statistics. Each is
+ * miopenFloat or x's type (the two statistics descriptors share a type), any strides.
+ * @param handle                    MIOpen handle (input)
+ * @param bn_mode                   Batch normalization mode (input)
+ * @param alphaDataDiff             Floating point scaling factor, allocated on the host (input)
+ * @param betaDataDiff              Floating point shift factor, allocated on the host (input)
+ * @param alphaParamDiff            Floating point scaling factor, allocated on the host (input)
+ * @param betaParamDiff             Floating point shift factor, allocated on the host (input)
+ * @param xDesc                     Tensor descriptor for data input tensor x (input)
+ * @param x                         Data tensor x (input)
+ * @param dyDesc                    Tensor descriptor for output data tensor dy (input)
+ * @param dy                        Data delta tensor dy (input)
+ * @param dxDesc                    Tensor descriptor for output data tensor dx (input)
+ * @param dx                        Data delta tensor dx (output)
+ * @param scaleDesc                 Tensor descriptor for scaling descriptor (input)
+ * @param biasDesc                  Tensor descriptor for bias/shift descriptor (input)
+ * @param savedMeanDesc             Tensor descriptor for saved Mean descriptor (input)
+ * @param savedVarDesc              Tensor descriptor for saved Variance descriptor (input)
+ * @param bnScale                   Batch norm scaling, gamma, tensor (input)
+ * @param resultBnScaleDiff         Tensor for dscale (output)
+ * @param resultBnBiasDiff          Tensor for dbias (output)
+ * @param epsilon                   Value to stabilize inverse variance calculation (input)
+ * @param savedMean                 Saved mini-batch mean for backwards pass (input)
+ * @param savedInvVariance          Saved mini-batch inverse variance for backwards pass (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenBatchNormalizationBackward_V2(miopenHandle_t handle,
+                                    miopenBatchNormMode_t bn_mode,
+                                    const void* alphaDataDiff,
+                                    const void* betaDataDiff,
+                                    const void* alphaParamDiff,
+                                    const void* betaParamDiff,
+                                    const miopenTensorDescriptor_t xDesc,
+                                    const void* x,
+                                    const miopenTensorDescriptor_t dyDesc,
+                                    const void* dy,
+                                    const miopenTensorDescriptor_t dxDesc,
+                                    void* dx,
+                                    const miopenTensorDescriptor_t scaleDesc,
+                                    const miopenTensorDescriptor_t biasDesc,
+                                    const miopenTensorDescriptor_t savedMeanDesc,
+                                    const miopenTensorDescriptor_t savedVarDesc,
+                                    const void* bnScale,
+                                    void* resultBnScaleDiff,
+                                    void* resultBnBiasDiff,
+                                    double epsilon,
+                                    const void* savedMean,
+                                    const void* savedInvVariance);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Activation                                                                                 */

@@ -1,4 +1,5 @@
-// Batch normalization, any strides, spatial and per-activation: statistics by the deterministic
+// Batch normalization, any strides, spatial and per-activation, data of any storage type T
+// (loaded as fp32, results rounded once): statistics by the deterministic
 // group reduction (common/reduce.hpp: double sums, fixed order, no atomics), one thread per group
 // to finish them (running and saved statistics, the per-group coefficients), and the element-wise
 // engine (common/elementwise.hpp) to write y or dx from the coefficients. Formulas and rounding
@@ -13,49 +14,57 @@
 //   bn_grad_sums    sum dy, sum dy * (x - mean) per (group, chunk)
 //   bn_bwd_finish   dscale, dbias; dx coefficients
 //   bn_bwd_apply    dx = c1 * dy + (c2 * (x - m) + c3) (+ beta * dx)
+//   bn_peract_train per activation, packed, n <= 64: statistics, finish and y in one kernel
+//   bn_param_*      parameter tensors of any type and strides to packed fp32 and back
+// The applies of fp32 data run on the element-wise engine; those of 16-bit data on the strided
+// kernels here (one element a thread, LoadFloat / StoreFloat).
 #include "kernels/batchnorm/batchnorm_kernels.hpp"
 #include "kernels/common/elementwise.hpp"
 #include "kernels/common/reduce.hpp"
+#include "kernels/common/storage_types.hpp"
 
 namespace miopen::gpu {
 namespace {
 
+template <class T>
 struct StatsAcc
 {
-    const float* x;
+    const T* x;
     double shift;
-    __device__ void Begin(int64_t, const int64_t (&goff)[2]) { shift = x[goff[0]]; }
+    __device__ void Begin(int64_t, const int64_t (&goff)[2]) { shift = LoadFloat(x + goff[0]); }
     __device__ void Add(const int64_t (&off)[1], double& s1, double& s2) const
     {
-        const double d = static_cast<double>(x[off[0]]) - shift;
+        const double d = static_cast<double>(LoadFloat(x + off[0])) - shift;
         s1 += d;
         s2 += d * d;
     }
 };
 
+template <class T>
 struct GradAcc
 {
-    const float* x;
-    const float* dy;
+    const T* x;
+    const T* dy;
     const double* mean;
     double mu;
     __device__ void Begin(int64_t g, const int64_t (&)[3]) { mu = mean[g]; }
     __device__ void Add(const int64_t (&off)[2], double& s1, double& s2) const
     {
-        const double g = dy[off[1]];
+        const double g = LoadFloat(dy + off[1]);
         s1 += g;
-        s2 += g * (static_cast<double>(x[off[0]]) - mu);
+        s2 += g * (static_cast<double>(LoadFloat(x + off[0])) - mu);
     }
 };
 
 /// Mean and biased variance of group g from its stats partials.
-__device__ inline void Moments(const GroupArgs<1>& a, const float* x, const Partial2* partial,
+template <class T>
+__device__ inline void Moments(const GroupArgs<1>& a, const T* x, const Partial2* partial,
                                int64_t g, const int64_t (&goff)[2], double& mean, double& var)
 {
     const Partial2 t = SumPartials(partial, g, a.chunks);
     const double m   = static_cast<double>(a.m);
     const double d   = t.s1 / m;
-    mean             = static_cast<double>(x[goff[0]]) + d;
+    mean             = static_cast<double>(LoadFloat(x + goff[0])) + d;
     var              = t.s2 / m - d * d;
     if(!(var > 0.0))
         var = 0.0; // rounding can leave a constant group's variance a hair below 0
@@ -65,35 +74,88 @@ __device__ inline void Moments(const GroupArgs<1>& a, const float* x, const Part
     for(int64_t g = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; g < (a).groups; \
         g += int64_t{gridDim.x} * blockDim.x)
 
-__global__ void BnTrainFinish(GroupArgs<1> a, const float* x, const Partial2* partial,
+/// The finish of one group from its mean and biased variance (double): running and saved
+/// statistics at parameter offset p, and the y coefficients m, a, c.
+__device__ inline void TrainFinishGroup(const BnTrainArgs& t, double unbias, int64_t p,
+                                        double mean, double var, float& cm, float& ca, float& cc)
+{
+    const double f      = t.exp_avg_factor;
+    const float inv_std = 1.0f / sqrtf(static_cast<float>(var) + t.epsilon);
+    if(t.running_mean != nullptr)
+    {
+        t.running_mean[p] = static_cast<float>((1.0 - f) * t.running_mean[p] + f * mean);
+        t.running_variance[p] =
+            static_cast<float>((1.0 - f) * t.running_variance[p] + f * (var * unbias));
+    }
+    if(t.save_mean != nullptr)
+    {
+        t.save_mean[p]    = static_cast<float>(mean);
+        t.save_inv_std[p] = inv_std;
+    }
+    cm = static_cast<float>(mean);
+    ca = static_cast<float>(static_cast<double>(t.alpha) * t.scale[p] * inv_std);
+    cc = t.alpha * t.bias[p];
+}
+
+template <class T>
+__global__ void BnTrainFinish(GroupArgs<1> a, const T* x, const Partial2* partial,
                               BnTrainArgs t, BnCoef coef)
 {
     const double m      = static_cast<double>(a.m);
     const double unbias = a.m > 1 ? m / (m - 1.0) : 1.0;
-    const double f      = t.exp_avg_factor;
     MIOPEN_CY_PER_GROUP(g, a)
     {
         int64_t goff[2];
         Offsets(a.g, g, goff);
-        const int64_t p = goff[1];
         double mean, var;
         Moments(a, x, partial, g, goff, mean, var);
-        const float inv_std = 1.0f / sqrtf(static_cast<float>(var) + t.epsilon);
-        if(t.running_mean != nullptr)
-        {
-            t.running_mean[p] = static_cast<float>((1.0 - f) * t.running_mean[p] + f * mean);
-            t.running_variance[p] =
-                static_cast<float>((1.0 - f) * t.running_variance[p] + f * (var * unbias));
-        }
-        if(t.save_mean != nullptr)
-        {
-            t.save_mean[p]    = static_cast<float>(mean);
-            t.save_inv_std[p] = inv_std;
-        }
-        coef.m[g] = static_cast<float>(mean);
-        coef.a[g] = static_cast<float>(static_cast<double>(t.alpha) * t.scale[p] * inv_std);
-        coef.c[g] = t.alpha * t.bias[p];
+        TrainFinishGroup(t, unbias, goff[1], mean, var, coef.m[g], coef.a[g], coef.c[g]);
     }
+}
+
+/// One group per thread, its n values in registers (n <= kBnPeractTrainMaxN): the mean and M2
+/// in double by two passes over the registers (the CPU's formulas), the finish, then y.
+template <class T, bool ReadY>
+__global__ void __launch_bounds__(256)
+    BnPeractTrain(int64_t n, int64_t groups, const T* x, T* y, BnTrainArgs t, float beta)
+{
+    constexpr int kN = kBnPeractTrainMaxN;
+    const int64_t g  = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    if(g >= groups)
+        return;
+    float v[kN];
+#pragma unroll
+    for(int i = 0; i < kN; ++i)
+        if(i < n)
+            v[i] = LoadFloat(x + i * groups + g);
+    double s = 0.0;
+#pragma unroll
+    for(int i = 0; i < kN; ++i)
+        if(i < n)
+            s += v[i];
+    const double m    = static_cast<double>(n);
+    const double mean = s / m;
+    double q          = 0.0;
+#pragma unroll
+    for(int i = 0; i < kN; ++i)
+        if(i < n)
+        {
+            const double d = v[i] - mean;
+            q += d * d;
+        }
+    const double unbias = n > 1 ? m / (m - 1.0) : 1.0;
+    float cm, ca, cc;
+    TrainFinishGroup(t, unbias, g, mean, q / m, cm, ca, cc);
+#pragma unroll
+    for(int i = 0; i < kN; ++i)
+        if(i < n)
+        {
+            T* out  = y + i * groups + g;
+            float r = (v[i] - cm) * ca + cc;
+            if(ReadY)
+                r += beta * LoadFloat(out);
+            StoreFloat(out, r);
+        }
 }
 
 __global__ void BnInferCoef(GroupArgs<1> a, const float* scale, const float* bias,
@@ -112,7 +174,91 @@ __global__ void BnInferCoef(GroupArgs<1> a, const float* scale, const float* bia
     }
 }
 
-__global__ void BnBwdPrepare(GroupArgs<1> a, const float* x, const Partial2* partial,
+/// Per-activation backward, one group per thread with its n values of x and dy in registers
+/// (n <= kBnPeractTrainMaxN): the statistics (saved, or recomputed as bn_bwd_prepare does),
+/// the sums, dscale / dbias and dx by bn_bwd_finish's and bn_bwd_apply's formulas. x and dy are
+/// read once.
+template <class T, bool ReadDx>
+__global__ void __launch_bounds__(256)
+    BnPeractBwd(int64_t n, int64_t groups, const T* x, const T* dy, T* dx, BnPeractBwdArgs b)
+{
+    constexpr int kN = kBnPeractTrainMaxN;
+    const int64_t g  = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    if(g >= groups)
+        return;
+    float vx[kN], vg[kN];
+#pragma unroll
+    for(int i = 0; i < kN; ++i)
+        if(i < n)
+        {
+            vx[i] = LoadFloat(x + i * groups + g);
+            vg[i] = LoadFloat(dy + i * groups + g);
+        }
+    const double m = static_cast<double>(n);
+    double mean, inv_std;
+    if(b.saved_mean != nullptr)
+    {
+        mean    = b.saved_mean[g];
+        inv_std = b.saved_inv_std[g];
+    }
+    else
+    {
+        double s = 0.0;
+#pragma unroll
+        for(int i = 0; i < kN; ++i)
+            if(i < n)
+                s += vx[i];
+        mean     = s / m;
+        double q = 0.0;
+#pragma unroll
+        for(int i = 0; i < kN; ++i)
+            if(i < n)
+            {
+                const double d = vx[i] - mean;
+                q += d * d;
+            }
+        inv_std = 1.0f / sqrtf(static_cast<float>(q / m) + b.epsilon);
+    }
+    double s1 = 0.0, s2 = 0.0;
+#pragma unroll
+    for(int i = 0; i < kN; ++i)
+        if(i < n)
+        {
+            const double gv = vg[i];
+            s1 += gv;
+            s2 += gv * (static_cast<double>(vx[i]) - mean);
+        }
+    const double ds = s2 * inv_std;
+    if(b.beta_param == 0.0f)
+    {
+        b.dscale[g] = b.alpha_param * static_cast<float>(ds);
+        b.dbias[g]  = b.alpha_param * static_cast<float>(s1);
+    }
+    else
+    {
+        b.dscale[g] = b.alpha_param * static_cast<float>(ds) + b.beta_param * b.dscale[g];
+        b.dbias[g]  = b.alpha_param * static_cast<float>(s1) + b.beta_param * b.dbias[g];
+    }
+    const double inv_m = 1.0 / m;
+    const double c1d   = b.alpha_data * b.scale[g] * inv_std;
+    const float cm     = static_cast<float>(mean);
+    const float c1     = static_cast<float>(c1d);
+    const float c2     = static_cast<float>(-c1d * inv_std * ds * inv_m);
+    const float c3     = static_cast<float>(-c1d * s1 * inv_m);
+#pragma unroll
+    for(int i = 0; i < kN; ++i)
+        if(i < n)
+        {
+            T* out  = dx + i * groups + g;
+            float r = c1 * vg[i] + (c2 * (vx[i] - cm) + c3);
+            if(ReadDx)
+                r += b.beta_data * LoadFloat(out);
+            StoreFloat(out, r);
+        }
+}
+
+template <class T>
+__global__ void BnBwdPrepare(GroupArgs<1> a, const T* x, const Partial2* partial,
                              const float* saved_mean, const float* saved_inv_std, float epsilon,
                              double* mean, double* inv_std)
 {
@@ -178,17 +324,124 @@ struct BwdApplyF
     }
 };
 
-} // namespace
+#define MIOPEN_CY_PER_ELEMENT(i, n)                                                     \
+    for(int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < (n);            \
+        i += int64_t{gridDim.x} * blockDim.x)
 
-void LaunchBnStats(const GroupArgs<1>& a, const Launch& l, const float* x, Partial2* partial)
+template <class T>
+__global__ void BnApplyStrided(StridedSpace<3> s, const T* x, T* y, BnCoef coef, float beta)
 {
-    MIOPEN_CY_LAUNCH((GroupPartial<1, StatsAcc>), l, 0, a, StatsAcc{x, 0.0}, partial);
+    MIOPEN_CY_PER_ELEMENT(i, s.numel)
+    {
+        int64_t off[3];
+        Offsets(s, i, off);
+        const int64_t g = off[1];
+        float r         = (LoadFloat(x + off[0]) - coef.m[g]) * coef.a[g] + coef.c[g];
+        if(beta != 0.0f)
+            r += beta * LoadFloat(y + off[2]);
+        StoreFloat(y + off[2], r);
+    }
 }
 
-void LaunchBnTrainFinish(const GroupArgs<1>& a, const Launch& l, const float* x,
+template <class T>
+__global__ void BnBwdApplyStrided(StridedSpace<4> s, const T* dy, const T* x, T* dx, BnCoef coef,
+                                  float beta)
+{
+    MIOPEN_CY_PER_ELEMENT(i, s.numel)
+    {
+        int64_t off[4];
+        Offsets(s, i, off);
+        const int64_t g = off[2];
+        float r         = coef.a[g] * LoadFloat(dy + off[0]) +
+                  (coef.c[g] * (LoadFloat(x + off[1]) - coef.m[g]) + coef.d[g]);
+        if(beta != 0.0f)
+            r += beta * LoadFloat(dx + off[3]);
+        StoreFloat(dx + off[3], r);
+    }
+}
+
+template <class P>
+__global__ void BnParamGather(StridedSpace<2> s, const P* user, float* packed)
+{
+    MIOPEN_CY_PER_ELEMENT(i, s.numel)
+    {
+        int64_t off[2];
+        Offsets(s, i, off);
+        packed[off[1]] = LoadFloat(user + off[0]);
+    }
+}
+
+template <class P>
+__global__ void BnParamScatter(StridedSpace<2> s, const float* packed, P* user)
+{
+    MIOPEN_CY_PER_ELEMENT(i, s.numel)
+    {
+        int64_t off[2];
+        Offsets(s, i, off);
+        StoreFloat(user + off[0], packed[off[1]]);
+    }
+}
+
+} // namespace
+
+template <class T>
+void LaunchBnStats(const GroupArgs<1>& a, const Launch& l, const T* x, Partial2* partial)
+{
+    MIOPEN_CY_LAUNCH((GroupPartial<1, StatsAcc<T>>), l, 0, a, StatsAcc<T>{x, 0.0}, partial);
+}
+
+template <class T>
+void LaunchBnTrainFinish(const GroupArgs<1>& a, const Launch& l, const T* x,
                          const Partial2* partial, const BnTrainArgs& t, BnCoef coef)
 {
-    MIOPEN_CY_LAUNCH(BnTrainFinish, l, 0, a, x, partial, t, coef);
+    MIOPEN_CY_LAUNCH(BnTrainFinish<T>, l, 0, a, x, partial, t, coef);
+}
+
+template <class T>
+void LaunchBnPeractTrain(const Launch& l, int64_t n, int64_t groups, const T* x, T* y,
+                         const BnTrainArgs& t, float beta)
+{
+    if(beta != 0.0f)
+        MIOPEN_CY_LAUNCH((BnPeractTrain<T, true>), l, 0, n, groups, x, y, t, beta);
+    else
+        MIOPEN_CY_LAUNCH((BnPeractTrain<T, false>), l, 0, n, groups, x, y, t, beta);
+}
+
+template <class T>
+void LaunchBnPeractBwd(const Launch& l, int64_t n, int64_t groups, const T* x, const T* dy, T* dx,
+                       const BnPeractBwdArgs& b)
+{
+    if(b.beta_data != 0.0f)
+        MIOPEN_CY_LAUNCH((BnPeractBwd<T, true>), l, 0, n, groups, x, dy, dx, b);
+    else
+        MIOPEN_CY_LAUNCH((BnPeractBwd<T, false>), l, 0, n, groups, x, dy, dx, b);
+}
+
+template <class T>
+void LaunchBnApplyStrided(const StridedSpace<3>& s, const Launch& l, const T* x, T* y,
+                          BnCoef coef, float beta)
+{
+    MIOPEN_CY_LAUNCH(BnApplyStrided<T>, l, 0, s, x, y, coef, beta);
+}
+
+template <class T>
+void LaunchBnBwdApplyStrided(const StridedSpace<4>& s, const Launch& l, const T* dy, const T* x,
+                             T* dx, BnCoef coef, float beta)
+{
+    MIOPEN_CY_LAUNCH(BnBwdApplyStrided<T>, l, 0, s, dy, x, dx, coef, beta);
+}
+
+template <class P>
+void LaunchBnParamGather(const StridedSpace<2>& s, const Launch& l, const P* user, float* packed)
+{
+    MIOPEN_CY_LAUNCH(BnParamGather<P>, l, 0, s, user, packed);
+}
+
+template <class P>
+void LaunchBnParamScatter(const StridedSpace<2>& s, const Launch& l, const float* packed,
+                          P* user)
+{
+    MIOPEN_CY_LAUNCH(BnParamScatter<P>, l, 0, s, packed, user);
 }
 
 void LaunchBnInferCoef(const GroupArgs<1>& a, const Launch& l, const float* scale,
@@ -203,18 +456,21 @@ void LaunchBnApply(const MapArgs<4>& a, const Launch& l, bool read_out)
     LaunchMap(a, l, read_out, ApplyF{});
 }
 
-void LaunchBnBwdPrepare(const GroupArgs<1>& a, const Launch& l, const float* x,
+template <class T>
+void LaunchBnBwdPrepare(const GroupArgs<1>& a, const Launch& l, const T* x,
                         const Partial2* partial, const float* saved_mean,
                         const float* saved_inv_std, float epsilon, double* mean, double* inv_std)
 {
-    MIOPEN_CY_LAUNCH(BnBwdPrepare, l, 0, a, x, partial, saved_mean, saved_inv_std, epsilon, mean,
+    MIOPEN_CY_LAUNCH(BnBwdPrepare<T>, l, 0, a, x, partial, saved_mean, saved_inv_std, epsilon, mean,
                      inv_std);
 }
 
-void LaunchBnGradSums(const GroupArgs<2>& a, const Launch& l, const float* x, const float* dy,
+template <class T>
+void LaunchBnGradSums(const GroupArgs<2>& a, const Launch& l, const T* x, const T* dy,
                       const double* mean, Partial2* partial)
 {
-    MIOPEN_CY_LAUNCH((GroupPartial<2, GradAcc>), l, 0, a, GradAcc{x, dy, mean, 0.0}, partial);
+    MIOPEN_CY_LAUNCH((GroupPartial<2, GradAcc<T>>), l, 0, a, GradAcc<T>{x, dy, mean, 0.0},
+                     partial);
 }
 
 void LaunchBnBwdFinish(const GroupArgs<1>& a, const Launch& l, const Partial2* partial,
@@ -230,5 +486,31 @@ void LaunchBnBwdApply(const MapArgs<6>& a, const Launch& l, bool read_out)
 {
     LaunchMap(a, l, read_out, BwdApplyF{});
 }
+
+#define MIOPEN_CY_BN_KERNELS(T)                                                                 \
+    template void LaunchBnStats<T>(const GroupArgs<1>&, const Launch&, const T*, Partial2*);    \
+    template void LaunchBnTrainFinish<T>(const GroupArgs<1>&, const Launch&, const T*,          \
+                                         const Partial2*, const BnTrainArgs&, BnCoef);          \
+    template void LaunchBnPeractTrain<T>(const Launch&, int64_t, int64_t, const T*, T*,         \
+                                         const BnTrainArgs&, float);                            \
+    template void LaunchBnPeractBwd<T>(const Launch&, int64_t, int64_t, const T*, const T*, T*, \
+                                       const BnPeractBwdArgs&);                                 \
+    template void LaunchBnApplyStrided<T>(const StridedSpace<3>&, const Launch&, const T*, T*,  \
+                                          BnCoef, float);                                       \
+    template void LaunchBnBwdApplyStrided<T>(const StridedSpace<4>&, const Launch&, const T*,   \
+                                             const T*, T*, BnCoef, float);                      \
+    template void LaunchBnBwdPrepare<T>(const GroupArgs<1>&, const Launch&, const T*,           \
+                                        const Partial2*, const float*, const float*, float,     \
+                                        double*, double*);                                      \
+    template void LaunchBnGradSums<T>(const GroupArgs<2>&, const Launch&, const T*, const T*,   \
+                                      const double*, Partial2*);                                \
+    template void LaunchBnParamGather<T>(const StridedSpace<2>&, const Launch&, const T*,       \
+                                         float*);                                               \
+    template void LaunchBnParamScatter<T>(const StridedSpace<2>&, const Launch&, const float*,  \
+                                          T*);
+MIOPEN_CY_BN_KERNELS(float)
+MIOPEN_CY_BN_KERNELS(Half)
+MIOPEN_CY_BN_KERNELS(BFloat16)
+#undef MIOPEN_CY_BN_KERNELS
 
 } // namespace miopen::gpu

@@ -1,6 +1,9 @@
-// Host entry points of batchnorm.hip, called by batchnorm_launch.cpp. Plain C++.
+// Host entry points of batchnorm.hip, called by batchnorm_launch.cpp (and the fast paths'
+// launchers). Plain C++. Templated on the data's storage type T (float, Half, BFloat16: every one
+// instantiated in batchnorm.hip); parameters and coefficients are fp32.
 #pragma once
 
+#include "core/storage.hpp"
 #include "kernels/common/args.hpp"
 
 namespace miopen::gpu {
@@ -29,19 +32,23 @@ struct BnTrainArgs
 };
 
 /// Shifted sums of x per (group, chunk): sum (x - x0) and sum (x - x0)^2, x0 the group's first.
-void LaunchBnStats(const GroupArgs<1>& a, const Launch& l, const float* x, Partial2* partial);
+template <class T>
+void LaunchBnStats(const GroupArgs<1>& a, const Launch& l, const T* x, Partial2* partial);
 /// Batch statistics, running / saved statistics and the coefficients (one thread per group).
-void LaunchBnTrainFinish(const GroupArgs<1>& a, const Launch& l, const float* x,
+template <class T>
+void LaunchBnTrainFinish(const GroupArgs<1>& a, const Launch& l, const T* x,
                          const Partial2* partial, const BnTrainArgs& t, BnCoef coef);
-/// bn_infer_packed.hip: inference over packed x and y in planes of plane_q float4s (spatial: one
-/// (n, c) a plane, coefficients from the parameters at channel * param_stride; per activation:
-/// one n a plane, coefficients coef_m/a/c of bn_infer_coef, non-null). Grid: planes * chunks
-/// blocks of BnInferPackedThreads() threads, chunk_q float4s of a plane each.
+/// bn_infer_packed.hip: inference over packed x and y in planes of plane_q quads (4 elements)
+/// (spatial NCHW: one (n, c) a plane, coefficients from the parameters at channel *
+/// param_stride; per activation: one n a plane; spatial NHWC: one n a plane, C a multiple of 4;
+/// the last two read coefficients coef_m/a/c of bn_infer_coef, non-null, at quad q % coef_q).
+/// Grid: planes * chunks blocks of BnInferPackedThreads() threads, chunk_q quads of a plane each.
 struct BnInferPackedArgs
 {
-    const float* x = nullptr;
-    float* y       = nullptr;
+    const void* x = nullptr; // T
+    void* y       = nullptr; // T
     int64_t plane_q = 0, chunk_q = 0, chunks = 1, channels = 1, param_stride = 1;
+    int64_t coef_q = 0; // quads of coefficients: plane_q per activation, C / 4 spatial NHWC
     const float* scale = nullptr;
     const float* bias = nullptr;
     const float* est_mean = nullptr;
@@ -52,30 +59,75 @@ struct BnInferPackedArgs
     float alpha = 1.0f, beta = 0.0f, epsilon = 0.0f;
 };
 int BnInferPackedThreads();
-/// unroll: float4s of x a thread keeps in flight (4 spatial, 2 per activation).
+/// unroll: quads of x a thread keeps in flight (4 spatial, 2 with coefficient arrays; 8 and 4 for
+/// 16-bit data).
+template <class T>
 void LaunchBnInferPacked(const BnInferPackedArgs& p, const Launch& l, int unroll);
 
 /// Coefficients from the estimated statistics.
 void LaunchBnInferCoef(const GroupArgs<1>& a, const Launch& l, const float* scale,
                        const float* bias, const float* est_mean, const float* est_var,
                        float alpha, float epsilon, BnCoef coef);
-/// y = (x - m) * a + c + beta * y; in = {x, m, a, c}.
+/// y = (x - m) * a + c + beta * y; in = {x, m, a, c} (fp32 data: the element-wise engine).
 void LaunchBnApply(const MapArgs<4>& a, const Launch& l, bool read_out);
+/// The same for any T, one thread per element over s = {x, group index, y}.
+template <class T>
+void LaunchBnApplyStrided(const StridedSpace<3>& s, const Launch& l, const T* x, T* y,
+                          BnCoef coef, float beta);
 
 /// Backward: the mean and 1/sqrt(var + eps) per group into mean/inv_std, from the saved
 /// statistics (saved_mean non-null) or from stats partials of x.
-void LaunchBnBwdPrepare(const GroupArgs<1>& a, const Launch& l, const float* x,
+template <class T>
+void LaunchBnBwdPrepare(const GroupArgs<1>& a, const Launch& l, const T* x,
                         const Partial2* partial, const float* saved_mean,
                         const float* saved_inv_std, float epsilon, double* mean, double* inv_std);
 /// sum dy and sum dy * (x - mean) per (group, chunk); operands {x, dy}.
-void LaunchBnGradSums(const GroupArgs<2>& a, const Launch& l, const float* x, const float* dy,
+template <class T>
+void LaunchBnGradSums(const GroupArgs<2>& a, const Launch& l, const T* x, const T* dy,
                       const double* mean, Partial2* partial);
 /// dscale and dbias (blended with alpha/beta_param) and the dx coefficients, per group.
 void LaunchBnBwdFinish(const GroupArgs<1>& a, const Launch& l, const Partial2* partial,
                        const double* mean, const double* inv_std, const float* scale,
                        float* dscale, float* dbias, double alpha_data, float alpha_param,
                        float beta_param, BnCoef coef);
-/// dx = c1 * dy + (c2 * (x - m) + c3) + beta * dx; in = {dy, x, m, c1, c2, c3}.
+/// dx = c1 * dy + (c2 * (x - m) + c3) + beta * dx; in = {dy, x, m, c1, c2, c3} (fp32 data).
 void LaunchBnBwdApply(const MapArgs<6>& a, const Launch& l, bool read_out);
+/// The same for any T, one thread per element over s = {dy, x, group index, dx}.
+template <class T>
+void LaunchBnBwdApplyStrided(const StridedSpace<4>& s, const Launch& l, const T* dy, const T* x,
+                             T* dx, BnCoef coef, float beta);
+
+/// Per-activation training forward on packed N x G data (G = C[D]HW groups, x and y with the
+/// same packed strides, n <= kBnPeractTrainMaxN): a thread owns one group, holds its n values
+/// in registers, and writes the statistics, the running / saved statistics (parameters packed
+/// at the group's index) and y: x is read once. Grid: ceil(G / 256) blocks of 256.
+constexpr int kBnPeractTrainMaxN = 64;
+template <class T>
+void LaunchBnPeractTrain(const Launch& l, int64_t n, int64_t groups, const T* x, T* y,
+                         const BnTrainArgs& t, float beta);
+
+/// Per-activation backward on packed N x G data (x, dy, dx with the same packed strides, n <=
+/// kBnPeractTrainMaxN, parameters packed at the group's index): a thread owns one group, x and
+/// dy are read once. Grid: ceil(G / 256) blocks of 256.
+struct BnPeractBwdArgs
+{
+    const float* scale;
+    float* dscale;
+    float* dbias;
+    const float* saved_mean;    // both or neither: recomputed from x when null
+    const float* saved_inv_std;
+    double alpha_data;
+    float beta_data, alpha_param, beta_param, epsilon;
+};
+template <class T>
+void LaunchBnPeractBwd(const Launch& l, int64_t n, int64_t groups, const T* x, const T* dy, T* dx,
+                       const BnPeractBwdArgs& b);
+
+/// Parameters of any type and strides to packed fp32 and back (s = {user, packed}).
+template <class P>
+void LaunchBnParamGather(const StridedSpace<2>& s, const Launch& l, const P* user, float* packed);
+template <class P>
+void LaunchBnParamScatter(const StridedSpace<2>& s, const Launch& l, const float* packed,
+                          P* user);
 
 } // namespace miopen::gpu

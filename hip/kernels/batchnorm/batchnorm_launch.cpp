@@ -1,19 +1,78 @@
 // Launchers of batch norm: the group plan (spatial: C; per activation: C, [D,] H, W), the pieces
 // of the handle's scratch (partial sums, per-group statistics and coefficients), the kernels of
-// batchnorm.hip in stream order, each launch checked.
+// batchnorm.hip in stream order, each launch checked; templated on the data's storage type T.
+// Parameters that are not fp32 at one set of strides are staged (WithDeviceParams) into packed
+// fp32 in device memory of their own, and the written ones rounded back after the kernels.
 #include "batchnorm/batchnorm_args.hpp"
 #include "kernels/batchnorm/bn_train_args.hpp"
 #include "kernels/batchnorm/batchnorm_kernels.hpp"
 #include "kernels/batchnorm/bn_infer_packed.hpp"
 #include "kernels/common/group_plan.hpp"
 
+#include <type_traits>
+
 namespace miopen::gpu {
 
-/// bn_fwd_train_nchw4_launch.cpp: the float4 path of spatial training on packed NCHW; false
+/// bn_fwd_train_nchw4_launch.cpp: the quad path of spatial training on packed NCHW; false
 /// (nothing queued) where it does not apply.
+template <class T>
 bool BatchNormForwardTrainingNchw4(Handle& h, const BnForwardArgs& args);
+/// bn_fwd_train_nhwc4_launch.cpp: its channels-last partner (packed N[D]HWC, C % 4 == 0).
+template <class T>
+bool BatchNormForwardTrainingNhwc4(Handle& h, const BnForwardArgs& args);
+/// The spatial backward on the same two layouts (bn_fwd_train_nchw4 / _nhwc4 _launch.cpp).
+template <class T>
+bool BatchNormBackwardNchw4(Handle& h, const BnBackwardArgs& args);
+template <class T>
+bool BatchNormBackwardNhwc4(Handle& h, const BnBackwardArgs& args);
 
 namespace {
+
+/// run(args') with the parameters in place, or staged through device memory of their own (the
+/// handle's scratch serves the kernels' partial sums): gathered into packed fp32 before, the
+/// written ones rounded back after, the memory freed once the stream has run them.
+template <class Args, class Run>
+void WithDeviceParams(Handle& h, const Args& args, Run&& run)
+{
+    if(!args.staging.on)
+        return run(args);
+    const TensorDescriptor& packed = args.staging.packed;
+    const size_t n                 = packed.ElementSize();
+    float* buf                     = static_cast<float*>(
+        Malloc(BnParamStaging::kSlots * n * sizeof(float), "batch-norm parameter staging"));
+    const auto space = [&](const TensorDescriptor& d) {
+        return Collapse<2>(d.NumDims(), d.Lens().data(), {StridesOf(d), StridesOf(packed)});
+    };
+    const Launch l = PerItem(h, static_cast<int64_t>(n));
+    try
+    {
+        WithStagedParams(
+            args, buf,
+            [&](const TensorDescriptor& d, const void* user, float* dst) {
+                DispatchFloating(d.Type(), "bnDesc", [&](auto tag) {
+                    using P = typename decltype(tag)::type;
+                    LaunchBnParamGather<P>(space(d), l, static_cast<const P*>(user), dst);
+                });
+                CheckLaunch("batch-norm parameter staging");
+            },
+            [&](const float* src, const TensorDescriptor& d, void* user) {
+                DispatchFloating(d.Type(), "bnDesc", [&](auto tag) {
+                    using P = typename decltype(tag)::type;
+                    LaunchBnParamScatter<P>(space(d), l, src, static_cast<P*>(user));
+                });
+                CheckLaunch("batch-norm parameter staging");
+            },
+            run);
+    }
+    catch(...)
+    {
+        StreamSynchronize(h.Stream());
+        Free(buf);
+        throw;
+    }
+    StreamSynchronize(h.Stream());
+    Free(buf);
+}
 
 auto GroupDims(miopenBatchNormMode_t mode)
 {
@@ -58,42 +117,74 @@ MapArgs<NIn> PlanApply(const Handle& h, const TensorDescriptor& x,
 }
 
 /// The forward's last step: y = (x - m) * a + c (+ beta * y) with the per-group coefficients.
+template <class T>
 void ApplyCoef(const Handle& h, const BnForwardArgs& args, const GroupPlan<1>& plan,
                const BnCoef& coef, const char* api)
 {
     const TensorDescriptor& x = *args.xDesc;
     const size_t* gs          = plan.group_stride.data();
+    if constexpr(!std::is_same_v<T, float>)
+    {
+        const auto s = Collapse<3>(x.NumDims(), x.Lens().data(),
+                                   {StridesOf(x), gs, StridesOf(*args.yDesc)});
+        LaunchBnApplyStrided<T>(s, PerItem(h, s.numel), static_cast<const T*>(args.x),
+                                static_cast<T*>(args.y), coef, args.beta);
+        CheckLaunch(api);
+        return;
+    }
     Launch l;
     auto a  = PlanApply<4>(h, x, {StridesOf(x), gs, gs, gs, StridesOf(*args.yDesc)}, args.beta, l);
-    a.in[0] = args.x;
+    a.in[0] = static_cast<const float*>(args.x);
     a.in[1] = coef.m;
     a.in[2] = coef.a;
     a.in[3] = coef.c;
-    a.out   = args.y;
+    a.out   = static_cast<float*>(args.y);
     LaunchBnApply(a, l, args.beta != 0.0f);
     CheckLaunch(api);
 }
 
-} // namespace
-
-void BatchNormForwardTraining(Handle& h, const BnForwardArgs& args)
+/// Per-activation training on packed x and y (same strides), n <= kBnPeractTrainMaxN and packed
+/// parameters: bn_peract_train, x read once. False: nothing queued.
+template <class T>
+bool PeractTrainPacked(Handle& h, const BnForwardArgs& args)
 {
-    if(BatchNormForwardTrainingNchw4(h, args))
+    const TensorDescriptor& x = *args.xDesc;
+    if(args.mode != miopenBNPerActivation || !x.IsPacked() || !args.yDesc->IsPacked() ||
+       !args.pDesc->IsPacked())
+        return false;
+    const int64_t n      = static_cast<int64_t>(x.Lens()[0]);
+    const int64_t groups = static_cast<int64_t>(x.ElementSize()) / (n > 0 ? n : 1);
+    if(n < 1 || n > kBnPeractTrainMaxN || groups < 1 || CeilDiv(groups, 256) > INT32_MAX)
+        return false;
+    LaunchBnPeractTrain<T>(On(h, D1(CeilDiv(groups, 256)), D1(256)), n, groups,
+                           static_cast<const T*>(args.x), static_cast<T*>(args.y),
+                           TrainArgsOf(args), args.beta);
+    CheckLaunch("miopenBatchNormalizationForwardTraining");
+    return true;
+}
+
+template <class T>
+void ForwardTraining(Handle& h, const BnForwardArgs& args)
+{
+    if(BatchNormForwardTrainingNchw4<T>(h, args) || BatchNormForwardTrainingNhwc4<T>(h, args) ||
+       PeractTrainPacked<T>(h, args))
         return;
+    const T* x      = static_cast<const T*>(args.x);
     const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));
     const auto s    = CarveScratch(h, plan.args.groups, plan.args.chunks);
-    LaunchBnStats(plan.args, plan.launch, args.x, s.partial);
+    LaunchBnStats<T>(plan.args, plan.launch, x, s.partial);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
 
     const BnTrainArgs t = TrainArgsOf(args);
-    LaunchBnTrainFinish(plan.args, PerItem(h, plan.args.groups), args.x, s.partial, t, s.coef);
+    LaunchBnTrainFinish<T>(plan.args, PerItem(h, plan.args.groups), x, s.partial, t, s.coef);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
-    ApplyCoef(h, args, plan, s.coef, "miopenBatchNormalizationForwardTraining");
+    ApplyCoef<T>(h, args, plan, s.coef, "miopenBatchNormalizationForwardTraining");
 }
 
-void BatchNormForwardInference(Handle& h, const BnForwardArgs& args)
+template <class T>
+void ForwardInference(Handle& h, const BnForwardArgs& args)
 {
-    if(BatchNormInferencePacked(h, args)) // packed, aligned x and y: bn_infer_packed.hip
+    if(BatchNormInferencePacked<T>(h, args)) // packed, aligned x and y: bn_infer_packed.hip
         return;
     const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));
     const auto s    = CarveScratch(h, plan.args.groups, 1);
@@ -101,12 +192,49 @@ void BatchNormForwardInference(Handle& h, const BnForwardArgs& args)
                       args.est_mean, args.est_variance, args.alpha,
                       static_cast<float>(args.epsilon), s.coef);
     CheckLaunch("miopenBatchNormalizationForwardInference");
-    ApplyCoef(h, args, plan, s.coef, "miopenBatchNormalizationForwardInference");
+    ApplyCoef<T>(h, args, plan, s.coef, "miopenBatchNormalizationForwardInference");
 }
 
-void BatchNormBackward(Handle& h, const BnBackwardArgs& args)
+/// Per-activation backward on packed x, dy and dx, n <= kBnPeractTrainMaxN, packed parameters:
+/// bn_peract_bwd, x and dy read once. False: nothing queued.
+template <class T>
+bool PeractBwdPacked(Handle& h, const BnBackwardArgs& args)
 {
     const TensorDescriptor& x = *args.xDesc;
+    if(args.mode != miopenBNPerActivation || !x.IsPacked() || !args.dyDesc->IsPacked() ||
+       !args.dxDesc->IsPacked() || !args.pDesc->IsPacked())
+        return false;
+    const int64_t n      = static_cast<int64_t>(x.Lens()[0]);
+    const int64_t groups = static_cast<int64_t>(x.ElementSize()) / (n > 0 ? n : 1);
+    if(n < 1 || n > kBnPeractTrainMaxN || groups < 1 || CeilDiv(groups, 256) > INT32_MAX)
+        return false;
+    BnPeractBwdArgs b;
+    b.scale         = args.scale;
+    b.dscale        = args.dscale;
+    b.dbias         = args.dbias;
+    b.saved_mean    = args.saved_mean;
+    b.saved_inv_std = args.saved_inv_std;
+    b.alpha_data    = args.alpha_data;
+    b.beta_data     = args.beta_data;
+    b.alpha_param   = args.alpha_param;
+    b.beta_param    = args.beta_param;
+    b.epsilon       = static_cast<float>(args.epsilon);
+    LaunchBnPeractBwd<T>(On(h, D1(CeilDiv(groups, 256)), D1(256)), n, groups,
+                         static_cast<const T*>(args.x), static_cast<const T*>(args.dy),
+                         static_cast<T*>(args.dx), b);
+    CheckLaunch("miopenBatchNormalizationBackward");
+    return true;
+}
+
+template <class T>
+void Backward(Handle& h, const BnBackwardArgs& args)
+{
+    if(PeractBwdPacked<T>(h, args) || BatchNormBackwardNchw4<T>(h, args) ||
+       BatchNormBackwardNhwc4<T>(h, args))
+        return;
+    const TensorDescriptor& x = *args.xDesc;
+    const T* px               = static_cast<const T*>(args.x);
+    const T* pdy              = static_cast<const T*>(args.dy);
     const auto stats = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));
     const auto grads = PlanGroups<2>(h, {args.xDesc, args.dyDesc, args.pDesc}, GroupDims(args.mode));
     const auto s = CarveScratch(h, stats.args.groups,
@@ -114,14 +242,14 @@ void BatchNormBackward(Handle& h, const BnBackwardArgs& args)
     const bool saved = args.saved_mean != nullptr;
     if(!saved)
     {
-        LaunchBnStats(stats.args, stats.launch, args.x, s.partial);
+        LaunchBnStats<T>(stats.args, stats.launch, px, s.partial);
         CheckLaunch("miopenBatchNormalizationBackward");
     }
-    LaunchBnBwdPrepare(stats.args, PerItem(h, stats.args.groups), args.x, s.partial,
+    LaunchBnBwdPrepare<T>(stats.args, PerItem(h, stats.args.groups), px, s.partial,
                        saved ? args.saved_mean : nullptr, saved ? args.saved_inv_std : nullptr,
                        static_cast<float>(args.epsilon), s.mean, s.inv_std);
     CheckLaunch("miopenBatchNormalizationBackward");
-    LaunchBnGradSums(grads.args, grads.launch, args.x, args.dy, s.mean, s.partial);
+    LaunchBnGradSums<T>(grads.args, grads.launch, px, pdy, s.mean, s.partial);
     CheckLaunch("miopenBatchNormalizationBackward");
     // The finish reads the grads' partials: same groups, the grads' chunk count.
     GroupArgs<1> fin = stats.args;
@@ -132,20 +260,59 @@ void BatchNormBackward(Handle& h, const BnBackwardArgs& args)
     CheckLaunch("miopenBatchNormalizationBackward");
 
     const size_t* gs = stats.group_stride.data();
+    if constexpr(!std::is_same_v<T, float>)
+    {
+        const auto sp = Collapse<4>(x.NumDims(), x.Lens().data(),
+                                    {StridesOf(*args.dyDesc), StridesOf(x), gs,
+                                     StridesOf(*args.dxDesc)});
+        LaunchBnBwdApplyStrided<T>(sp, PerItem(h, sp.numel), pdy, px, static_cast<T*>(args.dx),
+                                   s.coef, args.beta_data);
+        CheckLaunch("miopenBatchNormalizationBackward");
+        return;
+    }
     Launch l;
     auto a = PlanApply<6>(h, x,
                           {StridesOf(*args.dyDesc), StridesOf(x), gs, gs, gs, gs,
                            StridesOf(*args.dxDesc)},
                           args.beta_data, l);
-    a.in[0] = args.dy;
-    a.in[1] = args.x;
+    a.in[0] = static_cast<const float*>(args.dy);
+    a.in[1] = static_cast<const float*>(args.x);
     a.in[2] = s.coef.m;
     a.in[3] = s.coef.a;
     a.in[4] = s.coef.c;
     a.in[5] = s.coef.d;
-    a.out   = args.dx;
+    a.out   = static_cast<float*>(args.dx);
     LaunchBnBwdApply(a, l, args.beta_data != 0.0f);
     CheckLaunch("miopenBatchNormalizationBackward");
 }
+
+} // namespace
+
+template <class T>
+void BatchNormForwardTraining(Handle& h, const BnForwardArgs& args)
+{
+    WithDeviceParams(h, args, [&](const BnForwardArgs& a) { ForwardTraining<T>(h, a); });
+}
+
+template <class T>
+void BatchNormForwardInference(Handle& h, const BnForwardArgs& args)
+{
+    WithDeviceParams(h, args, [&](const BnForwardArgs& a) { ForwardInference<T>(h, a); });
+}
+
+template <class T>
+void BatchNormBackward(Handle& h, const BnBackwardArgs& args)
+{
+    WithDeviceParams(h, args, [&](const BnBackwardArgs& a) { Backward<T>(h, a); });
+}
+
+#define MIOPEN_CY_BN_ENTRY(T)                                                        \
+    template void BatchNormForwardTraining<T>(Handle&, const BnForwardArgs&);  \
+    template void BatchNormForwardInference<T>(Handle&, const BnForwardArgs&); \
+    template void BatchNormBackward<T>(Handle&, const BnBackwardArgs&);
+MIOPEN_CY_BN_ENTRY(float)
+MIOPEN_CY_BN_ENTRY(Half)
+MIOPEN_CY_BN_ENTRY(BFloat16)
+#undef MIOPEN_CY_BN_ENTRY
 
 } // namespace miopen::gpu

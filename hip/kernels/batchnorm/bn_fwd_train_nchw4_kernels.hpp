@@ -24,9 +24,18 @@ struct BnNchw4Args
 };
 
 /// Shifted sums of x per (channel, chunk) into partial[c * chunks + p] (grid chunks x C).
-void LaunchBnStatsNchw4(const BnNchw4Args& a, const Launch& l, const float* x, Partial2* partial);
-/// y = (x - m) * a + c + beta * y per channel, kBnApplyPerBlock float4s a block.
-void LaunchBnApplyNchw4(const BnNchw4Args& a, const Launch& l, const float* x, float* y,
-                        BnCoef coef);
+template <class T>
+void LaunchBnStatsNchw4(const BnNchw4Args& a, const Launch& l, const T* x, Partial2* partial);
+/// y = (x - m) * a + c + beta * y per channel, kBnApplyPerBlock quads a block.
+template <class T>
+void LaunchBnApplyNchw4(const BnNchw4Args& a, const Launch& l, const T* x, T* y, BnCoef coef);
+/// Backward: sum dy and sum dy * (x - mean[c]) per (channel, chunk) into partial[c * chunks + p].
+template <class T>
+void LaunchBnGradSumsNchw4(const BnNchw4Args& a, const Launch& l, const T* x, const T* dy,
+                           const double* mean, Partial2* partial);
+/// dx = c1 * dy + (c2 * (x - m) + c3) + beta * dx per channel (coef m, a, c, d; beta in a).
+template <class T>
+void LaunchBnBwdApplyNchw4(const BnNchw4Args& a, const Launch& l, const T* dy, const T* x, T* dx,
+                           BnCoef coef);
 
 } // namespace miopen::gpu

@@ -1,16 +1,20 @@
-// bn_infer_packed: batch-norm inference on packed x and y (NC[D]HW, no gaps) whose planes are
-// whole float4s (the per-(n) or per-(n, c) run a multiple of 4 elements, pointers 16-byte
-// aligned). One launch, float4 loads and stores, a block over a balanced chunk of one plane:
+// bn_infer_packed: batch-norm inference on packed x and y (NC[D]HW or N[D]HWC, no gaps) whose
+// planes are whole quads (the per-(n) or per-(n, c) run a multiple of 4 elements, pointers
+// 16-byte aligned). One launch, quad loads and stores (Load4 / Store4: a float4 for fp32, 8 bytes
+// for fp16 / bf16, templated on the storage type T), a block over a balanced chunk of one plane:
 //   spatial:        the plane is one (n, c); the block computes its channel's coefficients
 //                   itself (the formulas of bn_infer_coef: inv_std = 1 / sqrtf(var + eps) in
 //                   float, a = alpha * scale * inv_std, c = alpha * bias), so no coefficient
 //                   kernel runs and no index arithmetic is left in the loop;
 //   per activation: the plane is one n; the coefficients of bn_infer_coef (one per C[D]HW
-//                   element, in x's order) are read as float4s beside x.
+//                   element, in x's order) are read as float4s beside x;
+//   spatial NHWC:   the plane is one n; the coefficients of bn_infer_coef (one per channel) are
+//                   read as the float4 of quad q % (C / 4), C a multiple of 4.
 // y = (x - m) * a + c (+ beta * y), the expression of bn_apply, its fused multiply-adds written
 // out: fmaf(x - m, a, c), then fmaf(beta, y, that).
 #include "kernels/batchnorm/batchnorm_kernels.hpp"
 #include "kernels/common/device.hpp"
+#include "kernels/common/storage_types.hpp"
 
 namespace miopen::gpu {
 namespace {
@@ -19,15 +23,25 @@ constexpr int kBnThreads = 256;
 
 __device__ inline float BnY(float x, float m, float a, float c) { return fmaf(x - m, a, c); }
 
-template <int U, bool PerAct, bool ReadOut>
+// Coefficient source: from the parameters per plane (spatial NCHW), per element of the plane
+// (per activation), per channel of a channels-last plane.
+enum BnCoefMode
+{
+    kPlaneParams = 0,
+    kPerElement  = 1,
+    kPerChannel  = 2,
+};
+
+template <class T, int U, int Mode, bool ReadOut>
 __global__ void __launch_bounds__(kBnThreads) BnInferPacked(BnInferPackedArgs p)
 {
+    constexpr bool PerAct = Mode != kPlaneParams;
     const int64_t plane = blockIdx.x / p.chunks;           // spatial: n * C + c; else n
     const int64_t chunk = blockIdx.x - plane * p.chunks;
     const int64_t begin = chunk * p.chunk_q;                // float4s within the plane
     const int64_t end   = begin + p.chunk_q < p.plane_q ? begin + p.chunk_q : p.plane_q;
-    const float4* x     = reinterpret_cast<const float4*>(p.x) + plane * p.plane_q;
-    float4* y           = reinterpret_cast<float4*>(p.y) + plane * p.plane_q;
+    const T* x          = static_cast<const T*>(p.x) + plane * p.plane_q * 4;
+    T* y                = static_cast<T*>(p.y) + plane * p.plane_q * 4;
     float m = 0.0f, a = 0.0f, c = 0.0f;
     if(!PerAct)
     {
@@ -50,15 +64,16 @@ __global__ void __launch_bounds__(kBnThreads) BnInferPacked(BnInferPackedArgs p)
             const int64_t q = q0 + u * kBnThreads;
             if(q >= end)
                 continue;
-            v[u] = x[q];
+            v[u] = Load4(x + 4 * q);
             if(PerAct)
             {
-                vm[u] = cm[q];
-                va[u] = ca[q];
-                vc[u] = cc[q];
+                const int64_t k = Mode == kPerChannel ? q % p.coef_q : q;
+                vm[u]           = cm[k];
+                va[u]           = ca[k];
+                vc[u]           = cc[k];
             }
             if(ReadOut)
-                o[u] = y[q];
+                o[u] = Load4(y + 4 * q);
         }
 #pragma unroll
         for(int u = 0; u < U; ++u)
@@ -88,31 +103,39 @@ __global__ void __launch_bounds__(kBnThreads) BnInferPacked(BnInferPackedArgs p)
                 r.z = fmaf(p.beta, o[u].z, r.z);
                 r.w = fmaf(p.beta, o[u].w, r.w);
             }
-            y[q] = r;
+            Store4(y + 4 * q, r);
         }
     }
 }
 
-template <int U, bool PerAct>
+template <class T, int U, int Mode>
 void LaunchU(const BnInferPackedArgs& p, const Launch& l)
 {
     if(p.beta != 0.0f)
-        MIOPEN_CY_LAUNCH((BnInferPacked<U, PerAct, true>), l, 0, p);
+        MIOPEN_CY_LAUNCH((BnInferPacked<T, U, Mode, true>), l, 0, p);
     else
-        MIOPEN_CY_LAUNCH((BnInferPacked<U, PerAct, false>), l, 0, p);
+        MIOPEN_CY_LAUNCH((BnInferPacked<T, U, Mode, false>), l, 0, p);
 }
 
 } // namespace
 
 int BnInferPackedThreads() { return kBnThreads; }
 
+template <class T>
 void LaunchBnInferPacked(const BnInferPackedArgs& p, const Launch& l, int unroll)
 {
-    const bool per_act = p.coef_m != nullptr;
-    if(unroll == 2)
-        per_act ? LaunchU<2, true>(p, l) : LaunchU<2, false>(p, l);
+    // fp32: 4 quads a thread (2 with coefficient arrays); 16-bit data twice as many, so that a
+    // thread keeps as many bytes in flight
+    if(p.coef_m == nullptr)
+        unroll == 8 ? LaunchU<T, 8, kPlaneParams>(p, l) : LaunchU<T, 4, kPlaneParams>(p, l);
+    else if(p.coef_q != p.plane_q)
+        unroll == 2 ? LaunchU<T, 2, kPerChannel>(p, l) : LaunchU<T, 4, kPerChannel>(p, l);
     else
-        per_act ? LaunchU<4, true>(p, l) : LaunchU<4, false>(p, l);
+        unroll == 2 ? LaunchU<T, 2, kPerElement>(p, l) : LaunchU<T, 4, kPerElement>(p, l);
 }
+
+template void LaunchBnInferPacked<float>(const BnInferPackedArgs&, const Launch&, int);
+template void LaunchBnInferPacked<Half>(const BnInferPackedArgs&, const Launch&, int);
+template void LaunchBnInferPacked<BFloat16>(const BnInferPackedArgs&, const Launch&, int);
 
 } // namespace miopen::gpu

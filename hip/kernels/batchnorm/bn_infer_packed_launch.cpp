@@ -1,16 +1,17 @@
-// Launcher of bn_infer_packed.hip: the packed check, the balanced chunks of a plane, and (per
-// activation) the coefficients of bn_infer_coef in the handle's scratch first.
+// Launcher of bn_infer_packed.hip: the packed check (NC[D]HW, or N[D]HWC in spatial mode), the
+// balanced chunks of a plane, and (per activation, channels-last) the coefficients of
+// bn_infer_coef in the handle's scratch first. fp32 per activation tries bn_infer_peract first.
 #include "kernels/batchnorm/batchnorm_kernels.hpp"
 #include "kernels/batchnorm/bn_infer_packed.hpp"
 #include "kernels/batchnorm/bn_infer_peract_kernels.hpp"
+#include "kernels/batchnorm/bn_layout.hpp"
 #include "kernels/common/group_plan.hpp"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace miopen::gpu {
 namespace {
-
-bool Aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; }
 
 /// n a thread of bn_infer_peract: 8 (0.111 ms against 0.129 for the coefficient path on an H200,
 /// CHANGELOG.md, poolfwd; 2 and 32 were slower and are gone).
@@ -19,6 +20,7 @@ constexpr int kBnPeractNb = 8;
 /// bn_infer_peract where it applies (x and y checked by the caller: packed, aligned, a plane of
 /// whole float4s): the parameter tensor packed 1 x C[D]HW in x's order, the four parameter
 /// pointers 16-byte aligned. False: nothing launched.
+template <class T>
 bool BnInferPeract(Handle& h, const BnForwardArgs& args, int64_t n, int64_t plane)
 {
     const int nb = kBnPeractNb;
@@ -43,7 +45,7 @@ bool BnInferPeract(Handle& h, const BnForwardArgs& args, int64_t n, int64_t plan
     const int64_t chunks = (p.plane_q + BnInferPeractThreads() - 1) / BnInferPeractThreads();
     if(chunks * p.groups >= (int64_t{1} << 31))
         return false;
-    LaunchBnInferPeract(p, On(h, D1(static_cast<unsigned>(chunks * p.groups)),
+    LaunchBnInferPeract<T>(p, On(h, D1(static_cast<unsigned>(chunks * p.groups)),
                               D1(static_cast<unsigned>(BnInferPeractThreads()))));
     CheckLaunch("miopenBatchNormalizationForwardInference");
     return true;
@@ -51,21 +53,26 @@ bool BnInferPeract(Handle& h, const BnForwardArgs& args, int64_t n, int64_t plan
 
 } // namespace
 
+template <class T>
 bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
 {
     const TensorDescriptor& x = *args.xDesc;
     const TensorDescriptor& y = *args.yDesc;
-    if(!x.IsPacked() || !y.IsPacked() || x.NumDims() < 2 ||
-       (reinterpret_cast<uintptr_t>(args.x) & 15) != 0 ||
+    if(x.NumDims() < 2 || (reinterpret_cast<uintptr_t>(args.x) & 15) != 0 ||
        (reinterpret_cast<uintptr_t>(args.y) & 15) != 0)
         return false;
     const bool per_act = args.mode == miopenBNPerActivation;
+    // spatial channels-last: planes of one n, coefficients per channel
+    const bool nhwc = !per_act && PackedChannelsLast(x) && PackedChannelsLast(y) &&
+                      x.Lens()[1] % 4 == 0 && !(x.IsPacked() && y.IsPacked());
+    if(!nhwc && (!x.IsPacked() || !y.IsPacked()))
+        return false;
     int64_t n = static_cast<int64_t>(x.Lens()[0]), c = static_cast<int64_t>(x.Lens()[1]);
     int64_t inner = 1;
     for(int d = 2; d < x.NumDims(); ++d)
         inner *= static_cast<int64_t>(x.Lens()[d]);
-    const int64_t plane  = per_act ? c * inner : inner;
-    const int64_t planes = per_act ? n : n * c;
+    const int64_t plane  = per_act || nhwc ? c * inner : inner;
+    const int64_t planes = per_act || nhwc ? n : n * c;
     if(plane <= 0 || planes <= 0 || plane % 4 != 0)
         return false;
 
@@ -73,26 +80,32 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
     p.x = args.x, p.y = args.y;
     p.alpha = args.alpha, p.beta = args.beta, p.epsilon = static_cast<float>(args.epsilon);
     p.plane_q = plane / 4;
-    int u = 4; // float4s of x a thread (2 per activation)
-    if(per_act && BnInferPeract(h, args, n, plane))
+    // quads of x a thread: 4 (2 with coefficient arrays), twice as many for 16-bit data
+    const int wide = sizeof(T) == 2 ? 2 : 1;
+    int u          = 4 * wide;
+    if(per_act && BnInferPeract<T>(h, args, n, plane))
         return true;
-    if(per_act)
+    if(per_act || nhwc)
     {
-        // the coefficients of bn_infer_coef, in x's (packed) order: group g is element g of a plane
-        const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, [](int d) { return d >= 1; });
-        if(plan.args.groups != plane)
+        // the coefficients of bn_infer_coef: per activation in x's (packed) order (group g is
+        // element g of a plane), channels-last one per channel
+        const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc},
+                                        [per_act](int d) { return d == 1 || (per_act && d > 1); });
+        const int64_t ncoef = per_act ? plane : c;
+        if(plan.args.groups != ncoef)
             return false;
         ScratchLayout layout;
-        const size_t at_m = layout.Add<float>(plane);
-        const size_t at_a = layout.Add<float>(plane);
-        const size_t at_c = layout.Add<float>(plane);
+        const size_t at_m = layout.Add<float>(ncoef);
+        const size_t at_a = layout.Add<float>(ncoef);
+        const size_t at_c = layout.Add<float>(ncoef);
         void* base        = h.Scratch(layout.Bytes());
         BnCoef coef{At<float>(base, at_m), At<float>(base, at_a), At<float>(base, at_c), nullptr};
         LaunchBnInferCoef(plan.args, PerItem(h, plan.args.groups), args.scale, args.bias,
                           args.est_mean, args.est_variance, args.alpha, p.epsilon, coef);
         CheckLaunch("miopenBatchNormalizationForwardInference");
         p.coef_m = coef.m, p.coef_a = coef.a, p.coef_c = coef.c;
-        u = 2; // four float4 streams a step: two steps in flight
+        p.coef_q = ncoef / 4;
+        u = 2 * wide; // four quad streams a step: two steps in flight (fp32)
     }
     else
     {
@@ -105,11 +118,15 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
     PlanBalancedChunks(p.plane_q, int64_t{BnInferPackedThreads()} * u, p.chunk_q, p.chunks);
     if(planes * p.chunks >= (int64_t{1} << 31))
         return false;
-    LaunchBnInferPacked(p, On(h, D1(static_cast<unsigned>(planes * p.chunks)),
+    LaunchBnInferPacked<T>(p, On(h, D1(static_cast<unsigned>(planes * p.chunks)),
                               D1(static_cast<unsigned>(BnInferPackedThreads()))),
                         u);
     CheckLaunch("miopenBatchNormalizationForwardInference");
     return true;
 }
+
+template bool BatchNormInferencePacked<float>(Handle&, const BnForwardArgs&);
+template bool BatchNormInferencePacked<Half>(Handle&, const BnForwardArgs&);
+template bool BatchNormInferencePacked<BFloat16>(Handle&, const BnForwardArgs&);
 
 } // namespace miopen::gpu

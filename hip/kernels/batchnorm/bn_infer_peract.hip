@@ -1,6 +1,7 @@
 // bn_infer_peract: per-activation batch-norm inference on packed x and y whose C[D]HW run is a
-// whole number of float4s, with packed, 16-byte aligned parameter tensors (1 x C[D]HW, in x's
-// order). One launch, no coefficient kernel and no scratch: a thread owns one float4 of the
+// whole number of quads (4 elements; x and y of storage type T, loaded by Load4 as a float4 or
+// 8 bytes of fp16 / bf16), with packed, 16-byte aligned fp32 parameter tensors (1 x C[D]HW, in
+// x's order). One launch, no coefficient kernel and no scratch: a thread owns one float4 of the
 // C[D]HW run, computes its 4 coefficients from scale, bias, mean and variance once (the
 // formulas of bn_infer_coef: inv_std = 1 / sqrtf(var + eps) in float, a = alpha * scale *
 // inv_std, c = alpha * bias, so the same bits as the coefficient path), and applies them to
@@ -10,6 +11,7 @@
 // read the same parameters run together (the parameters come from DRAM about once).
 #include "kernels/batchnorm/bn_infer_peract_kernels.hpp"
 #include "kernels/common/device.hpp"
+#include "kernels/common/storage_types.hpp"
 
 namespace miopen::gpu {
 namespace {
@@ -19,7 +21,7 @@ constexpr int kPeractUnroll  = 4;
 
 __device__ inline float PeractY(float x, float m, float a, float c) { return fmaf(x - m, a, c); }
 
-template <bool ReadOut>
+template <class T, bool ReadOut>
 __global__ void __launch_bounds__(kPeractThreads) BnInferPeract(BnInferPeractArgs p)
 {
     const int64_t g     = blockIdx.x % p.groups;
@@ -42,8 +44,9 @@ __global__ void __launch_bounds__(kPeractThreads) BnInferPeract(BnInferPeractArg
     c.w = p.alpha * bi.w;
     const int64_t n0 = g * p.nb;
     const int64_t n1 = n0 + p.nb < p.n ? n0 + p.nb : p.n;
-    const float4* x  = reinterpret_cast<const float4*>(p.x) + q;
-    float4* y        = reinterpret_cast<float4*>(p.y) + q;
+    const T* x       = static_cast<const T*>(p.x) + 4 * q;
+    T* y             = static_cast<T*>(p.y) + 4 * q;
+    const int64_t st = 4 * p.plane_q; // elements from one n to the next
     for(int64_t i0 = n0; i0 < n1; i0 += kPeractUnroll)
     {
         float4 v[kPeractUnroll], o[kPeractUnroll];
@@ -52,9 +55,9 @@ __global__ void __launch_bounds__(kPeractThreads) BnInferPeract(BnInferPeractArg
         {
             if(i0 + u >= n1)
                 continue;
-            v[u] = x[(i0 + u) * p.plane_q];
+            v[u] = Load4(x + (i0 + u) * st);
             if(ReadOut)
-                o[u] = y[(i0 + u) * p.plane_q];
+                o[u] = Load4(y + (i0 + u) * st);
         }
 #pragma unroll
         for(int u = 0; u < kPeractUnroll; ++u)
@@ -73,7 +76,7 @@ __global__ void __launch_bounds__(kPeractThreads) BnInferPeract(BnInferPeractArg
                 r.z = fmaf(p.beta, o[u].z, r.z);
                 r.w = fmaf(p.beta, o[u].w, r.w);
             }
-            y[(i0 + u) * p.plane_q] = r;
+            Store4(y + (i0 + u) * st, r);
         }
     }
 }
@@ -82,12 +85,17 @@ __global__ void __launch_bounds__(kPeractThreads) BnInferPeract(BnInferPeractArg
 
 int BnInferPeractThreads() { return kPeractThreads; }
 
+template <class T>
 void LaunchBnInferPeract(const BnInferPeractArgs& p, const Launch& l)
 {
     if(p.beta != 0.0f)
-        MIOPEN_CY_LAUNCH(BnInferPeract<true>, l, 0, p);
+        MIOPEN_CY_LAUNCH((BnInferPeract<T, true>), l, 0, p);
     else
-        MIOPEN_CY_LAUNCH(BnInferPeract<false>, l, 0, p);
+        MIOPEN_CY_LAUNCH((BnInferPeract<T, false>), l, 0, p);
 }
+
+template void LaunchBnInferPeract<float>(const BnInferPeractArgs&, const Launch&);
+template void LaunchBnInferPeract<Half>(const BnInferPeractArgs&, const Launch&);
+template void LaunchBnInferPeract<BFloat16>(const BnInferPeractArgs&, const Launch&);
 
 } // namespace miopen::gpu

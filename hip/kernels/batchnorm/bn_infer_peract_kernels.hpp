@@ -1,19 +1,20 @@
 // Host entry point of bn_infer_peract.hip, called by bn_infer_packed_launch.cpp. Plain C++.
 #pragma once
 
+#include "core/storage.hpp"
 #include "kernels/common/args.hpp"
 
 #include <cstdint>
 
 namespace miopen::gpu {
 
-/// Per-activation inference: x and y packed N x (plane_q float4s); scale, bias, est_mean and
-/// est_var packed runs of plane_q float4s, all 16-byte aligned. Each thread applies one float4's
-/// coefficients to nb consecutive n; groups = ceil(n / nb).
+/// Per-activation inference: x and y (storage type T) packed N x (plane_q quads); scale, bias,
+/// est_mean and est_var (fp32) packed runs of plane_q float4s, all 16-byte aligned. Each thread
+/// applies one quad's coefficients to nb consecutive n; groups = ceil(n / nb).
 struct BnInferPeractArgs
 {
-    const float* x = nullptr;
-    float* y       = nullptr;
+    const void* x = nullptr; // T
+    void* y       = nullptr; // T
     const float* scale    = nullptr;
     const float* bias     = nullptr;
     const float* est_mean = nullptr;
@@ -23,6 +24,7 @@ struct BnInferPeractArgs
 };
 int BnInferPeractThreads();
 /// Grid: ceil(plane_q / BnInferPeractThreads()) * groups blocks of BnInferPeractThreads().
+template <class T>
 void LaunchBnInferPeract(const BnInferPeractArgs& p, const Launch& l);
 
 } // namespace miopen::gpu

@@ -12,7 +12,10 @@
 // use, channels past C clamped to C - 1 (a re-read of a line already in flight): loads under an
 // `if(c < C)` would be issued one channel at a time, each waiting for the last (backward read
 // 2 loads per round trip, 0.34 of the copy bandwidth on an H200). The sums keep their order.
+// Every kernel is a template on the storage type T (float, Half, BFloat16): loads widen to fp32,
+// the arithmetic is fp32, and each output is rounded once to T (StoreFloat).
 #include "kernels/common/device.hpp"
+#include "kernels/common/storage_types.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
 
 #include <miopen/miopen.h>
@@ -34,8 +37,8 @@ __device__ inline int64_t InnerOffset(const StridedSpace<K>& s, int64_t i, int k
 
 // ---- rows -----------------------------------------------------------------------------------
 
-template <int Algo, bool ReadY>
-__global__ void SoftmaxRowsFwd(SoftmaxArgs<2> a, const float* x, float* y)
+template <class T, int Algo, bool ReadY>
+__global__ void SoftmaxRowsFwd(SoftmaxArgs<2> a, const T* x, T* y)
 {
     __shared__ float shared[kMaxWarpsPerBlock];
     constexpr bool kFast = Algo == MIOPEN_SOFTMAX_FAST;
@@ -45,34 +48,34 @@ __global__ void SoftmaxRowsFwd(SoftmaxArgs<2> a, const float* x, float* y)
     {
         int64_t goff[2];
         Offsets(a.outer, g, goff);
-        const float* xg = x + goff[0];
-        float* yg       = y + goff[1];
-        float m         = 0.0f;
+        const T* xg = x + goff[0];
+        T* yg       = y + goff[1];
+        float m     = 0.0f;
         if(!kFast)
         {
             float t = -INFINITY;
             for(int64_t i = threadIdx.x; i < len; i += blockDim.x)
-                t = MaxNanOp{}(t, xg[InnerOffset(a.inner, i, 0)]);
+                t = MaxNanOp{}(t, LoadFloat(xg + InnerOffset(a.inner, i, 0)));
             m = BlockReduce(t, MaxNanOp{}, shared);
         }
         float t = 0.0f;
         for(int64_t i = threadIdx.x; i < len; i += blockDim.x)
-            t += expf(xg[InnerOffset(a.inner, i, 0)] - m);
+            t += expf(LoadFloat(xg + InnerOffset(a.inner, i, 0)) - m);
         const float sum = BlockReduce(t, SumOp<float>{}, shared);
         const float scale = a.alpha / sum;
         const float shift = -a.alpha * (m + logf(sum));
         for(int64_t i = threadIdx.x; i < len; i += blockDim.x)
         {
-            const float v = xg[InnerOffset(a.inner, i, 0)];
-            float* o      = yg + InnerOffset(a.inner, i, 1);
+            const float v = LoadFloat(xg + InnerOffset(a.inner, i, 0));
+            T* o          = yg + InnerOffset(a.inner, i, 1);
             const float r = kLog ? a.alpha * v + shift : scale * expf(v - m);
-            *o            = ReadY ? r + a.beta * *o : r;
+            StoreFloat(o, ReadY ? r + a.beta * LoadFloat(o) : r);
         }
     }
 }
 
-template <bool Log, bool ReadDx>
-__global__ void SoftmaxRowsBwd(SoftmaxArgs<3> a, const float* y, const float* dy, float* dx)
+template <class T, bool Log, bool ReadDx>
+__global__ void SoftmaxRowsBwd(SoftmaxArgs<3> a, const T* y, const T* dy, T* dx)
 {
     __shared__ float shared[kMaxWarpsPerBlock];
     const int64_t len = a.inner.numel;
@@ -80,23 +83,23 @@ __global__ void SoftmaxRowsBwd(SoftmaxArgs<3> a, const float* y, const float* dy
     {
         int64_t goff[3];
         Offsets(a.outer, g, goff);
-        const float* yg  = y + goff[0];
-        const float* dyg = dy + goff[1];
-        float* dxg       = dx + goff[2];
-        float t          = 0.0f;
+        const T* yg  = y + goff[0];
+        const T* dyg = dy + goff[1];
+        T* dxg       = dx + goff[2];
+        float t      = 0.0f;
         for(int64_t i = threadIdx.x; i < len; i += blockDim.x)
         {
-            const float d = dyg[InnerOffset(a.inner, i, 1)];
-            t += Log ? d : yg[InnerOffset(a.inner, i, 0)] * d;
+            const float d = LoadFloat(dyg + InnerOffset(a.inner, i, 1));
+            t += Log ? d : LoadFloat(yg + InnerOffset(a.inner, i, 0)) * d;
         }
         const float r = BlockReduce(t, SumOp<float>{}, shared);
         for(int64_t i = threadIdx.x; i < len; i += blockDim.x)
         {
-            const float yv = yg[InnerOffset(a.inner, i, 0)];
-            const float d  = dyg[InnerOffset(a.inner, i, 1)];
-            float* o       = dxg + InnerOffset(a.inner, i, 2);
+            const float yv = LoadFloat(yg + InnerOffset(a.inner, i, 0));
+            const float d  = LoadFloat(dyg + InnerOffset(a.inner, i, 1));
+            T* o           = dxg + InnerOffset(a.inner, i, 2);
             const float v  = Log ? a.alpha * (d - expf(yv) * r) : a.alpha * yv * (d - r);
-            *o             = ReadDx ? v + a.beta * *o : v;
+            StoreFloat(o, ReadDx ? v + a.beta * LoadFloat(o) : v);
         }
     }
 }
@@ -134,8 +137,8 @@ __device__ inline void ColumnOffsets(const SoftmaxArgs<K>& a, int64_t t, int64_t
 __device__ inline int64_t Clamped(int c, int64_t C) { return c < C ? c : C - 1; }
 
 /// RegC > 0: x held in RegC registers (C <= RegC); 0: x read again per pass.
-template <int Algo, bool ReadY, int RegC>
-__global__ void __launch_bounds__(256) SoftmaxColsFwd(SoftmaxArgs<2> a, const float* x, float* y)
+template <class T, int Algo, bool ReadY, int RegC>
+__global__ void __launch_bounds__(256) SoftmaxColsFwd(SoftmaxArgs<2> a, const T* x, T* y)
 {
     constexpr bool kFast  = Algo == MIOPEN_SOFTMAX_FAST;
     constexpr bool kLog   = Algo == MIOPEN_SOFTMAX_LOG;
@@ -148,14 +151,14 @@ __global__ void __launch_bounds__(256) SoftmaxColsFwd(SoftmaxArgs<2> a, const fl
     {
         int64_t off[2];
         ColumnOffsets(a, t, off);
-        const float* xt = x + off[0];
-        float* yt       = y + off[1];
+        const T* xt = x + off[0];
+        T* yt       = y + off[1];
         float v[InRegs ? RegC : 1];
         if(InRegs)
         {
 #pragma unroll
             for(int c = 0; c < RegC; ++c)
-                v[c] = xt[Clamped(c, C) * xc];
+                v[c] = LoadFloat(xt + Clamped(c, C) * xc);
         }
         float m = 0.0f;
         if(!kFast)
@@ -170,7 +173,7 @@ __global__ void __launch_bounds__(256) SoftmaxColsFwd(SoftmaxArgs<2> a, const fl
             }
             else
                 for(int64_t c = 0; c < C; ++c)
-                    m = MaxNanOp{}(m, xt[c * xc]);
+                    m = MaxNanOp{}(m, LoadFloat(xt + c * xc));
         }
         float sum = 0.0f;
         if(InRegs)
@@ -182,13 +185,13 @@ __global__ void __launch_bounds__(256) SoftmaxColsFwd(SoftmaxArgs<2> a, const fl
         }
         else
             for(int64_t c = 0; c < C; ++c)
-                sum += expf(xt[c * xc] - m);
+                sum += expf(LoadFloat(xt + c * xc) - m);
         const float scale = a.alpha / sum;
         const float shift = -a.alpha * (m + logf(sum));
         auto write = [&](int64_t c, float xv) {
-            float* o      = yt + c * yc;
+            T* o          = yt + c * yc;
             const float r = kLog ? a.alpha * xv + shift : scale * expf(xv - m);
-            *o            = ReadY ? r + a.beta * *o : r;
+            StoreFloat(o, ReadY ? r + a.beta * LoadFloat(o) : r);
         };
         if(InRegs)
         {
@@ -199,12 +202,13 @@ __global__ void __launch_bounds__(256) SoftmaxColsFwd(SoftmaxArgs<2> a, const fl
         }
         else
             for(int64_t c = 0; c < C; ++c)
-                write(c, xt[c * xc]);
+                write(c, LoadFloat(xt + c * xc));
     }
 }
 
-template <bool Log, bool ReadDx, int RegC>
-__global__ void __launch_bounds__(256) SoftmaxColsBwd(SoftmaxArgs<3> a, const float* y, const float* dy, float* dx)
+template <class T, bool Log, bool ReadDx, int RegC>
+__global__ void __launch_bounds__(256)
+    SoftmaxColsBwd(SoftmaxArgs<3> a, const T* y, const T* dy, T* dx)
 {
     constexpr bool InRegs = RegC > 0;
     const int64_t columns = a.outer.numel * a.inner.numel;
@@ -215,9 +219,9 @@ __global__ void __launch_bounds__(256) SoftmaxColsBwd(SoftmaxArgs<3> a, const fl
     {
         int64_t off[3];
         ColumnOffsets(a, t, off);
-        const float* yt  = y + off[0];
-        const float* dyt = dy + off[1];
-        float* dxt       = dx + off[2];
+        const T* yt  = y + off[0];
+        const T* dyt = dy + off[1];
+        T* dxt       = dx + off[2];
         float yv[InRegs ? RegC : 1], dv[InRegs ? RegC : 1];
         float r = 0.0f;
         if(InRegs)
@@ -226,8 +230,8 @@ __global__ void __launch_bounds__(256) SoftmaxColsBwd(SoftmaxArgs<3> a, const fl
             for(int c = 0; c < RegC; ++c)
             {
                 const int64_t cc = Clamped(c, C);
-                dv[c]            = dyt[cc * dyc];
-                yv[c]            = yt[cc * ycs];
+                dv[c]            = LoadFloat(dyt + cc * dyc);
+                yv[c]            = LoadFloat(yt + cc * ycs);
             }
 #pragma unroll
             for(int c = 0; c < RegC; ++c)
@@ -236,11 +240,12 @@ __global__ void __launch_bounds__(256) SoftmaxColsBwd(SoftmaxArgs<3> a, const fl
         }
         else
             for(int64_t c = 0; c < C; ++c)
-                r += Log ? dyt[c * dyc] : yt[c * ycs] * dyt[c * dyc];
+                r += Log ? LoadFloat(dyt + c * dyc)
+                         : LoadFloat(yt + c * ycs) * LoadFloat(dyt + c * dyc);
         auto write = [&](int64_t c, float yvc, float d) {
-            float* o      = dxt + c * dxc;
+            T* o          = dxt + c * dxc;
             const float v = Log ? a.alpha * (d - expf(yvc) * r) : a.alpha * yvc * (d - r);
-            *o            = ReadDx ? v + a.beta * *o : v;
+            StoreFloat(o, ReadDx ? v + a.beta * LoadFloat(o) : v);
         };
         if(InRegs)
         {
@@ -251,94 +256,106 @@ __global__ void __launch_bounds__(256) SoftmaxColsBwd(SoftmaxArgs<3> a, const fl
         }
         else
             for(int64_t c = 0; c < C; ++c)
-                write(c, yt[c * ycs], dyt[c * dyc]);
+                write(c, LoadFloat(yt + c * ycs), LoadFloat(dyt + c * dyc));
     }
 }
 
 /// The register bucket of C channels: 8, 16, 24 or 32, 0 past kRegC.
 inline int RegBucket(int64_t c) { return c <= 8 ? 8 : c <= 16 ? 16 : c <= 24 ? 24 : c <= kRegC ? 32 : 0; }
 
-template <int Algo, bool ReadY>
-void ColsFwd(const SoftmaxArgs<2>& a, const Launch& l, const float* x, float* y)
+template <class T, int Algo, bool ReadY>
+void ColsFwd(const SoftmaxArgs<2>& a, const Launch& l, const T* x, T* y)
 {
     switch(RegBucket(a.c))
     {
-    case 8: MIOPEN_CY_LAUNCH((SoftmaxColsFwd<Algo, ReadY, 8>), l, 0, a, x, y); break;
-    case 16: MIOPEN_CY_LAUNCH((SoftmaxColsFwd<Algo, ReadY, 16>), l, 0, a, x, y); break;
-    case 24: MIOPEN_CY_LAUNCH((SoftmaxColsFwd<Algo, ReadY, 24>), l, 0, a, x, y); break;
-    case 32: MIOPEN_CY_LAUNCH((SoftmaxColsFwd<Algo, ReadY, 32>), l, 0, a, x, y); break;
-    default: MIOPEN_CY_LAUNCH((SoftmaxColsFwd<Algo, ReadY, 0>), l, 0, a, x, y); break;
+    case 8: MIOPEN_CY_LAUNCH((SoftmaxColsFwd<T, Algo, ReadY, 8>), l, 0, a, x, y); break;
+    case 16: MIOPEN_CY_LAUNCH((SoftmaxColsFwd<T, Algo, ReadY, 16>), l, 0, a, x, y); break;
+    case 24: MIOPEN_CY_LAUNCH((SoftmaxColsFwd<T, Algo, ReadY, 24>), l, 0, a, x, y); break;
+    case 32: MIOPEN_CY_LAUNCH((SoftmaxColsFwd<T, Algo, ReadY, 32>), l, 0, a, x, y); break;
+    default: MIOPEN_CY_LAUNCH((SoftmaxColsFwd<T, Algo, ReadY, 0>), l, 0, a, x, y); break;
     }
 }
 
-template <bool Log, bool ReadDx>
-void ColsBwd(const SoftmaxArgs<3>& a, const Launch& l, const float* y, const float* dy, float* dx)
+template <class T, bool Log, bool ReadDx>
+void ColsBwd(const SoftmaxArgs<3>& a, const Launch& l, const T* y, const T* dy, T* dx)
 {
     switch(RegBucket(a.c))
     {
-    case 8: MIOPEN_CY_LAUNCH((SoftmaxColsBwd<Log, ReadDx, 8>), l, 0, a, y, dy, dx); break;
-    case 16: MIOPEN_CY_LAUNCH((SoftmaxColsBwd<Log, ReadDx, 16>), l, 0, a, y, dy, dx); break;
-    case 24: MIOPEN_CY_LAUNCH((SoftmaxColsBwd<Log, ReadDx, 24>), l, 0, a, y, dy, dx); break;
-    case 32: MIOPEN_CY_LAUNCH((SoftmaxColsBwd<Log, ReadDx, 32>), l, 0, a, y, dy, dx); break;
-    default: MIOPEN_CY_LAUNCH((SoftmaxColsBwd<Log, ReadDx, 0>), l, 0, a, y, dy, dx); break;
+    case 8: MIOPEN_CY_LAUNCH((SoftmaxColsBwd<T, Log, ReadDx, 8>), l, 0, a, y, dy, dx); break;
+    case 16: MIOPEN_CY_LAUNCH((SoftmaxColsBwd<T, Log, ReadDx, 16>), l, 0, a, y, dy, dx); break;
+    case 24: MIOPEN_CY_LAUNCH((SoftmaxColsBwd<T, Log, ReadDx, 24>), l, 0, a, y, dy, dx); break;
+    case 32: MIOPEN_CY_LAUNCH((SoftmaxColsBwd<T, Log, ReadDx, 32>), l, 0, a, y, dy, dx); break;
+    default: MIOPEN_CY_LAUNCH((SoftmaxColsBwd<T, Log, ReadDx, 0>), l, 0, a, y, dy, dx); break;
     }
 }
 
-template <int Algo>
-void Forward(const SoftmaxArgs<2>& a, const Launch& l, bool rows, const float* x, float* y)
+template <class T, int Algo>
+void Forward(const SoftmaxArgs<2>& a, const Launch& l, bool rows, const T* x, T* y)
 {
     const bool read = a.beta != 0.0f;
     if(rows)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((SoftmaxRowsFwd<Algo, true>), l, 0, a, x, y);
+            MIOPEN_CY_LAUNCH((SoftmaxRowsFwd<T, Algo, true>), l, 0, a, x, y);
         else
-            MIOPEN_CY_LAUNCH((SoftmaxRowsFwd<Algo, false>), l, 0, a, x, y);
+            MIOPEN_CY_LAUNCH((SoftmaxRowsFwd<T, Algo, false>), l, 0, a, x, y);
     }
     else if(read)
-        ColsFwd<Algo, true>(a, l, x, y);
+        ColsFwd<T, Algo, true>(a, l, x, y);
     else
-        ColsFwd<Algo, false>(a, l, x, y);
+        ColsFwd<T, Algo, false>(a, l, x, y);
 }
 
-template <bool Log>
-void Backward(const SoftmaxArgs<3>& a, const Launch& l, bool rows, const float* y,
-              const float* dy, float* dx)
+template <class T, bool Log>
+void Backward(const SoftmaxArgs<3>& a, const Launch& l, bool rows, const T* y, const T* dy,
+              T* dx)
 {
     const bool read = a.beta != 0.0f;
     if(rows)
     {
         if(read)
-            MIOPEN_CY_LAUNCH((SoftmaxRowsBwd<Log, true>), l, 0, a, y, dy, dx);
+            MIOPEN_CY_LAUNCH((SoftmaxRowsBwd<T, Log, true>), l, 0, a, y, dy, dx);
         else
-            MIOPEN_CY_LAUNCH((SoftmaxRowsBwd<Log, false>), l, 0, a, y, dy, dx);
+            MIOPEN_CY_LAUNCH((SoftmaxRowsBwd<T, Log, false>), l, 0, a, y, dy, dx);
     }
     else if(read)
-        ColsBwd<Log, true>(a, l, y, dy, dx);
+        ColsBwd<T, Log, true>(a, l, y, dy, dx);
     else
-        ColsBwd<Log, false>(a, l, y, dy, dx);
+        ColsBwd<T, Log, false>(a, l, y, dy, dx);
 }
 
 } // namespace
 
+template <class T>
 void LaunchSoftmaxFwd(const SoftmaxArgs<2>& a, const Launch& l, int algorithm, bool rows,
-                      const float* x, float* y)
+                      const T* x, T* y)
 {
     switch(algorithm)
     {
-    case MIOPEN_SOFTMAX_FAST: return Forward<MIOPEN_SOFTMAX_FAST>(a, l, rows, x, y);
-    case MIOPEN_SOFTMAX_LOG: return Forward<MIOPEN_SOFTMAX_LOG>(a, l, rows, x, y);
-    default: return Forward<MIOPEN_SOFTMAX_ACCURATE>(a, l, rows, x, y);
+    case MIOPEN_SOFTMAX_FAST: return Forward<T, MIOPEN_SOFTMAX_FAST>(a, l, rows, x, y);
+    case MIOPEN_SOFTMAX_LOG: return Forward<T, MIOPEN_SOFTMAX_LOG>(a, l, rows, x, y);
+    default: return Forward<T, MIOPEN_SOFTMAX_ACCURATE>(a, l, rows, x, y);
     }
 }
 
+template <class T>
 void LaunchSoftmaxBwd(const SoftmaxArgs<3>& a, const Launch& l, int algorithm, bool rows,
-                      const float* y, const float* dy, float* dx)
+                      const T* y, const T* dy, T* dx)
 {
     if(algorithm == MIOPEN_SOFTMAX_LOG)
-        Backward<true>(a, l, rows, y, dy, dx);
+        Backward<T, true>(a, l, rows, y, dy, dx);
     else
-        Backward<false>(a, l, rows, y, dy, dx);
+        Backward<T, false>(a, l, rows, y, dy, dx);
 }
+
+#define MIOPEN_CY_SOFTMAX_INSTANCE(T)                                                              \
+    template void LaunchSoftmaxFwd<T>(const SoftmaxArgs<2>&, const Launch&, int, bool, const T*,    \
+                                      T*);                                                         \
+    template void LaunchSoftmaxBwd<T>(const SoftmaxArgs<3>&, const Launch&, int, bool, const T*,    \
+                                      const T*, T*);
+MIOPEN_CY_SOFTMAX_INSTANCE(float)
+MIOPEN_CY_SOFTMAX_INSTANCE(Half)
+MIOPEN_CY_SOFTMAX_INSTANCE(BFloat16)
+#undef MIOPEN_CY_SOFTMAX_INSTANCE
 
 } // namespace miopen::gpu

@@ -1,6 +1,8 @@
-// Host entry points of softmax.hip, called by softmax_launch.cpp. Plain C++.
+// Host entry points of the softmax kernels, called by softmax_launch.cpp. Plain C++. Each is a
+// template on the storage type T (float, Half, BFloat16), instantiated beside its kernels.
 #pragma once
 
+#include "core/storage.hpp"
 #include "kernels/common/args.hpp"
 
 namespace miopen::gpu {
@@ -27,27 +29,56 @@ constexpr int kSoftmaxShortPerThread = 8;
 constexpr int kSoftmaxShortMinLen    = 256;
 constexpr int kSoftmaxShortMaxLen    = kSoftmaxShortThreads * kSoftmaxShortPerThread;
 
-void LaunchSoftmaxShortFwd(const SoftmaxArgs<2>& a, const Launch& l, int algorithm,
-                           const float* x, float* y);
-void LaunchSoftmaxShortBwd(const SoftmaxArgs<3>& a, const Launch& l, int algorithm,
-                           const float* y, const float* dy, float* dx);
+template <class T>
+void LaunchSoftmaxShortFwd(const SoftmaxArgs<2>& a, const Launch& l, int algorithm, const T* x,
+                           T* y);
+template <class T>
+void LaunchSoftmaxShortBwd(const SoftmaxArgs<3>& a, const Launch& l, int algorithm, const T* y,
+                           const T* dy, T* dx);
 
-/// softmax_rows_warp.hip: forward rows of at most kSoftmaxWarpMaxLen elements, a whole number of
-/// float4s, unit stride, every row 16-byte aligned: one warp per row, the row in registers as
-/// float4s, the max and the sum folded by XOR shuffles only (no block barrier). Blocks of
-/// kSoftmaxWarpThreads; the kernel walks rows by a grid stride in units of the warps a block
-/// holds, so the grid needs no warp width (32 on NVIDIA, 64 on AMD).
+/// softmax_rows_warp.hip: rows of at most kSoftmaxWarpMaxLen unit-stride elements (in every
+/// operand), a group of `lanes` lanes of one warp per row (a power of two, 2 to 32), each lane
+/// holding up to `per_lane` vectors of `vec` elements (vec 4: rows of whole groups of four, every
+/// row aligned to 4 elements; else 1). per_lane is 2 (any lanes) or kSoftmaxWarpPerLane (32
+/// lanes). Blocks of kSoftmaxWarpThreads; the kernel walks rows by a grid stride in units of the
+/// warps a block holds, so the grid needs no warp width (32 on NVIDIA, 64 on AMD).
 constexpr int kSoftmaxWarpThreads = 256;
-constexpr int kSoftmaxWarpPerLane = 8; // float4s a lane holds at warp width 32
+constexpr int kSoftmaxWarpPerLane = 8;
 constexpr int kSoftmaxWarpMaxLen  = 32 * 4 * kSoftmaxWarpPerLane;
 
-void LaunchSoftmaxWarpFwd(const SoftmaxArgs<2>& a, const Launch& l, int algorithm,
-                          const float* x, float* y);
+struct SoftmaxGroup
+{
+    int lanes    = 32;
+    int per_lane = kSoftmaxWarpPerLane;
+    int vec      = 4;
+};
+
+template <class T>
+void LaunchSoftmaxWarpFwd(const SoftmaxArgs<2>& a, const Launch& l, const SoftmaxGroup& g,
+                          int algorithm, const T* x, T* y);
+template <class T>
+void LaunchSoftmaxWarpBwd(const SoftmaxArgs<3>& a, const Launch& l, const SoftmaxGroup& g,
+                          int algorithm, const T* y, const T* dy, T* dx);
+
+/// softmax_cols_pair.hip: the columns engine for fp16/bf16 (Half, BFloat16 only) with a thread
+/// per two neighbouring positions, C <= kSoftmaxPairMaxCFwd (forward) or kSoftmaxPairMaxCBwd
+/// (backward). `a` counts pairs: its inner space is the positions halved, at stride 2.
+constexpr int kSoftmaxPairMaxCFwd = 32;
+constexpr int kSoftmaxPairMaxCBwd = 24;
+
+template <class T>
+void LaunchSoftmaxColsPairFwd(const SoftmaxArgs<2>& a, const Launch& l, int algorithm, const T* x,
+                              T* y);
+template <class T>
+void LaunchSoftmaxColsPairBwd(const SoftmaxArgs<3>& a, const Launch& l, int algorithm, const T* y,
+                              const T* dy, T* dx);
 
 /// algorithm: a miopenSoftmaxAlgorithm_t value. rows: the rows engine, else columns.
+template <class T>
 void LaunchSoftmaxFwd(const SoftmaxArgs<2>& a, const Launch& l, int algorithm, bool rows,
-                      const float* x, float* y);
+                      const T* x, T* y);
+template <class T>
 void LaunchSoftmaxBwd(const SoftmaxArgs<3>& a, const Launch& l, int algorithm, bool rows,
-                      const float* y, const float* dy, float* dx);
+                      const T* y, const T* dy, T* dx);
 
 } // namespace miopen::gpu

@@ -1,5 +1,8 @@
-// Launchers of softmax: the engine (rows or columns, chosen as the CPU kernels choose), the
-// operands' outer and inner spaces, block size by the softmax's length, the launch check.
+// Launchers of softmax: the engine (rows or columns, chosen as the CPU kernels choose, plus short
+// unit-stride channel rows: NHWC), the operands' outer and inner spaces, the kernel (a group of
+// lanes per short row, a block per row of 256-1024, fp16/bf16 columns two positions a thread, the
+// generic rows or columns kernels), block size by the softmax's length, the launch check. One
+// template for every storage type.
 #include "kernels/common/launch_common.hpp"
 #include "softmax/softmax_args.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
@@ -32,11 +35,21 @@ StridedSpace<K> SpaceOf(const std::array<const TensorDescriptor*, K>& descs,
     return Collapse<K>(n, lens.data(), sp);
 }
 
-/// CHANNEL mode runs on rows when C is long and unit-stride (N x C, NHWC), as on the CPU.
-bool ChannelOnRows(const TensorDescriptor& in)
+/// CHANNEL mode runs on rows when C is long and unit-stride in the input (N x C, NHWC), as on the
+/// CPU; on the GPU also when C is short but unit-stride in every operand (NHWC with C < 32), where
+/// softmax_rows_warp.hip's small groups of lanes read whole rows coalesced.
+template <int K>
+bool ChannelOnRows(const std::array<const TensorDescriptor*, K>& descs, const TensorDescriptor& in)
 {
     const size_t c = in.Lens()[1];
-    return c >= 32 && (in.Strides()[1] == 1 || in.Lens()[2] * in.Lens()[3] == 1);
+    if(c >= 32 && (in.Strides()[1] == 1 || in.Lens()[2] * in.Lens()[3] == 1))
+        return true;
+    if(c < 2 || c > kSoftmaxWarpMaxLen || in.Lens()[2] * in.Lens()[3] == 1)
+        return false;
+    for(int k = 0; k < K; ++k)
+        if(descs[k]->Strides()[1] != 1)
+            return false;
+    return true;
 }
 
 template <int K>
@@ -47,7 +60,7 @@ SoftmaxArgs<K> Plan(const Handle& h, miopenSoftmaxMode_t mode,
     SoftmaxArgs<K> a;
     a.alpha = alpha;
     a.beta  = beta;
-    rows    = mode == MIOPEN_SOFTMAX_MODE_INSTANCE || ChannelOnRows(in);
+    rows    = mode == MIOPEN_SOFTMAX_MODE_INSTANCE || ChannelOnRows<K>(descs, in);
     if(rows)
     {
         if(mode == MIOPEN_SOFTMAX_MODE_INSTANCE)
@@ -103,39 +116,99 @@ bool ShortRows(const SoftmaxArgs<K>& a, bool rows, Launch& l)
     return true;
 }
 
-/// Whether forward rows take softmax_rows_warp.hip: unit-stride rows of whole float4s, at most
-/// kSoftmaxWarpMaxLen long, every row of x and y starting 16-byte aligned.
-bool WarpRows(const SoftmaxArgs<2>& a, bool rows, const float* x, const float* y, Launch& l)
+/// Whether the rows take softmax_rows_warp.hip: unit-stride rows in every operand, at most
+/// kSoftmaxWarpMaxLen long (kSoftmaxWarpMaxLen / 4 when not whole aligned groups of four); sets
+/// the group (lanes per row, vectors per lane, vector width), grid and block.
+template <class T, int K>
+bool WarpRows(const SoftmaxArgs<K>& a, bool rows, const std::array<const void*, K>& ptrs,
+              SoftmaxGroup& grp, Launch& l)
 {
-    if(!rows || a.inner.ndim != 1 || a.inner.strides[0][0] != 1 || a.inner.strides[1][0] != 1 ||
-       a.inner.numel % 4 != 0 || a.inner.numel > kSoftmaxWarpMaxLen)
+    if(!rows || a.inner.ndim != 1)
         return false;
-    if((reinterpret_cast<uintptr_t>(x) & 15) != 0 || (reinterpret_cast<uintptr_t>(y) & 15) != 0)
+    for(int k = 0; k < K; ++k)
+        if(a.inner.strides[k][0] != 1)
+            return false;
+    const int64_t len = a.inner.numel;
+    bool quads        = len % 4 == 0;
+    for(int k = 0; k < K && quads; ++k)
+    {
+        quads = (reinterpret_cast<uintptr_t>(ptrs[k]) % (4 * sizeof(T))) == 0;
+        for(int d = 0; d < a.outer.ndim; ++d)
+            quads = quads && a.outer.strides[k][d] % 4 == 0;
+    }
+    grp.vec          = quads ? 4 : 1;
+    const int64_t nv = len / grp.vec; // vectors per row
+    if(nv > 32 * kSoftmaxWarpPerLane)
         return false;
-    for(int d = 0; d < a.outer.ndim; ++d)
-        for(int k = 0; k < 2; ++k)
-            if(a.outer.strides[k][d] % 4 != 0)
-                return false;
-    // rows / 8 blocks: one row per warp at warp width 32; the kernel's grid stride covers the
-    // rest at width 64.
-    const int64_t per = kSoftmaxWarpThreads / 32;
+    if(nv > 64)
+    {
+        grp.lanes    = 32;
+        grp.per_lane = kSoftmaxWarpPerLane;
+    }
+    else
+    {
+        grp.per_lane = 2;
+        grp.lanes    = 2;
+        while(grp.lanes * 2 < nv)
+            grp.lanes *= 2;
+    }
+    // Rows per block at warp width 32; the kernel's grid stride covers the rest at width 64.
+    const int64_t per = kSoftmaxWarpThreads / grp.lanes;
     l.grid  = D1(static_cast<unsigned>(std::min<int64_t>((a.outer.numel + per - 1) / per,
                                                          int64_t{1} << 30)));
     l.block = D1(kSoftmaxWarpThreads);
     return true;
 }
 
+/// Whether the columns engine takes softmax_cols_pair.hip (fp16/bf16, a thread per two
+/// positions): unit-stride positions of even count, even channel and image strides, 4-byte aligned
+/// pointers, C <= max_c. Gives the arguments counting pairs and their launch.
+template <class T, int K>
+bool PairColumns(const Handle& h, const SoftmaxArgs<K>& a, bool rows,
+                 const std::array<const void*, K>& ptrs, int max_c, SoftmaxArgs<K>& pairs, Launch& l)
+{
+    if constexpr(sizeof(T) != 2)
+        return false;
+    if(rows || a.c > max_c || a.inner.ndim != 1 || a.inner.numel % 2 != 0)
+        return false;
+    for(int k = 0; k < K; ++k)
+    {
+        if(a.inner.strides[k][0] != 1 || a.c_stride[k] % 2 != 0 ||
+           reinterpret_cast<uintptr_t>(ptrs[k]) % 4 != 0)
+            return false;
+        for(int d = 0; d < a.outer.ndim; ++d)
+            if(a.outer.strides[k][d] % 2 != 0)
+                return false;
+    }
+    pairs                = a;
+    pairs.inner.lens[0]  = a.inner.numel / 2;
+    pairs.inner.numel    = a.inner.numel / 2;
+    for(int k = 0; k < K; ++k)
+        pairs.inner.strides[k][0] = 2;
+    const int64_t columns = pairs.outer.numel * pairs.inner.numel;
+    l = On(h, D1(GridStrideBlocks(h, columns, 256)), D1(256));
+    return true;
+}
+
 } // namespace
 
+template <class T>
 void SoftmaxForward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode,
-                    float alpha, const TensorDescriptor& xDesc, const float* x, float beta,
-                    const TensorDescriptor& yDesc, float* y)
+                    float alpha, const TensorDescriptor& xDesc, const T* x, float beta,
+                    const TensorDescriptor& yDesc, T* y)
 {
     bool rows = false;
     Launch l;
+    SoftmaxGroup grp;
+    SoftmaxArgs<2> pairs;
     const auto a = Plan<2>(h, mode, {&xDesc, &yDesc}, xDesc, alpha, beta, rows, l);
-    if(WarpRows(a, rows, x, y, l))
-        LaunchSoftmaxWarpFwd(a, l, algorithm, x, y);
+    if(WarpRows<T, 2>(a, rows, {x, y}, grp, l))
+        LaunchSoftmaxWarpFwd(a, l, grp, algorithm, x, y);
+    else if(PairColumns<T, 2>(h, a, rows, {x, y}, kSoftmaxPairMaxCFwd, pairs, l))
+    {
+        if constexpr(sizeof(T) == 2)
+            LaunchSoftmaxColsPairFwd(pairs, l, algorithm, x, y);
+    }
     else if(ShortRows(a, rows, l))
         LaunchSoftmaxShortFwd(a, l, algorithm, x, y);
     else
@@ -143,19 +216,42 @@ void SoftmaxForward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopenS
     CheckLaunch("miopenSoftmaxForward");
 }
 
+template <class T>
 void SoftmaxBackward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode,
-                     float alpha, const TensorDescriptor& yDesc, const float* y,
-                     const TensorDescriptor& dyDesc, const float* dy, float beta,
-                     const TensorDescriptor& dxDesc, float* dx)
+                     float alpha, const TensorDescriptor& yDesc, const T* y,
+                     const TensorDescriptor& dyDesc, const T* dy, float beta,
+                     const TensorDescriptor& dxDesc, T* dx)
 {
     bool rows = false;
     Launch l;
+    SoftmaxGroup grp;
+    SoftmaxArgs<3> pairs;
     const auto a = Plan<3>(h, mode, {&yDesc, &dyDesc, &dxDesc}, dyDesc, alpha, beta, rows, l);
-    if(ShortRows(a, rows, l))
+    if(WarpRows<T, 3>(a, rows, {y, dy, dx}, grp, l))
+        LaunchSoftmaxWarpBwd(a, l, grp, algorithm, y, dy, dx);
+    else if(PairColumns<T, 3>(h, a, rows, {y, dy, dx}, kSoftmaxPairMaxCBwd, pairs, l))
+    {
+        if constexpr(sizeof(T) == 2)
+            LaunchSoftmaxColsPairBwd(pairs, l, algorithm, y, dy, dx);
+    }
+    else if(ShortRows(a, rows, l))
         LaunchSoftmaxShortBwd(a, l, algorithm, y, dy, dx);
     else
         LaunchSoftmaxBwd(a, l, algorithm, rows, y, dy, dx);
     CheckLaunch("miopenSoftmaxBackward");
 }
+
+#define MIOPEN_CY_SOFTMAX_INSTANCE(T)                                                              \
+    template void SoftmaxForward<T>(const Handle&, miopenSoftmaxAlgorithm_t, miopenSoftmaxMode_t,  \
+                                    float, const TensorDescriptor&, const T*, float,               \
+                                    const TensorDescriptor&, T*);                                  \
+    template void SoftmaxBackward<T>(const Handle&, miopenSoftmaxAlgorithm_t, miopenSoftmaxMode_t, \
+                                     float, const TensorDescriptor&, const T*,                     \
+                                     const TensorDescriptor&, const T*, float,                     \
+                                     const TensorDescriptor&, T*);
+MIOPEN_CY_SOFTMAX_INSTANCE(float)
+MIOPEN_CY_SOFTMAX_INSTANCE(Half)
+MIOPEN_CY_SOFTMAX_INSTANCE(BFloat16)
+#undef MIOPEN_CY_SOFTMAX_INSTANCE
 
 } // namespace miopen::gpu

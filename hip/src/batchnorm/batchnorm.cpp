@@ -5,9 +5,11 @@
 // statistics normalises with the batch statistics, as MIOpen's call to its training kernel does.
 #include "batchnorm/batchnorm.hpp"
 #include "core/op_call.hpp"
+#include "core/storage.hpp"
 
 #include <cmath>
 #include <sstream>
+#include <type_traits>
 
 namespace miopen {
 namespace {
@@ -27,17 +29,17 @@ std::string LensString(const std::vector<size_t>& lens)
     return out.str();
 }
 
-/// x and the tensor that has its shape (y, dy, dx): 4-d or 5-d, same lengths and type, fp32.
+/// x and the tensor that has its shape (y, dy, dx): 4-d or 5-d, same lengths and type.
 void CheckDataTensors(const TensorDescriptor& xDesc, const char* x_name,
                       const TensorDescriptor& other, const char* other_name)
 {
     CheckNumDims(xDesc, x_name, 4, 5);
     CheckSameLens(xDesc, x_name, other, other_name);
     CheckSameType(xDesc, x_name, other, other_name);
-    CheckComputeType(xDesc, x_name);
 }
 
-/// The parameter descriptor: exactly the lengths miopenDeriveBNTensorDescriptor gives, fp32.
+/// One parameter descriptor: exactly the lengths miopenDeriveBNTensorDescriptor gives, and
+/// miopenFloat or the data's type (MIOpen's mixed mode, or parameters of the data's type).
 void CheckParamDesc(const TensorDescriptor& bnDesc, const char* name, const TensorDescriptor& xDesc,
                     miopenBatchNormMode_t mode)
 {
@@ -46,7 +48,64 @@ void CheckParamDesc(const TensorDescriptor& bnDesc, const char* name, const Tens
         ThrowBadParm(name, " has lengths ", LensString(bnDesc.Lens()), "; expected ",
                      LensString(expect), " for ", ModeName(mode), " and xDesc ",
                      xDesc.ToString());
-    CheckComputeType(bnDesc, name);
+    if(bnDesc.Type() != miopenFloat && bnDesc.Type() != xDesc.Type())
+        ThrowBadParm(name, " has data type ", DataTypeName(bnDesc.Type()), "; for xDesc of ",
+                     DataTypeName(xDesc.Type()), " the parameters are miopenFloat or ",
+                     DataTypeName(xDesc.Type()));
+}
+
+/// The data type (float, half, bf16: else BadParm naming xDesc) and every parameter descriptor.
+void CheckTypes(miopenBatchNormMode_t mode, const TensorDescriptor& xDesc, const BnParamDescs& pd)
+{
+    DispatchFloating(xDesc.Type(), "xDesc", [](auto) {});
+    const TensorDescriptor* descs[4] = {pd.scale, pd.bias, pd.mean, pd.var};
+    for(int i = 0; i < 4; ++i)
+        CheckParamDesc(*descs[i], pd.names[i], xDesc, mode);
+    if(pd.mean->Type() != pd.var->Type())
+        ThrowBadParm(pd.names[3], " has data type ", DataTypeName(pd.var->Type()), "; ",
+                     pd.names[2], " has ", DataTypeName(pd.mean->Type()),
+                     " (the mean and the variance share a type)");
+}
+
+/// Whether the parameters can be used in place: all fp32 with one set of strides.
+bool ParamsInPlace(const BnParamDescs& pd)
+{
+    for(const TensorDescriptor* d : {pd.scale, pd.bias, pd.mean, pd.var})
+        if(d->Type() != miopenFloat || d->Strides() != pd.scale->Strides())
+            return false;
+    return true;
+}
+
+/// Fills args' parameter fields with the caller's buffers, or its staging with their
+/// descriptors; `slots` gives each field's buffer, descriptor and use, in ForEachParam order.
+struct ParamUse
+{
+    void* user;
+    const TensorDescriptor* desc;
+    bool read, write;
+};
+
+template <class Args, size_t N>
+void BindParams(Args& a, const BnParamDescs& pd, const std::array<ParamUse, N>& uses)
+{
+    a.pDesc = pd.scale;
+    if(ParamsInPlace(pd))
+    {
+        a.ForEachParam([&](auto& field, int i) {
+            using P = std::remove_reference_t<decltype(field)>;
+            field   = static_cast<P>(uses[i].user);
+        });
+        return;
+    }
+    a.staging.on = true;
+    a.staging.packed.Set(miopenFloat, pd.scale->Lens(), {});
+    for(size_t i = 0; i < N; ++i)
+        a.staging.slots[i] = {uses[i].desc, uses[i].user, uses[i].read, uses[i].write};
+}
+
+float Scalar(const void* p, const char* name)
+{
+    return static_cast<float>(ReadScalar(p, miopenFloat, name));
 }
 
 void CheckEpsilon(double epsilon)
@@ -57,41 +116,43 @@ void CheckEpsilon(double epsilon)
         ThrowBadParm("epsilon = ", epsilon, "; must be finite and >= 0");
 }
 
-float Scalar(const void* p, const char* name)
-{
-    return static_cast<float>(ReadScalar(p, miopenFloat, name));
-}
-
 /// The checks both forward passes share (each checks epsilon and its own arguments next).
 void CheckForward(miopenBatchNormMode_t mode, const TensorDescriptor& xDesc, const void* x,
-                  const TensorDescriptor& yDesc, const void* y, const TensorDescriptor& bnDesc,
+                  const TensorDescriptor& yDesc, const void* y, const BnParamDescs& pd,
                   const void* bnScale, const void* bnBias)
 {
     CheckBatchNormMode(mode, "bn_mode");
     CheckDataTensors(xDesc, "xDesc", yDesc, "yDesc");
-    CheckParamDesc(bnDesc, "bnScaleBiasMeanVarDesc", xDesc, mode);
+    CheckTypes(mode, xDesc, pd);
     CheckDataPointers({{x, "x"}, {y, "y"}, {bnScale, "bnScale"}, {bnBias, "bnBias"}});
 }
 
-/// The arguments both forward passes share.
+/// The arguments both forward passes share (parameters bound by the caller).
 BnForwardArgs ForwardArgs(miopenBatchNormMode_t mode, const void* alpha, const void* beta,
                           const TensorDescriptor& xDesc, const void* x,
-                          const TensorDescriptor& yDesc, void* y, const TensorDescriptor& bnDesc,
-                          const void* bnScale, const void* bnBias, double epsilon)
+                          const TensorDescriptor& yDesc, void* y, double epsilon)
 {
     BnForwardArgs a;
     a.mode    = mode;
     a.alpha   = Scalar(alpha, "alpha");
     a.beta    = Scalar(beta, "beta");
     a.xDesc   = &xDesc;
-    a.x       = static_cast<const float*>(x);
+    a.x       = x;
     a.yDesc   = &yDesc;
-    a.y       = static_cast<float*>(y);
-    a.pDesc   = &bnDesc;
-    a.scale   = static_cast<const float*>(bnScale);
-    a.bias    = static_cast<const float*>(bnBias);
+    a.y       = y;
     a.epsilon = epsilon;
     return a;
+}
+
+/// Runs the training forward (batch statistics) on the handle's device for x's type.
+void RunForwardTraining(Handle& handle, const BnForwardArgs& a)
+{
+    DispatchFloating(a.xDesc->Type(), "xDesc", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        RunOp(
+            handle, [&] { cpu::BatchNormForwardTraining<T>(a); },
+            [&](auto& h) { gpu::BatchNormForwardTraining<T>(h, a); });
+    });
 }
 
 } // namespace
@@ -123,73 +184,82 @@ void DeriveBNTensorDescriptor(TensorDescriptor& derived,
 
 void BatchNormForwardTraining(Handle& handle, miopenBatchNormMode_t mode, const void* alpha,
                               const void* beta, const TensorDescriptor& xDesc, const void* x,
-                              const TensorDescriptor& yDesc, void* y,
-                              const TensorDescriptor& bnDesc, const void* bnScale,
-                              const void* bnBias, double expAvgFactor, void* resultRunningMean,
-                              void* resultRunningVariance, double epsilon, void* resultSaveMean,
-                              void* resultSaveInvVariance)
+                              const TensorDescriptor& yDesc, void* y, const BnParamDescs& pd,
+                              const void* bnScale, const void* bnBias, double expAvgFactor,
+                              void* resultRunningMean, void* resultRunningVariance,
+                              double epsilon, void* resultSaveMean, void* resultSaveInvVariance)
 {
-    CheckForward(mode, xDesc, x, yDesc, y, bnDesc, bnScale, bnBias);
+    CheckForward(mode, xDesc, x, yDesc, y, pd, bnScale, bnBias);
     if(!(expAvgFactor >= 0.0 && expAvgFactor <= 1.0))
         ThrowBadParm("expAvgFactor = ", expAvgFactor, "; must be in [0, 1]");
     CheckEpsilon(epsilon);
 
-    BnForwardArgs a = ForwardArgs(mode, alpha, beta, xDesc, x, yDesc, y, bnDesc, bnScale, bnBias,
-                                  epsilon);
+    BnForwardArgs a  = ForwardArgs(mode, alpha, beta, xDesc, x, yDesc, y, epsilon);
     a.exp_avg_factor = expAvgFactor;
-    if(resultRunningMean != nullptr && resultRunningVariance != nullptr)
-    {
-        a.running_mean     = static_cast<float*>(resultRunningMean);
-        a.running_variance = static_cast<float*>(resultRunningVariance);
-    }
-    if(resultSaveMean != nullptr && resultSaveInvVariance != nullptr)
-    {
-        a.save_mean    = static_cast<float*>(resultSaveMean);
-        a.save_inv_std = static_cast<float*>(resultSaveInvVariance);
-    }
-    RunOp(
-        handle, [&] { cpu::BatchNormForwardTraining(a); },
-        [&](auto& h) { gpu::BatchNormForwardTraining(h, a); });
+    if(resultRunningMean == nullptr || resultRunningVariance == nullptr)
+        resultRunningMean = resultRunningVariance = nullptr;
+    if(resultSaveMean == nullptr || resultSaveInvVariance == nullptr)
+        resultSaveMean = resultSaveInvVariance = nullptr;
+    BindParams(a, pd,
+               std::array<ParamUse, 8>{{{const_cast<void*>(bnScale), pd.scale, true, false},
+                                        {const_cast<void*>(bnBias), pd.bias, true, false},
+                                        {resultRunningMean, pd.mean, true, true},
+                                        {resultRunningVariance, pd.var, true, true},
+                                        {resultSaveMean, pd.mean, false, true},
+                                        {resultSaveInvVariance, pd.var, false, true},
+                                        {nullptr, pd.mean, false, false},
+                                        {nullptr, pd.var, false, false}}});
+    RunForwardTraining(handle, a);
 }
 
 void BatchNormForwardInference(Handle& handle, miopenBatchNormMode_t mode, const void* alpha,
                                const void* beta, const TensorDescriptor& xDesc, const void* x,
-                               const TensorDescriptor& yDesc, void* y,
-                               const TensorDescriptor& bnDesc, const void* bnScale,
-                               const void* bnBias, const void* estimatedMean,
-                               const void* estimatedVariance, double epsilon)
+                               const TensorDescriptor& yDesc, void* y, const BnParamDescs& pd,
+                               const void* bnScale, const void* bnBias,
+                               const void* estimatedMean, const void* estimatedVariance,
+                               double epsilon)
 {
-    CheckForward(mode, xDesc, x, yDesc, y, bnDesc, bnScale, bnBias);
+    CheckForward(mode, xDesc, x, yDesc, y, pd, bnScale, bnBias);
     CheckEpsilon(epsilon);
 
-    BnForwardArgs a = ForwardArgs(mode, alpha, beta, xDesc, x, yDesc, y, bnDesc, bnScale, bnBias,
-                                  epsilon);
-    if(estimatedMean != nullptr && estimatedVariance != nullptr)
+    BnForwardArgs a = ForwardArgs(mode, alpha, beta, xDesc, x, yDesc, y, epsilon);
+    const bool est  = estimatedMean != nullptr && estimatedVariance != nullptr;
+    BindParams(a, pd,
+               std::array<ParamUse, 8>{
+                   {{const_cast<void*>(bnScale), pd.scale, true, false},
+                    {const_cast<void*>(bnBias), pd.bias, true, false},
+                    {nullptr, pd.mean, false, false},
+                    {nullptr, pd.var, false, false},
+                    {nullptr, pd.mean, false, false},
+                    {nullptr, pd.var, false, false},
+                    {est ? const_cast<void*>(estimatedMean) : nullptr, pd.mean, true, false},
+                    {est ? const_cast<void*>(estimatedVariance) : nullptr, pd.var, true,
+                     false}}});
+    if(!est)
     {
-        a.est_mean     = static_cast<const float*>(estimatedMean);
-        a.est_variance = static_cast<const float*>(estimatedVariance);
-        return RunOp(
-            handle, [&] { cpu::BatchNormForwardInference(a); },
-            [&](auto& h) { gpu::BatchNormForwardInference(h, a); });
+        // MIOpen runs its training kernel here: batch statistics, nothing updated or saved.
+        return RunForwardTraining(handle, a);
     }
-    // MIOpen runs its training kernel here: batch statistics, nothing updated or saved.
-    RunOp(
-        handle, [&] { cpu::BatchNormForwardTraining(a); },
-        [&](auto& h) { gpu::BatchNormForwardTraining(h, a); });
+    DispatchFloating(xDesc.Type(), "xDesc", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        RunOp(
+            handle, [&] { cpu::BatchNormForwardInference<T>(a); },
+            [&](auto& h) { gpu::BatchNormForwardInference<T>(h, a); });
+    });
 }
 
 void BatchNormBackward(Handle& handle, miopenBatchNormMode_t mode, const void* alphaDataDiff,
                        const void* betaDataDiff, const void* alphaParamDiff,
                        const void* betaParamDiff, const TensorDescriptor& xDesc, const void* x,
                        const TensorDescriptor& dyDesc, const void* dy,
-                       const TensorDescriptor& dxDesc, void* dx, const TensorDescriptor& bnDesc,
+                       const TensorDescriptor& dxDesc, void* dx, const BnParamDescs& pd,
                        const void* bnScale, void* resultBnScaleDiff, void* resultBnBiasDiff,
                        double epsilon, const void* savedMean, const void* savedInvVariance)
 {
     CheckBatchNormMode(mode, "bn_mode");
     CheckDataTensors(xDesc, "xDesc", dyDesc, "dyDesc");
     CheckDataTensors(xDesc, "xDesc", dxDesc, "dxDesc");
-    CheckParamDesc(bnDesc, "bnScaleBiasDiffDesc", xDesc, mode);
+    CheckTypes(mode, xDesc, pd);
     CheckDataPointers({{x, "x"}, {dy, "dy"}, {dx, "dx"}, {bnScale, "bnScale"},
                        {resultBnScaleDiff, "resultBnScaleDiff"},
                        {resultBnBiasDiff, "resultBnBiasDiff"}});
@@ -202,23 +272,29 @@ void BatchNormBackward(Handle& handle, miopenBatchNormMode_t mode, const void* a
     a.alpha_param = Scalar(alphaParamDiff, "alphaParamDiff");
     a.beta_param  = Scalar(betaParamDiff, "betaParamDiff");
     a.xDesc       = &xDesc;
-    a.x           = static_cast<const float*>(x);
+    a.x           = x;
     a.dyDesc      = &dyDesc;
-    a.dy          = static_cast<const float*>(dy);
+    a.dy          = dy;
     a.dxDesc      = &dxDesc;
-    a.dx          = static_cast<float*>(dx);
-    a.pDesc       = &bnDesc;
-    a.scale       = static_cast<const float*>(bnScale);
-    a.dscale      = static_cast<float*>(resultBnScaleDiff);
-    a.dbias       = static_cast<float*>(resultBnBiasDiff);
+    a.dx          = dx;
     a.epsilon     = epsilon;
-    if(savedMean != nullptr && savedInvVariance != nullptr)
-    {
-        a.saved_mean    = static_cast<const float*>(savedMean);
-        a.saved_inv_std = static_cast<const float*>(savedInvVariance);
-    }
-    RunOp(
-        handle, [&] { cpu::BatchNormBackward(a); }, [&](auto& h) { gpu::BatchNormBackward(h, a); });
+    const bool saved = savedMean != nullptr && savedInvVariance != nullptr;
+    // dscale and dbias are read only when betaParamDiff blends them in.
+    const bool blend = a.beta_param != 0.0f;
+    BindParams(a, pd,
+               std::array<ParamUse, 5>{
+                   {{const_cast<void*>(bnScale), pd.scale, true, false},
+                    {resultBnScaleDiff, pd.scale, blend, true},
+                    {resultBnBiasDiff, pd.bias, blend, true},
+                    {saved ? const_cast<void*>(savedMean) : nullptr, pd.mean, true, false},
+                    {saved ? const_cast<void*>(savedInvVariance) : nullptr, pd.var, true,
+                     false}}});
+    DispatchFloating(xDesc.Type(), "xDesc", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        RunOp(
+            handle, [&] { cpu::BatchNormBackward<T>(a); },
+            [&](auto& h) { gpu::BatchNormBackward<T>(h, a); });
+    });
 }
 
 } // namespace miopen

@@ -8,6 +8,7 @@
 #include "core/tensor.hpp"
 #include "batchnorm/batchnorm_args.hpp"
 
+#include <array>
 #include <vector>
 
 namespace miopen {
@@ -25,26 +26,43 @@ void DeriveBNTensorDescriptor(TensorDescriptor& derived,
                               const TensorDescriptor& xDesc,
                               miopenBatchNormMode_t mode);
 
+/// The parameter descriptors of a call: the _V2 entry points take four, the others one for all
+/// (MIOpen passes it four times). Each is miopenFloat or the data's type; mean and variance share
+/// a type. `names` name them in messages.
+struct BnParamDescs
+{
+    const TensorDescriptor* scale = nullptr;
+    const TensorDescriptor* bias  = nullptr;
+    const TensorDescriptor* mean  = nullptr;
+    const TensorDescriptor* var   = nullptr;
+    std::array<const char*, 4> names{};
+
+    static BnParamDescs One(const TensorDescriptor& d, const char* name)
+    {
+        return {&d, &d, &d, &d, {name, name, name, name}};
+    }
+};
+
 void BatchNormForwardTraining(Handle& handle, miopenBatchNormMode_t mode, const void* alpha,
                               const void* beta, const TensorDescriptor& xDesc, const void* x,
-                              const TensorDescriptor& yDesc, void* y,
-                              const TensorDescriptor& bnDesc, const void* bnScale,
-                              const void* bnBias, double expAvgFactor, void* resultRunningMean,
-                              void* resultRunningVariance, double epsilon, void* resultSaveMean,
-                              void* resultSaveInvVariance);
+                              const TensorDescriptor& yDesc, void* y, const BnParamDescs& pd,
+                              const void* bnScale, const void* bnBias, double expAvgFactor,
+                              void* resultRunningMean, void* resultRunningVariance,
+                              double epsilon, void* resultSaveMean, void* resultSaveInvVariance);
 
 void BatchNormForwardInference(Handle& handle, miopenBatchNormMode_t mode, const void* alpha,
                                const void* beta, const TensorDescriptor& xDesc, const void* x,
-                               const TensorDescriptor& yDesc, void* y,
-                               const TensorDescriptor& bnDesc, const void* bnScale,
-                               const void* bnBias, const void* estimatedMean,
-                               const void* estimatedVariance, double epsilon);
+                               const TensorDescriptor& yDesc, void* y, const BnParamDescs& pd,
+                               const void* bnScale, const void* bnBias,
+                               const void* estimatedMean, const void* estimatedVariance,
+                               double epsilon);
 
+/// pd.scale describes bnScale and resultBnScaleDiff, pd.bias resultBnBiasDiff.
 void BatchNormBackward(Handle& handle, miopenBatchNormMode_t mode, const void* alphaDataDiff,
                        const void* betaDataDiff, const void* alphaParamDiff,
                        const void* betaParamDiff, const TensorDescriptor& xDesc, const void* x,
                        const TensorDescriptor& dyDesc, const void* dy,
-                       const TensorDescriptor& dxDesc, void* dx, const TensorDescriptor& bnDesc,
+                       const TensorDescriptor& dxDesc, void* dx, const BnParamDescs& pd,
                        const void* bnScale, void* resultBnScaleDiff, void* resultBnBiasDiff,
                        double epsilon, const void* savedMean, const void* savedInvVariance);
 

@@ -17,19 +17,21 @@ enum BwdOperand
 };
 
 /// Per-chunk sums of dy and dy * (x - mean), in double.
+template <class T>
 void ChunkGradSums(const Geometry<4>& geo, const Block<4>& b, size_t k, const BnBackwardArgs& a,
                    const double* mean, double* sdy, double* sdyx)
 {
     const size_t e0 = geo.ChunkBegin(k), e1 = geo.ChunkEnd(k);
-    const float* x  = a.x;
-    const float* dy = a.dy;
+    const T* x  = static_cast<const T*>(a.x);
+    const T* dy = static_cast<const T*>(a.dy);
     if(!geo.vec)
     {
         const double mu = mean[0];
         double s1 = 0.0, s2 = 0.0;
-        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
-            const float* xr  = x + off[kBx];
-            const float* dyr = dy + off[kBdy];
+        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
+            auto st          = st_in;
+            const float* xr  = RowIn(x + off[kBx], n, st[kBx], 0);
+            const float* dyr = RowIn(dy + off[kBdy], n, st[kBdy], 1);
             if(st[kBx] == 1 && st[kBdy] == 1)
                 GradSumsUnit(xr, dyr, n, mu, s1, s2);
             else
@@ -48,9 +50,10 @@ void ChunkGradSums(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
     }
     std::fill(sdy, sdy + b.count, 0.0);
     std::fill(sdyx, sdyx + b.count, 0.0);
-    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
-        const float* xr  = x + off[kBx];
-        const float* dyr = dy + off[kBdy];
+    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
+        auto st          = st_in;
+        const float* xr  = RowIn(x + off[kBx], n, st[kBx], 0);
+        const float* dyr = RowIn(dy + off[kBdy], n, st[kBdy], 1);
         if(st[kBx] == 1 && st[kBdy] == 1)
         {
 #pragma omp simd
@@ -137,22 +140,23 @@ void FinishBackward(const Geometry<4>& geo, const Block<4>& b, const BnBackwardA
     });
 }
 
-template <bool ReadDx>
+template <bool ReadDx, class T>
 void ApplyBackward(const Geometry<4>& geo, const Block<4>& b, size_t k, const BnBackwardArgs& a,
                    const BwdCoef& cf)
 {
-    const float* x  = a.x;
-    const float* dy = a.dy;
-    float* dx       = a.dx;
+    const T* x  = static_cast<const T*>(a.x);
+    const T* dy = static_cast<const T*>(a.dy);
+    T* dx       = static_cast<T*>(a.dx);
     const float beta = a.beta_data;
     const size_t e0 = geo.ChunkBegin(k), e1 = geo.ChunkEnd(k);
     if(!geo.vec)
     {
         const float m = cf.m[0], c1 = cf.c1[0], c2 = cf.c2[0], c3 = cf.c3[0];
-        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
-            const float* xr  = x + off[kBx];
-            const float* dyr = dy + off[kBdy];
-            float* dxr       = dx + off[kBdx];
+        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
+            auto st          = st_in;
+            const float* xr  = RowIn(x + off[kBx], n, st[kBx], 0);
+            const float* dyr = RowIn(dy + off[kBdy], n, st[kBdy], 1);
+            float* dxr       = RowOut(dx + off[kBdx], n, st[kBdx], ReadDx, 2);
             if(st[kBx] == 1 && st[kBdy] == 1 && st[kBdx] == 1)
             {
 #pragma omp simd
@@ -171,13 +175,15 @@ void ApplyBackward(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
                     out           = ReadDx ? v + beta * out : v;
                 }
             }
+            RowFlush(dxr, dx + off[kBdx], n, st_in[kBdx]);
         });
         return;
     }
-    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
-        const float* xr  = x + off[kBx];
-        const float* dyr = dy + off[kBdy];
-        float* dxr       = dx + off[kBdx];
+    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
+        auto st          = st_in;
+        const float* xr  = RowIn(x + off[kBx], n, st[kBx], 0);
+        const float* dyr = RowIn(dy + off[kBdy], n, st[kBdy], 1);
+        float* dxr       = RowOut(dx + off[kBdx], n, st[kBdx], ReadDx, 2);
         if(st[kBx] == 1 && st[kBdy] == 1 && st[kBdx] == 1)
         {
 #pragma omp simd
@@ -197,22 +203,24 @@ void ApplyBackward(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
                 out           = ReadDx ? v + beta * out : v;
             }
         }
+        RowFlush(dxr, dx + off[kBdx], n, st_in[kBdx]);
     });
 }
 
+template <class T>
 void ApplyBackwardItem(const Geometry<4>& geo, const Block<4>& b, size_t k,
                        const BnBackwardArgs& a, const BwdCoef& cf)
 {
     if(a.beta_data == 0.0f)
-        ApplyBackward<false>(geo, b, k, a, cf);
+        ApplyBackward<false, T>(geo, b, k, a, cf);
     else
-        ApplyBackward<true>(geo, b, k, a, cf);
+        ApplyBackward<true, T>(geo, b, k, a, cf);
 }
 
-} // namespace
-
-void BatchNormBackward(const BnBackwardArgs& a)
+template <class T>
+void Backward(const BnBackwardArgs& a)
 {
+    const T* x = static_cast<const T*>(a.x);
     const auto geo = MakeGeometry<4>(a.mode, {a.xDesc, a.dyDesc, a.dxDesc, a.pDesc});
     const bool saved = a.saved_mean != nullptr;
 
@@ -239,18 +247,18 @@ void BatchNormBackward(const BnBackwardArgs& a)
                 saved_stats(b, mean, inv_std);
             else
             {
-                ChunkStats(geo, b, 0, a.x, mean, inv_std);
+                ChunkStats(geo, b, 0, x, mean, inv_std);
                 const double inv_m = 1.0 / static_cast<double>(geo.m);
                 const float eps    = static_cast<float>(a.epsilon);
 #pragma omp simd
                 for(size_t i = 0; i < b.count; ++i)
                     inv_std[i] = 1.0f / std::sqrt(static_cast<float>(inv_std[i] * inv_m) + eps);
             }
-            ChunkGradSums(geo, b, 0, a, mean, sdy, sdyx);
+            ChunkGradSums<T>(geo, b, 0, a, mean, sdy, sdyx);
             float cm[kVecBlock], c1[kVecBlock], c2[kVecBlock], c3[kVecBlock];
             const BwdCoef cf{cm, c1, c2, c3};
             FinishBackward(geo, b, a, mean, inv_std, sdy, sdyx, cf);
-            ApplyBackwardItem(geo, b, 0, a, cf);
+            ApplyBackwardItem<T>(geo, b, 0, a, cf);
         });
         return;
     }
@@ -267,7 +275,7 @@ void BatchNormBackward(const BnBackwardArgs& a)
     else
     {
         std::vector<double> var;
-        AllStats(geo, a.x, mean, var);
+        AllStats(geo, x, mean, var);
         const float eps = static_cast<float>(a.epsilon);
 #pragma omp simd
         for(size_t g = 0; g < geo.groups; ++g)
@@ -278,7 +286,7 @@ void BatchNormBackward(const BnBackwardArgs& a)
         const size_t k = item % nk;
         const auto b   = GetBlock(geo, item / nk);
         double s1[kVecBlock], s2[kVecBlock];
-        ChunkGradSums(geo, b, k, a, mean.data() + b.g0, s1, s2);
+        ChunkGradSums<T>(geo, b, k, a, mean.data() + b.g0, s1, s2);
         for(size_t i = 0; i < b.count; ++i)
         {
             p1[(b.g0 + i) * nk + k] = s1[i];
@@ -303,8 +311,20 @@ void BatchNormBackward(const BnBackwardArgs& a)
     });
     ParallelFor(geo.items_g * nk, geo.Parallel(), [&](size_t item) {
         const auto b = GetBlock(geo, item / nk);
-        ApplyBackwardItem(geo, b, item % nk, a, coefs.At(b.g0));
+        ApplyBackwardItem<T>(geo, b, item % nk, a, coefs.At(b.g0));
     });
 }
+
+} // namespace
+
+template <class T>
+void BatchNormBackward(const BnBackwardArgs& args)
+{
+    WithHostParams(args, [](const BnBackwardArgs& a) { Backward<T>(a); });
+}
+
+template void BatchNormBackward<float>(const BnBackwardArgs&);
+template void BatchNormBackward<Half>(const BnBackwardArgs&);
+template void BatchNormBackward<BFloat16>(const BnBackwardArgs&);
 
 } // namespace miopen::cpu

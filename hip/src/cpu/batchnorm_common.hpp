@@ -1,4 +1,10 @@
-// CPU kernels of batch normalization, the part both directions share (fp32 data, statistics accumulated in double, any strides).
+// CPU kernels of batch normalization, the part both directions share (data of any storage type,
+// statistics accumulated in double, any strides).
+//
+// Storage types: every traversal hands its kernels rows of fp32 (RowIn / RowOut / RowFlush).
+// For float data these are the caller's own rows at their own strides (no copy: the fp32 path is
+// unchanged); for fp16 / bf16 a row is converted into a thread-local buffer (unit stride) on the
+// way in and rounded once into the tensor on the way out, so arithmetic is the fp32 path's.
 //
 // x's dims split into group dims (C in spatial mode; C, [D,] H, W per activation), each group
 // owning one set of statistics, and reduction dims (the rest). Two traversals, picked by which
@@ -17,6 +23,7 @@
 
 #include "batchnorm/batchnorm_args.hpp"
 #include "cpu/elementwise.hpp"
+#include "cpu/storage_convert.hpp"
 
 #include <algorithm>
 #include <array>
@@ -34,6 +41,133 @@ constexpr size_t kMinItems     = 16;              // large tensors are cut into 
 constexpr size_t kSplitMin     = size_t{1} << 20; // ... when they have at least this many elements
 constexpr size_t kParallelMin  = 32768;           // smaller tensors run on one thread
 constexpr size_t kParallelGroups = 8192;          // per-group loops: parallel from this many groups
+
+// ---- rows of fp32 over data of any storage type ---------------------------------------------
+
+/// A thread's conversion buffer `slot` (0..3), at least n floats.
+inline float* RowBuffer(int slot, size_t n)
+{
+    thread_local std::vector<float> bufs[4];
+    auto& b = bufs[slot];
+    if(b.size() < n)
+        b.resize(n);
+    return b.data();
+}
+
+/// The n elements at p (step `stride`) as fp32: p itself for float; else converted into buffer
+/// `slot`, and stride becomes 1.
+template <class T>
+inline const float* RowIn(const T* p, size_t n, size_t& stride, int slot)
+{
+    if constexpr(std::is_same_v<T, float>)
+    {
+        (void)n;
+        (void)slot;
+        return p;
+    }
+    else
+    {
+        float* buf = RowBuffer(slot, n);
+        if(stride == 1)
+            ConvertToFloat(p, buf, n);
+        else
+            for(size_t i = 0; i < n; ++i)
+                buf[i] = ToFloat(p[i * stride]);
+        stride = 1;
+        return buf;
+    }
+}
+
+/// Where to write n fp32 results for the elements at p (step `stride`): p itself for float; else
+/// buffer `slot` (holding the old values when `read`), stride 1. RowFlush stores it.
+template <class T>
+inline float* RowOut(T* p, size_t n, size_t& stride, bool read, int slot)
+{
+    if constexpr(std::is_same_v<T, float>)
+    {
+        (void)n;
+        (void)read;
+        (void)slot;
+        return p;
+    }
+    else
+    {
+        size_t s = stride;
+        float* buf = read ? const_cast<float*>(RowIn<T>(p, n, s, slot)) : RowBuffer(slot, n);
+        stride     = 1;
+        return buf;
+    }
+}
+
+/// Rounds a RowOut buffer once into the n elements at p (step `stride`); nothing for float.
+template <class T>
+inline void RowFlush(const float* buf, T* p, size_t n, size_t stride)
+{
+    if constexpr(std::is_same_v<T, float>)
+    {
+        (void)buf;
+        (void)p;
+        (void)n;
+        (void)stride;
+    }
+    else if(stride == 1)
+        ConvertFromFloat(buf, p, n);
+    else
+        for(size_t i = 0; i < n; ++i)
+            p[i * stride] = FloatTo<T>(buf[i]);
+}
+
+// ---- parameters of any storage type as packed fp32 (WithStagedParams) ----------------------
+
+/// Calls f(offset, i) for the elements of desc in row-major order of its lengths.
+template <class F>
+void ForEachParamElement(const TensorDescriptor& desc, F&& f)
+{
+    const int nd = desc.NumDims();
+    std::array<size_t, kMaxTensorDims> idx{};
+    const size_t n = desc.ElementSize();
+    for(size_t i = 0; i < n; ++i)
+    {
+        size_t off = 0;
+        for(int d = 0; d < nd; ++d)
+            off += idx[d] * desc.Strides()[d];
+        f(off, i);
+        for(int d = nd - 1; d >= 0; --d)
+        {
+            if(++idx[d] < desc.Lens()[d])
+                break;
+            idx[d] = 0;
+        }
+    }
+}
+
+inline void GatherParam(const TensorDescriptor& desc, const void* user, float* dst)
+{
+    DispatchFloating(desc.Type(), "bnDesc", [&](auto tag) {
+        using P    = typename decltype(tag)::type;
+        const P* u = static_cast<const P*>(user);
+        ForEachParamElement(desc, [&](size_t off, size_t i) { dst[i] = ToFloat(u[off]); });
+    });
+}
+
+inline void ScatterParam(const float* src, const TensorDescriptor& desc, void* user)
+{
+    DispatchFloating(desc.Type(), "bnDesc", [&](auto tag) {
+        using P = typename decltype(tag)::type;
+        P* u    = static_cast<P*>(user);
+        ForEachParamElement(desc, [&](size_t off, size_t i) { u[off] = FloatTo<P>(src[i]); });
+    });
+}
+
+/// run(args') with the parameters in place or staged through host memory.
+template <class Args, class Run>
+void WithHostParams(const Args& args, Run&& run)
+{
+    std::vector<float> buf;
+    if(args.staging.on)
+        buf.resize(BnParamStaging::kSlots * args.staging.packed.ElementSize());
+    WithStagedParams(args, buf.data(), GatherParam, ScatterParam, run);
+}
 
 // ---- geometry: group space x reduction space, for K operands (the parameter tensor last) ----
 
@@ -377,8 +511,8 @@ inline void GradSumsUnit(const float* x, const float* dy, size_t n, double mu, d
 
 // ---- per-chunk statistics: mean and M2 = sum (x - mean)^2, in double ----------------------
 
-template <int K>
-void ChunkStats(const Geometry<K>& geo, const Block<K>& b, size_t k, const float* x,
+template <int K, class T>
+void ChunkStats(const Geometry<K>& geo, const Block<K>& b, size_t k, const T* x,
                 double* mean, double* m2)
 {
     const size_t e0 = geo.ChunkBegin(k), e1 = geo.ChunkEnd(k);
@@ -386,8 +520,9 @@ void ChunkStats(const Geometry<K>& geo, const Block<K>& b, size_t k, const float
     if(!geo.vec)
     {
         double s = 0.0;
-        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
-            const float* xr = x + off[0];
+        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
+            auto st = st_in;
+            const float* xr = RowIn(x + off[0], n, st[0], 0);
             if(st[0] == 1)
                 s += SumUnit(xr, n);
             else
@@ -398,8 +533,9 @@ void ChunkStats(const Geometry<K>& geo, const Block<K>& b, size_t k, const float
         });
         const double mu = s * inv_n;
         double q        = 0.0;
-        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
-            const float* xr = x + off[0];
+        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
+            auto st = st_in;
+            const float* xr = RowIn(x + off[0], n, st[0], 0);
             if(st[0] == 1)
                 q += SumSqDevUnit(xr, n, mu);
             else
@@ -418,8 +554,9 @@ void ChunkStats(const Geometry<K>& geo, const Block<K>& b, size_t k, const float
     const size_t c = b.count;
     std::fill(mean, mean + c, 0.0);
     std::fill(m2, m2 + c, 0.0);
-    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
-        const float* xr = x + off[0];
+    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
+        auto st = st_in;
+        const float* xr = RowIn(x + off[0], n, st[0], 0);
         if(st[0] == 1)
         {
 #pragma omp simd
@@ -434,8 +571,9 @@ void ChunkStats(const Geometry<K>& geo, const Block<K>& b, size_t k, const float
     });
     for(size_t i = 0; i < c; ++i)
         mean[i] *= inv_n;
-    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
-        const float* xr = x + off[0];
+    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
+        auto st = st_in;
+        const float* xr = RowIn(x + off[0], n, st[0], 0);
         if(st[0] == 1)
         {
 #pragma omp simd
@@ -458,8 +596,8 @@ void ChunkStats(const Geometry<K>& geo, const Block<K>& b, size_t k, const float
 
 /// Statistics of every group, chunk by chunk (used when groups have several chunks): per-chunk
 /// results merged in chunk order, so the result does not depend on the thread count.
-template <int K>
-void AllStats(const Geometry<K>& geo, const float* x, std::vector<double>& mean,
+template <int K, class T>
+void AllStats(const Geometry<K>& geo, const T* x, std::vector<double>& mean,
               std::vector<double>& var)
 {
     const size_t nk = geo.chunks;

@@ -31,20 +31,21 @@ struct FwdCoefStore
     std::vector<float> m, a, c;
 };
 
-template <bool ReadY>
+template <bool ReadY, class T>
 void ApplyForward(const Geometry<3>& geo, const Block<3>& b, size_t k, const BnForwardArgs& args,
                   const FwdCoef& cf)
 {
-    const float* x = args.x;
-    float* y       = args.y;
+    const T* x = static_cast<const T*>(args.x);
+    T* y       = static_cast<T*>(args.y);
     const float beta = args.beta;
     const size_t e0 = geo.ChunkBegin(k), e1 = geo.ChunkEnd(k);
     if(!geo.vec)
     {
         const float m = cf.m[0], a = cf.a[0], c = cf.c[0];
-        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
-            const float* xr = x + off[kFx];
-            float* yr       = y + off[kFy];
+        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
+            auto st         = st_in;
+            const float* xr = RowIn(x + off[kFx], n, st[kFx], 0);
+            float* yr       = RowOut(y + off[kFy], n, st[kFy], ReadY, 1);
             if(st[kFx] == 1 && st[kFy] == 1)
             {
 #pragma omp simd
@@ -63,12 +64,14 @@ void ApplyForward(const Geometry<3>& geo, const Block<3>& b, size_t k, const BnF
                     out               = ReadY ? v + beta * out : v;
                 }
             }
+            RowFlush(yr, y + off[kFy], n, st_in[kFy]);
         });
         return;
     }
-    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
-        const float* xr = x + off[kFx];
-        float* yr       = y + off[kFy];
+    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
+        auto st         = st_in;
+        const float* xr = RowIn(x + off[kFx], n, st[kFx], 0);
+        float* yr       = RowOut(y + off[kFy], n, st[kFy], ReadY, 1);
         if(st[kFx] == 1 && st[kFy] == 1)
         {
 #pragma omp simd
@@ -87,16 +90,18 @@ void ApplyForward(const Geometry<3>& geo, const Block<3>& b, size_t k, const BnF
                 out           = ReadY ? v + beta * out : v;
             }
         }
+        RowFlush(yr, y + off[kFy], n, st_in[kFy]);
     });
 }
 
+template <class T>
 void ApplyForwardItem(const Geometry<3>& geo, const Block<3>& b, size_t k,
                       const BnForwardArgs& args, const FwdCoef& cf)
 {
     if(args.beta == 0.0f)
-        ApplyForward<false>(geo, b, k, args, cf);
+        ApplyForward<false, T>(geo, b, k, args, cf);
     else
-        ApplyForward<true>(geo, b, k, args, cf);
+        ApplyForward<true, T>(geo, b, k, args, cf);
 }
 
 /// From the batch statistics of block b's groups: updates running / saved statistics and fills
@@ -180,10 +185,10 @@ Geometry<3> ForwardGeometry(const BnForwardArgs& args)
     return MakeGeometry<3>(args.mode, {args.xDesc, args.yDesc, args.pDesc});
 }
 
-} // namespace
-
-void BatchNormForwardTraining(const BnForwardArgs& args)
+template <class T>
+void ForwardTraining(const BnForwardArgs& args)
 {
+    const T* x     = static_cast<const T*>(args.x);
     const auto geo = ForwardGeometry(args);
     if(geo.chunks == 1)
     {
@@ -191,7 +196,7 @@ void BatchNormForwardTraining(const BnForwardArgs& args)
         ParallelFor(geo.items_g, geo.Parallel(), [&](size_t item) {
             const auto b = GetBlock(geo, item);
             double mean[kVecBlock], var[kVecBlock];
-            ChunkStats(geo, b, 0, args.x, mean, var);
+            ChunkStats(geo, b, 0, x, mean, var);
             const double inv_m = 1.0 / static_cast<double>(geo.m);
 #pragma omp simd
             for(size_t i = 0; i < b.count; ++i)
@@ -199,12 +204,12 @@ void BatchNormForwardTraining(const BnForwardArgs& args)
             float cm[kVecBlock], ca[kVecBlock], cc[kVecBlock];
             const FwdCoef cf{cm, ca, cc};
             FinishTraining(geo, b, args, mean, var, cf);
-            ApplyForwardItem(geo, b, 0, args, cf);
+            ApplyForwardItem<T>(geo, b, 0, args, cf);
         });
         return;
     }
     std::vector<double> mean, var;
-    AllStats(geo, args.x, mean, var);
+    AllStats(geo, x, mean, var);
     FwdCoefStore coefs(geo.groups);
     ParallelFor(geo.items_g, geo.ParallelGroups(), [&](size_t item) {
         const auto b = GetBlock(geo, item);
@@ -212,11 +217,12 @@ void BatchNormForwardTraining(const BnForwardArgs& args)
     });
     ParallelFor(geo.items_g * geo.chunks, geo.Parallel(), [&](size_t item) {
         const auto b = GetBlock(geo, item / geo.chunks);
-        ApplyForwardItem(geo, b, item % geo.chunks, args, coefs.At(b.g0));
+        ApplyForwardItem<T>(geo, b, item % geo.chunks, args, coefs.At(b.g0));
     });
 }
 
-void BatchNormForwardInference(const BnForwardArgs& args)
+template <class T>
+void ForwardInference(const BnForwardArgs& args)
 {
     const auto geo = ForwardGeometry(args);
     if(geo.vec)
@@ -227,7 +233,7 @@ void BatchNormForwardInference(const BnForwardArgs& args)
             float cm[kVecBlock], ca[kVecBlock], cc[kVecBlock];
             const FwdCoef cf{cm, ca, cc};
             InferenceCoef(b, args, cf);
-            ApplyForwardItem(geo, b, item % geo.chunks, args, cf);
+            ApplyForwardItem<T>(geo, b, item % geo.chunks, args, cf);
         });
         return;
     }
@@ -253,13 +259,14 @@ void BatchNormForwardInference(const BnForwardArgs& args)
         gs[i]   = geo.group_stride[order[i]];
     }
     const auto loop = MakeLoop<3>(xd.NumDims(), lens.data(), {xs.data(), ys.data(), gs.data()});
-    const float* x = args.x;
-    float* y       = args.y;
+    const T* x = static_cast<const T*>(args.x);
+    T* y       = static_cast<T*>(args.y);
     const float beta = args.beta;
     const float *cm = coefs.m.data(), *ca = coefs.a.data(), *cc = coefs.c.data();
-    ForEachRow(loop, [&](const auto& off, size_t n, const auto& st) {
-        const float* xr = x + off[0];
-        float* yr       = y + off[1];
+    ForEachRow(loop, [&](const auto& off, size_t n, const auto& st_in) {
+        auto st         = st_in;
+        const float* xr = RowIn(x + off[0], n, st[0], 0);
+        float* yr       = RowOut(y + off[1], n, st[1], beta != 0.0f, 1);
         if(st[2] == 0 && st[0] == 1 && st[1] == 1)
         {
             const size_t g = off[2];
@@ -276,6 +283,7 @@ void BatchNormForwardInference(const BnForwardArgs& args)
                 for(size_t i = 0; i < n; ++i)
                     yr[i] = (xr[i] - m) * a + c + beta * yr[i];
             }
+            RowFlush(yr, y + off[1], n, st_in[1]);
             return;
         }
         for(size_t i = 0; i < n; ++i)
@@ -283,7 +291,30 @@ void BatchNormForwardInference(const BnForwardArgs& args)
             const size_t g = off[2] + i * st[2];
             Blend(yr[i * st[1]], (xr[i * st[0]] - cm[g]) * ca[g] + cc[g], 1.0f, beta);
         }
+        RowFlush(yr, y + off[1], n, st_in[1]);
     });
 }
+
+} // namespace
+
+template <class T>
+void BatchNormForwardTraining(const BnForwardArgs& args)
+{
+    WithHostParams(args, [](const BnForwardArgs& a) { ForwardTraining<T>(a); });
+}
+
+template <class T>
+void BatchNormForwardInference(const BnForwardArgs& args)
+{
+    WithHostParams(args, [](const BnForwardArgs& a) { ForwardInference<T>(a); });
+}
+
+#define MIOPEN_CY_BN_FORWARD(T)                                        \
+    template void BatchNormForwardTraining<T>(const BnForwardArgs&); \
+    template void BatchNormForwardInference<T>(const BnForwardArgs&);
+MIOPEN_CY_BN_FORWARD(float)
+MIOPEN_CY_BN_FORWARD(Half)
+MIOPEN_CY_BN_FORWARD(BFloat16)
+#undef MIOPEN_CY_BN_FORWARD
 
 } // namespace miopen::cpu

@@ -4,7 +4,9 @@
 // layouts, a block of spatial positions at once, vectorised across positions. Unit-stride operands
 // are read in place; strided ones are gathered into thread-local scratch, and outputs are written
 // through their strides. Every sum runs in a fixed order that does not depend on the thread count.
-#include "cpu/strided.hpp"
+// Every storage type runs the same code: fp16/bf16 operands are converted to fp32 as they are
+// loaded (into the scratch the strided ones are gathered into) and rounded once as they are stored.
+#include "cpu/strided_storage.hpp"
 #include "cpu/vector_math.hpp"
 #include "softmax/softmax_args.hpp"
 
@@ -181,24 +183,24 @@ struct Chunks
     }
 };
 
-template <miopenSoftmaxAlgorithm_t Algo>
-void RowsForward(const Rows<2>& s, const float* x, float* y, float alpha, float beta)
+template <miopenSoftmaxAlgorithm_t Algo, class T>
+void RowsForward(const Rows<2>& s, const T* x, T* y, float alpha, float beta)
 {
     constexpr bool kFast   = Algo == MIOPEN_SOFTMAX_FAST;
     constexpr bool kLog    = Algo == MIOPEN_SOFTMAX_LOG;
     const size_t len       = s.len;
     const bool parallel    = UseParallel(s.groups * len);
     // y = alpha * (x - lse) (LOG) or (alpha / sum) * e, from the row's values v (x or e).
-    auto write = [&](float* yrow, size_t begin, size_t n, const float* v, float m, float sum) {
+    auto write = [&](T* yrow, size_t begin, size_t n, const float* v, float m, float sum) {
         if constexpr(kLog)
         {
             const float b = -alpha * (m + std::log(sum));
-            Store(yrow, s.reduce, 1, begin, n, beta, [&](size_t i) { return alpha * v[i] + b; });
+            StoreAs(yrow, s.reduce, 1, begin, n, beta, [&](size_t i) { return alpha * v[i] + b; });
         }
         else
         {
             const float a = alpha / sum;
-            Store(yrow, s.reduce, 1, begin, n, beta, [&](size_t i) { return a * v[i]; });
+            StoreAs(yrow, s.reduce, 1, begin, n, beta, [&](size_t i) { return a * v[i]; });
         }
     };
 
@@ -209,7 +211,7 @@ void RowsForward(const Rows<2>& s, const float* x, float* y, float alpha, float 
         for(long long g = 0; g < groups; ++g)
         {
             const auto off = s.GroupOffsets(static_cast<size_t>(g));
-            const float* v = Load(x + off[0], s.reduce, 0, 0, len, Scratch(0, len));
+            const float* v = LoadAs(x + off[0], s.reduce, 0, 0, len, Scratch(0, len));
             const float m  = kFast ? 0.0f : Max(v, len);
             float* e       = Scratch(1, len);
             const float t  = SumExp<kFast, !kLog>(v, len, m, e);
@@ -229,7 +231,7 @@ void RowsForward(const Rows<2>& s, const float* x, float* y, float alpha, float 
             size_t g, begin, n;
             ch.Of(item, g, begin, n);
             const auto off = s.GroupOffsets(g);
-            part[item]     = Max(Load(x + off[0], s.reduce, 0, begin, n, Scratch(0, n)), n);
+            part[item]     = Max(LoadAs(x + off[0], s.reduce, 0, begin, n, Scratch(0, n)), n);
         }
         for(size_t g = 0; g < s.groups; ++g)
             row_max[g] = Max(&part[g * ch.per_row], ch.per_row);
@@ -240,7 +242,7 @@ void RowsForward(const Rows<2>& s, const float* x, float* y, float alpha, float 
         size_t g, begin, n;
         ch.Of(item, g, begin, n);
         const auto off = s.GroupOffsets(g);
-        const float* v = Load(x + off[0], s.reduce, 0, begin, n, Scratch(0, n));
+        const float* v = LoadAs(x + off[0], s.reduce, 0, begin, n, Scratch(0, n));
         part[item]     = SumExp<kFast, false>(v, n, row_max[g], nullptr);
     }
     for(size_t g = 0; g < s.groups; ++g)
@@ -252,7 +254,7 @@ void RowsForward(const Rows<2>& s, const float* x, float* y, float alpha, float 
         size_t g, begin, n;
         ch.Of(item, g, begin, n);
         const auto off = s.GroupOffsets(g);
-        const float* v = Load(x + off[0], s.reduce, 0, begin, n, Scratch(0, n));
+        const float* v = LoadAs(x + off[0], s.reduce, 0, begin, n, Scratch(0, n));
         float* e       = Scratch(1, n);
         if constexpr(!kLog)
             SumExp<kFast, true>(v, n, row_max[g], e); // recomputed: cheaper than keeping them
@@ -260,16 +262,15 @@ void RowsForward(const Rows<2>& s, const float* x, float* y, float alpha, float 
     }
 }
 
-template <bool Log>
-void RowsBackward(const Rows<3>& s, const float* y, const float* dy, float* dx, float alpha,
-                  float beta)
+template <bool Log, class T>
+void RowsBackward(const Rows<3>& s, const T* y, const T* dy, T* dx, float alpha, float beta)
 {
     const size_t len    = s.len;
     const bool parallel = UseParallel(s.groups * len);
     // dx = alpha * (dy - exp(y) * r) (LOG) or alpha * y * (dy - r).
-    auto write = [&](float* dxrow, size_t begin, size_t n, const float* yv, const float* dyv,
+    auto write = [&](T* dxrow, size_t begin, size_t n, const float* yv, const float* dyv,
                      float r) {
-        Store(dxrow, s.reduce, 2, begin, n, beta, [&](size_t i) {
+        StoreAs(dxrow, s.reduce, 2, begin, n, beta, [&](size_t i) {
             return Log ? alpha * (dyv[i] - Exp(yv[i]) * r) : alpha * yv[i] * (dyv[i] - r);
         });
     };
@@ -281,8 +282,8 @@ void RowsBackward(const Rows<3>& s, const float* y, const float* dy, float* dx, 
         for(long long g = 0; g < groups; ++g)
         {
             const auto off   = s.GroupOffsets(static_cast<size_t>(g));
-            const float* yv  = Load(y + off[0], s.reduce, 0, 0, len, Scratch(0, len));
-            const float* dyv = Load(dy + off[1], s.reduce, 1, 0, len, Scratch(1, len));
+            const float* yv  = LoadAs(y + off[0], s.reduce, 0, 0, len, Scratch(0, len));
+            const float* dyv = LoadAs(dy + off[1], s.reduce, 1, 0, len, Scratch(1, len));
             write(dx + off[2], 0, len, yv, dyv, BackwardSum<Log>(yv, dyv, len));
         }
         return;
@@ -296,8 +297,8 @@ void RowsBackward(const Rows<3>& s, const float* y, const float* dy, float* dx, 
         size_t g, begin, n;
         ch.Of(item, g, begin, n);
         const auto off   = s.GroupOffsets(g);
-        const float* yv  = Log ? nullptr : Load(y + off[0], s.reduce, 0, begin, n, Scratch(0, n));
-        const float* dyv = Load(dy + off[1], s.reduce, 1, begin, n, Scratch(1, n));
+        const float* yv  = Log ? nullptr : LoadAs(y + off[0], s.reduce, 0, begin, n, Scratch(0, n));
+        const float* dyv = LoadAs(dy + off[1], s.reduce, 1, begin, n, Scratch(1, n));
         part[item]       = BackwardSum<Log>(yv, dyv, n);
     }
     for(size_t g = 0; g < s.groups; ++g)
@@ -309,8 +310,8 @@ void RowsBackward(const Rows<3>& s, const float* y, const float* dy, float* dx, 
         size_t g, begin, n;
         ch.Of(item, g, begin, n);
         const auto off = s.GroupOffsets(g);
-        write(dx + off[2], begin, n, Load(y + off[0], s.reduce, 0, begin, n, Scratch(0, n)),
-              Load(dy + off[1], s.reduce, 1, begin, n, Scratch(1, n)), row[g]);
+        write(dx + off[2], begin, n, LoadAs(y + off[0], s.reduce, 0, begin, n, Scratch(0, n)),
+              LoadAs(dy + off[1], s.reduce, 1, begin, n, Scratch(1, n)), row[g]);
     }
 }
 
@@ -328,15 +329,16 @@ struct Columns
 
     /// Channel c's positions [q0, q0 + nb) of operand k (base: the image's first element), read
     /// in place when unit-stride, else gathered into buf.
-    const float* Load(int k, const float* base, size_t ch, size_t q0, size_t nb, float* buf) const
+    template <class T>
+    const float* Load(int k, const T* base, size_t ch, size_t q0, size_t nb, float* buf) const
     {
-        return cpu::Load(base + ch * c_stride[k], spatial, k, q0, nb, buf);
+        return LoadAs(base + ch * c_stride[k], spatial, k, q0, nb, buf);
     }
 
-    template <class V>
-    void Store(int k, float* base, size_t ch, size_t q0, size_t nb, float beta, V&& value) const
+    template <class T, class V>
+    void Store(int k, T* base, size_t ch, size_t q0, size_t nb, float beta, V&& value) const
     {
-        cpu::Store(base + ch * c_stride[k], spatial, k, q0, nb, beta, value);
+        StoreAs(base + ch * c_stride[k], spatial, k, q0, nb, beta, value);
     }
 };
 
@@ -366,13 +368,13 @@ Columns<K> MakeColumns(const std::array<const TensorDescriptor*, K>& descs)
     return col;
 }
 
-template <miopenSoftmaxAlgorithm_t Algo>
-void ColumnsForward(const Columns<2>& col, const float* x, float* y, float alpha, float beta)
+template <miopenSoftmaxAlgorithm_t Algo, class T>
+void ColumnsForward(const Columns<2>& col, const T* x, T* y, float alpha, float beta)
 {
     constexpr bool kFast  = Algo == MIOPEN_SOFTMAX_FAST;
     constexpr bool kLog   = Algo == MIOPEN_SOFTMAX_LOG;
     const size_t ld       = col.block;
-    const bool in_place   = IsUnit(col.spatial, 0); // x read in place, not gathered
+    const bool in_place   = ReadsInPlace<T>(col.spatial, 0); // x read in place, not gathered
     const long long items = static_cast<long long>(col.n * col.blocks);
 #pragma omp parallel for schedule(static) if(UseParallel(col.n * col.c * col.hw))
     for(long long item = 0; item < items; ++item)
@@ -380,8 +382,8 @@ void ColumnsForward(const Columns<2>& col, const float* x, float* y, float alpha
         const size_t n  = static_cast<size_t>(item) / col.blocks;
         const size_t q0 = static_cast<size_t>(item) % col.blocks * ld;
         const size_t nb = std::min(ld, col.hw - q0);
-        const float* xn = x + n * col.n_stride[0];
-        float* yn       = y + n * col.n_stride[1];
+        const T* xn     = x + n * col.n_stride[0];
+        T* yn           = y + n * col.n_stride[1];
         float* tile     = Scratch(0, col.c * ld); // gathered x, then the exp terms
         float* m        = Scratch(1, ld);
         float* s        = Scratch(2, ld);
@@ -436,9 +438,9 @@ void ColumnsForward(const Columns<2>& col, const float* x, float* y, float alpha
     }
 }
 
-template <bool Log>
-void ColumnsBackward(const Columns<3>& col, const float* y, const float* dy, float* dx,
-                     float alpha, float beta)
+template <bool Log, class T>
+void ColumnsBackward(const Columns<3>& col, const T* y, const T* dy, T* dx, float alpha,
+                     float beta)
 {
     const size_t ld       = col.block;
     const long long items = static_cast<long long>(col.n * col.blocks);
@@ -448,19 +450,19 @@ void ColumnsBackward(const Columns<3>& col, const float* y, const float* dy, flo
         const size_t n   = static_cast<size_t>(item) / col.blocks;
         const size_t q0  = static_cast<size_t>(item) % col.blocks * ld;
         const size_t nb  = std::min(ld, col.hw - q0);
-        const float* yn  = y + n * col.n_stride[0];
-        const float* dyn = dy + n * col.n_stride[1];
-        float* dxn       = dx + n * col.n_stride[2];
+        const T* yn      = y + n * col.n_stride[0];
+        const T* dyn     = dy + n * col.n_stride[1];
+        T* dxn           = dx + n * col.n_stride[2];
         float* ty        = Scratch(0, col.c * ld);
         float* tdy       = Scratch(1, col.c * ld);
         float* r         = Scratch(2, ld);
         // Each operand is loaded (gathered, when strided) by the first pass that reads it.
         auto yc = [&](size_t c, bool first) {
-            return IsUnit(col.spatial, 0) || first ? col.Load(0, yn, c, q0, nb, ty + c * ld)
+            return ReadsInPlace<T>(col.spatial, 0) || first ? col.Load(0, yn, c, q0, nb, ty + c * ld)
                                                    : ty + c * ld;
         };
         auto dyc = [&](size_t c, bool first) {
-            return IsUnit(col.spatial, 1) || first ? col.Load(1, dyn, c, q0, nb, tdy + c * ld)
+            return ReadsInPlace<T>(col.spatial, 1) || first ? col.Load(1, dyn, c, q0, nb, tdy + c * ld)
                                                    : tdy + c * ld;
         };
         std::fill(r, r + nb, 0.0f);
@@ -495,59 +497,73 @@ bool ChannelOnRows(const TensorDescriptor& in)
     return c >= 32 && (in.Strides()[1] == 1 || in.Lens()[2] * in.Lens()[3] == 1);
 }
 
-template <miopenSoftmaxAlgorithm_t Algo>
-void Forward(miopenSoftmaxMode_t mode, float alpha, const TensorDescriptor& xDesc, const float* x,
-             float beta, const TensorDescriptor& yDesc, float* y)
+template <miopenSoftmaxAlgorithm_t Algo, class T>
+void Forward(miopenSoftmaxMode_t mode, float alpha, const TensorDescriptor& xDesc, const T* x,
+             float beta, const TensorDescriptor& yDesc, T* y)
 {
     const std::array<const TensorDescriptor*, 2> descs{&xDesc, &yDesc};
     if(mode == MIOPEN_SOFTMAX_MODE_INSTANCE)
-        RowsForward<Algo>(MakeRows<2>(descs, {0}, {1, 2, 3}), x, y, alpha, beta);
+        RowsForward<Algo, T>(MakeRows<2>(descs, {0}, {1, 2, 3}), x, y, alpha, beta);
     else if(ChannelOnRows(xDesc))
-        RowsForward<Algo>(MakeRows<2>(descs, {0, 2, 3}, {1}), x, y, alpha, beta);
+        RowsForward<Algo, T>(MakeRows<2>(descs, {0, 2, 3}, {1}), x, y, alpha, beta);
     else
-        ColumnsForward<Algo>(MakeColumns<2>(descs), x, y, alpha, beta);
+        ColumnsForward<Algo, T>(MakeColumns<2>(descs), x, y, alpha, beta);
 }
 
-template <bool Log>
-void Backward(miopenSoftmaxMode_t mode, float alpha, const TensorDescriptor& yDesc,
-              const float* y, const TensorDescriptor& dyDesc, const float* dy, float beta,
-              const TensorDescriptor& dxDesc, float* dx)
+template <bool Log, class T>
+void Backward(miopenSoftmaxMode_t mode, float alpha, const TensorDescriptor& yDesc, const T* y,
+              const TensorDescriptor& dyDesc, const T* dy, float beta,
+              const TensorDescriptor& dxDesc, T* dx)
 {
     const std::array<const TensorDescriptor*, 3> descs{&yDesc, &dyDesc, &dxDesc};
     if(mode == MIOPEN_SOFTMAX_MODE_INSTANCE)
-        RowsBackward<Log>(MakeRows<3>(descs, {0}, {1, 2, 3}), y, dy, dx, alpha, beta);
+        RowsBackward<Log, T>(MakeRows<3>(descs, {0}, {1, 2, 3}), y, dy, dx, alpha, beta);
     else if(ChannelOnRows(dyDesc))
-        RowsBackward<Log>(MakeRows<3>(descs, {0, 2, 3}, {1}), y, dy, dx, alpha, beta);
+        RowsBackward<Log, T>(MakeRows<3>(descs, {0, 2, 3}, {1}), y, dy, dx, alpha, beta);
     else
-        ColumnsBackward<Log>(MakeColumns<3>(descs), y, dy, dx, alpha, beta);
+        ColumnsBackward<Log, T>(MakeColumns<3>(descs), y, dy, dx, alpha, beta);
 }
 
 } // namespace
 
+template <class T>
 void SoftmaxForward(miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode, float alpha,
-                    const TensorDescriptor& xDesc, const float* x, float beta,
-                    const TensorDescriptor& yDesc, float* y)
+                    const TensorDescriptor& xDesc, const T* x, float beta,
+                    const TensorDescriptor& yDesc, T* y)
 {
     switch(algorithm)
     {
     case MIOPEN_SOFTMAX_FAST:
-        return Forward<MIOPEN_SOFTMAX_FAST>(mode, alpha, xDesc, x, beta, yDesc, y);
+        return Forward<MIOPEN_SOFTMAX_FAST, T>(mode, alpha, xDesc, x, beta, yDesc, y);
     case MIOPEN_SOFTMAX_ACCURATE:
-        return Forward<MIOPEN_SOFTMAX_ACCURATE>(mode, alpha, xDesc, x, beta, yDesc, y);
+        return Forward<MIOPEN_SOFTMAX_ACCURATE, T>(mode, alpha, xDesc, x, beta, yDesc, y);
     case MIOPEN_SOFTMAX_LOG:
-        return Forward<MIOPEN_SOFTMAX_LOG>(mode, alpha, xDesc, x, beta, yDesc, y);
+        return Forward<MIOPEN_SOFTMAX_LOG, T>(mode, alpha, xDesc, x, beta, yDesc, y);
     }
 }
 
+template <class T>
 void SoftmaxBackward(miopenSoftmaxAlgorithm_t algorithm, miopenSoftmaxMode_t mode, float alpha,
-                     const TensorDescriptor& yDesc, const float* y,
-                     const TensorDescriptor& dyDesc, const float* dy, float beta,
-                     const TensorDescriptor& dxDesc, float* dx)
+                     const TensorDescriptor& yDesc, const T* y,
+                     const TensorDescriptor& dyDesc, const T* dy, float beta,
+                     const TensorDescriptor& dxDesc, T* dx)
 {
     if(algorithm == MIOPEN_SOFTMAX_LOG)
-        Backward<true>(mode, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx);
+        Backward<true, T>(mode, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx);
     else
-        Backward<false>(mode, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx);
+        Backward<false, T>(mode, alpha, yDesc, y, dyDesc, dy, beta, dxDesc, dx);
 }
+
+#define MIOPEN_CY_SOFTMAX_INSTANCE(T)                                                              \
+    template void SoftmaxForward<T>(miopenSoftmaxAlgorithm_t, miopenSoftmaxMode_t, float,          \
+                                    const TensorDescriptor&, const T*, float,                      \
+                                    const TensorDescriptor&, T*);                                  \
+    template void SoftmaxBackward<T>(miopenSoftmaxAlgorithm_t, miopenSoftmaxMode_t, float,         \
+                                     const TensorDescriptor&, const T*, const TensorDescriptor&,   \
+                                     const T*, float, const TensorDescriptor&, T*);
+MIOPEN_CY_SOFTMAX_INSTANCE(float)
+MIOPEN_CY_SOFTMAX_INSTANCE(Half)
+MIOPEN_CY_SOFTMAX_INSTANCE(BFloat16)
+#undef MIOPEN_CY_SOFTMAX_INSTANCE
 
 } // namespace miopen::cpu

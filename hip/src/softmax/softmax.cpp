@@ -1,5 +1,6 @@
 #include "softmax/softmax.hpp"
 #include "core/op_call.hpp"
+#include "core/storage.hpp"
 
 namespace miopen {
 namespace {
@@ -24,17 +25,19 @@ void SoftmaxForward(Handle& handle, const void* alpha, const TensorDescriptor& x
     CheckNumDims(xDesc, "xDesc", 4, 4);
     CheckSameLens(xDesc, "xDesc", yDesc, "yDesc");
     CheckSameType(xDesc, "xDesc", yDesc, "yDesc");
-    CheckComputeType(yDesc, "yDesc");
     CheckDataPointers({{x, "x"}, {y, "y"}});
-    const Blend s  = ReadBlend(alpha, beta, yDesc);
-    const auto* xp = static_cast<const float*>(x);
-    auto* yp       = static_cast<float*>(y);
-    RunOp(
-        handle,
-        [&] { cpu::SoftmaxForward(algorithm, mode, s.alpha, xDesc, xp, s.beta, yDesc, yp); },
-        [&](auto& h) {
-            gpu::SoftmaxForward(h, algorithm, mode, s.alpha, xDesc, xp, s.beta, yDesc, yp);
-        });
+    const Blend s = ReadBlend(alpha, beta, yDesc);
+    DispatchFloating(yDesc.Type(), "yDesc", [&](auto tag) {
+        using T        = typename decltype(tag)::type;
+        const auto* xp = static_cast<const T*>(x);
+        auto* yp       = static_cast<T*>(y);
+        RunOp(
+            handle,
+            [&] { cpu::SoftmaxForward(algorithm, mode, s.alpha, xDesc, xp, s.beta, yDesc, yp); },
+            [&](auto& h) {
+                gpu::SoftmaxForward(h, algorithm, mode, s.alpha, xDesc, xp, s.beta, yDesc, yp);
+            });
+    });
 }
 
 void SoftmaxBackward(Handle& handle, const void* alpha, const TensorDescriptor& yDesc,
@@ -48,22 +51,24 @@ void SoftmaxBackward(Handle& handle, const void* alpha, const TensorDescriptor& 
     CheckSameLens(dyDesc, "dyDesc", dxDesc, "dxDesc");
     CheckSameType(yDesc, "yDesc", dyDesc, "dyDesc");
     CheckSameType(dyDesc, "dyDesc", dxDesc, "dxDesc");
-    CheckComputeType(dxDesc, "dxDesc");
     CheckDataPointers({{y, "y"}, {dy, "dy"}, {dx, "dx"}});
-    const Blend s   = ReadBlend(alpha, beta, dxDesc);
-    const auto* yp  = static_cast<const float*>(y);
-    const auto* dyp = static_cast<const float*>(dy);
-    auto* dxp       = static_cast<float*>(dx);
-    RunOp(
-        handle,
-        [&] {
-            cpu::SoftmaxBackward(algorithm, mode, s.alpha, yDesc, yp, dyDesc, dyp, s.beta, dxDesc,
-                                 dxp);
-        },
-        [&](auto& h) {
-            gpu::SoftmaxBackward(h, algorithm, mode, s.alpha, yDesc, yp, dyDesc, dyp, s.beta,
-                                 dxDesc, dxp);
-        });
+    const Blend s = ReadBlend(alpha, beta, dxDesc);
+    DispatchFloating(dxDesc.Type(), "dxDesc", [&](auto tag) {
+        using T         = typename decltype(tag)::type;
+        const auto* yp  = static_cast<const T*>(y);
+        const auto* dyp = static_cast<const T*>(dy);
+        auto* dxp       = static_cast<T*>(dx);
+        RunOp(
+            handle,
+            [&] {
+                cpu::SoftmaxBackward(algorithm, mode, s.alpha, yDesc, yp, dyDesc, dyp, s.beta,
+                                     dxDesc, dxp);
+            },
+            [&](auto& h) {
+                gpu::SoftmaxBackward(h, algorithm, mode, s.alpha, yDesc, yp, dyDesc, dyp, s.beta,
+                                     dxDesc, dxp);
+            });
+    });
 }
 
 } // namespace miopen

@@ -1,0 +1,279 @@
+// bn_fwd_train_nhwc4: spatial batch-norm training forward on packed channels-last tensors
+// (N[D]HWC) whose C is a multiple of 4 and whose x and y are 16-byte aligned: the NHWC partner of
+// bn_fwd_train_nchw4 (the generic group reduction reads one element per load with 64-bit index
+// arithmetic, and the element-wise apply cannot merge a channels-last space into rows).
+//
+//   bn_stats_nhwc4  block (p, j) = cq quads of channels (threadIdx.x) by lanes of positions
+//                   (threadIdx.y): each thread adds its quad's 4 channels over positions
+//                   p * chunk + ty, + lanes, ... in increasing order (double, shifted by the
+//                   channel's x at position 0), then a fixed shared-memory tree over the lanes.
+//                   Partials partial[c * chunks + p], the layout BnTrainFinish adds up in chunk
+//                   order. No atomics: the same bits on every run.
+//   bn_apply_nhwc4  y = (x - m) * a + c (+ beta * y), a thread per quad, the coefficients of its
+//                   4 channels (quad q % c4).
+//   Backward (spatial, the same conditions on x, dy and dx): bn_grad_sums_nhwc4 (sum dy and
+//   sum dy * (x - mean) per (channel, chunk), bn_stats_nhwc4's walk and tree) and
+//   bn_bwd_apply_nhwc4; the statistics, when not saved, from bn_stats_nhwc4, and batchnorm.hip's
+//   prepare and finish kernels between.
+// Templated on the storage type T (Load4 / Store4: float4 or 8 bytes of fp16 / bf16).
+#include "kernels/batchnorm/bn_fwd_train_nhwc4_kernels.hpp"
+#include "kernels/common/device.hpp"
+#include "kernels/common/storage_types.hpp"
+
+namespace miopen::gpu {
+namespace {
+
+template <class T>
+__global__ void __launch_bounds__(kBnNhwc4Threads)
+    BnStatsNhwc4(BnNhwc4Args a, const T* x, Partial2* partial)
+{
+    __shared__ double sh[kBnNhwc4Threads][8];
+    const int cq     = a.cq;
+    const int lanes  = kBnNhwc4Threads / cq;
+    const int tx     = threadIdx.x % cq;
+    const int ty     = threadIdx.x / cq;
+    const int64_t q  = int64_t{blockIdx.y} * cq + tx; // quad of channels
+    const int p      = blockIdx.x;
+    double s1[4] = {0.0, 0.0, 0.0, 0.0}, s2[4] = {0.0, 0.0, 0.0, 0.0};
+    if(q < a.c4)
+    {
+        const float4 x0     = Load4(x + 4 * q);
+        const double sh0[4] = {x0.x, x0.y, x0.z, x0.w};
+        const int64_t begin = int64_t{p} * a.chunk;
+        const int64_t end   = begin + a.chunk < a.m ? begin + a.chunk : a.m;
+        const T* xq         = x + 4 * q;
+        auto add = [&](float4 v) {
+            const float e[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+            for(int k = 0; k < 4; ++k)
+            {
+                const double dk = static_cast<double>(e[k]) - sh0[k];
+                s1[k] += dk;
+                s2[k] += dk * dk;
+            }
+        };
+        int64_t i = begin + ty;
+        constexpr int kU = 4;
+        for(; i + (kU - 1) * lanes < end; i += kU * lanes)
+        {
+            float4 v[kU];
+#pragma unroll
+            for(int u = 0; u < kU; ++u)
+                v[u] = Load4(xq + (i + u * lanes) * a.c4 * 4);
+#pragma unroll
+            for(int u = 0; u < kU; ++u)
+                add(v[u]);
+        }
+        for(; i < end; i += lanes)
+            add(Load4(xq + i * a.c4 * 4));
+    }
+#pragma unroll
+    for(int k = 0; k < 4; ++k)
+    {
+        sh[threadIdx.x][k]     = s1[k];
+        sh[threadIdx.x][4 + k] = s2[k];
+    }
+    __syncthreads();
+    // Tree over the lanes (threadIdx.y), same channel quad: thread t adds thread t + s * cq.
+    for(int s = lanes / 2; s > 0; s /= 2)
+    {
+        if(ty < s)
+        {
+#pragma unroll
+            for(int k = 0; k < 8; ++k)
+                sh[threadIdx.x][k] += sh[threadIdx.x + s * cq][k];
+        }
+        __syncthreads();
+    }
+    if(ty == 0 && q < a.c4)
+    {
+#pragma unroll
+        for(int k = 0; k < 4; ++k)
+            partial[(4 * q + k) * a.chunks + p] =
+                Partial2{sh[threadIdx.x][k], sh[threadIdx.x][4 + k]};
+    }
+}
+
+/// Backward's sums per (channel, chunk): sum dy, sum dy * (x - mean) (batchnorm.hip's GradAcc),
+/// the walk and the tree of BnStatsNhwc4.
+template <class T>
+__global__ void __launch_bounds__(kBnNhwc4Threads)
+    BnGradSumsNhwc4(BnNhwc4Args a, const T* x, const T* dy, const double* mean, Partial2* partial)
+{
+    __shared__ double sh[kBnNhwc4Threads][8];
+    const int cq    = a.cq;
+    const int lanes = kBnNhwc4Threads / cq;
+    const int tx    = threadIdx.x % cq;
+    const int ty    = threadIdx.x / cq;
+    const int64_t q = int64_t{blockIdx.y} * cq + tx;
+    const int p     = blockIdx.x;
+    double s1[4] = {0.0, 0.0, 0.0, 0.0}, s2[4] = {0.0, 0.0, 0.0, 0.0};
+    if(q < a.c4)
+    {
+        const double mu[4]  = {mean[4 * q], mean[4 * q + 1], mean[4 * q + 2], mean[4 * q + 3]};
+        const int64_t begin = int64_t{p} * a.chunk;
+        const int64_t end   = begin + a.chunk < a.m ? begin + a.chunk : a.m;
+        const T* xq         = x + 4 * q;
+        const T* gq         = dy + 4 * q;
+        auto add = [&](float4 v, float4 g) {
+            const float xe[4] = {v.x, v.y, v.z, v.w};
+            const float ge[4] = {g.x, g.y, g.z, g.w};
+#pragma unroll
+            for(int k = 0; k < 4; ++k)
+            {
+                const double gk = ge[k];
+                s1[k] += gk;
+                s2[k] += gk * (static_cast<double>(xe[k]) - mu[k]);
+            }
+        };
+        int64_t i = begin + ty;
+        constexpr int kU = 4;
+        for(; i + (kU - 1) * lanes < end; i += kU * lanes)
+        {
+            float4 v[kU], g[kU];
+#pragma unroll
+            for(int u = 0; u < kU; ++u)
+            {
+                const int64_t o = (i + u * lanes) * a.c4 * 4;
+                v[u]            = Load4(xq + o);
+                g[u]            = Load4(gq + o);
+            }
+#pragma unroll
+            for(int u = 0; u < kU; ++u)
+                add(v[u], g[u]);
+        }
+        for(; i < end; i += lanes)
+            add(Load4(xq + i * a.c4 * 4), Load4(gq + i * a.c4 * 4));
+    }
+#pragma unroll
+    for(int k = 0; k < 4; ++k)
+    {
+        sh[threadIdx.x][k]     = s1[k];
+        sh[threadIdx.x][4 + k] = s2[k];
+    }
+    __syncthreads();
+    for(int s = lanes / 2; s > 0; s /= 2)
+    {
+        if(ty < s)
+        {
+#pragma unroll
+            for(int k = 0; k < 8; ++k)
+                sh[threadIdx.x][k] += sh[threadIdx.x + s * cq][k];
+        }
+        __syncthreads();
+    }
+    if(ty == 0 && q < a.c4)
+    {
+#pragma unroll
+        for(int k = 0; k < 4; ++k)
+            partial[(4 * q + k) * a.chunks + p] =
+                Partial2{sh[threadIdx.x][k], sh[threadIdx.x][4 + k]};
+    }
+}
+
+/// dx = c1 * dy + (c2 * (x - m) + c3) (+ beta * dx), a thread per quad (batchnorm.hip's
+/// BwdApplyF).
+template <class T, bool ReadDx>
+__global__ void __launch_bounds__(kBnNhwc4Threads)
+    BnBwdApplyNhwc4(BnNhwc4Args a, const T* dy, const T* x, T* dx, BnCoef coef)
+{
+    const int64_t total = a.m * a.c4;
+    for(int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < total;
+        i += int64_t{gridDim.x} * blockDim.x)
+    {
+        const int64_t c   = 4 * (i % a.c4);
+        const float4 v    = Load4(x + 4 * i);
+        const float4 g    = Load4(dy + 4 * i);
+        const float xe[4] = {v.x, v.y, v.z, v.w};
+        const float ge[4] = {g.x, g.y, g.z, g.w};
+        float r[4];
+#pragma unroll
+        for(int k = 0; k < 4; ++k)
+            r[k] = coef.a[c + k] * ge[k] + (coef.c[c + k] * (xe[k] - coef.m[c + k]) + coef.d[c + k]);
+        if(ReadDx)
+        {
+            const float4 o = Load4(dx + 4 * i);
+            r[0] += a.beta * o.x;
+            r[1] += a.beta * o.y;
+            r[2] += a.beta * o.z;
+            r[3] += a.beta * o.w;
+        }
+        Store4(dx + 4 * i, make_float4(r[0], r[1], r[2], r[3]));
+    }
+}
+
+template <class T, bool ReadY>
+__global__ void __launch_bounds__(kBnNhwc4Threads)
+    BnApplyNhwc4(BnNhwc4Args a, const T* x, T* y, BnCoef coef)
+{
+    const int64_t total = a.m * a.c4;
+    for(int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < total;
+        i += int64_t{gridDim.x} * blockDim.x)
+    {
+        const int64_t c = 4 * (i % a.c4);
+        const float4 v  = Load4(x + 4 * i);
+        float4 r;
+        r.x = (v.x - coef.m[c]) * coef.a[c] + coef.c[c];
+        r.y = (v.y - coef.m[c + 1]) * coef.a[c + 1] + coef.c[c + 1];
+        r.z = (v.z - coef.m[c + 2]) * coef.a[c + 2] + coef.c[c + 2];
+        r.w = (v.w - coef.m[c + 3]) * coef.a[c + 3] + coef.c[c + 3];
+        if(ReadY)
+        {
+            const float4 o = Load4(y + 4 * i);
+            r.x += a.beta * o.x;
+            r.y += a.beta * o.y;
+            r.z += a.beta * o.z;
+            r.w += a.beta * o.w;
+        }
+        Store4(y + 4 * i, r);
+    }
+}
+
+} // namespace
+
+template <class T>
+void LaunchBnStatsNhwc4(const BnNhwc4Args& a, const Launch& l, const T* x, Partial2* partial)
+{
+    MIOPEN_CY_LAUNCH(BnStatsNhwc4<T>, l, 0, a, x, partial);
+}
+
+template <class T>
+void LaunchBnApplyNhwc4(const BnNhwc4Args& a, const Launch& l, const T* x, T* y, BnCoef coef)
+{
+    if(a.beta != 0.0f)
+        MIOPEN_CY_LAUNCH((BnApplyNhwc4<T, true>), l, 0, a, x, y, coef);
+    else
+        MIOPEN_CY_LAUNCH((BnApplyNhwc4<T, false>), l, 0, a, x, y, coef);
+}
+
+template <class T>
+void LaunchBnGradSumsNhwc4(const BnNhwc4Args& a, const Launch& l, const T* x, const T* dy,
+                           const double* mean, Partial2* partial)
+{
+    MIOPEN_CY_LAUNCH(BnGradSumsNhwc4<T>, l, 0, a, x, dy, mean, partial);
+}
+
+template <class T>
+void LaunchBnBwdApplyNhwc4(const BnNhwc4Args& a, const Launch& l, const T* dy, const T* x, T* dx,
+                           BnCoef coef)
+{
+    if(a.beta != 0.0f)
+        MIOPEN_CY_LAUNCH((BnBwdApplyNhwc4<T, true>), l, 0, a, dy, x, dx, coef);
+    else
+        MIOPEN_CY_LAUNCH((BnBwdApplyNhwc4<T, false>), l, 0, a, dy, x, dx, coef);
+}
+
+#define MIOPEN_CY_BN_NHWC4(T)                                                                 \
+    template void LaunchBnStatsNhwc4<T>(const BnNhwc4Args&, const Launch&, const T*,        \
+                                        Partial2*);                                          \
+    template void LaunchBnApplyNhwc4<T>(const BnNhwc4Args&, const Launch&, const T*, T*, BnCoef); \
+    template void LaunchBnGradSumsNhwc4<T>(const BnNhwc4Args&, const Launch&, const T*,     \
+                                           const T*, const double*, Partial2*);              \
+    template void LaunchBnBwdApplyNhwc4<T>(const BnNhwc4Args&, const Launch&, const T*,     \
+                                           const T*, T*, BnCoef);
+MIOPEN_CY_BN_NHWC4(float)
+MIOPEN_CY_BN_NHWC4(Half)
+MIOPEN_CY_BN_NHWC4(BFloat16)
+#undef MIOPEN_CY_BN_NHWC4
+
+} // namespace miopen::gpu
