@@ -205,13 +205,39 @@ def opTensor(Handle handle, tensorOp, alpha1, TensorDescriptor aDesc, A, alpha2,
         check_status(miopenOpTensor(h, op, pa1, ad, pA, pa2, bd, pB, pb, cd, pC))
 
 
+cdef bytes c_fill_value(object alpha, miopenDataType_t dt, str api):
+    """miopenSetTensor's fill value as C reads it: one element of y's type (MIOpen and cuDNN read
+    the value in the tensor's type, unlike the float scaling factors of the other calls). Floats
+    round to nearest even; the integer types take integral values in their range."""
+    import struct
+    if dt == miopenDouble:
+        return struct.pack("=d", c_double(alpha, "alpha"))
+    if dt == miopenInt8 or dt == miopenInt32:
+        v = c_double(alpha, "alpha")
+        lo, hi, fmt = (-128, 127, "=b") if dt == miopenInt8 else (-2 ** 31, 2 ** 31 - 1, "=i")
+        if v != v or v != int(v) or not lo <= int(v) <= hi:
+            c_raise(miopenStatusBadParm, api,
+                    f"alpha = {alpha!r} is not an integer in [{lo}, {hi}] for {DataType(dt).name}")
+        return struct.pack(fmt, int(v))
+    cdef float f = <float>c_double(alpha, "alpha")
+    if dt == miopenHalf:
+        import numpy
+        return numpy.float32(f).astype(numpy.float16).tobytes()
+    bits = struct.unpack("=I", struct.pack("=f", f))[0]
+    if dt == miopenBFloat16:
+        if (bits & 0x7fffffff) > 0x7f800000:
+            return struct.pack("=H", (bits >> 16) | 0x40)
+        return struct.pack("=H", ((bits + 0x7fff + ((bits >> 16) & 1)) >> 16) & 0xffff)
+    return struct.pack("=f", f)
+
+
 def setTensor(Handle handle, TensorDescriptor yDesc, y, alpha):
-    """Fills y with the value alpha.  C: miopenSetTensor"""
+    """Fills y with the value alpha (rounded once to y's type).  C: miopenSetTensor"""
     api = "miopenSetTensor"
     cdef miopenHandle_t h = c_handle(handle)
-    cdef c_scalar s
-    cdef const void* pa = c_scalar_ptr(&s, alpha, "alpha", c_dtype(yDesc))
     cdef miopenTensorDescriptor_t yd = c_tensor(yDesc, "yDesc")
+    cdef bytes value = c_fill_value(alpha, c_dtype(yDesc), api)
+    cdef const void* pa = <const char*>value
     cdef void* py = c_data(y, "y", api, handle, yDesc, True)
     with nogil:
         check_status(miopenSetTensor(h, yd, py, pa))

@@ -13,9 +13,9 @@ in the same type and memory format.
         [--repeat N] [--stat median|min] [--threads N] [--reproduce] [--out DIR] [--results RESULTS.md]
 
 --size large (the GPU default) takes tensors of 100 MB or more, which no GPU cache holds; small
-(the CPU default) batch 8. Groups: elementwise, pooling, batchnorm, bntypes (batch norm in fp32 /
-fp16 / bf16, NCHW / NHWC), lrn, softmax, softmax_types (fp16/bf16 and NHWC channel softmax),
-overhead.
+(the CPU default) batch 8. Groups: elementwise, elementwise16 (fp16/bf16 element-wise ops),
+pooling, batchnorm, bntypes (batch norm in fp32 / fp16 / bf16, NCHW / NHWC), lrn, softmax,
+softmax_types (fp16/bf16 and NHWC channel softmax), overhead.
 """
 import argparse
 import sys
@@ -103,6 +103,63 @@ def bench_elementwise(b):
           lambda: torch.add(tx, tdy), "tensorop", {"-o": 2})
     b.row("scaleTensor", shape, 8 * n, lambda: mi.scaleTensor(b.h, d, y, -1.0), lambda: tx.mul_(-1.0),
           "tensorop", {"-o": 1, "-v": -1})
+
+
+def bench_elementwise_16(b):
+    """The element-wise ops in fp16 and bf16 beside PyTorch in the same type (issue 17): the
+    operands are PyTorch tensors of that type on the device, used in place by both sides (on the
+    CPU we get NumPy views of them: float16, ml_dtypes.bfloat16)."""
+    import ml_dtypes
+    shape = b.shape((8, 64, 112, 112), (64, 64, 112, 112))
+    n = int(np.prod(shape))
+    for dt, tt, npt, suffix in [(mi.miopenHalf, torch.float16, np.float16, "fp16"),
+                                (mi.miopenBFloat16, torch.bfloat16, ml_dtypes.bfloat16, "bfp16")]:
+        d = desc(shape, dt)
+        bd = desc((1, shape[1], 1, 1), dt)
+        tx = torch.randn(shape, device=b.dev.torch).to(tt)
+        tdy = torch.randn(shape, device=b.dev.torch).to(tt)
+        tb = torch.randn((1, shape[1], 1, 1), device=b.dev.torch).to(tt)
+        ty, tdx, tdb = torch.empty_like(tx), torch.empty_like(tx), torch.empty_like(tb)
+
+        def ours(t, npt=npt):
+            return t if b.dev.gpu else t.view(torch.int16).numpy().view(npt)
+        x, dy, bias, y, dx, db = (ours(t) for t in (tx, tdy, tb, ty, tdx, tdb))
+        modes = [(mi.miopenActivationRELU, "relu", torch.relu,
+                  lambda ty: torch.ops.aten.threshold_backward(tdy, tx, 0.0)),
+                 (mi.miopenActivationTANH, "tanh", torch.tanh, lambda ty: torch.ops.aten.tanh_backward(tdy, ty)),
+                 (mi.miopenActivationLOGISTIC, "logistic", torch.sigmoid,
+                  lambda ty: torch.ops.aten.sigmoid_backward(tdy, ty)),
+                 (mi.miopenActivationELU, "elu", F.elu,
+                  lambda ty: torch.ops.aten.elu_backward(tdy, 1.0, 1.0, 1.0, False, tx))]
+        for mode, name, tfwd, tbwd in modes:
+            ad = mi.ActivationDescriptor()
+            mi.setActivationDescriptor(ad, mode, 1.0, 1.0, 1.0)
+            b.row(f"{name}_fwd_{suffix}", shape, 4 * n,
+                  lambda: mi.activationForward(b.h, ad, 1.0, d, x, 0.0, d, y),
+                  lambda: tfwd(tx), f"activ{suffix}", {"-m": int(mode), "-F": 1})
+            tyy = tfwd(tx)
+            b.row(f"{name}_bwd_{suffix}", shape, 6 * n,
+                  lambda: mi.activationBackward(b.h, ad, 1.0, d, y, d, dy, d, x, 0.0, d, dx),
+                  lambda: tbwd(tyy), f"activ{suffix}", {"-m": int(mode), "-F": 2})
+        b.row(f"opTensor_add_{suffix}", shape, 6 * n,
+              lambda: mi.opTensor(b.h, mi.miopenTensorOpAdd, 1.0, d, x, 1.0, d, dy, 0.0, d, y),
+              lambda: torch.add(tx, tdy), f"tensorop{suffix}", {"-o": 2})
+        b.row(f"opTensor_mul_bcast_{suffix}", shape, 4 * n,
+              lambda: mi.opTensor(b.h, mi.miopenTensorOpMul, 1.0, d, x, 1.0, bd, bias, 0.0, d, y),
+              lambda: torch.mul(tx, tb), f"tensorop{suffix}", {"-o": 3})
+        b.row(f"scaleTensor_{suffix}", shape, 4 * n, lambda: mi.scaleTensor(b.h, d, y, -1.0),
+              lambda: ty.mul_(-1.0), f"tensorop{suffix}", {"-o": 1, "-v": -1})
+        b.row(f"setTensor_{suffix}", shape, 2 * n, lambda: mi.setTensor(b.h, d, y, 0.5),
+              lambda: ty.fill_(0.5), f"tensorop{suffix}", {"-o": 0, "-v": 0.5})
+        b.row(f"transformTensor_{suffix}", shape, 4 * n,
+              lambda: mi.transformTensor(b.h, 2.0, d, x, 0.0, d, y),
+              lambda: torch.mul(tx, 2.0), f"tensorop{suffix}", {"-o": 2})
+        b.row(f"bias_fwd_{suffix}", shape, 4 * n,
+              lambda: mi.convolutionForwardBias(b.h, 1.0, bd, bias, 0.0, d, y),
+              lambda: ty.add_(tb), f"conv{suffix}", {"-b": 1})
+        b.row(f"bias_bwd_{suffix}", shape, 2 * n,
+              lambda: mi.convolutionBackwardBias(b.h, 1.0, d, dy, 0.0, bd, db),
+              lambda: tdy.sum(dim=(0, 2, 3)), f"conv{suffix}", {"-b": 1})
 
 
 def bench_pooling(b):
@@ -492,8 +549,8 @@ def bench_overhead(b):
                   "(min of 7 x 2000 calls, no sync)")
 
 
-GROUPS = {"elementwise": bench_elementwise, "pooling": bench_pooling, "batchnorm": bench_batchnorm,
-          "bntypes": bench_batchnorm_types,
+GROUPS = {"elementwise": bench_elementwise, "elementwise16": bench_elementwise_16,
+          "pooling": bench_pooling, "batchnorm": bench_batchnorm, "bntypes": bench_batchnorm_types,
           "lrn": bench_lrn, "softmax": bench_softmax, "softmax_types": bench_softmax_types,
           "overhead": bench_overhead}
 

@@ -523,11 +523,6 @@ try:
 except ImportError:  # pragma: no cover - ml_dtypes is in the test extra
     HAVE_BF16 = False
 
-# Ops whose fp16/bf16 kernels come from other parts of issue 17: until they land, the library
-# refuses the type and the driver exits 3 with the library's error. When a part lands, remove its
-# op from here (the lead does at merge): its typed sub-commands then must run and verify.
-PENDING_TYPES = {"activ", "tensorop"}
-
 TYPED_CASES = {
     "activ": "-n 2 -c 3 -H 5 -W 5 -m 3",
     "softmax": "-n 2 -c 5 -H 3 -W 4",
@@ -545,16 +540,12 @@ def _typed(name):
 
 
 @pytest.mark.parametrize("name,base", [_typed(n) for n in driver.VARIANTS])
-def test_typed_subcommands_run_or_get_the_library_error(capsys, name, base):
+def test_typed_subcommands_run_and_verify(capsys, name, base):
     code, out, err = run_main(capsys, name, *TYPED_CASES[base].split(), "-i", 2, "--json")
     doc = json.loads(out)
     assert doc["problem"]["type"] == driver.VARIANTS[name][1].name
-    if base in PENDING_TYPES:
-        assert code == 3, out + err
-        assert re.search(r"miopenHalf|miopenBFloat16", err) and "error:" in err, err
-    else:
-        assert code == 0, out + err
-        assert all(r["verified"] for r in doc["results"]) and doc["results"]
+    assert code == 0, out + err
+    assert all(r["verified"] for r in doc["results"]) and doc["results"]
 
 
 def test_miopen_driver_names_and_ours():

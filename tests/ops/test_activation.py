@@ -4,7 +4,9 @@ reference (tests/reference/activation.py) for MIOpen's conventions at the kinks 
 zero base. On the GPU, the packed element-wise kernel (MapPacked) under forward and backward:
 against PyTorch in float64 and against the general engine (x with gaps between rows; within 2 ulp:
 the same functors, compiled into another kernel), numel not a multiple of 4, unaligned operands
-(the general engine)."""
+(the general engine). Every case runs in fp32, fp16 and bf16 (MIOpen refuses bf16 activation; we
+run it): inputs stored in the type, the oracle in float64 on the stored values, fp32 within
+rel_l2 1e-6 as before, fp16/bf16 within 1 ulp of the type (fp32 arithmetic, one rounding)."""
 import gc
 
 import numpy as np
@@ -17,6 +19,7 @@ import miopen_cy as mi
 from miopen_cy.reference import activation as ref
 from support.buffers import Strided, desc, max_ulp, poisoned, rel_l2
 from support.devices import requires_gpu, requires_torch_cuda
+from support.dtypes import FLOAT_TYPES, as64, check_close, np_dtype, poison, round_to
 
 M = mi.ActivationMode
 
@@ -168,56 +171,89 @@ def test_logging_prints_the_descriptor(handle, monkeypatch, capfd):
 
 # ---- forward and backward against PyTorch --------------------------------------------------
 
+def check_typed(actual, expected, dt, err_msg=""):
+    """fp32: relative L2 1e-6 (as the fp32 tests always were); fp16/bf16: 1 ulp of the type."""
+    if int(dt) == int(mi.miopenFloat):
+        assert rel_l2(actual, expected) <= 1e-6, err_msg
+    else:
+        check_close(actual, expected, dt, ulps=1, err_msg=err_msg)
+
+
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
 @pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_forward_matches_torch(handle, rng, case):
+def test_forward_matches_torch(handle, rng, case, dt):
     shape = (2, 3, 5, 7)
-    x = inputs(case, rng, shape)
-    y = poisoned(shape)
-    mi.activationForward(handle, activation(*case), 1.0, desc(shape), x, 0.0, desc(shape), y)
-    expect, _ = torch_fwd_bwd(case, x, np.ones(shape))
-    assert rel_l2(y, expect) <= 1e-6
-    assert rel_l2(y, ref.forward(*case, x)) <= 1e-6
+    x = round_to(inputs(case, rng, shape), dt)
+    y = poison(shape, dt)
+    mi.activationForward(handle, activation(*case), 1.0, desc(shape, dtype=dt), x, 0.0,
+                         desc(shape, dtype=dt), y)
+    expect, _ = torch_fwd_bwd(case, as64(x), np.ones(shape))
+    check_typed(y, expect, dt)
+    check_typed(y, ref.forward(*case, as64(x)), dt)
 
 
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
 @pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_backward_matches_torch_autograd(handle, rng, case):
+def test_backward_matches_torch_autograd(handle, rng, case, dt):
     shape = (3, 4, 6, 5)
-    x = inputs(case, rng, shape)
-    dy = rng.standard_normal(shape).astype(np.float32)
-    y = poisoned(shape)           # derivatives come from x: y is checked but never read
-    dx = poisoned(shape)
-    mi.activationBackward(handle, activation(*case), 1.0, desc(shape), y, desc(shape), dy,
-                          desc(shape), x, 0.0, desc(shape), dx)
-    _, expect = torch_fwd_bwd(case, x, dy)
-    assert rel_l2(dx, expect) <= 1e-6
-    assert rel_l2(dx, ref.backward(*case, x, dy)) <= 1e-6
+    x = round_to(inputs(case, rng, shape), dt)
+    dy = round_to(rng.standard_normal(shape), dt)
+    y = poison(shape, dt)         # derivatives come from x: y is checked but never read
+    dx = poison(shape, dt)
+    d = desc(shape, dtype=dt)
+    mi.activationBackward(handle, activation(*case), 1.0, d, y, d, dy, d, x, 0.0, d, dx)
+    _, expect = torch_fwd_bwd(case, as64(x), as64(dy))
+    check_typed(dx, expect, dt)
+    check_typed(dx, ref.backward(*case, as64(x), as64(dy)), dt)
 
 
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
 @pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_forward_blends_and_keeps_strided_gaps(handle, rng, case):
+def test_forward_blends_and_keeps_strided_gaps(handle, rng, case, dt):
     shape = (2, 3, 4, 9)
-    x = Strided(shape, pad=(1, 0, 2, 5), fill=inputs(case, rng, shape))
-    y = Strided(shape, rng, pad=(0, 2, 1, 3))
-    before = y.view.astype(np.float64)
-    mi.activationForward(handle, activation(*case), 1.5, x.desc(), x.buf, -0.75, y.desc(), y.buf)
-    expect, _ = torch_fwd_bwd(case, x.view, np.ones(shape))
-    assert rel_l2(y.view, 1.5 * expect - 0.75 * before) <= 1e-6
+    npt = np_dtype(dt)
+    x = Strided(shape, pad=(1, 0, 2, 5), fill=round_to(inputs(case, rng, shape), dt), dtype=npt)
+    y = Strided(shape, rng, pad=(0, 2, 1, 3), dtype=npt)
+    before = as64(y.view)
+    mi.activationForward(handle, activation(*case), 1.5, x.desc(dt), x.buf, -0.75, y.desc(dt),
+                         y.buf)
+    expect, _ = torch_fwd_bwd(case, as64(x.view), np.ones(shape))
+    check_typed(y.view, 1.5 * expect - 0.75 * before, dt)
     assert y.gaps_untouched() and x.gaps_untouched()
 
 
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
 @pytest.mark.parametrize("case", CASES, ids=case_id)
-def test_backward_blends_and_keeps_strided_gaps(handle, rng, case):
+def test_backward_blends_and_keeps_strided_gaps(handle, rng, case, dt):
     shape = (3, 2, 5, 4)
-    x = Strided(shape, pad=(0, 1, 0, 2), fill=inputs(case, rng, shape))
-    dy = Strided(shape, rng, pad=(1, 0, 3, 1))
-    y = Strided(shape, pad=(0, 0, 1, 0), fill=0.0)
-    dx = Strided(shape, rng, pad=(2, 1, 0, 4))
-    before = dx.view.astype(np.float64)
-    mi.activationBackward(handle, activation(*case), -0.5, y.desc(), y.buf, dy.desc(), dy.buf,
-                          x.desc(), x.buf, 0.25, dx.desc(), dx.buf)
-    _, expect = torch_fwd_bwd(case, x.view, dy.view)
-    assert rel_l2(dx.view, -0.5 * expect + 0.25 * before) <= 1e-6
+    npt = np_dtype(dt)
+    x = Strided(shape, pad=(0, 1, 0, 2), fill=round_to(inputs(case, rng, shape), dt), dtype=npt)
+    dy = Strided(shape, rng, pad=(1, 0, 3, 1), dtype=npt)
+    y = Strided(shape, pad=(0, 0, 1, 0), fill=0.0, dtype=npt)
+    dx = Strided(shape, rng, pad=(2, 1, 0, 4), dtype=npt)
+    before = as64(dx.view)
+    mi.activationBackward(handle, activation(*case), -0.5, y.desc(dt), y.buf, dy.desc(dt), dy.buf,
+                          x.desc(dt), x.buf, 0.25, dx.desc(dt), dx.buf)
+    _, expect = torch_fwd_bwd(case, as64(x.view), as64(dy.view))
+    check_typed(dx.view, -0.5 * expect + 0.25 * before, dt)
     assert dx.gaps_untouched() and dy.gaps_untouched() and x.gaps_untouched()
+
+
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("case", CASES[::3], ids=case_id)
+def test_typed_in_place_and_large_rows(handle, rng, case, dt):
+    # in place (x == y, dy == dx), and a tensor long enough for the threaded rows and the blocks
+    shape = (3, 70001)
+    x = round_to(inputs(case, rng, shape), dt)
+    dy = round_to(rng.standard_normal(shape), dt)
+    expect_y, expect_dx = torch_fwd_bwd(case, as64(x), as64(dy))
+    d = desc(shape, dtype=dt)
+    buf = x.copy()
+    mi.activationForward(handle, activation(*case), 1.0, d, buf, 0.0, d, buf)
+    check_typed(buf, expect_y, dt)
+    buf = dy.copy()
+    mi.activationBackward(handle, activation(*case), 1.0, d, x, d, buf, d, x, 0.0, d, buf)
+    check_typed(buf, expect_dx, dt)
 
 
 def test_beta_zero_never_reads_the_output(handle, rng):
@@ -543,16 +579,31 @@ def test_forward_in_place_needs_the_same_layout(handle):
     assert np.array_equal(buf, before)
 
 
-def test_double_is_not_implemented(handle):
-    d = desc((2, 3), dtype=mi.miopenDouble)
-    x = np.ones((2, 3))
-    y = np.full((2, 3), np.nan)
-    with pytest.raises(mi.MIOpenNotImplementedError, match="yDesc has data type miopenDouble"):
+@pytest.mark.parametrize("dt,npt", [(mi.miopenDouble, np.float64), (mi.miopenInt8, np.int8),
+                                    (mi.miopenInt32, np.int32)], ids=["double", "int8", "int32"])
+def test_types_miopen_does_not_define_are_bad_parms(handle, dt, npt):
+    # activation is fp32/fp16/bf16 only: any other type is a BadParm naming the output's
+    # descriptor, and nothing is written
+    d = desc((2, 3), dtype=dt)
+    x = np.ones((2, 3), npt)
+    y = np.full((2, 3), 7, npt)
+    with pytest.raises(mi.BadParmError, match=f"yDesc has data type {mi.DataType(dt).name}"):
         mi.activationForward(handle, activation(M.miopenActivationRELU), 1.0, d, x, 0.0, d, y)
-    with pytest.raises(mi.MIOpenNotImplementedError, match="dxDesc has data type miopenDouble"):
+    with pytest.raises(mi.BadParmError, match=f"dxDesc has data type {mi.DataType(dt).name}"):
         mi.activationBackward(handle, activation(M.miopenActivationRELU), 1.0, d, x, d, x, d, x,
                               0.0, d, y)
-    assert np.all(np.isnan(y))
+    assert np.all(y == 7)
+
+
+@pytest.mark.parametrize("dt", FLOAT_TYPES[1:])
+def test_mixed_16_bit_types_are_bad_parms(handle, dt):
+    other = mi.miopenBFloat16 if int(dt) == int(mi.miopenHalf) else mi.miopenHalf
+    x = np.ones((2, 3), np_dtype(dt))
+    y = poison((2, 3), other)
+    with pytest.raises(mi.BadParmError, match=f"xDesc is {mi.DataType(dt).name} but yDesc is"):
+        mi.activationForward(handle, activation(M.miopenActivationRELU), 1.0,
+                             desc((2, 3), dtype=dt), x, 0.0, desc((2, 3), dtype=other), y)
+    assert np.all(np.isnan(as64(y)))
 
 
 def _bwd_args(**kw):

@@ -1,7 +1,9 @@
 """Convolution bias (miopenConvolutionForwardBias, miopenConvolutionBackwardBias) against PyTorch
 in float64. Forward is MIOpen's OpTensor Add with y as both A and C:
 y = alpha * y + alpha * b + beta * y (y + b for alpha = 1, beta = 0); backward is
-db = alpha * sum over N and the spatial dims of dy + beta * db."""
+db = alpha * sum over N and the spatial dims of dy + beta * db. In fp32, fp16 and bf16 (inputs
+stored in the type, the oracle in float64 on the stored values; fp16/bf16 within 1 ulp of the
+type: fp32 arithmetic and double sums, one rounding)."""
 import os
 import subprocess
 import sys
@@ -14,6 +16,7 @@ from hypothesis import given, settings, strategies as st
 import miopen_cy as mi
 from support.buffers import Strided, desc, poisoned, rel_l2
 from support.devices import requires_gpu
+from support.dtypes import FLOAT_TYPES, as64, check_close, np_dtype, poison, random_stored
 
 TOL = 1e-6
 
@@ -22,36 +25,48 @@ def bshape(shape):
     return (1, shape[1]) + (1,) * (len(shape) - 2)
 
 
+def check_typed(actual, expected, dt):
+    if int(dt) == int(mi.miopenFloat):
+        assert rel_l2(actual, expected) <= TOL
+    else:
+        check_close(actual, expected, dt, ulps=1)
+
+
 def fwd_expect(y0, b, alpha, beta):
-    y = torch.from_numpy(np.asarray(y0, np.float64))
-    tb = torch.from_numpy(np.asarray(b, np.float64))
+    y = torch.from_numpy(as64(y0))
+    tb = torch.from_numpy(as64(b))
     return (alpha * y + alpha * tb + beta * y).numpy()
 
 
 def bwd_expect(dy, db0, alpha, beta):
-    t = torch.from_numpy(np.asarray(dy, np.float64))
+    t = torch.from_numpy(as64(dy))
     s = t.sum(dim=[0] + list(range(2, t.dim())), keepdim=True).numpy()
-    return alpha * s + (beta * np.asarray(db0, np.float64) if beta else 0.0)
+    return alpha * s + (beta * as64(db0) if beta else 0.0)
 
 
-def layout(shape, order, rng=None):
-    mem = np.full([shape[i] for i in order], np.nan, np.float32)
+def layout(shape, order, rng=None, dt=mi.miopenFloat):
+    npt = np_dtype(dt)
+    mem = np.full([shape[i] for i in order], np.nan, npt)
     view = mem.transpose(np.argsort(order))
     if rng is not None:
-        view[...] = rng.standard_normal(shape).astype(np.float32)
-    return mem, view, tuple(s // 4 for s in view.strides)
+        view[...] = random_stored(shape, dt, rng) if int(dt) != int(mi.miopenFloat) \
+            else rng.standard_normal(shape).astype(np.float32)
+    return mem, view, tuple(s // npt.itemsize for s in view.strides)
 
 
 # ---- forward ----------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
 @pytest.mark.parametrize("alpha,beta", [(1.0, 0.0), (0.5, 0.25), (2.0, -1.0)])
-@pytest.mark.parametrize("shape", [(2, 5, 4, 3), (2, 3, 4, 5, 6)], ids=["4d", "5d"])
-def test_fwd_bias_matches_torch(handle, rng, shape, alpha, beta):
-    y = rng.standard_normal(shape).astype(np.float32)
-    b = rng.standard_normal(bshape(shape)).astype(np.float32)
+@pytest.mark.parametrize("shape", [(2, 5, 4, 3), (2, 3, 4, 5, 6), (2, 3, 64, 66)],
+                         ids=["4d", "5d", "rows"])
+def test_fwd_bias_matches_torch(handle, rng, shape, alpha, beta, dt):
+    y = random_stored(shape, dt, rng)
+    b = random_stored(bshape(shape), dt, rng)
     y0 = y.copy()
-    mi.convolutionForwardBias(handle, alpha, desc(b.shape), b, beta, desc(shape), y)
-    assert rel_l2(y, fwd_expect(y0, b, alpha, beta)) <= TOL
+    mi.convolutionForwardBias(handle, alpha, desc(b.shape, dtype=dt), b, beta,
+                              desc(shape, dtype=dt), y)
+    check_typed(y, fwd_expect(y0, b, alpha, beta), dt)
 
 
 def test_fwd_bias_is_y_plus_b_for_miopen_defaults(handle, rng):
@@ -96,14 +111,16 @@ def test_fwd_bias_hypothesis(shape, strided, ab, seed):
 
 # ---- backward ---------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
 @pytest.mark.parametrize("alpha,beta", [(1.0, 0.0), (0.5, 0.25)])
 @pytest.mark.parametrize("shape", [(2, 5, 4, 3), (2, 3, 4, 5, 6)], ids=["4d", "5d"])
-def test_bwd_bias_matches_torch(handle, rng, shape, alpha, beta):
-    dy = rng.standard_normal(shape).astype(np.float32)
-    db = poisoned(bshape(shape)) if beta == 0 else rng.standard_normal(bshape(shape)).astype(np.float32)
+def test_bwd_bias_matches_torch(handle, rng, shape, alpha, beta, dt):
+    dy = random_stored(shape, dt, rng)
+    db = poison(bshape(shape), dt) if beta == 0 else random_stored(bshape(shape), dt, rng)
     db0 = db.copy()
-    mi.convolutionBackwardBias(handle, alpha, desc(shape), dy, beta, desc(db.shape), db)
-    assert rel_l2(db, bwd_expect(dy, db0, alpha, beta)) <= TOL
+    mi.convolutionBackwardBias(handle, alpha, desc(shape, dtype=dt), dy, beta,
+                               desc(db.shape, dtype=dt), db)
+    check_typed(db, bwd_expect(dy, db0, alpha, beta), dt)
 
 
 @pytest.mark.parametrize("order", [(0, 1, 2, 3), (0, 2, 3, 1), (1, 2, 3, 0), (3, 1, 0, 2)],
@@ -124,12 +141,15 @@ def test_bwd_bias_layouts_and_strided_db(handle, rng, order):
     ((5, 3, 7, 2), (2, 3, 0, 1)),          # HWNC-like: short rows of N walked per channel
     ((1, 1, 1, 1), (0, 1, 2, 3)),
 ], ids=["few-channels", "nhwc-chunks", "memory-order-rows", "short-rows", "one-element"])
-def test_bwd_bias_chunked_paths(handle, rng, shape, order):
-    dym, dyv, dys = layout(shape, order, rng)
-    dyv += 5.0
-    db = poisoned(bshape(shape))
-    mi.convolutionBackwardBias(handle, 1.0, desc(shape, dys), dym, 0.0, desc(db.shape), db)
-    assert rel_l2(db, bwd_expect(dyv, None, 1.0, 0.0)) <= TOL
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_bwd_bias_chunked_paths(handle, rng, shape, order, dt):
+    dym, dyv, dys = layout(shape, order, rng, dt)
+    if int(dt) != int(mi.miopenHalf):      # sums of 5s past fp16's range would be Inf
+        dyv += np.asarray(5.0).astype(dyv.dtype)
+    db = poison(bshape(shape), dt)
+    mi.convolutionBackwardBias(handle, 1.0, desc(shape, dys, dt), dym, 0.0,
+                               desc(db.shape, dtype=dt), db)
+    check_typed(db, bwd_expect(dyv, None, 1.0, 0.0), dt)
 
 
 def test_bwd_bias_long_rows_with_gaps(handle, rng):
@@ -245,6 +265,17 @@ def test_bwd_bias_bad_inputs_change_nothing(handle, rng):
     with pytest.raises(mi.MIOpenNotImplementedError, match="dyDesc has data type miopenDouble"):
         mi.convolutionBackwardBias(handle, 1.0, dd, dy.astype(np.float64), 0.0, bd, out)
     assert np.all(np.isnan(out))
+    for dt, npt in [(mi.miopenInt8, np.int8), (mi.miopenInt32, np.int32)]:
+        out = np.full(3, 7, npt)
+        with pytest.raises(mi.MIOpenNotImplementedError,
+                           match=f"dyDesc has data type {mi.DataType(dt).name}"):
+            mi.convolutionBackwardBias(handle, 1.0, desc(shape, dtype=dt), dy.astype(npt), 0.0,
+                                       desc((1, 3, 1, 1), dtype=dt), out)
+        with pytest.raises(mi.MIOpenNotImplementedError,
+                           match=f"yDesc has data type {mi.DataType(dt).name}"):
+            mi.convolutionForwardBias(handle, 1.0, desc((1, 3, 1, 1), dtype=dt), out, 0.0,
+                                      desc(shape, dtype=dt), dy.astype(npt))
+        assert np.all(out == 7)
 
 
 def test_destroyed_descriptors_raise(handle, rng):

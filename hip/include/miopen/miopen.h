@@ -524,10 +524,14 @@ MIOPEN_EXPORT miopenStatus_t miopenOpTensor(miopenHandle_t handle,
                                             void* C);
 
 /*! @brief Fills a tensor with a single value.
+ *
+ * Supported datatypes are fp32, fp16, bfp16, int8 and int32.
+ *
  * @param handle     MIOpen handle (input)
  * @param yDesc      Tensor descriptor for tensor y (input)
  * @param y          Tensor y (output)
- * @param alpha      Pointer to fill value, a float on the host (input)
+ * @param alpha      Pointer to the fill value on the host, of y's data type (a float for fp32, a
+ *                   half for fp16, ...), as MIOpen and cuDNN read it (input)
  */
 MIOPEN_EXPORT miopenStatus_t miopenSetTensor(miopenHandle_t handle,
                                              const miopenTensorDescriptor_t yDesc,

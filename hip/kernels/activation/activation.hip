@@ -1,6 +1,6 @@
 // activation_fwd / activation_bwd: the ten activation modes on the element-wise engine
-// (common/elementwise.hpp): any strides, float4 rows on packed tensors. One functor per mode with
-// f(x) and f'(x)·dy, written as the CPU kernels' (cpu/activation.cpp) so that both backends give
+// (common/elementwise.hpp) for fp32, fp16 and bf16: any strides, 16-byte rows on packed tensors.
+// One functor per mode with f(x) and f'(x)·dy, written as the CPU kernels' (cpu/activation.cpp) so that both backends give
 // the same values at the kinks, for NaN and at the ends of the range (see activation/activation.hpp):
 // SOFTRELU and the derivatives of LOGISTIC and TANH are computed so that they neither overflow
 // nor cancel; POWER's zero base gives 0.
@@ -168,7 +168,8 @@ void WithMode(const ActivationMode& m, Fn&& fn)
 
 } // namespace
 
-void LaunchActivationFwd(const MapArgs<1>& a, const Launch& l, const ActivationMode& m,
+template <class T>
+void LaunchActivationFwd(const MapArgs<1, T>& a, const Launch& l, const ActivationMode& m,
                          float alpha, bool read_out)
 {
     WithMode(m, [&](auto op) {
@@ -176,12 +177,23 @@ void LaunchActivationFwd(const MapArgs<1>& a, const Launch& l, const ActivationM
     });
 }
 
-void LaunchActivationBwd(const MapArgs<2>& a, const Launch& l, const ActivationMode& m,
+template <class T>
+void LaunchActivationBwd(const MapArgs<2, T>& a, const Launch& l, const ActivationMode& m,
                          float alpha, bool read_out)
 {
     WithMode(m, [&](auto op) {
         LaunchMapPackedOr(a, l, read_out, Backward<decltype(op)>{op, alpha});
     });
 }
+
+#define MIOPEN_CY_ACTIVATION_KERNELS(T)                                                           \
+    template void LaunchActivationFwd<T>(const MapArgs<1, T>&, const Launch&,                     \
+                                         const ActivationMode&, float, bool);                     \
+    template void LaunchActivationBwd<T>(const MapArgs<2, T>&, const Launch&,                     \
+                                         const ActivationMode&, float, bool);
+MIOPEN_CY_ACTIVATION_KERNELS(float)
+MIOPEN_CY_ACTIVATION_KERNELS(Half)
+MIOPEN_CY_ACTIVATION_KERNELS(BFloat16)
+#undef MIOPEN_CY_ACTIVATION_KERNELS
 
 } // namespace miopen::gpu

@@ -1,4 +1,5 @@
-// Host entry points of activation.hip, called by activation_launch.cpp. Plain C++.
+// Host entry points of activation.hip, called by activation_launch.cpp, for T = float, Half,
+// BFloat16. Plain C++.
 #pragma once
 
 #include "kernels/common/args.hpp"
@@ -14,10 +15,12 @@ struct ActivationMode
 
 /// y = alpha * f(x) + beta * y; in = {x}. Packed, aligned operands take MapPacked
 /// (common/packed_map.hpp), the others the general engine (common/elementwise.hpp).
-void LaunchActivationFwd(const MapArgs<1>& a, const Launch& l, const ActivationMode& m,
+template <class T>
+void LaunchActivationFwd(const MapArgs<1, T>& a, const Launch& l, const ActivationMode& m,
                          float alpha, bool read_out);
 /// dx = alpha * f'(x) * dy + beta * dx; in = {dy, x}. The kernel as the forward's.
-void LaunchActivationBwd(const MapArgs<2>& a, const Launch& l, const ActivationMode& m,
+template <class T>
+void LaunchActivationBwd(const MapArgs<2, T>& a, const Launch& l, const ActivationMode& m,
                          float alpha, bool read_out);
 
 } // namespace miopen::gpu

@@ -14,14 +14,15 @@ ActivationMode ModeOf(const ActivationParams& p)
 
 } // namespace
 
+template <class T>
 void ActivationForward(const Handle& h, const ActivationParams& p, float alpha,
-                       const TensorDescriptor& xDesc, const float* x, float beta,
-                       const TensorDescriptor& yDesc, float* y)
+                       const TensorDescriptor& xDesc, const T* x, float beta,
+                       const TensorDescriptor& yDesc, T* y)
 {
     const auto s = Collapse<2>(yDesc.NumDims(), yDesc.Lens().data(),
                                {StridesOf(xDesc), StridesOf(yDesc)});
     Launch l;
-    auto a  = PlanMap<1>(h, s, beta, l);
+    auto a  = PlanMap<1, T>(h, s, beta, l);
     a.in[0] = x;
     a.out   = y;
     // one float4 a thread: on the H200, 0.90-0.95 of copy for tanh / logistic / elu (CHANGELOG.md, opsa)
@@ -29,15 +30,16 @@ void ActivationForward(const Handle& h, const ActivationParams& p, float alpha,
     CheckLaunch("miopenActivationForward");
 }
 
+template <class T>
 void ActivationBackward(const Handle& h, const ActivationParams& p, float alpha,
-                        const TensorDescriptor& dyDesc, const float* dy,
-                        const TensorDescriptor& xDesc, const float* x, float beta,
-                        const TensorDescriptor& dxDesc, float* dx)
+                        const TensorDescriptor& dyDesc, const T* dy,
+                        const TensorDescriptor& xDesc, const T* x, float beta,
+                        const TensorDescriptor& dxDesc, T* dx)
 {
     const auto s = Collapse<3>(dxDesc.NumDims(), dxDesc.Lens().data(),
                                {StridesOf(dyDesc), StridesOf(xDesc), StridesOf(dxDesc)});
     Launch l;
-    auto a  = PlanMap<2>(h, s, beta, l);
+    auto a  = PlanMap<2, T>(h, s, beta, l);
     a.in[0] = dy;
     a.in[1] = x;
     a.out   = dx;
@@ -45,5 +47,18 @@ void ActivationBackward(const Handle& h, const ActivationParams& p, float alpha,
     LaunchActivationBwd(a, l, ModeOf(p), alpha, beta != 0.0f);
     CheckLaunch("miopenActivationBackward");
 }
+
+#define MIOPEN_CY_ACTIVATION_LAUNCH(T)                                                            \
+    template void ActivationForward<T>(const Handle&, const ActivationParams&, float,             \
+                                       const TensorDescriptor&, const T*, float,                  \
+                                       const TensorDescriptor&, T*);                              \
+    template void ActivationBackward<T>(const Handle&, const ActivationParams&, float,            \
+                                        const TensorDescriptor&, const T*,                        \
+                                        const TensorDescriptor&, const T*, float,                 \
+                                        const TensorDescriptor&, T*);
+MIOPEN_CY_ACTIVATION_LAUNCH(float)
+MIOPEN_CY_ACTIVATION_LAUNCH(Half)
+MIOPEN_CY_ACTIVATION_LAUNCH(BFloat16)
+#undef MIOPEN_CY_ACTIVATION_LAUNCH
 
 } // namespace miopen::gpu

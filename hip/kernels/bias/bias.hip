@@ -4,21 +4,29 @@
 // (deterministic) and blends. The forward bias is OpTensor (tensor/tensor_op.hip), as in MIOpen,
 // except on packed tensors: BiasFwdPacked, a block over a balanced chunk of one (n, c) plane,
 // the channel's bias read once per block, U float4s of y in flight a thread; the expression is
-// OpTensor Add's (alpha * y + alpha * b, then + beta * y).
+// OpTensor Add's (alpha * y + alpha * b, then + beta * y). fp16 and bf16: forward through
+// OpTensor, backward through the group reduction (dy widened as it is read) and the finish,
+// which rounds db once.
 #include "kernels/bias/bias_kernels.hpp"
 #include "kernels/common/reduce.hpp"
+#include "kernels/common/storage_types.hpp"
 
 namespace miopen::gpu {
 namespace {
 
+template <class T>
 struct SumDy
 {
-    const float* dy;
+    const T* dy;
     __device__ void Begin(int64_t, const int64_t (&)[2]) {}
-    __device__ void Add(const int64_t (&off)[1], double& s1, double&) const { s1 += dy[off[0]]; }
+    __device__ void Add(const int64_t (&off)[1], double& s1, double&) const
+    {
+        s1 += LoadFloat(dy + off[0]);
+    }
 };
 
-__global__ void BiasBwdFinish(GroupArgs<1> a, const Partial2* partial, float* db, float alpha,
+template <class T>
+__global__ void BiasBwdFinish(GroupArgs<1> a, const Partial2* partial, T* db, float alpha,
                               float beta)
 {
     for(int64_t g = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; g < a.groups;
@@ -27,8 +35,8 @@ __global__ void BiasBwdFinish(GroupArgs<1> a, const Partial2* partial, float* db
         int64_t goff[2];
         Offsets(a.g, g, goff);
         const float sum = static_cast<float>(SumPartials(partial, g, a.chunks).s1);
-        float* out      = db + goff[1];
-        *out            = beta == 0.0f ? alpha * sum : alpha * sum + beta * *out;
+        T* out          = db + goff[1];
+        StoreFloat(out, beta == 0.0f ? alpha * sum : alpha * sum + beta * LoadFloat(out));
     }
 }
 
@@ -142,16 +150,27 @@ void LaunchBiasBwdNchw4(const BiasBwdNchw4Args& a, const Launch& l, const float*
     MIOPEN_CY_LAUNCH(BiasBwdNchw4, l, 0, a, dy, partial);
 }
 
-void LaunchBiasBwdPartial(const GroupArgs<1>& a, const Launch& l, const float* dy,
-                          Partial2* partial)
+template <class T>
+void LaunchBiasBwdPartial(const GroupArgs<1>& a, const Launch& l, const T* dy, Partial2* partial)
 {
-    MIOPEN_CY_LAUNCH((GroupPartial<1, SumDy>), l, 0, a, SumDy{dy}, partial);
+    MIOPEN_CY_LAUNCH((GroupPartial<1, SumDy<T>>), l, 0, a, SumDy<T>{dy}, partial);
 }
 
-void LaunchBiasBwdFinish(const GroupArgs<1>& a, const Launch& l, const Partial2* partial,
-                         float* db, float alpha, float beta)
+template <class T>
+void LaunchBiasBwdFinish(const GroupArgs<1>& a, const Launch& l, const Partial2* partial, T* db,
+                         float alpha, float beta)
 {
-    MIOPEN_CY_LAUNCH(BiasBwdFinish, l, 0, a, partial, db, alpha, beta);
+    MIOPEN_CY_LAUNCH(BiasBwdFinish<T>, l, 0, a, partial, db, alpha, beta);
 }
+
+#define MIOPEN_CY_BIAS_KERNELS(T)                                                                 \
+    template void LaunchBiasBwdPartial<T>(const GroupArgs<1>&, const Launch&, const T*,           \
+                                          Partial2*);                                             \
+    template void LaunchBiasBwdFinish<T>(const GroupArgs<1>&, const Launch&, const Partial2*, T*, \
+                                         float, float);
+MIOPEN_CY_BIAS_KERNELS(float)
+MIOPEN_CY_BIAS_KERNELS(Half)
+MIOPEN_CY_BIAS_KERNELS(BFloat16)
+#undef MIOPEN_CY_BIAS_KERNELS
 
 } // namespace miopen::gpu

@@ -1,4 +1,5 @@
-// Host entry points of bias.hip (the bias gradient), called by bias_launch.cpp. Plain C++.
+// Host entry points of bias.hip (the bias gradient), called by bias_launch.cpp; the templates for
+// T = float, Half, BFloat16. Plain C++.
 #pragma once
 
 #include "kernels/common/args.hpp"
@@ -6,12 +7,13 @@
 namespace miopen::gpu {
 
 /// Per-(channel, chunk) sums of dy, in double.
-void LaunchBiasBwdPartial(const GroupArgs<1>& a, const Launch& l, const float* dy,
-                          Partial2* partial);
+template <class T>
+void LaunchBiasBwdPartial(const GroupArgs<1>& a, const Launch& l, const T* dy, Partial2* partial);
 /// db = alpha * sum + beta * db per channel (db not read when beta == 0); the channel's db
 /// offset comes from a.g (the parameter operand).
-void LaunchBiasBwdFinish(const GroupArgs<1>& a, const Launch& l, const Partial2* partial,
-                         float* db, float alpha, float beta);
+template <class T>
+void LaunchBiasBwdFinish(const GroupArgs<1>& a, const Launch& l, const Partial2* partial, T* db,
+                         float alpha, float beta);
 
 /// Packed N, C, S dy (S = D*H*W, a multiple of 4) in float4 units for BiasBwdNchw4; every count
 /// of float4s fits in 31 bits.

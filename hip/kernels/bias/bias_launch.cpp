@@ -8,6 +8,7 @@
 #include "tensor/tensor_args.hpp"
 
 #include <cstdint>
+#include <type_traits>
 
 namespace miopen::gpu {
 namespace {
@@ -59,38 +60,54 @@ bool BiasBwdNchw4Plan(const TensorDescriptor& dyDesc, const float* dy, BiasBwdNc
 
 } // namespace
 
-void ConvolutionForwardBias(Handle& h, float alpha, const TensorDescriptor& bDesc, const float* b,
-                            float beta, const TensorDescriptor& yDesc, float* y)
+template <class T>
+void ConvolutionForwardBias(Handle& h, float alpha, const TensorDescriptor& bDesc, const T* b,
+                            float beta, const TensorDescriptor& yDesc, T* y)
 {
-    if(ForwardBiasPacked(h, alpha, bDesc, b, beta, yDesc, y))
-        return;
+    if constexpr(std::is_same_v<T, float>)
+        if(ForwardBiasPacked(h, alpha, bDesc, b, beta, yDesc, y))
+            return;
     std::vector<size_t> b_strides(yDesc.NumDims(), 0);
     b_strides[1] = bDesc.Strides()[1];
-    OpTensor(h, miopenTensorOpAdd, alpha, yDesc, y, alpha, b_strides.data(), b, beta, yDesc, y);
+    OpTensor(h, miopenTensorOpAdd, alpha, yDesc, static_cast<const T*>(y), alpha,
+             b_strides.data(), b, beta, yDesc, y);
 }
 
-void ConvolutionBackwardBias(Handle& h, float alpha, const TensorDescriptor& dyDesc,
-                             const float* dy, float beta, const TensorDescriptor& dbDesc,
-                             float* db)
+template <class T>
+void ConvolutionBackwardBias(Handle& h, float alpha, const TensorDescriptor& dyDesc, const T* dy,
+                             float beta, const TensorDescriptor& dbDesc, T* db)
 {
     // The bias tensor's strides stand in for the parameter operand; only its C stride matters.
     auto plan = PlanGroups<1>(h, {&dyDesc, &dbDesc}, [](int d) { return d == 1; });
     BiasBwdNchw4Args packed;
-    const bool nchw4 = BiasBwdNchw4Plan(dyDesc, dy, packed);
+    bool nchw4 = false;
+    if constexpr(std::is_same_v<T, float>)
+        nchw4 = BiasBwdNchw4Plan(dyDesc, dy, packed);
     if(nchw4)
         plan.args.chunks = static_cast<int>(packed.chunks); // the finish's view of the partials
     ScratchLayout layout;
     const size_t at_partial = layout.Add<Partial2>(plan.args.groups * plan.args.chunks);
     void* scratch           = h.Scratch(layout.Bytes());
     auto* partial           = At<Partial2>(scratch, at_partial);
-    if(nchw4)
-        LaunchBiasBwdNchw4(packed, On(h, D2(packed.chunks, packed.c), D1(kBiasBwdThreads)), dy,
-                           partial);
-    else
+    if constexpr(std::is_same_v<T, float>)
+        if(nchw4)
+            LaunchBiasBwdNchw4(packed, On(h, D2(packed.chunks, packed.c), D1(kBiasBwdThreads)),
+                               dy, partial);
+    if(!nchw4)
         LaunchBiasBwdPartial(plan.args, plan.launch, dy, partial);
     CheckLaunch("miopenConvolutionBackwardBias");
     LaunchBiasBwdFinish(plan.args, PerItem(h, plan.args.groups), partial, db, alpha, beta);
     CheckLaunch("miopenConvolutionBackwardBias");
 }
+
+#define MIOPEN_CY_BIAS_LAUNCH(T)                                                                  \
+    template void ConvolutionForwardBias<T>(Handle&, float, const TensorDescriptor&, const T*,    \
+                                            float, const TensorDescriptor&, T*);                  \
+    template void ConvolutionBackwardBias<T>(Handle&, float, const TensorDescriptor&, const T*,   \
+                                             float, const TensorDescriptor&, T*);
+MIOPEN_CY_BIAS_LAUNCH(float)
+MIOPEN_CY_BIAS_LAUNCH(Half)
+MIOPEN_CY_BIAS_LAUNCH(BFloat16)
+#undef MIOPEN_CY_BIAS_LAUNCH
 
 } // namespace miopen::gpu

@@ -46,14 +46,20 @@ constexpr int kMapUnroll    = 4;
 constexpr int64_t kMapChunk = 4096;
 
 /// An element-wise op over NIn inputs and one output sharing an index space (elementwise.hpp):
-/// operand k < NIn is in[k], operand NIn the output. The rows kernel gives each block `chunk`
-/// elements of one innermost row; the strided kernel one element per thread.
-template <int NIn>
+/// operand k < NIn is in[k], operand NIn the output. The data operands (inputs k < NData and the
+/// output) are of the storage type T (float, Half or BFloat16), the other inputs fp32 (batch
+/// norm's per-group coefficients); arithmetic is fp32 and the output is rounded once. The rows
+/// kernel gives each block `chunk` elements of one innermost row; the strided kernel one element
+/// per thread.
+template <int NIn, class T = float, int NData = NIn>
 struct MapArgs
 {
+    static_assert(NData >= 0 && NData <= NIn, "MapArgs: NData of the NIn inputs are of type T");
+    using type = T;
+    static constexpr int kData = NData;
     StridedSpace<NIn + 1> s;
-    const float* in[NIn > 0 ? NIn : 1] = {};
-    float* out = nullptr;
+    const void* in[NIn > 0 ? NIn : 1] = {}; // const T* for k < NData, const float* beyond
+    T* out = nullptr;
     float beta = 0.0f;             // out = f(in) + beta * out; out is not read when beta == 0
     int64_t chunk          = 0;    // rows kernel: elements of a row per block
     int64_t chunks_per_row = 0;

@@ -83,11 +83,13 @@ inline Dim3 D1(unsigned x) { Dim3 d; d.x = x; return d; }
 inline Dim3 D2(unsigned x, unsigned y) { Dim3 d; d.x = x; d.y = y; return d; }
 
 /// The launch of an element-wise op over `s` (inputs first, the output last): the rows kernel
-/// when rows are long enough to give a block real work, else one thread per element.
-template <int NIn>
-MapArgs<NIn> PlanMap(const Handle& h, const StridedSpace<NIn + 1>& s, float beta, Launch& l)
+/// when rows are long enough to give a block real work, else one thread per element. T and NData
+/// as in MapArgs (the data operands' storage type; the inputs of that type).
+template <int NIn, class T = float, int NData = NIn>
+MapArgs<NIn, T, NData> PlanMap(const Handle& h, const StridedSpace<NIn + 1>& s, float beta,
+                               Launch& l)
 {
-    MapArgs<NIn> a;
+    MapArgs<NIn, T, NData> a;
     a.s               = s;
     a.beta            = beta;
     const int64_t len = s.lens[s.ndim - 1];

@@ -128,4 +128,79 @@ __device__ inline void Store4(T* p, float4 v)
     }
 }
 
+// ---- W consecutive elements in 16-byte accesses (p aligned to 16 bytes) ----------------------
+// The element-wise engine moves 16 bytes of its data type a thread per access: 4 fp32 or 8
+// fp16/bf16 values (W = kVecOf<T>). An fp32 operand of a map over 16-bit data (batch-norm
+// coefficients) moves W = 8 as two float4s.
+
+/// Elements of T in one 16-byte access.
+template <class T>
+constexpr int kVecOf = static_cast<int>(16 / sizeof(T));
+
+template <class T>
+__device__ inline void Unpack8(const uint4& q, float* v)
+{
+    const uint32_t w[4] = {q.x, q.y, q.z, q.w};
+#pragma unroll
+    for(int j = 0; j < 4; ++j)
+    {
+        v[2 * j]     = DeviceToFloat(T{static_cast<uint16_t>(w[j] & 0xffffu)});
+        v[2 * j + 1] = DeviceToFloat(T{static_cast<uint16_t>(w[j] >> 16)});
+    }
+}
+
+template <class T>
+__device__ inline uint32_t Pack2(float a, float b)
+{
+    return uint32_t{DeviceFloatTo<T>(a).bits} | (uint32_t{DeviceFloatTo<T>(b).bits} << 16);
+}
+
+/// The W elements at p (16-byte aligned; W a multiple of 16 / sizeof(T)) as fp32.
+template <class T, int W>
+__device__ inline void LoadVec(const T* p, float (&v)[W])
+{
+    if constexpr(sizeof(T) == 4)
+    {
+        static_assert(W % 4 == 0, "LoadVec<float>: whole float4s");
+#pragma unroll
+        for(int j = 0; j < W; j += 4)
+        {
+            const float4 q = reinterpret_cast<const float4*>(p)[j / 4];
+            v[j]           = q.x;
+            v[j + 1]       = q.y;
+            v[j + 2]       = q.z;
+            v[j + 3]       = q.w;
+        }
+    }
+    else
+    {
+        static_assert(sizeof(T) == 2 && W % 8 == 0, "LoadVec: 16-bit, whole 16-byte groups");
+#pragma unroll
+        for(int j = 0; j < W; j += 8)
+            Unpack8<T>(reinterpret_cast<const uint4*>(p)[j / 8], v + j);
+    }
+}
+
+/// Rounds W fp32 values once into the W elements at p (16-byte aligned).
+template <class T, int W>
+__device__ inline void StoreVec(T* p, const float (&v)[W])
+{
+    if constexpr(sizeof(T) == 4)
+    {
+        static_assert(W % 4 == 0, "StoreVec<float>: whole float4s");
+#pragma unroll
+        for(int j = 0; j < W; j += 4)
+            reinterpret_cast<float4*>(p)[j / 4] = make_float4(v[j], v[j + 1], v[j + 2], v[j + 3]);
+    }
+    else
+    {
+        static_assert(sizeof(T) == 2 && W % 8 == 0, "StoreVec: 16-bit, whole 16-byte groups");
+#pragma unroll
+        for(int j = 0; j < W; j += 8)
+            reinterpret_cast<uint4*>(p)[j / 8] =
+                make_uint4(Pack2<T>(v[j], v[j + 1]), Pack2<T>(v[j + 2], v[j + 3]),
+                           Pack2<T>(v[j + 4], v[j + 5]), Pack2<T>(v[j + 6], v[j + 7]));
+    }
+}
+
 } // namespace miopen::gpu

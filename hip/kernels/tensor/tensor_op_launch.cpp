@@ -6,14 +6,15 @@
 
 namespace miopen::gpu {
 
+template <class T>
 void OpTensor(const Handle& h, miopenTensorOp_t op, float alpha1, const TensorDescriptor& aDesc,
-              const float* A, float alpha2, const size_t* bStrides, const float* B, float beta,
-              const TensorDescriptor& cDesc, float* C)
+              const T* A, float alpha2, const size_t* bStrides, const T* B, float beta,
+              const TensorDescriptor& cDesc, T* C)
 {
     const auto s = Collapse<3>(cDesc.NumDims(), cDesc.Lens().data(),
                                {StridesOf(aDesc), bStrides, StridesOf(cDesc)});
     Launch l;
-    auto a  = PlanMap<2>(h, s, beta, l);
+    auto a  = PlanMap<2, T>(h, s, beta, l);
     a.in[0] = A;
     a.in[1] = B;
     a.out   = C;
@@ -21,27 +22,43 @@ void OpTensor(const Handle& h, miopenTensorOp_t op, float alpha1, const TensorDe
     CheckLaunch("miopenOpTensor");
 }
 
-void Axpby(const Handle& h, float alpha, const TensorDescriptor& xDesc, const float* x, float beta,
-           const TensorDescriptor& yDesc, float* y, const char* api)
+template <class T>
+void Axpby(const Handle& h, float alpha, const TensorDescriptor& xDesc, const T* x, float beta,
+           const TensorDescriptor& yDesc, T* y, const char* api)
 {
     const auto s = Collapse<2>(yDesc.NumDims(), yDesc.Lens().data(),
                                {StridesOf(xDesc), StridesOf(yDesc)});
     Launch l;
-    auto a  = PlanMap<1>(h, s, beta, l);
+    auto a  = PlanMap<1, T>(h, s, beta, l);
     a.in[0] = x;
     a.out   = y;
     LaunchAxpby(a, l, alpha, beta != 0.0f);
     CheckLaunch(api);
 }
 
-void Fill(const Handle& h, const TensorDescriptor& yDesc, float* y, float value)
+template <class T>
+void Fill(const Handle& h, const TensorDescriptor& yDesc, T* y, T value)
 {
     const auto s = Collapse<1>(yDesc.NumDims(), yDesc.Lens().data(), {StridesOf(yDesc)});
-    Launch l;
-    auto a = PlanMap<0>(h, s, 0.0f, l);
-    a.out  = y;
-    LaunchFill(a, l, value);
+    const int64_t work = s.ndim == 1 && s.strides[0][0] == 1 ? (s.numel + 15) / 16 : s.numel;
+    LaunchFill(s, On(h, D1(GridStrideBlocks(h, work, kMapThreads)), D1(kMapThreads)), y, value);
     CheckLaunch("miopenSetTensor");
 }
+
+#define MIOPEN_CY_TENSOR_LAUNCH(T)                                                                 \
+    template void OpTensor<T>(const Handle&, miopenTensorOp_t, float, const TensorDescriptor&,    \
+                              const T*, float, const size_t*, const T*, float,                    \
+                              const TensorDescriptor&, T*);                                       \
+    template void Axpby<T>(const Handle&, float, const TensorDescriptor&, const T*, float,        \
+                           const TensorDescriptor&, T*, const char*);
+MIOPEN_CY_TENSOR_LAUNCH(float)
+MIOPEN_CY_TENSOR_LAUNCH(Half)
+MIOPEN_CY_TENSOR_LAUNCH(BFloat16)
+#undef MIOPEN_CY_TENSOR_LAUNCH
+template void Fill<float>(const Handle&, const TensorDescriptor&, float*, float);
+template void Fill<Half>(const Handle&, const TensorDescriptor&, Half*, Half);
+template void Fill<BFloat16>(const Handle&, const TensorDescriptor&, BFloat16*, BFloat16);
+template void Fill<int8_t>(const Handle&, const TensorDescriptor&, int8_t*, int8_t);
+template void Fill<int32_t>(const Handle&, const TensorDescriptor&, int32_t*, int32_t);
 
 } // namespace miopen::gpu

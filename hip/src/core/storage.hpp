@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 namespace miopen {
 
@@ -154,6 +155,21 @@ decltype(auto) DispatchFloating(miopenDataType_t type, const char* name, F&& f)
     }
     ThrowBadParm(name, " has data type ", DataTypeName(type),
                  "; this call takes miopenFloat, miopenHalf or miopenBFloat16");
+}
+
+/// DispatchFloating plus the integer types of MIOpen's tensor calls (miopenSetTensor fills int8
+/// and int32): f(TypeTag<T>{}) with T float, Half, BFloat16, int8_t or int32_t; any other type is
+/// a BadParm naming `name`.
+template <class F>
+decltype(auto) DispatchStorage(miopenDataType_t type, const char* name, F&& f)
+{
+    switch(type)
+    {
+    case miopenInt8: return f(TypeTag<int8_t>{});
+    case miopenInt32: return f(TypeTag<int32_t>{});
+    default: break;
+    }
+    return DispatchFloating(type, name, std::forward<F>(f));
 }
 
 } // namespace miopen

@@ -1,8 +1,9 @@
-// CPU kernels of miopenActivationForward / Backward, fp32. One functor per mode gives f(x) and
+// CPU kernels of miopenActivationForward / Backward. One functor per mode gives f(x) and
 // f'(x)·dy; one loop template per direction runs it over ForEachRow (cpu/elementwise.hpp): a
 // unit-stride row is one `omp simd` loop, a strided row is gathered into a small block, computed
 // vectorised and scattered back, so transcendental modes vectorise whatever the layout. Large
-// outputs of memory-bound modes are written with streaming stores (kStreamBytes).
+// outputs of memory-bound modes are written with streaming stores (kStreamBytes). fp16 and bf16
+// run the same functors through MapTyped (blocks converted to fp32, one rounding on store).
 #include "activation/activation_args.hpp"
 #include "cpu/elementwise.hpp"
 
@@ -353,29 +354,79 @@ void WithMode(const ActivationParams& p, Fn&& fn)
     }
 }
 
+/// fp16 / bf16: the same functor over MapTyped's fp32 blocks.
+template <class T, class Op>
+void ForwardTyped(const Op& op, float alpha, float beta, const TensorDescriptor& xDesc,
+                  const T* x, const TensorDescriptor& yDesc, T* y)
+{
+    MapTyped<T, 1>(yDesc, {StridesOf(xDesc), StridesOf(yDesc)}, {x}, y, beta,
+                   [op, alpha](const float* const* v, float* r, size_t m) {
+                       const Op f      = op; // local copies: see ForwardRows
+                       const float al  = alpha;
+                       const float* xv = v[0];
+#pragma omp simd
+                       for(size_t i = 0; i < m; ++i)
+                           r[i] = al * f(xv[i]);
+                   });
+}
+
+template <class T, class Op>
+void BackwardTyped(const Op& op, float alpha, float beta, const TensorDescriptor& dyDesc,
+                   const T* dy, const TensorDescriptor& xDesc, const T* x,
+                   const TensorDescriptor& dxDesc, T* dx)
+{
+    MapTyped<T, 2>(dxDesc, {StridesOf(dyDesc), StridesOf(xDesc), StridesOf(dxDesc)}, {dy, x}, dx,
+                   beta, [op, alpha](const float* const* v, float* r, size_t m) {
+                       const Op f       = op; // local copies: see ForwardRows
+                       const float al   = alpha;
+                       const float* dyv = v[0];
+                       const float* xv  = v[1];
+#pragma omp simd
+                       for(size_t i = 0; i < m; ++i)
+                           r[i] = al * f.Back(xv[i], dyv[i]);
+                   });
+}
+
 } // namespace
 
+template <class T>
 void ActivationForward(const ActivationParams& p, float alpha, const TensorDescriptor& xDesc,
-                       const float* x, float beta, const TensorDescriptor& yDesc, float* y)
+                       const T* x, float beta, const TensorDescriptor& yDesc, T* y)
 {
     WithMode(p, [&](const auto& op) {
-        if(beta == 0.0f)
+        if constexpr(!std::is_same_v<T, float>)
+            ForwardTyped(op, alpha, beta, xDesc, x, yDesc, y);
+        else if(beta == 0.0f)
             ForwardRows<false>(op, alpha, beta, xDesc, x, yDesc, y);
         else
             ForwardRows<true>(op, alpha, beta, xDesc, x, yDesc, y);
     });
 }
 
+template <class T>
 void ActivationBackward(const ActivationParams& p, float alpha, const TensorDescriptor& dyDesc,
-                        const float* dy, const TensorDescriptor& xDesc, const float* x, float beta,
-                        const TensorDescriptor& dxDesc, float* dx)
+                        const T* dy, const TensorDescriptor& xDesc, const T* x, float beta,
+                        const TensorDescriptor& dxDesc, T* dx)
 {
     WithMode(p, [&](const auto& op) {
-        if(beta == 0.0f)
+        if constexpr(!std::is_same_v<T, float>)
+            BackwardTyped(op, alpha, beta, dyDesc, dy, xDesc, x, dxDesc, dx);
+        else if(beta == 0.0f)
             BackwardRows<false>(op, alpha, beta, dyDesc, dy, xDesc, x, dxDesc, dx);
         else
             BackwardRows<true>(op, alpha, beta, dyDesc, dy, xDesc, x, dxDesc, dx);
     });
 }
+
+#define MIOPEN_CY_ACTIVATION(T)                                                                   \
+    template void ActivationForward<T>(const ActivationParams&, float, const TensorDescriptor&,   \
+                                       const T*, float, const TensorDescriptor&, T*);             \
+    template void ActivationBackward<T>(const ActivationParams&, float, const TensorDescriptor&,  \
+                                        const T*, const TensorDescriptor&, const T*, float,       \
+                                        const TensorDescriptor&, T*);
+MIOPEN_CY_ACTIVATION(float)
+MIOPEN_CY_ACTIVATION(Half)
+MIOPEN_CY_ACTIVATION(BFloat16)
+#undef MIOPEN_CY_ACTIVATION
 
 } // namespace miopen::cpu

@@ -5,12 +5,14 @@
 // inside one channel, summed in memory order (one long stream per thread) into per-row partial
 // sums; channels-last layouts add whole rows of channels into per-channel accumulators, chunk by
 // chunk. Partial sums are added in a fixed order, so the result does not depend on the thread
-// count.
+// count. fp16 and bf16 are widened to fp32 as they are read (unit-stride runs converted a block at a
+// time) and added in the same order; db is rounded once.
 #include "bias/bias_args.hpp"
 #include "cpu/elementwise.hpp"
 
 #include <algorithm>
 #include <array>
+#include <type_traits>
 #include <vector>
 
 namespace miopen::cpu {
@@ -57,17 +59,20 @@ size_t RowOffset(const Loop<1>& r, size_t row, int ndims)
 /// lane), each block folded into kLanes double sums, added up in a fixed order at the end.
 /// Independent lanes keep the adders busy, float blocks keep the instruction count low, the
 /// double sums keep long rows accurate, and the fixed order keeps the result reproducible.
-double SumUnit(const float* p, size_t n)
+template <class T>
+double SumUnit(const T* p_in, size_t n)
 {
     constexpr size_t kLanes = 64;
     constexpr size_t kBlock = 1024;
     double dacc[kLanes] = {};
     const size_t n0 = n / kLanes * kLanes;
+    alignas(64) float tmp[std::is_same_v<T, float> ? 1 : kBlock];
     for(size_t b = 0; b < n0; b += kBlock)
     {
         float acc[kLanes] = {};
         const size_t e = std::min(n0, b + kBlock);
-        for(size_t i = b; i < e; i += kLanes)
+        const float* p = Load(p_in + b, tmp, e - b); // p[i - b] is element i
+        for(size_t i = 0; i < e - b; i += kLanes)
         {
 #pragma omp simd
             for(size_t j = 0; j < kLanes; ++j)
@@ -81,12 +86,13 @@ double SumUnit(const float* p, size_t n)
     for(size_t j = 0; j < kLanes; ++j)
         s += dacc[j];
     for(size_t i = n0; i < n; ++i)
-        s += p[i];
+        s += ToFloat(p_in[i]);
     return s;
 }
 
 /// Sum of dy over reduction elements [e0, e1) of the channel starting at `base`.
-double RowSum(const Loop<1>& r, const float* base, size_t e0, size_t e1)
+template <class T>
+double RowSum(const Loop<1>& r, const T* base, size_t e0, size_t e1)
 {
     const int ri     = r.ndim - 1;
     const size_t len = r.lens[ri];
@@ -96,13 +102,13 @@ double RowSum(const Loop<1>& r, const float* base, size_t e0, size_t e1)
     {
         const size_t i  = e % len;
         const size_t n  = std::min(len - i, e1 - e);
-        const float* p  = base + RowOffset(r, e / len, ri) + i * st;
+        const T* p      = base + RowOffset(r, e / len, ri) + i * st;
         if(st == 1)
             s += SumUnit(p, n);
         else
         {
             for(size_t j = 0; j < n; ++j)
-                s += p[j * st];
+                s += ToFloat(p[j * st]);
         }
         e += n;
     }
@@ -111,8 +117,9 @@ double RowSum(const Loop<1>& r, const float* base, size_t e0, size_t e1)
 
 } // namespace
 
-void ConvolutionBackwardBias(float alpha, const TensorDescriptor& dyDesc, const float* dy,
-                             float beta, const TensorDescriptor& dbDesc, float* db)
+template <class T>
+void ConvolutionBackwardBias(float alpha, const TensorDescriptor& dyDesc, const T* dy,
+                             float beta, const TensorDescriptor& dbDesc, T* db)
 {
     const size_t channels  = dyDesc.Lens()[1];
     const size_t c_stride  = dyDesc.Strides()[1];
@@ -171,14 +178,14 @@ void ConvolutionBackwardBias(float alpha, const TensorDescriptor& dyDesc, const 
                 off += i * all.strides[0][d];
                 ch += i * all.strides[1][d];
             }
-            const float* p = dy + off + i0 * st;
+            const T* p = dy + off + i0 * st;
             if(st == 1)
                 part[item] = SumUnit(p, n);
             else
             {
                 double s = 0.0;
                 for(size_t j = 0; j < n; ++j)
-                    s += p[j * st];
+                    s += ToFloat(p[j * st]);
                 part[item] = s;
             }
             if(i0 == 0)
@@ -218,11 +225,13 @@ void ConvolutionBackwardBias(float alpha, const TensorDescriptor& dyDesc, const 
             double* acc     = part.data() + static_cast<size_t>(k) * channels;
             const size_t p0 = static_cast<size_t>(k) * points;
             const size_t p1 = std::min(m, p0 + points);
+            std::vector<float> tmp(std::is_same_v<T, float> ? 0 : channels);
             for(size_t p = p0; p < p1; ++p)
             {
-                const float* row = dy + RowOffset(r, p, r.ndim);
+                const T* row_in = dy + RowOffset(r, p, r.ndim);
                 if(c_stride == 1)
                 {
+                    const float* row = Load(row_in, tmp.data(), channels);
 #pragma omp simd
                     for(size_t c = 0; c < channels; ++c)
                         acc[c] += row[c];
@@ -230,7 +239,7 @@ void ConvolutionBackwardBias(float alpha, const TensorDescriptor& dyDesc, const 
                 else
                 {
                     for(size_t c = 0; c < channels; ++c)
-                        acc[c] += row[c * c_stride];
+                        acc[c] += ToFloat(row_in[c * c_stride]);
                 }
             }
         }
@@ -239,7 +248,18 @@ void ConvolutionBackwardBias(float alpha, const TensorDescriptor& dyDesc, const 
                 sums[c] += part[k * channels + c];
     }
     for(size_t c = 0; c < channels; ++c)
-        Blend(db[c * db_stride], static_cast<float>(sums[c]), alpha, beta);
+    {
+        T& out        = db[c * db_stride];
+        const float v = static_cast<float>(sums[c]);
+        out = FloatTo<T>(beta == 0.0f ? alpha * v : alpha * v + beta * ToFloat(out));
+    }
 }
+
+template void ConvolutionBackwardBias<float>(float, const TensorDescriptor&, const float*, float,
+                                             const TensorDescriptor&, float*);
+template void ConvolutionBackwardBias<Half>(float, const TensorDescriptor&, const Half*, float,
+                                            const TensorDescriptor&, Half*);
+template void ConvolutionBackwardBias<BFloat16>(float, const TensorDescriptor&, const BFloat16*,
+                                                float, const TensorDescriptor&, BFloat16*);
 
 } // namespace miopen::cpu

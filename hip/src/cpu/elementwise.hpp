@@ -2,9 +2,16 @@
 // batch-norm inference). Operands share one index space; a stride of 0 broadcasts. Dims of
 // length 1 are dropped and dims that are contiguous in every operand are merged, so a packed
 // tensor becomes one long row whatever its rank, and the functor's inner loop vectorises.
+//
+// MapTyped is the engine for any storage type (float, Half, BFloat16): a row is cut into blocks
+// of kMapBlock elements, each input block loaded as fp32 (converted, broadcast or gathered), the
+// op's block function computes the fp32 results, the blend adds beta * out, and the block is
+// rounded once into T on store. The fp32 kernels keep their own loops (no copies at all).
 #pragma once
 
+#include "core/storage.hpp"
 #include "core/tensor.hpp"
+#include "cpu/storage_convert.hpp"
 
 #include <algorithm>
 #include <array>
@@ -111,6 +118,96 @@ template <class T>
 inline void Blend(T& y, float v, float alpha, float beta)
 {
     y = beta == 0.0f ? static_cast<T>(alpha * v) : static_cast<T>(alpha * v + beta * y);
+}
+
+// ---- the typed engine ----------------------------------------------------------------------
+
+/// Elements of a block of MapTyped: its fp32 buffers (inputs, result, output) stay in L1.
+constexpr size_t kMapBlock = 512;
+
+/// The m elements of a row at p with stride `stride` as fp32: p itself (float, unit stride), else
+/// converted, broadcast (stride 0) or gathered into tmp.
+template <class T>
+inline const float* LoadRow(const T* p, size_t stride, float* tmp, size_t m)
+{
+    if(stride == 1)
+        return Load(p, tmp, m);
+    if(stride == 0)
+    {
+        const float v = ToFloat(p[0]);
+        std::fill(tmp, tmp + m, v);
+        return tmp;
+    }
+    for(size_t i = 0; i < m; ++i)
+        tmp[i] = ToFloat(p[i * stride]);
+    return tmp;
+}
+
+/// Rounds the m fp32 values r once into the row at p with stride `stride`.
+template <class T>
+inline void StoreRow(const float* r, T* p, size_t stride, size_t m)
+{
+    if(stride == 1)
+    {
+        Store(r, p, m);
+        return;
+    }
+    for(size_t i = 0; i < m; ++i)
+        p[i * stride] = FloatTo<T>(r[i]);
+}
+
+/// One row of MapTyped: out[i] = r[i] (+ beta * out[i]) with block(v, r, m) filling r[0, m) from
+/// the inputs' fp32 values v[k][0, m).
+template <class T, int NIn, bool ReadOut, class Block>
+inline void MapRowBlocks(const std::array<const T*, NIn>& in, const std::array<size_t, NIn>& st,
+                         T* out, size_t out_stride, size_t n, float beta, const Block& block)
+{
+    constexpr int NI = NIn > 0 ? NIn : 1;
+    alignas(64) float buf[NI][kMapBlock];
+    alignas(64) float res[kMapBlock];
+    alignas(64) float ob[kMapBlock];
+    for(size_t start = 0; start < n; start += kMapBlock)
+    {
+        const size_t m = std::min(kMapBlock, n - start);
+        const float* v[NI];
+        for(int k = 0; k < NIn; ++k)
+            v[k] = LoadRow(in[k] + start * st[k], st[k], buf[k], m);
+        block(static_cast<const float* const*>(v), res, m);
+        T* o = out + start * out_stride;
+        if(ReadOut)
+        {
+            const float* ov = LoadRow(static_cast<const T*>(o), out_stride, ob, m);
+            const float b   = beta;
+#pragma omp simd
+            for(size_t i = 0; i < m; ++i)
+                res[i] += b * ov[i];
+        }
+        StoreRow(res, o, out_stride, m);
+    }
+}
+
+/// out = f(in...) + beta * out over out's index space (out not read when beta == 0), every data
+/// operand of storage type T; strides[k] the strides of operand k (input k < NIn, the output
+/// last; 0 broadcasts). block(const float* const* v, float* r, size_t m) computes the fp32 results
+/// of m elements.
+template <class T, int NIn, class Block>
+void MapTyped(const TensorDescriptor& outDesc, const std::array<const size_t*, NIn + 1>& strides,
+              const std::array<const T*, NIn>& in, T* out, float beta, const Block& block)
+{
+    const auto loop = MakeLoop<NIn + 1>(outDesc.NumDims(), outDesc.Lens().data(), strides);
+    ForEachRow(loop, [&](const auto& off, size_t n, const auto& s) {
+        std::array<const T*, NIn> p{};
+        std::array<size_t, NIn> ps{};
+        for(int k = 0; k < NIn; ++k)
+        {
+            p[k]  = in[k] + off[k];
+            ps[k] = s[k];
+        }
+        if(beta == 0.0f)
+            MapRowBlocks<T, NIn, false>(p, ps, out + off[NIn], s[NIn], n, beta, block);
+        else
+            MapRowBlocks<T, NIn, true>(p, ps, out + off[NIn], s[NIn], n, beta, block);
+    });
 }
 
 } // namespace miopen::cpu

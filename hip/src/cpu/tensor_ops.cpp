@@ -1,9 +1,14 @@
-// CPU kernels of the whole-tensor ops. All go through ForEachRow (cpu/elementwise.hpp); each
-// inner loop has a unit-stride branch that the compiler vectorises.
+// CPU kernels of the whole-tensor ops. fp32 goes through ForEachRow (cpu/elementwise.hpp) with a
+// unit-stride branch in each inner loop that the compiler vectorises; fp16 and bf16 through
+// MapTyped (blocks converted to fp32, the same arithmetic, one rounding on store). Fill copies
+// the value's bits, so it serves every storage type.
 #include "cpu/elementwise.hpp"
 #include "tensor/tensor_args.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
 
 namespace miopen::cpu {
 namespace {
@@ -57,38 +62,39 @@ void OpTensorRows(float alpha1, const TensorDescriptor& aDesc, const float* A, f
     });
 }
 
-template <miopenTensorOp_t Op>
-void OpTensorBeta(float alpha1, const TensorDescriptor& aDesc, const float* A, float alpha2,
-                  const size_t* bStrides, const float* B, float beta,
-                  const TensorDescriptor& cDesc, float* C)
+/// OpTensor on 16-bit storage: the same expression per element as OpTensorRows.
+template <miopenTensorOp_t Op, class T>
+void OpTensorTyped(float alpha1, const TensorDescriptor& aDesc, const T* A, float alpha2,
+                   const size_t* bStrides, const T* B, float beta, const TensorDescriptor& cDesc,
+                   T* C)
 {
-    if(beta == 0.0f)
+    MapTyped<T, 2>(cDesc, {StridesOf(aDesc), bStrides, StridesOf(cDesc)}, {A, B}, C, beta,
+                   [alpha1, alpha2](const float* const* v, float* r, size_t m) {
+                       const float a1 = alpha1; // local copies: r must not alias them
+                       const float a2 = alpha2;
+                       const float* a = v[0];
+                       const float* b = v[1];
+#pragma omp simd
+                       for(size_t i = 0; i < m; ++i)
+                           r[i] = Apply<Op>(a1 * a[i], a2 * b[i]);
+                   });
+}
+
+template <miopenTensorOp_t Op, class T>
+void OpTensorBeta(float alpha1, const TensorDescriptor& aDesc, const T* A, float alpha2,
+                  const size_t* bStrides, const T* B, float beta,
+                  const TensorDescriptor& cDesc, T* C)
+{
+    if constexpr(!std::is_same_v<T, float>)
+        return OpTensorTyped<Op>(alpha1, aDesc, A, alpha2, bStrides, B, beta, cDesc, C);
+    else if(beta == 0.0f)
         OpTensorRows<Op, false>(alpha1, aDesc, A, alpha2, bStrides, B, beta, cDesc, C);
     else
         OpTensorRows<Op, true>(alpha1, aDesc, A, alpha2, bStrides, B, beta, cDesc, C);
 }
 
-} // namespace
-
-void OpTensor(miopenTensorOp_t op, float alpha1, const TensorDescriptor& aDesc, const float* A,
-              float alpha2, const size_t* bStrides, const float* B, float beta,
-              const TensorDescriptor& cDesc, float* C)
-{
-    switch(op)
-    {
-    case miopenTensorOpAdd:
-        return OpTensorBeta<miopenTensorOpAdd>(alpha1, aDesc, A, alpha2, bStrides, B, beta, cDesc, C);
-    case miopenTensorOpMul:
-        return OpTensorBeta<miopenTensorOpMul>(alpha1, aDesc, A, alpha2, bStrides, B, beta, cDesc, C);
-    case miopenTensorOpMin:
-        return OpTensorBeta<miopenTensorOpMin>(alpha1, aDesc, A, alpha2, bStrides, B, beta, cDesc, C);
-    case miopenTensorOpMax:
-        return OpTensorBeta<miopenTensorOpMax>(alpha1, aDesc, A, alpha2, bStrides, B, beta, cDesc, C);
-    }
-}
-
-void Axpby(float alpha, const TensorDescriptor& xDesc, const float* x, float beta,
-           const TensorDescriptor& yDesc, float* y)
+void AxpbyRows(float alpha, const TensorDescriptor& xDesc, const float* x, float beta,
+               const TensorDescriptor& yDesc, float* y)
 {
     const auto loop = MakeLoop<2>(yDesc.NumDims(), yDesc.Lens().data(),
                                   {StridesOf(xDesc), StridesOf(yDesc)});
@@ -118,11 +124,59 @@ void Axpby(float alpha, const TensorDescriptor& xDesc, const float* x, float bet
     });
 }
 
-void Fill(const TensorDescriptor& yDesc, float* y, float value)
+} // namespace
+
+template <class T>
+void OpTensor(miopenTensorOp_t op, float alpha1, const TensorDescriptor& aDesc, const T* A,
+              float alpha2, const size_t* bStrides, const T* B, float beta,
+              const TensorDescriptor& cDesc, T* C)
 {
+    switch(op)
+    {
+    case miopenTensorOpAdd:
+        return OpTensorBeta<miopenTensorOpAdd>(alpha1, aDesc, A, alpha2, bStrides, B, beta, cDesc, C);
+    case miopenTensorOpMul:
+        return OpTensorBeta<miopenTensorOpMul>(alpha1, aDesc, A, alpha2, bStrides, B, beta, cDesc, C);
+    case miopenTensorOpMin:
+        return OpTensorBeta<miopenTensorOpMin>(alpha1, aDesc, A, alpha2, bStrides, B, beta, cDesc, C);
+    case miopenTensorOpMax:
+        return OpTensorBeta<miopenTensorOpMax>(alpha1, aDesc, A, alpha2, bStrides, B, beta, cDesc, C);
+    }
+}
+
+template <class T>
+void Axpby(float alpha, const TensorDescriptor& xDesc, const T* x, float beta,
+           const TensorDescriptor& yDesc, T* y)
+{
+    if constexpr(!std::is_same_v<T, float>)
+    {
+        MapTyped<T, 1>(yDesc, {StridesOf(xDesc), StridesOf(yDesc)}, {x}, y, beta,
+                       [alpha](const float* const* v, float* r, size_t m) {
+                           const float a   = alpha; // a local copy: r must not alias it
+                           const float* xv = v[0];
+#pragma omp simd
+                           for(size_t i = 0; i < m; ++i)
+                               r[i] = a * xv[i];
+                       });
+    }
+    else
+        AxpbyRows(alpha, xDesc, x, beta, yDesc, y);
+}
+
+template <class T>
+void Fill(const TensorDescriptor& yDesc, T* y_in, T value_in)
+{
+    // As the unsigned integer of the element's size: the compiler vectorises a fill of those,
+    // not of the 16-bit structs.
+    using U = std::conditional_t<sizeof(T) == 1, uint8_t,
+                                 std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>>;
+    static_assert(sizeof(U) == sizeof(T), "Fill: 1, 2 or 4-byte elements");
+    U value;
+    std::memcpy(&value, &value_in, sizeof(U));
+    U* y            = reinterpret_cast<U*>(y_in);
     const auto loop = MakeLoop<1>(yDesc.NumDims(), yDesc.Lens().data(), {StridesOf(yDesc)});
     ForEachRow(loop, [&](const auto& off, size_t n, const auto& s) {
-        float* yr = y + off[0];
+        U* yr = y + off[0];
         if(s[0] == 1)
             std::fill(yr, yr + n, value);
         else
@@ -130,5 +184,20 @@ void Fill(const TensorDescriptor& yDesc, float* y, float value)
                 yr[i * s[0]] = value;
     });
 }
+
+#define MIOPEN_CY_TENSOR_OPS(T)                                                                  \
+    template void OpTensor<T>(miopenTensorOp_t, float, const TensorDescriptor&, const T*, float, \
+                              const size_t*, const T*, float, const TensorDescriptor&, T*);      \
+    template void Axpby<T>(float, const TensorDescriptor&, const T*, float,                     \
+                           const TensorDescriptor&, T*);
+MIOPEN_CY_TENSOR_OPS(float)
+MIOPEN_CY_TENSOR_OPS(Half)
+MIOPEN_CY_TENSOR_OPS(BFloat16)
+#undef MIOPEN_CY_TENSOR_OPS
+template void Fill<float>(const TensorDescriptor&, float*, float);
+template void Fill<Half>(const TensorDescriptor&, Half*, Half);
+template void Fill<BFloat16>(const TensorDescriptor&, BFloat16*, BFloat16);
+template void Fill<int8_t>(const TensorDescriptor&, int8_t*, int8_t);
+template void Fill<int32_t>(const TensorDescriptor&, int32_t*, int32_t);
 
 } // namespace miopen::cpu
