@@ -7,6 +7,7 @@ import os as _os
 from miopen_cy._mirror import *  # noqa: F401,F403
 from miopen_cy._mirror import ENUMS as _ENUMS
 from miopen_cy import _mirror
+from miopen_cy._config import show_config  # noqa: F401
 
 for _enum_cls in _ENUMS:
     globals().update(_enum_cls.__members__)

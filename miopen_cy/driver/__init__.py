@@ -4,8 +4,9 @@
 MIOpenDriver's flags, runs it through the public Python mirror of the C API (Find for
 convolution), times it (average over -i iterations, excluding the first) and verifies the result
 against an independent float64 NumPy reference (miopen_cy.reference) that shares no code with
-the library. Sub-commands: conv, pool, lrn, activ, softmax, bnorm, tensorop (MIOpenDriver's), and
-`net resnet50`, which runs every distinct convolution of ResNet-50 v1.5 and prints one table.
+the library. Sub-commands: conv, pool, lrn, activ, softmax, bnorm, tensorop (MIOpenDriver's),
+`net resnet50`, which runs every distinct convolution of ResNet-50 v1.5 and prints one table, and
+`info`, what this install was built with and finds on this machine (miopen_cy.show_config()).
 
 The lines that MIOPEN_ENABLE_LOGGING_CMD=1 prints run here unchanged. Exit status: 0 when every
 verification passed, 1 when one failed, 2 for a usage error (unknown or contradictory flags),
@@ -13,7 +14,7 @@ verification passed, 1 when one failed, 2 for a usage error (unknown or contradi
 
 Modules: flags (every sub-command's flag table and the parser), buffers (host tensors, the
 device), timing, report (output, exit statuses, verification), one module per sub-command (conv,
-pool, lrn, activ, softmax, bnorm, tensorop) and net.
+pool, lrn, activ, softmax, bnorm, tensorop), net and info.
 """
 import shlex
 import sys
@@ -27,6 +28,7 @@ from .conv import (ALGO_NAMES, CONV_TOL, DIRECTIONS, ConvCase, ConvRunner, cmd_c
 from .flags import (ACTIV_FLAGS, BNORM_FLAGS, COMMON_FLAGS, CONV_FLAGS, LAYOUTS, LRN_FLAGS, NET_FLAGS,
                     POOL_FLAGS, PROG, SOFTMAX_FLAGS, TENSOROP_FLAGS, Flag, HelpRequested, UsageError,
                     parse_flags)
+from .info import cmd_info
 from .lrn import cmd_lrn
 from .net import NETWORKS, Progress, cmd_net, resnet50_layers
 from .pool import cmd_pool
@@ -51,7 +53,7 @@ OTHER_OPS = ("CBAInfer", "CBAInferfp16", "rnn", "rnnfp16", "gemm", "gemmfp16", "
 def usage_text():
     return (f"usage: {PROG} <sub-command> [flags]   ({PROG} <sub-command> --help lists the flags)\n"
             f"sub-commands: {', '.join(c for c in COMMANDS if c != 'net')} (MIOpenDriver's), "
-            f"net resnet50 (every convolution of ResNet-50)\n"
+            f"net resnet50 (every convolution of ResNet-50), info (the build and this machine)\n"
             f"miopen_cy flags: --device cpu|gpu (default cpu), --json")
 
 
@@ -73,15 +75,20 @@ def main(argv=None):
         print(f"MIOpen (version: {major}.{minor}.{patch}), miopen_cy {mi.__version__}")
         return EXIT_OK
     cmd, args = argv[0], argv[1:]
+    if cmd == "info":                            # miopen_cy's own: no layer, no echo, no report
+        try:
+            return cmd_info(args)
+        except UsageError as e:
+            return _usage_error(cmd, str(e))
     if cmd not in COMMANDS:
         if cmd in OTHER_OPS:
             return _usage_error(None, f"'{cmd}' is a MIOpenDriver sub-command this driver does not implement "
-                                      f"(available: {', '.join(COMMANDS)})")
+                                      f"(available: {', '.join(COMMANDS)}, info)")
         for base in COMMANDS:
             if cmd.startswith(base) and cmd[len(base):] in OTHER_TYPES:
                 return _usage_error(None, f"'{cmd}': data type {OTHER_TYPES[cmd[len(base):]]} is not supported; "
                                           f"miopen_cy computes in fp32 only: use '{base}'")
-        return _usage_error(None, f"unknown sub-command {cmd!r} (choose from {', '.join(COMMANDS)})")
+        return _usage_error(None, f"unknown sub-command {cmd!r} (choose from {', '.join(COMMANDS)}, info)")
     as_json = "--json" in args
     report = Report(as_json)
     report.record.update(command=" ".join([PROG] + [shlex.quote(a) for a in argv]))
