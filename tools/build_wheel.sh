@@ -47,17 +47,21 @@ auditwheel show "$raw" | tr '\n' ' ' | sed 's/  */ /g'; echo
 auditwheel repair --plat auto --exclude 'libscipy_openblas*.so' -w "$work/repaired" "$raw" 2>&1 | grep -E "^(INFO:auditwheel.main_repair|Fixed-up|.*rror)" || true
 repaired=$(ls -t "$work"/repaired/miopen_cy-*.whl | head -n 1)
 
-# Restore the RUNPATH entry that reaches scipy-openblas32's library from site-packages/miopen_cy/lib
-# (auditwheel keeps only the entries inside the wheel), then re-zip with a fresh RECORD.
+# The RUNPATH entry that reaches scipy-openblas32's library from site-packages/miopen_cy/lib must
+# survive the repair (auditwheel keeps $ORIGIN-relative entries; should one drop it, it is put
+# back and the wheel re-zipped with a fresh RECORD).
 rm -rf "$work/unpacked" && mkdir -p "$work/unpacked"
 python3 -m zipfile -e "$repaired" "$work/unpacked"
 lib="$work/unpacked/miopen_cy/lib/libmiopen_cy.so"
 rpath=$(patchelf --print-rpath "$lib")
+wheel="$out/$(basename "$repaired")"
 case ":$rpath:" in
-  *':$ORIGIN/../../scipy_openblas32/lib:'*) ;;
-  *) patchelf --set-rpath "${rpath:+$rpath:}\$ORIGIN/../../scipy_openblas32/lib" "$lib" ;;
-esac
-python3 - "$work/unpacked" "$out/$(basename "$repaired")" <<'EOF'
+  *':$ORIGIN/../../scipy_openblas32/lib:'*)
+    cp "$repaired" "$wheel" ;;
+  *)
+    echo "RUNPATH '$rpath' lacks \$ORIGIN/../../scipy_openblas32/lib: adding it"
+    patchelf --set-rpath "${rpath:+$rpath:}\$ORIGIN/../../scipy_openblas32/lib" "$lib"
+    python3 - "$work/unpacked" "$wheel" <<'EOF2'
 # Re-zips an unpacked wheel with its RECORD recomputed (sha256 and size of every file).
 import base64, hashlib, os, sys, zipfile
 root, dest = sys.argv[1], sys.argv[2]
@@ -77,8 +81,9 @@ with zipfile.ZipFile(dest, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr(info, data)
     lines.append(f"{record},,")
     z.writestr(zipfile.ZipInfo(record, date_time=(2020, 1, 1, 0, 0, 0)), "\n".join(lines) + "\n")
-EOF
-wheel="$out/$(basename "$repaired")"
+EOF2
+    ;;
+esac
 
 echo "== check $wheel"
 python3 - "$wheel" <<'EOF'
@@ -93,5 +98,5 @@ for needed in ("miopen_cy/_mirror.pyi", "miopen_cy/__init__.pyi", "miopen_cy/py.
     assert needed in names, f"{needed} missing from the wheel"
 print("contents: OK;", len(names), "files; vendored:", sorted(n for n in names if ".libs/" in n))
 EOF
-auditwheel show "$wheel" | tr '\n' ' ' | sed 's/  */ /g'; echo
-echo "wheel: $wheel ($(du -k "$wheel" | cut -f1) KiB)"
+echo "RUNPATH of libmiopen_cy.so: $(patchelf --print-rpath "$lib")"
+echo "wheel: $wheel ($(du -k "$wheel" | cut -f1) KiB; tag $(basename "$wheel" .whl | cut -d- -f3-))"
