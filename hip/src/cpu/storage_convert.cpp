@@ -1,0 +1,284 @@
+// Bulk fp16/bf16 <-> fp32 conversions (cpu/storage_convert.hpp). Each direction has a portable
+// loop (the scalar definitions of core/storage.hpp) and x86 variants compiled with their own
+// target attribute, so a library built for a baseline x86-64 still uses F16C and AVX-512 where
+// the CPU has them. The variant is chosen once per process from the CPU, capped by
+// MIOPEN_CY_DEBUG_CPU_ISA (as the blocked convolution kernels are: cpu/conv/direct_blocked.cpp).
+#include "cpu/storage_convert.hpp"
+#include "cpu/conv/direct_blocked.hpp"
+
+#include <cstdint>
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define MIOPEN_CY_X86 1
+#else
+#define MIOPEN_CY_X86 0
+#endif
+
+namespace miopen::cpu {
+namespace {
+
+enum class Path
+{
+    Portable,
+    Avx2,       // F16C for fp16, AVX2 integers for bf16
+    Avx512,     // F16C/AVX-512F for fp16, AVX-512F integers for bf16
+    Avx512Bf16, // AVX-512 BF16 for fp32 -> bf16
+};
+
+Path Choose()
+{
+#if MIOPEN_CY_X86
+    const dblk::Isa cap = dblk::BestIsa(); // the CPU's best, capped by MIOPEN_CY_DEBUG_CPU_ISA
+    if(cap == dblk::Isa::None || !__builtin_cpu_supports("f16c"))
+        return Path::Portable;
+    if(cap == dblk::Isa::Avx2)
+        return Path::Avx2;
+    if(__builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512bw") &&
+        __builtin_cpu_supports("avx512vl"))
+        return Path::Avx512Bf16;
+    return __builtin_cpu_supports("avx512bw") ? Path::Avx512 : Path::Avx2;
+#else
+    return Path::Portable;
+#endif
+}
+
+Path Chosen()
+{
+    static const Path path = Choose();
+    return path;
+}
+
+// ---- portable ------------------------------------------------------------------------------
+
+template <class T>
+void ToFloatPortable(const T* in, float* out, size_t n)
+{
+    for(size_t i = 0; i < n; ++i)
+        out[i] = ToFloat(in[i]);
+}
+
+void FromFloatPortable(const float* in, Half* out, size_t n)
+{
+    for(size_t i = 0; i < n; ++i)
+        out[i] = FloatToHalf(in[i]);
+}
+
+void FromFloatPortable(const float* in, BFloat16* out, size_t n)
+{
+#pragma omp simd
+    for(size_t i = 0; i < n; ++i)
+        out[i] = FloatToBFloat16(in[i]);
+}
+
+#if MIOPEN_CY_X86
+
+// ---- fp16: F16C ----------------------------------------------------------------------------
+
+__attribute__((target("avx2,f16c"))) void HalfToFloatF16c(const Half* in, float* out, size_t n)
+{
+    size_t i = 0;
+    for(; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(out + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i))));
+    for(; i < n; ++i)
+        out[i] = ToFloat(in[i]);
+}
+
+__attribute__((target("avx2,f16c"))) void FloatToHalfF16c(const float* in, Half* out, size_t n)
+{
+    size_t i = 0;
+    for(; i + 8 <= n; i += 8)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
+                         _mm256_cvtps_ph(_mm256_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    for(; i < n; ++i)
+        out[i] = FloatToHalf(in[i]);
+}
+
+__attribute__((target("avx512f"))) void HalfToFloatAvx512(const Half* in, float* out, size_t n)
+{
+    size_t i = 0;
+    for(; i + 16 <= n; i += 16)
+        _mm512_storeu_ps(out + i, _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i))));
+    for(; i < n; ++i)
+        out[i] = ToFloat(in[i]);
+}
+
+__attribute__((target("avx512f"))) void FloatToHalfAvx512(const float* in, Half* out, size_t n)
+{
+    size_t i = 0;
+    for(; i + 16 <= n; i += 16)
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                            _mm512_cvtps_ph(_mm512_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    for(; i < n; ++i)
+        out[i] = FloatToHalf(in[i]);
+}
+
+// ---- bf16: integer rounding (AVX2, AVX-512F) and AVX-512 BF16 --------------------------------
+
+__attribute__((target("avx2"))) void BFloat16ToFloatAvx2(const BFloat16* in, float* out, size_t n)
+{
+    size_t i = 0;
+    for(; i + 8 <= n; i += 8)
+    {
+        const __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_slli_epi32(w, 16));
+    }
+    for(; i < n; ++i)
+        out[i] = ToFloat(in[i]);
+}
+
+/// Round to nearest even on the low 16 bits; NaN quieted (the scalar FloatToBFloat16, 8 lanes).
+__attribute__((target("avx2"))) inline __m256i RoundBf16Avx2(__m256i u)
+{
+    const __m256i lsb     = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
+    const __m256i rounded = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7fff)), lsb), 16);
+    const __m256i quiet   = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x40));
+    const __m256i abs     = _mm256_and_si256(u, _mm256_set1_epi32(0x7fffffff));
+    const __m256i is_nan  = _mm256_cmpgt_epi32(abs, _mm256_set1_epi32(0x7f800000));
+    return _mm256_blendv_epi8(rounded, quiet, is_nan);
+}
+
+__attribute__((target("avx2"))) void FloatToBFloat16Avx2(const float* in, BFloat16* out, size_t n)
+{
+    size_t i = 0;
+    for(; i + 16 <= n; i += 16)
+    {
+        const __m256i a = RoundBf16Avx2(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i)));
+        const __m256i b = RoundBf16Avx2(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i + 8)));
+        // packus works within 128-bit lanes: fix the order with a permute
+        const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), packed);
+    }
+    for(; i < n; ++i)
+        out[i] = FloatToBFloat16(in[i]);
+}
+
+__attribute__((target("avx512f,avx512bw"))) void BFloat16ToFloatAvx512(const BFloat16* in, float* out, size_t n)
+{
+    size_t i = 0;
+    for(; i + 16 <= n; i += 16)
+    {
+        const __m512i w = _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i)));
+        _mm512_storeu_si512(out + i, _mm512_slli_epi32(w, 16));
+    }
+    for(; i < n; ++i)
+        out[i] = ToFloat(in[i]);
+}
+
+__attribute__((target("avx512f,avx512bw"))) inline __m512i RoundBf16Avx512(__m512i u)
+{
+    const __m512i lsb     = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+    const __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7fff)), lsb), 16);
+    const __m512i quiet   = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40));
+    const __m512i abs     = _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff));
+    const __mmask16 nan   = _mm512_cmpgt_epi32_mask(abs, _mm512_set1_epi32(0x7f800000));
+    return _mm512_mask_blend_epi32(nan, rounded, quiet);
+}
+
+__attribute__((target("avx512f,avx512bw"))) void FloatToBFloat16Avx512(const float* in, BFloat16* out, size_t n)
+{
+    size_t i = 0;
+    for(; i + 16 <= n; i += 16)
+    {
+        const __m512i r = RoundBf16Avx512(_mm512_loadu_si512(in + i));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm512_cvtepi32_epi16(r));
+    }
+    for(; i < n; ++i)
+        out[i] = FloatToBFloat16(in[i]);
+}
+
+/// vcvtneps2bf16 rounds to nearest even and quiets NaNs as FloatToBFloat16 does, but treats
+/// denormal inputs as zero: lanes whose exponent field is 0 and mantissa not are redone in
+/// integers.
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) void FloatToBFloat16Bf16(const float* in, BFloat16* out, size_t n)
+{
+    size_t i = 0;
+    for(; i + 16 <= n; i += 16)
+    {
+        const __m512 v     = _mm512_loadu_ps(in + i);
+        __m256i r          = (__m256i)_mm512_cvtneps_pbh(v);
+        const __m512i u    = _mm512_castps_si512(v);
+        const __m512i abs  = _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff));
+        const __mmask16 dn = _mm512_cmplt_epi32_mask(abs, _mm512_set1_epi32(0x00800000)) &
+                             _mm512_cmpneq_epi32_mask(abs, _mm512_setzero_si512());
+        if(dn != 0)
+            r = _mm256_mask_blend_epi16(dn, r, _mm512_cvtepi32_epi16(RoundBf16Avx512(u)));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), r);
+    }
+    for(; i < n; ++i)
+        out[i] = FloatToBFloat16(in[i]);
+}
+
+#endif // MIOPEN_CY_X86
+
+} // namespace
+
+void ConvertToFloat(const Half* in, float* out, size_t n)
+{
+#if MIOPEN_CY_X86
+    switch(Chosen())
+    {
+    case Path::Avx512:
+    case Path::Avx512Bf16: return HalfToFloatAvx512(in, out, n);
+    case Path::Avx2: return HalfToFloatF16c(in, out, n);
+    case Path::Portable: break;
+    }
+#endif
+    ToFloatPortable(in, out, n);
+}
+
+void ConvertToFloat(const BFloat16* in, float* out, size_t n)
+{
+#if MIOPEN_CY_X86
+    switch(Chosen())
+    {
+    case Path::Avx512:
+    case Path::Avx512Bf16: return BFloat16ToFloatAvx512(in, out, n);
+    case Path::Avx2: return BFloat16ToFloatAvx2(in, out, n);
+    case Path::Portable: break;
+    }
+#endif
+    ToFloatPortable(in, out, n);
+}
+
+void ConvertFromFloat(const float* in, Half* out, size_t n)
+{
+#if MIOPEN_CY_X86
+    switch(Chosen())
+    {
+    case Path::Avx512:
+    case Path::Avx512Bf16: return FloatToHalfAvx512(in, out, n);
+    case Path::Avx2: return FloatToHalfF16c(in, out, n);
+    case Path::Portable: break;
+    }
+#endif
+    FromFloatPortable(in, out, n);
+}
+
+void ConvertFromFloat(const float* in, BFloat16* out, size_t n)
+{
+#if MIOPEN_CY_X86
+    switch(Chosen())
+    {
+    case Path::Avx512Bf16: return FloatToBFloat16Bf16(in, out, n);
+    case Path::Avx512: return FloatToBFloat16Avx512(in, out, n);
+    case Path::Avx2: return FloatToBFloat16Avx2(in, out, n);
+    case Path::Portable: break;
+    }
+#endif
+    FromFloatPortable(in, out, n);
+}
+
+const char* ConvertIsaName(bool half)
+{
+    switch(Chosen())
+    {
+    case Path::Avx512Bf16: return half ? "avx512f+f16c" : "avx512bf16";
+    case Path::Avx512: return half ? "avx512f+f16c" : "avx512f";
+    case Path::Avx2: return half ? "f16c" : "avx2";
+    case Path::Portable: break;
+    }
+    return "portable";
+}
+
+} // namespace miopen::cpu
