@@ -135,6 +135,7 @@ def get_config():
             "compiled": _split(c.get("cpu_isa_compiled", "")),
             "kernels": _split(c.get("cpu_isa_kernels", "")),
             "used": c.get("cpu_isa_used"),
+            "conversions": {"fp16": c.get("cpu_convert_fp16"), "bf16": c.get("cpu_convert_bf16")},
         },
         "blas": {
             "name": c.get("blas"),
@@ -188,6 +189,7 @@ def format_config(config):
               f"  detected: {', '.join(isa['detected']) or '(none known)'}",
               f"  generic code compiled for: {', '.join(isa['compiled'])}",
               f"  kernels chosen at run time: {', '.join(isa['kernels']) or '(none)'}; used: {isa['used']}",
+              f"  fp16 / bf16 conversions: {isa['conversions']['fp16']} / {isa['conversions']['bf16']}",
               "BLAS:",
               f"  {blas['name']} {blas['version'] or ''}".rstrip() + f": {blas['library'] or '(not loaded)'}",
               f"  config: {blas['config']}",

@@ -13,7 +13,8 @@ from miopen_cy import driver
 # The keys miopen.h documents for miopenCyGetConfig (GPU-device keys only when a GPU is present).
 DOCUMENTED_KEYS = {"version", "api_version", "system", "compiler", "build_type", "native", "sanitize",
                    "gpu_backend", "gpu_archs", "gpu_toolkit", "gpu_count", "cpu_isa_compiled",
-                   "cpu_isa_kernels", "cpu_isa_detected", "cpu_isa_used", "cpu_threads", "blas",
+                   "cpu_isa_kernels", "cpu_isa_detected", "cpu_isa_used", "cpu_convert_fp16", "cpu_convert_bf16",
+                   "cpu_threads", "blas",
                    "blas_config", "blas_corename", "user_db_dir", "find_db_enabled", "perf_db_enabled"}
 SECTIONS = ("miopen_cy", "build", "backends", "devices", "cpu_isa", "blas", "databases", "environment")
 
@@ -57,6 +58,8 @@ def test_cpu_instruction_sets_detected_compiled_and_used(monkeypatch):
     assert "sse2" in c["cpu_isa_compiled"].split(",")
     expected = "avx512" if "avx512f" in detected else "avx2" if {"avx2", "fma"} <= set(detected) else "none"
     assert c["cpu_isa_used"] == expected
+    assert c["cpu_convert_fp16"] in ("avx512f+f16c", "f16c", "portable")
+    assert c["cpu_convert_bf16"] in ("avx512bf16", "avx512f", "avx2", "portable")
     if c["native"] == "off":
         # A portable build's generic code assumes nothing past its target's baseline.
         assert "avx2" not in c["cpu_isa_compiled"].split(",")

@@ -10,6 +10,7 @@
 #include "core/handle.hpp"
 #include "cpu/blas.hpp"
 #include "cpu/conv/direct_blocked.hpp"
+#include "cpu/storage_convert.hpp"
 #include "gpu/runtime.hpp"
 
 #include <sstream>
@@ -158,6 +159,16 @@ std::string ConfigText()
     catch(const std::exception& e)
     {
         put("cpu_isa_used", std::string("error: ") + e.what());
+    }
+    try
+    {
+        put("cpu_convert_fp16", miopen::cpu::ConvertIsaName(true));
+        put("cpu_convert_bf16", miopen::cpu::ConvertIsaName(false));
+    }
+    catch(const std::exception& e)
+    {
+        put("cpu_convert_fp16", std::string("error: ") + e.what());
+        put("cpu_convert_bf16", std::string("error: ") + e.what());
     }
 #ifdef _OPENMP
     put("cpu_threads", std::to_string(omp_get_max_threads()));
