@@ -1,7 +1,6 @@
 """conv: one convolution layer in its three directions (Find, timed calls, verification), with
 MIOpenDriver's flags, output lines and optional bias; ConvCase and ConvRunner also serve `net`."""
 import contextlib
-import glob
 import os
 import shlex
 import tempfile
@@ -145,12 +144,11 @@ def find_db_solver(device, key, algo):
     convolution calls choose), or None when there is no record."""
     if os.environ.get("MIOPEN_DEBUG_DISABLE_FIND_DB", "").lower() not in ("", "0", "no", "off", "false", "disable", "disabled"):
         return None
-    folder = os.environ.get("MIOPEN_USER_DB_PATH") or os.path.join(os.path.expanduser("~"), ".cache", "miopen_cy")
-    # <arch>-<solver-set fingerprint>.ufdb.txt: the file Find just wrote is the newest one.
-    paths = glob.glob(os.path.join(folder, f"{device.arch}-*.ufdb.txt"))
-    if not paths:
+    # The file Find just wrote, as the library names it (<arch>-<solver-set fingerprint>.ufdb.txt
+    # in the user-db directory; the arch is the GPU's, sm_90 or gfx90a, on a GPU handle).
+    path, _ = mi.cyGetDbPaths(device.handle)
+    if not path:
         return None
-    path = max(paths, key=os.path.getmtime)
     try:
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:
