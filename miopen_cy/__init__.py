@@ -4,9 +4,26 @@ Every C function miopenXxxYyy of MIOpen's miopen.h is miopen_cy.xxxYyy (DESIGN.m
 every enum is an IntEnum whose members are also module constants (miopen_cy.miopenFloat)."""
 import os as _os
 
-from miopen_cy._mirror import *  # noqa: F401,F403
-from miopen_cy._mirror import ENUMS as _ENUMS
-from miopen_cy import _mirror
+
+def _load_openblas():
+    """Loads scipy-openblas32's library before the extension, whose libmiopen_cy.so needs it
+    (DT_NEEDED libscipy_openblas.so, matched by name once loaded). Its RUNPATH finds the library
+    next to site-packages/miopen_cy; loading it here by the package's own path covers any other
+    layout (pip --target, PYTHONPATH). A wheel never carries a copy of it."""
+    try:
+        import ctypes
+        import scipy_openblas32
+        ctypes.CDLL(_os.path.join(scipy_openblas32.get_lib_dir(), scipy_openblas32.get_library(True)))
+    except (ImportError, OSError, IndexError):  # the RUNPATH's turn, or a clear ImportError below
+        pass
+
+
+_load_openblas()
+
+from miopen_cy._mirror import *  # noqa: F401,F403,E402
+from miopen_cy._mirror import ENUMS as _ENUMS  # noqa: E402
+from miopen_cy import _mirror  # noqa: E402
+from miopen_cy._config import show_config  # noqa: F401,E402
 
 for _enum_cls in _ENUMS:
     globals().update(_enum_cls.__members__)

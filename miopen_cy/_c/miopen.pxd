@@ -417,6 +417,8 @@ cdef extern from "miopen/miopen.h" nogil:
     miopenStatus_t miopenCyStreamSynchronize(miopenHandle_t handle)
     miopenStatus_t miopenCyStreamWait(miopenHandle_t handle, miopenAcceleratorQueue_t stream)
     miopenStatus_t miopenCyGetPointerDevice(const void* ptr, int* ordinal)
+    miopenStatus_t miopenCyGetConfig(const char** config)
+    miopenStatus_t miopenCyGetDbPaths(miopenHandle_t handle, const char** findDb, const char** perfDb)
     miopenStatus_t miopenCySgemm(miopenHandle_t handle, cbool transA, cbool transB, cbool sumBatch,
                                  int m, int n, int k, int batch, const float* A, int64_t lda,
                                  int64_t strideA, const float* B, int64_t ldb, int64_t strideB,

@@ -6,9 +6,10 @@ convolution), times it (average over -i iterations, excluding the first) and ver
 against an independent float64 NumPy reference (miopen_cy.reference) that shares no code with
 the library. Sub-commands: conv, pool, lrn, activ, softmax, bnorm, tensorop (MIOpenDriver's), their
 fp16/bf16 forms (dtypes.VARIANTS: activfp16, bnormfp16fp32, ... and ours such as poolbfp16),
-`net resnet50`, which runs every distinct convolution of ResNet-50 v1.5 and prints one table, and
+`net resnet50`, which runs every distinct convolution of ResNet-50 v1.5 and prints one table,
 `solvers [conv <conv flags>]`, the convolution solvers (and for a problem which apply, why the
-others do not, and Find's times).
+others do not, and Find's times), and `info`, what this install was built with and finds on this
+machine (miopen_cy.show_config()).
 
 The lines that MIOPEN_ENABLE_LOGGING_CMD=1 prints run here unchanged. Exit status: 0 when every
 verification passed, 1 when one failed, 2 for a usage error (unknown or contradictory flags),
@@ -16,7 +17,7 @@ verification passed, 1 when one failed, 2 for a usage error (unknown or contradi
 
 Modules: flags (every sub-command's flag table and the parser), buffers (host tensors, the
 device), timing, report (output, exit statuses, verification), one module per sub-command (conv,
-pool, lrn, activ, softmax, bnorm, tensorop), net and solvers.
+pool, lrn, activ, softmax, bnorm, tensorop), net, solvers and info.
 """
 import functools
 import shlex
@@ -32,6 +33,7 @@ from .conv import (ALGO_NAMES, CONV_TOL, DIRECTIONS, ConvCase, ConvRunner, cmd_c
 from .flags import (ACTIV_FLAGS, BNORM_FLAGS, COMMON_FLAGS, CONV_FLAGS, LAYOUTS, LRN_FLAGS, NET_FLAGS,
                     POOL_FLAGS, PROG, SOFTMAX_FLAGS, TENSOROP_FLAGS, Flag, HelpRequested, UsageError,
                     parse_flags)
+from .info import cmd_info
 from .lrn import cmd_lrn
 from .net import NETWORKS, Progress, cmd_net, resnet50_layers
 from .pool import cmd_pool
@@ -65,7 +67,7 @@ def usage_text():
             f"sub-commands: {', '.join(c for c in COMMANDS if c not in ('net', 'solvers') and c not in VARIANTS)} "
             f"(MIOpenDriver's), their fp16/bf16 forms ({', '.join(VARIANTS)}), "
             f"net resnet50 (every convolution of ResNet-50), solvers [conv <conv flags>] (the "
-            f"convolution solvers, and which apply to a problem)\n"
+            f"convolution solvers, and which apply to a problem), info (the build and this machine)\n"
             f"miopen_cy flags: --device cpu|gpu (default cpu), --json")
 
 
@@ -87,16 +89,21 @@ def main(argv=None):
         print(f"MIOpen (version: {major}.{minor}.{patch}), miopen_cy {mi.__version__}")
         return EXIT_OK
     cmd, args = argv[0], argv[1:]
+    if cmd == "info":                            # miopen_cy's own: no layer, no echo, no report
+        try:
+            return cmd_info(args)
+        except UsageError as e:
+            return _usage_error(cmd, str(e))
     if cmd not in COMMANDS:
         if cmd in OTHER_OPS:
             return _usage_error(None, f"'{cmd}' is a MIOpenDriver sub-command this driver does not implement "
-                                      f"(available: {', '.join(COMMANDS)})")
+                                      f"(available: {', '.join(COMMANDS)}, info)")
         for base in COMMANDS:
             if cmd.startswith(base) and cmd[len(base):] in OTHER_TYPES:
                 forms = [base] + [v for v, (b, *_) in VARIANTS.items() if b == base]
                 return _usage_error(None, f"'{cmd}': data type {OTHER_TYPES[cmd[len(base):]]} is not supported "
                                           f"by {base}: use {' or '.join(repr(f) for f in forms)}")
-        return _usage_error(None, f"unknown sub-command {cmd!r} (choose from {', '.join(COMMANDS)})")
+        return _usage_error(None, f"unknown sub-command {cmd!r} (choose from {', '.join(COMMANDS)}, info)")
     as_json = "--json" in args
     report = Report(as_json)
     report.record.update(command=" ".join([PROG] + [shlex.quote(a) for a in argv]))

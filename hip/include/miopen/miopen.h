@@ -2553,6 +2553,31 @@ MIOPEN_EXPORT miopenStatus_t miopenCySgemm(miopenHandle_t handle, bool transA, b
                                            const float* B, int64_t ldb, int64_t strideB, float* C,
                                            int64_t ldc, int64_t strideC);
 
+/*! @brief How this library was built and what it finds on this machine (miopen_cy extension,
+ * for miopen_cy.show_config() and `miopen-driver info`): text of "key=value" lines, one per item.
+ * Build: version, api_version, system, compiler, build_type, native (-march=native on or off),
+ * sanitize, gpu_backend (cuda, hip or off), gpu_archs (comma-separated sm_XX or gfxXXX),
+ * gpu_toolkit. Run time: gpu_count, gpu_absent_reason (when 0), gpu_device_N_name / _arch /
+ * _multiprocessors; cpu_isa_compiled (the sets the generic code was compiled for),
+ * cpu_isa_kernels (the per-set kernels chosen at run time), cpu_isa_detected (this CPU's),
+ * cpu_isa_used (the blocked direct convolution's choice, after MIOPEN_CY_DEBUG_CPU_ISA),
+ * cpu_convert_fp16 / cpu_convert_bf16 (the fp16 / bf16 conversion paths chosen), cpu_threads; blas, blas_config and blas_corename (OpenBLAS's kernel set, which
+ * OPENBLAS_CORETYPE overrides); user_db_dir, find_db_enabled, perf_db_enabled. Keys may be
+ * added; values never span lines.
+ * @param config     The text (output); valid until the next call of this function on this thread
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyGetConfig(const char** config);
+
+/*! @brief The find-db and perf-db files a handle's convolutions read and write (miopen_cy
+ * extension): the user-db directory, the device's architecture and the solver set's fingerprint.
+ * "" when there is no user-db directory (no home directory). The files need not exist.
+ * @param handle     MIOpen handle (input)
+ * @param findDb     The find-db file (output); valid until the next call on this thread
+ * @param perfDb     The perf-db file (output); valid until the next call on this thread
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyGetDbPaths(miopenHandle_t handle, const char** findDb,
+                                                const char** perfDb);
+
 #ifdef __cplusplus
 }
 #endif

@@ -68,3 +68,10 @@ void Cgemm(int m, int n, int k, const std::complex<float>* a, int lda, const std
 }
 
 } // namespace miopen::cpu
+
+namespace miopen::cpu {
+
+const char* BlasConfig() { return scipy_openblas_get_config(); }
+const char* BlasCoreName() { return scipy_openblas_get_corename(); }
+
+} // namespace miopen::cpu

@@ -19,3 +19,14 @@ void Cgemm(int m, int n, int k, const std::complex<float>* a, int lda, const std
            std::complex<float>* c, int ldc);
 
 } // namespace miopen::cpu
+
+namespace miopen::cpu {
+
+/// OpenBLAS's own description of its build ("OpenBLAS 0.3.28 DYNAMIC_ARCH NO_AFFINITY
+/// Haswell MAX_THREADS=64"): version, options and the kernel set it chose for this CPU.
+const char* BlasConfig();
+/// The kernel set OpenBLAS chose for this CPU ("Haswell", "SkylakeX"); OPENBLAS_CORETYPE, read
+/// when the library is loaded, overrides its choice.
+const char* BlasCoreName();
+
+} // namespace miopen::cpu
