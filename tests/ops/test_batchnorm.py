@@ -1112,8 +1112,8 @@ def test_types_fast_paths_nhwc_inference(handle, rng, dt, shape, beta):
 
 @pytest.mark.parametrize("beta", [0.0, 0.5])
 @pytest.mark.parametrize("shape", [(3, 8, 5, 6), (4, 16, 20, 20), (5, 4, 3, 7), (2, 12, 3, 3, 2),
-                                   (2, 136, 3, 5)],
-                         ids=["c8", "c16-chunks", "c4", "5d-c12", "c136"])
+                                   (2, 136, 3, 5), (2, 256, 64, 72)],
+                         ids=["c8", "c16-chunks", "c4", "5d-c12", "c136", "c256-many-chunks"])
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_fast_paths_nhwc_train(handle, rng, dt, shape, beta):
     """Spatial training on packed channels-last data, C a multiple of 4 (bn_fwd_train_nhwc4)."""
@@ -1139,8 +1139,10 @@ def test_types_fast_paths_nhwc_train(handle, rng, dt, shape, beta):
 @pytest.mark.parametrize("use_saved", [True, False], ids=["saved", "recomputed"])
 @pytest.mark.parametrize("layout_,shape", [
     ("nchw", (5, 8, 8, 12)), ("nchw", (3, 2, 300, 40)), ("nchw", (2, 3, 2, 2, 4)),
-    ("nhwc", (3, 8, 5, 6)), ("nhwc", (4, 16, 20, 20)), ("nhwc", (2, 12, 3, 3, 2))],
-    ids=["nchw-8x12", "nchw-chunks", "ncdhw", "nhwc-c8", "nhwc-c16-chunks", "ndhwc-c12"])
+    ("nhwc", (3, 8, 5, 6)), ("nhwc", (4, 16, 20, 20)), ("nhwc", (2, 12, 3, 3, 2)),
+    ("nhwc", (2, 256, 64, 72))],
+    ids=["nchw-8x12", "nchw-chunks", "ncdhw", "nhwc-c8", "nhwc-c16-chunks", "ndhwc-c12",
+         "nhwc-c256-many-chunks"])
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_fast_paths_spatial_bwd(handle, rng, dt, layout_, shape, use_saved):
     """Spatial backward on packed NCHW (H*W % 4 == 0) and NHWC (C % 4 == 0): the GPU's quad
