@@ -1093,8 +1093,9 @@ def test_types_fast_paths_peract_bwd(handle, rng, dt, shape, use_saved):
 
 
 @pytest.mark.parametrize("beta", [0.0, 0.5])
-@pytest.mark.parametrize("shape", [(3, 8, 5, 6), (2, 4, 1, 1), (2, 12, 3, 3, 2)],
-                         ids=["c8", "c4-1x1", "5d-c12"])
+@pytest.mark.parametrize("shape", [(3, 8, 5, 6), (2, 4, 1, 1), (2, 12, 3, 3, 2), (2, 64, 20, 20),
+                                   (2, 1024, 3, 5)],
+                         ids=["c8", "c4-1x1", "5d-c12", "c64-chunks", "c1024"])
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_fast_paths_nhwc_inference(handle, rng, dt, shape, beta):
     order = (0,) + tuple(range(2, len(shape))) + (1,)

@@ -49,6 +49,9 @@ struct BnInferPackedArgs
     void* y       = nullptr; // T
     int64_t plane_q = 0, chunk_q = 0, chunks = 1, channels = 1, param_stride = 1;
     int64_t coef_q = 0; // quads of coefficients: plane_q per activation, C / 4 spatial NHWC
+    // spatial NHWC only: coef_q divides BnInferPackedThreads() and chunk_q is a multiple of
+    // coef_q, so a thread reads its channels' coefficients once
+    bool coef_fixed = false;
     const float* scale = nullptr;
     const float* bias = nullptr;
     const float* est_mean = nullptr;
@@ -60,7 +63,7 @@ struct BnInferPackedArgs
 };
 int BnInferPackedThreads();
 /// unroll: quads of x a thread keeps in flight (4 spatial, 2 with coefficient arrays; 8 and 4 for
-/// 16-bit data).
+/// 16-bit data; coef_fixed: 4, 8 for 16-bit data, as spatial).
 template <class T>
 void LaunchBnInferPacked(const BnInferPackedArgs& p, const Launch& l, int unroll);
 
