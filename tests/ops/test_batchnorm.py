@@ -1027,9 +1027,9 @@ def test_types_backward_and_inference_refuse_mismatches(handle, rng, dt):
 @pytest.mark.parametrize("inplace", [False, True], ids=["out", "inplace"])
 @pytest.mark.parametrize("mode,shape", [(SPATIAL, (5, 8, 8, 12)), (PER_ACT, (33, 3, 4, 5)),
                                         (PER_ACT, (64, 2, 4, 4)), (PER_ACT, (70, 2, 3, 4)),
-                                        (PER_ACT, (1, 3, 2, 4))],
+                                        (PER_ACT, (1, 3, 2, 4)), (PER_ACT, (17, 5, 7, 9))],
                          ids=["spatial-nchw4", "per_act-n33", "per_act-n64", "per_act-n70",
-                              "per_act-n1"])
+                              "per_act-n1", "per_act-n17-blocks"])
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_fast_paths_train(handle, rng, dt, mode, shape, inplace):
     ps = pshape(mode, shape)
@@ -1057,8 +1057,9 @@ def test_types_fast_paths_train(handle, rng, dt, mode, shape, inplace):
 
 
 @pytest.mark.parametrize("use_saved", [True, False], ids=["saved", "recomputed"])
-@pytest.mark.parametrize("shape", [(33, 3, 4, 5), (64, 2, 4, 4), (70, 2, 3, 4)],
-                         ids=["n33", "n64", "n70"])
+@pytest.mark.parametrize("shape", [(33, 3, 4, 5), (64, 2, 4, 4), (70, 2, 3, 4), (17, 5, 7, 9),
+                                   (64, 3, 9, 11)],
+                         ids=["n33", "n64", "n70", "n17-blocks", "n64-blocks"])
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_fast_paths_peract_bwd(handle, rng, dt, shape, use_saved):
     ps = pshape(PER_ACT, shape)

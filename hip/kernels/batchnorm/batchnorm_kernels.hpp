@@ -101,17 +101,22 @@ void LaunchBnBwdApplyStrided(const StridedSpace<4>& s, const Launch& l, const T*
                              T* dx, BnCoef coef, float beta);
 
 /// Per-activation training forward on packed N x G data (G = C[D]HW groups, x and y with the
-/// same packed strides, n <= kBnPeractTrainMaxN): a thread owns one group, holds its n values
-/// in registers, and writes the statistics, the running / saved statistics (parameters packed
-/// at the group's index) and y: x is read once. Grid: ceil(G / 256) blocks of 256.
+/// same packed strides, n <= kBnPeractTrainMaxN): a thread owns one group, stages its n values
+/// in shared memory (n * kBnPeractThreads * sizeof(T) bytes a block, given by the launch
+/// function), and writes the statistics, the running / saved statistics (parameters packed at
+/// the group's index) and y: x is read once. Grid: ceil(G / kBnPeractThreads) blocks of
+/// kBnPeractThreads.
 constexpr int kBnPeractTrainMaxN = 64;
+constexpr int kBnPeractThreads   = 64; // small blocks: many resident, loads of some overlap
+constexpr int kBnPeractLoads     = 16; // loads a thread keeps in flight while staging
 template <class T>
 void LaunchBnPeractTrain(const Launch& l, int64_t n, int64_t groups, const T* x, T* y,
                          const BnTrainArgs& t, float beta);
 
 /// Per-activation backward on packed N x G data (x, dy, dx with the same packed strides, n <=
 /// kBnPeractTrainMaxN, parameters packed at the group's index): a thread owns one group, x and
-/// dy are read once. Grid: ceil(G / 256) blocks of 256.
+/// dy are read once (staged in shared memory, 2 * n * kBnPeractThreads * sizeof(T) bytes a
+/// block). Grid: ceil(G / kBnPeractThreads) blocks of kBnPeractThreads.
 struct BnPeractBwdArgs
 {
     const float* scale;
