@@ -1027,9 +1027,9 @@ def test_types_backward_and_inference_refuse_mismatches(handle, rng, dt):
 @pytest.mark.parametrize("inplace", [False, True], ids=["out", "inplace"])
 @pytest.mark.parametrize("mode,shape", [(SPATIAL, (5, 8, 8, 12)), (PER_ACT, (33, 3, 4, 5)),
                                         (PER_ACT, (64, 2, 4, 4)), (PER_ACT, (70, 2, 3, 4)),
-                                        (PER_ACT, (1, 3, 2, 4))],
+                                        (PER_ACT, (1, 3, 2, 4)), (PER_ACT, (17, 5, 7, 9))],
                          ids=["spatial-nchw4", "per_act-n33", "per_act-n64", "per_act-n70",
-                              "per_act-n1"])
+                              "per_act-n1", "per_act-n17-blocks"])
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_fast_paths_train(handle, rng, dt, mode, shape, inplace):
     ps = pshape(mode, shape)
@@ -1057,8 +1057,9 @@ def test_types_fast_paths_train(handle, rng, dt, mode, shape, inplace):
 
 
 @pytest.mark.parametrize("use_saved", [True, False], ids=["saved", "recomputed"])
-@pytest.mark.parametrize("shape", [(33, 3, 4, 5), (64, 2, 4, 4), (70, 2, 3, 4)],
-                         ids=["n33", "n64", "n70"])
+@pytest.mark.parametrize("shape", [(33, 3, 4, 5), (64, 2, 4, 4), (70, 2, 3, 4), (17, 5, 7, 9),
+                                   (64, 3, 9, 11)],
+                         ids=["n33", "n64", "n70", "n17-blocks", "n64-blocks"])
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_fast_paths_peract_bwd(handle, rng, dt, shape, use_saved):
     ps = pshape(PER_ACT, shape)
@@ -1093,8 +1094,9 @@ def test_types_fast_paths_peract_bwd(handle, rng, dt, shape, use_saved):
 
 
 @pytest.mark.parametrize("beta", [0.0, 0.5])
-@pytest.mark.parametrize("shape", [(3, 8, 5, 6), (2, 4, 1, 1), (2, 12, 3, 3, 2)],
-                         ids=["c8", "c4-1x1", "5d-c12"])
+@pytest.mark.parametrize("shape", [(3, 8, 5, 6), (2, 4, 1, 1), (2, 12, 3, 3, 2), (2, 64, 20, 20),
+                                   (2, 1024, 3, 5)],
+                         ids=["c8", "c4-1x1", "5d-c12", "c64-chunks", "c1024"])
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_fast_paths_nhwc_inference(handle, rng, dt, shape, beta):
     order = (0,) + tuple(range(2, len(shape))) + (1,)
@@ -1112,8 +1114,8 @@ def test_types_fast_paths_nhwc_inference(handle, rng, dt, shape, beta):
 
 @pytest.mark.parametrize("beta", [0.0, 0.5])
 @pytest.mark.parametrize("shape", [(3, 8, 5, 6), (4, 16, 20, 20), (5, 4, 3, 7), (2, 12, 3, 3, 2),
-                                   (2, 136, 3, 5)],
-                         ids=["c8", "c16-chunks", "c4", "5d-c12", "c136"])
+                                   (2, 136, 3, 5), (2, 256, 64, 72)],
+                         ids=["c8", "c16-chunks", "c4", "5d-c12", "c136", "c256-many-chunks"])
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_fast_paths_nhwc_train(handle, rng, dt, shape, beta):
     """Spatial training on packed channels-last data, C a multiple of 4 (bn_fwd_train_nhwc4)."""
@@ -1139,8 +1141,10 @@ def test_types_fast_paths_nhwc_train(handle, rng, dt, shape, beta):
 @pytest.mark.parametrize("use_saved", [True, False], ids=["saved", "recomputed"])
 @pytest.mark.parametrize("layout_,shape", [
     ("nchw", (5, 8, 8, 12)), ("nchw", (3, 2, 300, 40)), ("nchw", (2, 3, 2, 2, 4)),
-    ("nhwc", (3, 8, 5, 6)), ("nhwc", (4, 16, 20, 20)), ("nhwc", (2, 12, 3, 3, 2))],
-    ids=["nchw-8x12", "nchw-chunks", "ncdhw", "nhwc-c8", "nhwc-c16-chunks", "ndhwc-c12"])
+    ("nhwc", (3, 8, 5, 6)), ("nhwc", (4, 16, 20, 20)), ("nhwc", (2, 12, 3, 3, 2)),
+    ("nhwc", (2, 256, 64, 72))],
+    ids=["nchw-8x12", "nchw-chunks", "ncdhw", "nhwc-c8", "nhwc-c16-chunks", "ndhwc-c12",
+         "nhwc-c256-many-chunks"])
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_fast_paths_spatial_bwd(handle, rng, dt, layout_, shape, use_saved):
     """Spatial backward on packed NCHW (H*W % 4 == 0) and NHWC (C % 4 == 0): the GPU's quad

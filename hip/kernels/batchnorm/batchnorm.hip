@@ -15,6 +15,7 @@
 //   bn_bwd_finish   dscale, dbias; dx coefficients
 //   bn_bwd_apply    dx = c1 * dy + (c2 * (x - m) + c3) (+ beta * dx)
 //   bn_peract_train per activation, packed, n <= 64: statistics, finish and y in one kernel
+//                   (the group's n values staged in shared memory; bn_peract_bwd the same)
 //   bn_param_*      parameter tensors of any type and strides to packed fp32 and back
 // The applies of fp32 data run on the element-wise engine; those of 16-bit data on the strided
 // kernels here (one element a thread, LoadFloat / StoreFloat).
@@ -113,49 +114,66 @@ __global__ void BnTrainFinish(GroupArgs<1> a, const T* x, const Partial2* partia
     }
 }
 
-/// One group per thread, its n values in registers (n <= kBnPeractTrainMaxN): the mean and M2
-/// in double by two passes over the registers (the CPU's formulas), the finish, then y.
+/// x's n values of this thread's group (rows i * groups) into its column of shared memory
+/// (sh[i * kBnPeractThreads], as stored: T), kBnPeractLoads loads in flight. Each thread reads
+/// back only its own column: no barrier.
+template <class T>
+__device__ inline void PeractStage(int64_t n, int64_t groups, const T* x, T* sh)
+{
+    constexpr int kU = kBnPeractLoads;
+    int64_t i        = 0;
+    for(; i + kU <= n; i += kU)
+    {
+        T r[kU];
+#pragma unroll
+        for(int u = 0; u < kU; ++u)
+            r[u] = x[(i + u) * groups];
+#pragma unroll
+        for(int u = 0; u < kU; ++u)
+            sh[(i + u) * kBnPeractThreads] = r[u];
+    }
+    for(; i < n; ++i)
+        sh[i * kBnPeractThreads] = x[i * groups];
+}
+
+/// One group per thread, its n values (n <= kBnPeractTrainMaxN) staged in shared memory (a
+/// column of n stored elements a thread: registers held all 64 before, 206 of them, one block of
+/// 256 an SM): the mean and M2 in double by two passes over them (the CPU's formulas), the
+/// finish, then y. x is read once from global memory.
 template <class T, bool ReadY>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(kBnPeractThreads)
     BnPeractTrain(int64_t n, int64_t groups, const T* x, T* y, BnTrainArgs t, float beta)
 {
-    constexpr int kN = kBnPeractTrainMaxN;
-    const int64_t g  = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    extern __shared__ unsigned char bn_peract_smem[];
+    const int64_t g = int64_t{blockIdx.x} * kBnPeractThreads + threadIdx.x;
     if(g >= groups)
         return;
-    float v[kN];
-#pragma unroll
-    for(int i = 0; i < kN; ++i)
-        if(i < n)
-            v[i] = LoadFloat(x + i * groups + g);
+    T* v = reinterpret_cast<T*>(bn_peract_smem) + threadIdx.x; // v[i * kBnPeractThreads]
+    PeractStage(n, groups, x + g, v);
     double s = 0.0;
-#pragma unroll
-    for(int i = 0; i < kN; ++i)
-        if(i < n)
-            s += v[i];
+#pragma unroll 4
+    for(int64_t i = 0; i < n; ++i)
+        s += DeviceToFloat(v[i * kBnPeractThreads]);
     const double m    = static_cast<double>(n);
     const double mean = s / m;
     double q          = 0.0;
-#pragma unroll
-    for(int i = 0; i < kN; ++i)
-        if(i < n)
-        {
-            const double d = v[i] - mean;
-            q += d * d;
-        }
+#pragma unroll 4
+    for(int64_t i = 0; i < n; ++i)
+    {
+        const double d = DeviceToFloat(v[i * kBnPeractThreads]) - mean;
+        q += d * d;
+    }
     const double unbias = n > 1 ? m / (m - 1.0) : 1.0;
     float cm, ca, cc;
     TrainFinishGroup(t, unbias, g, mean, q / m, cm, ca, cc);
-#pragma unroll
-    for(int i = 0; i < kN; ++i)
-        if(i < n)
-        {
-            T* out  = y + i * groups + g;
-            float r = (v[i] - cm) * ca + cc;
-            if(ReadY)
-                r += beta * LoadFloat(out);
-            StoreFloat(out, r);
-        }
+    for(int64_t i = 0; i < n; ++i)
+    {
+        T* out  = y + i * groups + g;
+        float r = (DeviceToFloat(v[i * kBnPeractThreads]) - cm) * ca + cc;
+        if(ReadY)
+            r += beta * LoadFloat(out);
+        StoreFloat(out, r);
+    }
 }
 
 __global__ void BnInferCoef(GroupArgs<1> a, const float* scale, const float* bias,
@@ -174,26 +192,22 @@ __global__ void BnInferCoef(GroupArgs<1> a, const float* scale, const float* bia
     }
 }
 
-/// Per-activation backward, one group per thread with its n values of x and dy in registers
-/// (n <= kBnPeractTrainMaxN): the statistics (saved, or recomputed as bn_bwd_prepare does),
-/// the sums, dscale / dbias and dx by bn_bwd_finish's and bn_bwd_apply's formulas. x and dy are
-/// read once.
+/// Per-activation backward, one group per thread with its n values of x and dy staged in shared
+/// memory (n <= kBnPeractTrainMaxN; x's column, then dy's, n rows of kBnPeractThreads each):
+/// the statistics (saved, or recomputed as bn_bwd_prepare does), the sums, dscale / dbias and dx
+/// by bn_bwd_finish's and bn_bwd_apply's formulas. x and dy are read once from global memory.
 template <class T, bool ReadDx>
-__global__ void __launch_bounds__(256)
+__global__ void __launch_bounds__(kBnPeractThreads)
     BnPeractBwd(int64_t n, int64_t groups, const T* x, const T* dy, T* dx, BnPeractBwdArgs b)
 {
-    constexpr int kN = kBnPeractTrainMaxN;
-    const int64_t g  = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    extern __shared__ unsigned char bn_peract_smem[];
+    const int64_t g = int64_t{blockIdx.x} * kBnPeractThreads + threadIdx.x;
     if(g >= groups)
         return;
-    float vx[kN], vg[kN];
-#pragma unroll
-    for(int i = 0; i < kN; ++i)
-        if(i < n)
-        {
-            vx[i] = LoadFloat(x + i * groups + g);
-            vg[i] = LoadFloat(dy + i * groups + g);
-        }
+    T* vx = reinterpret_cast<T*>(bn_peract_smem) + threadIdx.x;
+    T* vg = vx + n * kBnPeractThreads;
+    PeractStage(n, groups, x + g, vx);
+    PeractStage(n, groups, dy + g, vg);
     const double m = static_cast<double>(n);
     double mean, inv_std;
     if(b.saved_mean != nullptr)
@@ -204,30 +218,24 @@ __global__ void __launch_bounds__(256)
     else
     {
         double s = 0.0;
-#pragma unroll
-        for(int i = 0; i < kN; ++i)
-            if(i < n)
-                s += vx[i];
+        for(int64_t i = 0; i < n; ++i)
+            s += DeviceToFloat(vx[i * kBnPeractThreads]);
         mean     = s / m;
         double q = 0.0;
-#pragma unroll
-        for(int i = 0; i < kN; ++i)
-            if(i < n)
-            {
-                const double d = vx[i] - mean;
-                q += d * d;
-            }
+        for(int64_t i = 0; i < n; ++i)
+        {
+            const double d = DeviceToFloat(vx[i * kBnPeractThreads]) - mean;
+            q += d * d;
+        }
         inv_std = 1.0f / sqrtf(static_cast<float>(q / m) + b.epsilon);
     }
     double s1 = 0.0, s2 = 0.0;
-#pragma unroll
-    for(int i = 0; i < kN; ++i)
-        if(i < n)
-        {
-            const double gv = vg[i];
-            s1 += gv;
-            s2 += gv * (static_cast<double>(vx[i]) - mean);
-        }
+    for(int64_t i = 0; i < n; ++i)
+    {
+        const double gv = DeviceToFloat(vg[i * kBnPeractThreads]);
+        s1 += gv;
+        s2 += gv * (static_cast<double>(DeviceToFloat(vx[i * kBnPeractThreads])) - mean);
+    }
     const double ds = s2 * inv_std;
     if(b.beta_param == 0.0f)
     {
@@ -245,16 +253,15 @@ __global__ void __launch_bounds__(256)
     const float c1     = static_cast<float>(c1d);
     const float c2     = static_cast<float>(-c1d * inv_std * ds * inv_m);
     const float c3     = static_cast<float>(-c1d * s1 * inv_m);
-#pragma unroll
-    for(int i = 0; i < kN; ++i)
-        if(i < n)
-        {
-            T* out  = dx + i * groups + g;
-            float r = c1 * vg[i] + (c2 * (vx[i] - cm) + c3);
-            if(ReadDx)
-                r += b.beta_data * LoadFloat(out);
-            StoreFloat(out, r);
-        }
+    for(int64_t i = 0; i < n; ++i)
+    {
+        T* out  = dx + i * groups + g;
+        float r = c1 * DeviceToFloat(vg[i * kBnPeractThreads]) +
+                  (c2 * (DeviceToFloat(vx[i * kBnPeractThreads]) - cm) + c3);
+        if(ReadDx)
+            r += b.beta_data * LoadFloat(out);
+        StoreFloat(out, r);
+    }
 }
 
 template <class T>
@@ -401,20 +408,22 @@ template <class T>
 void LaunchBnPeractTrain(const Launch& l, int64_t n, int64_t groups, const T* x, T* y,
                          const BnTrainArgs& t, float beta)
 {
+    const size_t sh = static_cast<size_t>(n) * kBnPeractThreads * sizeof(T); // <= 16 KiB
     if(beta != 0.0f)
-        MIOPEN_CY_LAUNCH((BnPeractTrain<T, true>), l, 0, n, groups, x, y, t, beta);
+        MIOPEN_CY_LAUNCH((BnPeractTrain<T, true>), l, sh, n, groups, x, y, t, beta);
     else
-        MIOPEN_CY_LAUNCH((BnPeractTrain<T, false>), l, 0, n, groups, x, y, t, beta);
+        MIOPEN_CY_LAUNCH((BnPeractTrain<T, false>), l, sh, n, groups, x, y, t, beta);
 }
 
 template <class T>
 void LaunchBnPeractBwd(const Launch& l, int64_t n, int64_t groups, const T* x, const T* dy, T* dx,
                        const BnPeractBwdArgs& b)
 {
+    const size_t sh = 2 * static_cast<size_t>(n) * kBnPeractThreads * sizeof(T); // <= 32 KiB
     if(b.beta_data != 0.0f)
-        MIOPEN_CY_LAUNCH((BnPeractBwd<T, true>), l, 0, n, groups, x, dy, dx, b);
+        MIOPEN_CY_LAUNCH((BnPeractBwd<T, true>), l, sh, n, groups, x, dy, dx, b);
     else
-        MIOPEN_CY_LAUNCH((BnPeractBwd<T, false>), l, 0, n, groups, x, dy, dx, b);
+        MIOPEN_CY_LAUNCH((BnPeractBwd<T, false>), l, sh, n, groups, x, dy, dx, b);
 }
 
 template <class T>

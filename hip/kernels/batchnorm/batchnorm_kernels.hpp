@@ -49,6 +49,9 @@ struct BnInferPackedArgs
     void* y       = nullptr; // T
     int64_t plane_q = 0, chunk_q = 0, chunks = 1, channels = 1, param_stride = 1;
     int64_t coef_q = 0; // quads of coefficients: plane_q per activation, C / 4 spatial NHWC
+    // spatial NHWC only: coef_q divides BnInferPackedThreads() and chunk_q is a multiple of
+    // coef_q, so a thread reads its channels' coefficients once
+    bool coef_fixed = false;
     const float* scale = nullptr;
     const float* bias = nullptr;
     const float* est_mean = nullptr;
@@ -60,7 +63,7 @@ struct BnInferPackedArgs
 };
 int BnInferPackedThreads();
 /// unroll: quads of x a thread keeps in flight (4 spatial, 2 with coefficient arrays; 8 and 4 for
-/// 16-bit data).
+/// 16-bit data; coef_fixed: 4, 8 for 16-bit data, as spatial).
 template <class T>
 void LaunchBnInferPacked(const BnInferPackedArgs& p, const Launch& l, int unroll);
 
@@ -98,17 +101,22 @@ void LaunchBnBwdApplyStrided(const StridedSpace<4>& s, const Launch& l, const T*
                              T* dx, BnCoef coef, float beta);
 
 /// Per-activation training forward on packed N x G data (G = C[D]HW groups, x and y with the
-/// same packed strides, n <= kBnPeractTrainMaxN): a thread owns one group, holds its n values
-/// in registers, and writes the statistics, the running / saved statistics (parameters packed
-/// at the group's index) and y: x is read once. Grid: ceil(G / 256) blocks of 256.
+/// same packed strides, n <= kBnPeractTrainMaxN): a thread owns one group, stages its n values
+/// in shared memory (n * kBnPeractThreads * sizeof(T) bytes a block, given by the launch
+/// function), and writes the statistics, the running / saved statistics (parameters packed at
+/// the group's index) and y: x is read once. Grid: ceil(G / kBnPeractThreads) blocks of
+/// kBnPeractThreads.
 constexpr int kBnPeractTrainMaxN = 64;
+constexpr int kBnPeractThreads   = 64; // small blocks: many resident, loads of some overlap
+constexpr int kBnPeractLoads     = 16; // loads a thread keeps in flight while staging
 template <class T>
 void LaunchBnPeractTrain(const Launch& l, int64_t n, int64_t groups, const T* x, T* y,
                          const BnTrainArgs& t, float beta);
 
 /// Per-activation backward on packed N x G data (x, dy, dx with the same packed strides, n <=
 /// kBnPeractTrainMaxN, parameters packed at the group's index): a thread owns one group, x and
-/// dy are read once. Grid: ceil(G / 256) blocks of 256.
+/// dy are read once (staged in shared memory, 2 * n * kBnPeractThreads * sizeof(T) bytes a
+/// block). Grid: ceil(G / kBnPeractThreads) blocks of kBnPeractThreads.
 struct BnPeractBwdArgs
 {
     const float* scale;

@@ -154,9 +154,10 @@ bool PeractTrainPacked(Handle& h, const BnForwardArgs& args)
         return false;
     const int64_t n      = static_cast<int64_t>(x.Lens()[0]);
     const int64_t groups = static_cast<int64_t>(x.ElementSize()) / (n > 0 ? n : 1);
-    if(n < 1 || n > kBnPeractTrainMaxN || groups < 1 || CeilDiv(groups, 256) > INT32_MAX)
+    if(n < 1 || n > kBnPeractTrainMaxN || groups < 1 ||
+       CeilDiv(groups, kBnPeractThreads) > INT32_MAX)
         return false;
-    LaunchBnPeractTrain<T>(On(h, D1(CeilDiv(groups, 256)), D1(256)), n, groups,
+    LaunchBnPeractTrain<T>(On(h, D1(CeilDiv(groups, kBnPeractThreads)), D1(kBnPeractThreads)), n, groups,
                            static_cast<const T*>(args.x), static_cast<T*>(args.y),
                            TrainArgsOf(args), args.beta);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
@@ -206,7 +207,8 @@ bool PeractBwdPacked(Handle& h, const BnBackwardArgs& args)
         return false;
     const int64_t n      = static_cast<int64_t>(x.Lens()[0]);
     const int64_t groups = static_cast<int64_t>(x.ElementSize()) / (n > 0 ? n : 1);
-    if(n < 1 || n > kBnPeractTrainMaxN || groups < 1 || CeilDiv(groups, 256) > INT32_MAX)
+    if(n < 1 || n > kBnPeractTrainMaxN || groups < 1 ||
+       CeilDiv(groups, kBnPeractThreads) > INT32_MAX)
         return false;
     BnPeractBwdArgs b;
     b.scale         = args.scale;
@@ -219,7 +221,7 @@ bool PeractBwdPacked(Handle& h, const BnBackwardArgs& args)
     b.alpha_param   = args.alpha_param;
     b.beta_param    = args.beta_param;
     b.epsilon       = static_cast<float>(args.epsilon);
-    LaunchBnPeractBwd<T>(On(h, D1(CeilDiv(groups, 256)), D1(256)), n, groups,
+    LaunchBnPeractBwd<T>(On(h, D1(CeilDiv(groups, kBnPeractThreads)), D1(kBnPeractThreads)), n, groups,
                          static_cast<const T*>(args.x), static_cast<const T*>(args.dy),
                          static_cast<T*>(args.dx), b);
     CheckLaunch("miopenBatchNormalizationBackward");

@@ -26,6 +26,10 @@ struct BnNhwc4Args
 /// Shifted sums per (channel, chunk) into partial[c * chunks + p] (x0: x at position 0).
 template <class T>
 void LaunchBnStatsNhwc4(const BnNhwc4Args& a, const Launch& l, const T* x, Partial2* partial);
+/// total[c] = partial[c * chunks] + ... + partial[c * chunks + chunks - 1] (fixed order), for
+/// c < the grid's blocks (one block of kBnNhwc4Threads a channel).
+void LaunchBnCollapsePartials(const Launch& l, const Partial2* partial, int chunks,
+                              Partial2* total);
 /// y = (x - m) * a + c + beta * y per channel, coefficients indexed by channel; a thread per
 /// quad, grid-stride.
 template <class T>

@@ -1,7 +1,9 @@
 // Launcher of bn_fwd_train_nhwc4.hip: whether the channels-last fast path applies (spatial mode,
 // x and y (dy, dx) packed N[D]HWC, C a multiple of 4, 16-byte aligned), its chunking, the
-// scratch, and the launches in stream order: forward stats, batchnorm.hip's finish, apply;
-// backward stats (unless saved), prepare, gradient sums, finish, apply.
+// scratch, and the launches in stream order: forward stats, collapse, batchnorm.hip's finish,
+// apply; backward stats and collapse (unless saved), prepare, gradient sums, collapse, finish,
+// apply. The collapse adds each channel's ~1024 chunk partials into one (a block a channel), so
+// the finish kernels (a thread a channel) see one chunk.
 #include "batchnorm/batchnorm_args.hpp"
 #include "kernels/batchnorm/bn_fwd_train_nhwc4_kernels.hpp"
 #include "kernels/batchnorm/bn_layout.hpp"
@@ -60,17 +62,20 @@ bool BatchNormForwardTrainingNhwc4(Handle& h, const BnForwardArgs& args)
     int64_t gy      = 1;
     const BnNhwc4Args a = PlanNhwc4(x, args.beta, gy);
 
-    // The finish kernel's view: groups = channels, m = N * S, our chunk count.
+    // The finish kernel's view: groups = channels, m = N * S, one (collapsed) chunk.
     auto plan        = PlanGroups<1>(h, {args.xDesc, args.pDesc}, [](int d) { return d == 1; });
-    plan.args.chunks = a.chunks;
+    plan.args.chunks = 1;
 
     ScratchLayout layout;
     const size_t at_partial = layout.Add<Partial2>(static_cast<size_t>(c) * a.chunks);
+    const size_t at_total   = layout.Add<Partial2>(static_cast<size_t>(c));
     size_t at_coef[3];
     for(auto& at : at_coef)
         at = layout.Add<float>(static_cast<size_t>(c));
     void* base    = h.Scratch(layout.Bytes());
     auto* partial = At<Partial2>(base, at_partial);
+    auto* total   = At<Partial2>(base, at_total);
+    const Launch per_channel = On(h, D1(static_cast<unsigned>(c)), D1(kBnNhwc4Threads));
     BnCoef coef{At<float>(base, at_coef[0]), At<float>(base, at_coef[1]),
                 At<float>(base, at_coef[2]), nullptr};
 
@@ -79,9 +84,11 @@ bool BatchNormForwardTrainingNhwc4(Handle& h, const BnForwardArgs& args)
                                 D1(kBnNhwc4Threads)),
                           px, partial);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
+    LaunchBnCollapsePartials(per_channel, partial, a.chunks, total);
+    CheckLaunch("miopenBatchNormalizationForwardTraining");
 
     const BnTrainArgs t = TrainArgsOf(args);
-    LaunchBnTrainFinish<T>(plan.args, PerItem(h, c), px, partial, t, coef);
+    LaunchBnTrainFinish<T>(plan.args, PerItem(h, c), px, total, t, coef);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
 
     LaunchBnApplyNhwc4<T>(a, On(h, D1(GridStrideBlocks(h, a.m * a.c4, kBnNhwc4Threads)),
@@ -103,10 +110,11 @@ bool BatchNormBackwardNhwc4(Handle& h, const BnBackwardArgs& args)
     const BnNhwc4Args a = PlanNhwc4(x, args.beta_data, gy);
 
     auto plan        = PlanGroups<1>(h, {args.xDesc, args.pDesc}, [](int d) { return d == 1; });
-    plan.args.chunks = a.chunks;
+    plan.args.chunks = 1; // prepare and finish read the collapsed partials
 
     ScratchLayout layout;
     const size_t at_partial = layout.Add<Partial2>(static_cast<size_t>(c) * a.chunks);
+    const size_t at_total   = layout.Add<Partial2>(static_cast<size_t>(c));
     const size_t at_mean    = layout.Add<double>(static_cast<size_t>(c));
     const size_t at_inv     = layout.Add<double>(static_cast<size_t>(c));
     size_t at_coef[4];
@@ -114,6 +122,7 @@ bool BatchNormBackwardNhwc4(Handle& h, const BnBackwardArgs& args)
         at = layout.Add<float>(static_cast<size_t>(c));
     void* base    = h.Scratch(layout.Bytes());
     auto* partial = At<Partial2>(base, at_partial);
+    auto* total   = At<Partial2>(base, at_total);
     double* mean  = At<double>(base, at_mean);
     double* inv   = At<double>(base, at_inv);
     BnCoef coef{At<float>(base, at_coef[0]), At<float>(base, at_coef[1]),
@@ -124,19 +133,24 @@ bool BatchNormBackwardNhwc4(Handle& h, const BnBackwardArgs& args)
     const T* pdy      = static_cast<const T*>(args.dy);
     const Launch grid = On(h, D2(static_cast<unsigned>(a.chunks), static_cast<unsigned>(gy)),
                            D1(kBnNhwc4Threads));
+    const Launch per_channel = On(h, D1(static_cast<unsigned>(c)), D1(kBnNhwc4Threads));
     const bool saved  = args.saved_mean != nullptr;
     if(!saved)
     {
         LaunchBnStatsNhwc4<T>(a, grid, px, partial);
         CheckLaunch(api);
+        LaunchBnCollapsePartials(per_channel, partial, a.chunks, total);
+        CheckLaunch(api);
     }
-    LaunchBnBwdPrepare<T>(plan.args, PerItem(h, c), px, partial,
+    LaunchBnBwdPrepare<T>(plan.args, PerItem(h, c), px, total,
                           saved ? args.saved_mean : nullptr, saved ? args.saved_inv_std : nullptr,
                           static_cast<float>(args.epsilon), mean, inv);
     CheckLaunch(api);
     LaunchBnGradSumsNhwc4<T>(a, grid, px, pdy, mean, partial);
     CheckLaunch(api);
-    LaunchBnBwdFinish(plan.args, PerItem(h, c), partial, mean, inv, args.scale, args.dscale,
+    LaunchBnCollapsePartials(per_channel, partial, a.chunks, total);
+    CheckLaunch(api);
+    LaunchBnBwdFinish(plan.args, PerItem(h, c), total, mean, inv, args.scale, args.dscale,
                       args.dbias, args.alpha_data, args.alpha_param, args.beta_param, coef);
     CheckLaunch(api);
     LaunchBnBwdApplyNhwc4<T>(a, On(h, D1(GridStrideBlocks(h, a.m * a.c4, kBnNhwc4Threads)),

@@ -106,6 +106,11 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
         p.coef_m = coef.m, p.coef_a = coef.a, p.coef_c = coef.c;
         p.coef_q = ncoef / 4;
         u = 2 * wide; // four quad streams a step: two steps in flight (fp32)
+        // channels-last with C / 4 dividing the block: coefficients read once a thread (chunks
+        // rounded to whole pixels below), one quad stream, the spatial unroll
+        p.coef_fixed = nhwc && BnInferPackedThreads() % p.coef_q == 0;
+        if(p.coef_fixed)
+            u = 4 * wide;
     }
     else
     {
@@ -116,6 +121,12 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
     }
     // balanced chunks: as few as give each thread at most u float4s per operand
     PlanBalancedChunks(p.plane_q, int64_t{BnInferPackedThreads()} * u, p.chunk_q, p.chunks);
+    if(p.coef_fixed)
+    {
+        // every chunk starts on a whole pixel (plane_q is a multiple of coef_q)
+        p.chunk_q = (p.chunk_q + p.coef_q - 1) / p.coef_q * p.coef_q;
+        p.chunks  = (p.plane_q + p.chunk_q - 1) / p.chunk_q;
+    }
     if(planes * p.chunks >= (int64_t{1} << 31))
         return false;
     LaunchBnInferPacked<T>(p, On(h, D1(static_cast<unsigned>(planes * p.chunks)),
