@@ -20,7 +20,9 @@ cdef class TensorDescriptor:
             return None
         cdef vector[int] lens = vector[int](n)
         cdef vector[int] strides = vector[int](n)
-        check_status(miopenGetTensorDescriptor(self.c_desc, &dtype, lens.data(), strides.data()))
+        # c_ok, not check_status: this runs while a call's arguments are converted (buffers.pxi's
+        # stride check), and check_status would finish the arrays already staged for that call.
+        c_ok(miopenGetTensorDescriptor(self.c_desc, &dtype, lens.data(), strides.data()))
         return (DataType(dtype), tuple(lens), tuple(strides))
 
     @property
