@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-import miopen_cy as mi
+from support.c_program import cc_command
 
 HERE = os.path.dirname(__file__)
 
@@ -15,11 +15,8 @@ HERE = os.path.dirname(__file__)
 @pytest.mark.parametrize("program", ["ops_demo.c", "conv_demo.c", "find2_demo.c"])
 def test_c_program_compiles_links_and_runs(tmp_path, program):
     exe = tmp_path / program.replace(".c", "")
-    lib = mi.get_library_dir()
-    cmd = ["cc", "-std=c99", "-Wall", "-Werror", os.path.join(HERE, "c", program),
-           f"-I{mi.get_include()}", f"-L{lib}", f"-Wl,-rpath,{lib}", "-lmiopen_cy", "-lm",
-           "-o", str(exe)]
-    build = subprocess.run(cmd, capture_output=True, text=True)
+    build = subprocess.run(cc_command(os.path.join(HERE, "c", program), exe), capture_output=True,
+                           text=True)
     assert build.returncode == 0, build.stderr
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import miopen_cy as mi
+from support.c_program import cc_command
 from support.buffers import desc
 from support.devices import GPU, requires_gpu
 
@@ -186,10 +187,7 @@ def test_guard_cost_per_pointer(gpu):
 @pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler")
 def test_c_program_with_malloc_pointers_gets_badparm_and_no_fault(tmp_path):
     exe = tmp_path / "host_pointer_guard"
-    lib = mi.get_library_dir()
-    build = subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", C_PROGRAM, f"-I{mi.get_include()}",
-                            f"-L{lib}", f"-Wl,-rpath,{lib}", "-lmiopen_cy", "-lm", "-o", str(exe)],
-                           capture_output=True, text=True)
+    build = subprocess.run(cc_command(C_PROGRAM, exe), capture_output=True, text=True)
     assert build.returncode == 0, build.stderr
     if not GPU:
         pytest.skip("compiled; running it needs a GPU")
