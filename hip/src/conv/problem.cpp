@@ -118,6 +118,15 @@ ConvLayout LayoutOf(const TensorDescriptor& x, const char* x_name,
 
 } // namespace
 
+/// The convolution's data types: fp32, fp16 and bf16 (x, w and y of one type).
+void CheckConvType(const TensorDescriptor& w, const char* w_name)
+{
+    const miopenDataType_t t = w.Type();
+    if(t != miopenFloat && t != miopenHalf && t != miopenBFloat16)
+        ThrowNotImplemented(w_name, " has data type ", DataTypeName(t),
+                            "; convolution takes miopenFloat, miopenHalf or miopenBFloat16");
+}
+
 ConvProblem MakeConvProblem(UserDirection direction,
                             const ConvolutionDescriptor& conv,
                             const TensorDescriptor& xLike, const char* x_name,
@@ -126,7 +135,7 @@ ConvProblem MakeConvProblem(UserDirection direction,
 {
     CheckSameType(xLike, x_name, w, w_name);
     CheckSameType(yLike, y_name, w, w_name);
-    CheckComputeType(w, w_name);
+    CheckConvType(w, w_name);
 
     // The user's forward output must have the lengths the descriptor gives.
     std::vector<size_t> expect = conv.ForwardOutputLens(xLike, w);

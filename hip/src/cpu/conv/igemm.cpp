@@ -1,8 +1,11 @@
 #include "cpu/conv/igemm.hpp"
 #include "cpu/blas.hpp"
+#include "cpu/conv/bf16_gemm.hpp"
 #include "cpu/conv/gemm.hpp"
+#include "cpu/storage_convert.hpp"
 
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include <omp.h>
@@ -90,10 +93,13 @@ void ConvFwdIgemm(const ConvGeometry& g, const float* x, const float* w, float* 
     }
 }
 
-void ConvBwdDataIgemm(const ConvGeometry& g, float* dx, const float* w, const float* dy, long target_bytes,
-                      long nb)
+namespace {
+
+// The transposed problem of stride-1 backward data: input dy (n, k, out), filters (c, k/g,
+// flipped), output dx; wt receives the flipped, transposed filters (a copy in w's own type).
+template <class T>
+ConvGeometry BwdDataAsForward(const ConvGeometry& g, const T* w, std::vector<T>& wt)
 {
-    // The transposed problem: input dy (n, k, out), filters (c, k/g, flipped), output dx.
     ConvGeometry t = g;
     t.c = g.k;
     t.k = g.c;
@@ -109,7 +115,7 @@ void ConvBwdDataIgemm(const ConvGeometry& g, float* dx, const float* w, const fl
         t.str[i] = 1;
     }
     const long fs = g.fil[0] * g.fil[1] * g.fil[2];
-    std::vector<float> wt(static_cast<size_t>(g.c * g.kpg * fs));
+    wt.resize(static_cast<size_t>(g.c * g.kpg * fs));
     t.ws = {g.kpg * fs, fs, g.fil[1] * g.fil[2], g.fil[2], 1};
     if(g.fil[0] == 1)
         t.ws[2] = 0;
@@ -119,8 +125,8 @@ void ConvBwdDataIgemm(const ConvGeometry& g, float* dx, const float* w, const fl
         const long grp = c / g.cpg, cl = c % g.cpg;
         for(long kl = 0; kl < g.kpg; ++kl)
         {
-            const float* src = w + (grp * g.kpg + kl) * g.ws[0] + cl * g.ws[1];
-            float* dst = wt.data() + c * t.ws[0] + kl * t.ws[1];
+            const T* src = w + (grp * g.kpg + kl) * g.ws[0] + cl * g.ws[1];
+            T* dst = wt.data() + c * t.ws[0] + kl * t.ws[1];
             for(long fd = 0; fd < g.fil[0]; ++fd)
                 for(long fh = 0; fh < g.fil[1]; ++fh)
                     for(long fw = 0; fw < g.fil[2]; ++fw)
@@ -128,6 +134,16 @@ void ConvBwdDataIgemm(const ConvGeometry& g, float* dx, const float* w, const fl
                             (g.fil[2] - 1 - fw)] = src[fd * g.ws[2] + fh * g.ws[3] + fw * g.ws[4]];
         }
     }
+    return t;
+}
+
+} // namespace
+
+void ConvBwdDataIgemm(const ConvGeometry& g, float* dx, const float* w, const float* dy, long target_bytes,
+                      long nb)
+{
+    std::vector<float> wt;
+    const ConvGeometry t = BwdDataAsForward(g, w, wt);
     ConvFwdIgemm(t, dy, wt.data(), dx, IgemmRowsPerChunk(t, target_bytes), nb);
 }
 
@@ -225,6 +241,289 @@ void ConvBwdWeightsIgemm(const ConvGeometry& g, const float* x, float* dw, const
         const long k = i / crs, r = i % crs;
         dw[k * g.ws[0] + r] = s;   // packed filters: row r of the column matrix = (cl, fd, fh, fw)
     }
+}
+
+// ---- fp16 / bf16 ------------------------------------------------------------------------------
+
+namespace {
+
+template <class T>
+constexpr bool kBf16 = std::is_same_v<T, BFloat16>;
+
+/// Whether this call runs the vdpbf16ps GEMM (bf16 on a CPU with AVX-512 BF16, not capped).
+template <class T>
+bool UseBf16Gemm()
+{
+    if constexpr(kBf16<T>)
+        return bf16gemm::Available();
+    else
+        return false;
+}
+
+template <class T>
+void FwdTyped(const ConvGeometry& g, const T* x, const T* w, T* y, long rpc, long nb)
+{
+    const long rows = g.out[0] * g.out[1];
+    if(nb > 1)
+        rpc = rows;   // whole images, one per GEMM
+    const long crs = ColRows(g);
+    const long os = rows * g.out[2];
+    const long chunks = (rows + rpc - 1) / rpc;
+    const long items = g.n * g.g * chunks;
+    const long max_cols = rpc * g.out[2];
+    const bool bf = UseBf16Gemm<T>();
+    bool direct_b = true;   // (packed tensors: the solvers need them)
+    for(int i = 0; i < 3; ++i)
+        direct_b = direct_b && g.fil[i] == 1 && g.str[i] == 1 && g.pad[i] == 0 && g.in[i] == g.out[i];
+    // bf16: every group's filters packed once in K-interleaved pairs (a repack, not a conversion).
+    std::vector<uint32_t> ap;
+    const size_t a_size = bf16gemm::PackedASize(g.kpg, crs);
+    if constexpr(kBf16<T>)
+        if(bf)
+        {
+            ap.resize(a_size * g.g);
+#pragma omp parallel for schedule(static)
+            for(long grp = 0; grp < g.g; ++grp)
+                bf16gemm::PackA(w + grp * g.kpg * g.ws[0], g.ws[0], g.kpg, crs, ap.data() + grp * a_size);
+        }
+#pragma omp parallel
+    {
+        std::vector<float> tile(static_cast<size_t>(g.kpg * max_cols));
+        std::vector<float> col, wf;
+        std::vector<T> colt;
+        std::vector<uint32_t> bp;
+        if(bf)
+        {
+            colt.resize(direct_b ? 0 : static_cast<size_t>(crs * max_cols));
+            bp.resize(bf16gemm::PackedBSize(crs, max_cols));
+        }
+        else
+        {
+            col.resize(static_cast<size_t>(crs * max_cols));
+            wf.resize(static_cast<size_t>(g.kpg * crs));
+        }
+        long wf_grp = -1;
+#pragma omp for schedule(static)
+        for(long item = 0; item < items; ++item)
+        {
+            const long ch = item % chunks, ng = item / chunks;
+            const long n = ng / g.g, grp = ng % g.g;
+            const long r0 = ch * rpc, r1 = std::min(rows, r0 + rpc);
+            const long cols = (r1 - r0) * g.out[2];
+            if constexpr(kBf16<T>)
+                if(bf)
+                {
+                    if(direct_b)   // 1x1, stride 1, no padding: the columns are x's rows themselves
+                        bf16gemm::PackB(x + n * g.xs[0] + grp * g.cpg * g.xs[1] + r0 * g.out[2], g.xs[1], crs, cols,
+                                        bp.data());
+                    else
+                    {
+                        Im2ColRows(g, x, n, grp, r0, r1, colt.data());
+                        bf16gemm::PackB(colt.data(), cols, crs, cols, bp.data());
+                    }
+                    bf16gemm::Gemm(g.kpg, cols, crs, ap.data() + grp * a_size, bp.data(), tile.data(), cols);
+                }
+            if(!bf)
+            {
+                Im2ColRows(g, x, n, grp, r0, r1, col.data());
+                if(wf_grp != grp)
+                {
+                    for(long kl = 0; kl < g.kpg; ++kl)
+                        ConvertToFloat(w + (grp * g.kpg + kl) * g.ws[0], wf.data() + kl * crs,
+                                       static_cast<size_t>(crs));
+                    wf_grp = grp;
+                }
+                Sgemm(false, false, g.kpg, cols, crs, 1.0f, wf.data(), crs, col.data(), cols, 0.0f, tile.data(),
+                      cols);
+            }
+            T* yo = y + n * g.ys[0] + grp * g.kpg * g.ys[1] + r0 * g.out[2];
+            for(long kl = 0; kl < g.kpg; ++kl)
+                ConvertFromFloat(tile.data() + kl * cols, yo + kl * g.ys[1], static_cast<size_t>(cols));
+        }
+    }
+    (void)os;
+}
+
+template <class T>
+void BwdWeightsTyped(const ConvGeometry& g, const T* x, T* dw, const T* dy, long rpc, long nb)
+{
+    const long rows = g.out[0] * g.out[1];
+    if(nb > 1)
+        rpc = rows;
+    const long crs = ColRows(g);
+    const long os = rows * g.out[2];
+    const long chunks = (rows + rpc - 1) / rpc;
+    const long items = g.n * g.g * chunks;
+    const long max_cols = rpc * g.out[2];
+    const int threads = omp_get_max_threads();
+    const bool bf = UseBf16Gemm<T>();
+    // Each thread sums its chunks into its own fp32 dW; the partial sums are added in thread
+    // order and rounded once, so a run is repeatable bit for bit.
+    std::vector<float> partial(static_cast<size_t>(threads) * g.k * crs, 0.0f);
+#pragma omp parallel num_threads(threads)
+    {
+        float* mine = partial.data() + static_cast<size_t>(omp_get_thread_num()) * g.k * crs;
+        std::vector<float> col, dyf;
+        std::vector<T> colt;
+        std::vector<uint32_t> ap, bp;
+        if(bf)
+        {
+            colt.resize(static_cast<size_t>(crs * max_cols));
+            ap.resize(bf16gemm::PackedASize(g.kpg, max_cols));
+            bp.resize(bf16gemm::PackedBSize(max_cols, crs));
+        }
+        else
+        {
+            col.resize(static_cast<size_t>(crs * max_cols));
+            dyf.resize(static_cast<size_t>(g.kpg * max_cols));
+        }
+#pragma omp for schedule(static)
+        for(long item = 0; item < items; ++item)
+        {
+            const long ch = item % chunks, ng = item / chunks;
+            const long n = ng / g.g, grp = ng % g.g;
+            const long r0 = ch * rpc, r1 = std::min(rows, r0 + rpc);
+            const long cols = (r1 - r0) * g.out[2];
+            const T* dyo = dy + n * g.ys[0] + grp * g.kpg * g.ys[1] + r0 * g.out[2];
+            if constexpr(kBf16<T>)
+                if(bf)
+                {
+                    // dW (kpg x crs) += dy (kpg x cols) * col^T (cols x crs), K = positions.
+                    Im2ColRows(g, x, n, grp, r0, r1, colt.data());
+                    bf16gemm::PackA(dyo, os, g.kpg, cols, ap.data());
+                    bf16gemm::PackBT(colt.data(), cols, cols, crs, bp.data());
+                    bf16gemm::Gemm(g.kpg, crs, cols, ap.data(), bp.data(), mine + grp * g.kpg * crs, crs, true);
+                }
+            if(!bf)
+            {
+                Im2ColRows(g, x, n, grp, r0, r1, col.data());
+                for(long kl = 0; kl < g.kpg; ++kl)
+                    ConvertToFloat(dyo + kl * os, dyf.data() + kl * cols, static_cast<size_t>(cols));
+                Sgemm(false, true, g.kpg, crs, cols, 1.0f, dyf.data(), cols, col.data(), cols, 1.0f,
+                      mine + grp * g.kpg * crs, crs);
+            }
+        }
+    }
+    const long total = g.k * crs;
+#pragma omp parallel for schedule(static)
+    for(long i = 0; i < total; ++i)
+    {
+        float s = 0.0f;
+        for(int t = 0; t < threads; ++t)
+            s += partial[static_cast<size_t>(t) * total + i];
+        const long k = i / crs, r = i % crs;
+        dw[k * g.ws[0] + r] = FloatTo<T>(s);
+    }
+}
+
+template <class T>
+void BwdDataTyped(const ConvGeometry& g, T* dx, const T* w, const T* dy, long target_bytes, long nb)
+{
+    std::vector<T> wt;
+    const ConvGeometry t = BwdDataAsForward(g, w, wt);
+    FwdTyped(t, dy, wt.data(), dx, IgemmRowsPerChunk(t, target_bytes), nb);
+}
+
+template <class T>
+void BwdDataCol2ImTyped(const ConvGeometry& g, T* dx, const T* w, const T* dy)
+{
+    const long crs = ColRows(g);
+    const long os = g.out[0] * g.out[1] * g.out[2];
+    const long is = g.in[0] * g.in[1] * g.in[2];
+    const long items = g.n * g.g;
+    const bool bf = UseBf16Gemm<T>();
+    // The group's channels of one image as a packed fp32 image: Col2Im's target.
+    ConvGeometry gi = g;
+    gi.xs = {g.cpg * is, is, g.in[1] * g.in[2], g.in[2], 1};
+    std::vector<uint32_t> ap;
+    const size_t a_size = bf16gemm::PackedASize(crs, g.kpg);
+    if constexpr(kBf16<T>)
+        if(bf)
+        {
+            ap.resize(a_size * g.g);
+#pragma omp parallel for schedule(static)
+            for(long grp = 0; grp < g.g; ++grp)
+                bf16gemm::PackAT(w + grp * g.kpg * g.ws[0], g.ws[0], crs, g.kpg, ap.data() + grp * a_size);
+        }
+#pragma omp parallel
+    {
+        std::vector<float> col(static_cast<size_t>(crs * os)), img(static_cast<size_t>(g.cpg * is));
+        std::vector<float> wf, dyf;
+        std::vector<uint32_t> bp;
+        if(bf)
+            bp.resize(bf16gemm::PackedBSize(g.kpg, os));
+        else
+        {
+            wf.resize(static_cast<size_t>(g.kpg * crs));
+            dyf.resize(static_cast<size_t>(g.kpg * os));
+        }
+        long wf_grp = -1;
+#pragma omp for schedule(static)
+        for(long item = 0; item < items; ++item)
+        {
+            const long n = item / g.g, grp = item % g.g;
+            const T* dyo = dy + n * g.ys[0] + grp * g.kpg * g.ys[1];
+            if constexpr(kBf16<T>)
+                if(bf)
+                {
+                    bf16gemm::PackB(dyo, os, g.kpg, os, bp.data());
+                    bf16gemm::Gemm(crs, os, g.kpg, ap.data() + grp * a_size, bp.data(), col.data(), os);
+                }
+            if(!bf)
+            {
+                if(wf_grp != grp)
+                {
+                    ConvertToFloat(w + grp * g.kpg * g.ws[0], wf.data(), static_cast<size_t>(g.kpg * crs));
+                    wf_grp = grp;
+                }
+                for(long kl = 0; kl < g.kpg; ++kl)
+                    ConvertToFloat(dyo + kl * g.ys[1], dyf.data() + kl * os, static_cast<size_t>(os));
+                Sgemm(true, false, crs, os, g.kpg, 1.0f, wf.data(), crs, dyf.data(), os, 0.0f, col.data(), os);
+            }
+            Col2Im(gi, col.data(), 0, 0, img.data());
+            T* dxo = dx + n * g.xs[0] + grp * g.cpg * g.xs[1];
+            for(long cl = 0; cl < g.cpg; ++cl)
+                ConvertFromFloat(img.data() + cl * is, dxo + cl * g.xs[1], static_cast<size_t>(is));
+        }
+    }
+}
+
+} // namespace
+
+void ConvBwdDataGemmCol2Im(const ConvGeometry& g, Half* dx, const Half* w, const Half* dy)
+{
+    BwdDataCol2ImTyped(g, dx, w, dy);
+}
+void ConvBwdDataGemmCol2Im(const ConvGeometry& g, BFloat16* dx, const BFloat16* w, const BFloat16* dy)
+{
+    BwdDataCol2ImTyped(g, dx, w, dy);
+}
+
+void ConvFwdIgemm(const ConvGeometry& g, const Half* x, const Half* w, Half* y, long rpc, long nb)
+{
+    FwdTyped(g, x, w, y, rpc, nb);
+}
+void ConvFwdIgemm(const ConvGeometry& g, const BFloat16* x, const BFloat16* w, BFloat16* y, long rpc, long nb)
+{
+    FwdTyped(g, x, w, y, rpc, nb);
+}
+void ConvBwdDataIgemm(const ConvGeometry& g, Half* dx, const Half* w, const Half* dy, long target_bytes, long nb)
+{
+    BwdDataTyped(g, dx, w, dy, target_bytes, nb);
+}
+void ConvBwdDataIgemm(const ConvGeometry& g, BFloat16* dx, const BFloat16* w, const BFloat16* dy,
+                      long target_bytes, long nb)
+{
+    BwdDataTyped(g, dx, w, dy, target_bytes, nb);
+}
+void ConvBwdWeightsIgemm(const ConvGeometry& g, const Half* x, Half* dw, const Half* dy, long rpc, long nb)
+{
+    BwdWeightsTyped(g, x, dw, dy, rpc, nb);
+}
+void ConvBwdWeightsIgemm(const ConvGeometry& g, const BFloat16* x, BFloat16* dw, const BFloat16* dy, long rpc,
+                         long nb)
+{
+    BwdWeightsTyped(g, x, dw, dy, rpc, nb);
 }
 
 } // namespace miopen::cpu
