@@ -44,7 +44,7 @@ Kernel(long kp, const uint32_t* ap, const uint32_t* bp, float* c, long ldc, long
         const __m512bh b0 = (__m512bh)_mm512_loadu_si512(bp + p * NR);
         const __m512bh b1 = (__m512bh)_mm512_loadu_si512(bp + p * NR + 16);
         const uint32_t* a = ap + p * MR;
-#pragma GCC unroll 8
+#pragma GCC unroll 16
         for(long i = 0; i < MR; ++i)
         {
             const __m512bh av = (__m512bh)_mm512_set1_epi32(static_cast<int>(a[i]));

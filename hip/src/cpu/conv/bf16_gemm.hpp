@@ -6,7 +6,7 @@
 //   A: panels of MR rows, panel p holds rows [p*MR, p*MR+MR) as kp pairs x MR lanes (pair-major);
 //   B: panels of NR columns, panel q holds columns [q*NR, q*NR+NR) as kp pairs x NR lanes.
 // kp = ceil(k / 2); missing rows, columns and the odd k's partner are zero. The micro-kernel
-// keeps an MR x NR tile of C in 16 zmm accumulators.
+// keeps an MR x NR tile of C in 24 zmm accumulators.
 // Used only where Available() (the CPU has AVX-512 BF16 and MIOPEN_CY_DEBUG_CPU_ISA does not cap
 // it below avx512); the callers fall back to fp32 panels and OpenBLAS's sgemm otherwise.
 #pragma once
@@ -18,7 +18,7 @@
 
 namespace miopen::cpu::bf16gemm {
 
-inline constexpr long MR = 8;
+inline constexpr long MR = 12;
 inline constexpr long NR = 32;
 
 /// The CPU has AVX-512 BF16 and the cap (MIOPEN_CY_DEBUG_CPU_ISA, read at each call) allows it.

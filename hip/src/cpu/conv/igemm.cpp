@@ -260,19 +260,51 @@ bool UseBf16Gemm()
         return false;
 }
 
+// How the 16-bit runs cut the work: items of `imgs` whole images side by side (rpc = rows) or
+// chunks of rpc output rows of one image. The fp32-panel path keeps the variant's cut; the bf16
+// GEMM wants wide column blocks (its A panels stream past each 32-column B panel), so it takes
+// at least ~kBf16Cols columns per item, grouping small images.
+struct Cut
+{
+    long rows, rpc, imgs, chunks, blocks;
+    long Items(const ConvGeometry& g) const { return blocks * g.g * chunks; }
+    long MaxCols(const ConvGeometry& g) const { return imgs * rpc * g.out[2]; }
+};
+
+constexpr long kBf16Cols = 512;
+
+Cut MakeCut(const ConvGeometry& g, long rpc, long nb, bool bf, long target_cols)
+{
+    Cut c;
+    c.rows = g.out[0] * g.out[1];
+    const long os = c.rows * g.out[2];
+    c.imgs = 1;
+    if(nb > 1)
+    {
+        c.imgs = std::min(nb, g.n);
+        rpc = c.rows;
+    }
+    else if(bf)
+    {
+        rpc = std::max(rpc, (target_cols + g.out[2] - 1) / g.out[2]);
+        if(rpc >= c.rows && os < target_cols)
+            c.imgs = std::clamp<long>((target_cols + os - 1) / os, 1, g.n);
+    }
+    c.rpc = std::clamp<long>(rpc, 1, c.rows);
+    c.chunks = (c.rows + c.rpc - 1) / c.rpc;
+    c.blocks = (g.n + c.imgs - 1) / c.imgs;
+    return c;
+}
+
 template <class T>
 void FwdTyped(const ConvGeometry& g, const T* x, const T* w, T* y, long rpc, long nb)
 {
-    const long rows = g.out[0] * g.out[1];
-    if(nb > 1)
-        rpc = rows;   // whole images, one per GEMM
-    const long crs = ColRows(g);
-    const long os = rows * g.out[2];
-    const long chunks = (rows + rpc - 1) / rpc;
-    const long items = g.n * g.g * chunks;
-    const long max_cols = rpc * g.out[2];
     const bool bf = UseBf16Gemm<T>();
-    bool direct_b = true;   // (packed tensors: the solvers need them)
+    const Cut cut = MakeCut(g, rpc, nb, bf, kBf16Cols);
+    const long crs = ColRows(g);
+    const long items = cut.Items(g);
+    const long max_cols = cut.MaxCols(g);
+    bool direct_b = cut.imgs == 1;   // (packed tensors: the solvers need them)
     for(int i = 0; i < 3; ++i)
         direct_b = direct_b && g.fil[i] == 1 && g.str[i] == 1 && g.pad[i] == 0 && g.in[i] == g.out[i];
     // bf16: every group's filters packed once in K-interleaved pairs (a repack, not a conversion).
@@ -306,26 +338,30 @@ void FwdTyped(const ConvGeometry& g, const T* x, const T* w, T* y, long rpc, lon
 #pragma omp for schedule(static)
         for(long item = 0; item < items; ++item)
         {
-            const long ch = item % chunks, ng = item / chunks;
-            const long n = ng / g.g, grp = ng % g.g;
-            const long r0 = ch * rpc, r1 = std::min(rows, r0 + rpc);
-            const long cols = (r1 - r0) * g.out[2];
+            const long ch = item % cut.chunks, bg = item / cut.chunks;
+            const long blk = bg / g.g, grp = bg % g.g;
+            const long n0 = blk * cut.imgs, cnt = std::min(cut.imgs, g.n - n0);
+            const long r0 = ch * cut.rpc, r1 = std::min(cut.rows, r0 + cut.rpc);
+            const long per = (r1 - r0) * g.out[2];   // columns of one image
+            const long cols = cnt * per;
             if constexpr(kBf16<T>)
                 if(bf)
                 {
                     if(direct_b)   // 1x1, stride 1, no padding: the columns are x's rows themselves
-                        bf16gemm::PackB(x + n * g.xs[0] + grp * g.cpg * g.xs[1] + r0 * g.out[2], g.xs[1], crs, cols,
-                                        bp.data());
+                        bf16gemm::PackB(x + n0 * g.xs[0] + grp * g.cpg * g.xs[1] + r0 * g.out[2], g.xs[1], crs,
+                                        cols, bp.data());
                     else
                     {
-                        Im2ColRows(g, x, n, grp, r0, r1, colt.data());
+                        for(long i = 0; i < cnt; ++i)
+                            Im2ColRows(g, x, n0 + i, grp, r0, r1, colt.data() + i * per, cols);
                         bf16gemm::PackB(colt.data(), cols, crs, cols, bp.data());
                     }
                     bf16gemm::Gemm(g.kpg, cols, crs, ap.data() + grp * a_size, bp.data(), tile.data(), cols);
                 }
             if(!bf)
             {
-                Im2ColRows(g, x, n, grp, r0, r1, col.data());
+                for(long i = 0; i < cnt; ++i)
+                    Im2ColRows(g, x, n0 + i, grp, r0, r1, col.data() + i * per, cols);
                 if(wf_grp != grp)
                 {
                     for(long kl = 0; kl < g.kpg; ++kl)
@@ -336,27 +372,27 @@ void FwdTyped(const ConvGeometry& g, const T* x, const T* w, T* y, long rpc, lon
                 Sgemm(false, false, g.kpg, cols, crs, 1.0f, wf.data(), crs, col.data(), cols, 0.0f, tile.data(),
                       cols);
             }
-            T* yo = y + n * g.ys[0] + grp * g.kpg * g.ys[1] + r0 * g.out[2];
-            for(long kl = 0; kl < g.kpg; ++kl)
-                ConvertFromFloat(tile.data() + kl * cols, yo + kl * g.ys[1], static_cast<size_t>(cols));
+            for(long i = 0; i < cnt; ++i)
+            {
+                T* yo = y + (n0 + i) * g.ys[0] + grp * g.kpg * g.ys[1] + r0 * g.out[2];
+                for(long kl = 0; kl < g.kpg; ++kl)
+                    ConvertFromFloat(tile.data() + kl * cols + i * per, yo + kl * g.ys[1], static_cast<size_t>(per));
+            }
         }
     }
-    (void)os;
 }
 
 template <class T>
 void BwdWeightsTyped(const ConvGeometry& g, const T* x, T* dw, const T* dy, long rpc, long nb)
 {
-    const long rows = g.out[0] * g.out[1];
-    if(nb > 1)
-        rpc = rows;
-    const long crs = ColRows(g);
-    const long os = rows * g.out[2];
-    const long chunks = (rows + rpc - 1) / rpc;
-    const long items = g.n * g.g * chunks;
-    const long max_cols = rpc * g.out[2];
-    const int threads = omp_get_max_threads();
     const bool bf = UseBf16Gemm<T>();
+    // bf16: long K (positions) per GEMM, since each one reads and writes the thread's whole dW.
+    const Cut cut = MakeCut(g, rpc, nb, bf, 4 * kBf16Cols);
+    const long os = cut.rows * g.out[2];
+    const long crs = ColRows(g);
+    const long items = cut.Items(g);
+    const long max_cols = cut.MaxCols(g);
+    const int threads = omp_get_max_threads();
     // Each thread sums its chunks into its own fp32 dW; the partial sums are added in thread
     // order and rounded once, so a run is repeatable bit for bit.
     std::vector<float> partial(static_cast<size_t>(threads) * g.k * crs, 0.0f);
@@ -364,11 +400,13 @@ void BwdWeightsTyped(const ConvGeometry& g, const T* x, T* dw, const T* dy, long
     {
         float* mine = partial.data() + static_cast<size_t>(omp_get_thread_num()) * g.k * crs;
         std::vector<float> col, dyf;
-        std::vector<T> colt;
+        std::vector<T> colt, dyt;
         std::vector<uint32_t> ap, bp;
         if(bf)
         {
             colt.resize(static_cast<size_t>(crs * max_cols));
+            if(cut.imgs > 1)
+                dyt.resize(static_cast<size_t>(g.kpg * max_cols));
             ap.resize(bf16gemm::PackedASize(g.kpg, max_cols));
             bp.resize(bf16gemm::PackedBSize(max_cols, crs));
         }
@@ -380,25 +418,39 @@ void BwdWeightsTyped(const ConvGeometry& g, const T* x, T* dw, const T* dy, long
 #pragma omp for schedule(static)
         for(long item = 0; item < items; ++item)
         {
-            const long ch = item % chunks, ng = item / chunks;
-            const long n = ng / g.g, grp = ng % g.g;
-            const long r0 = ch * rpc, r1 = std::min(rows, r0 + rpc);
-            const long cols = (r1 - r0) * g.out[2];
-            const T* dyo = dy + n * g.ys[0] + grp * g.kpg * g.ys[1] + r0 * g.out[2];
+            const long ch = item % cut.chunks, bg = item / cut.chunks;
+            const long blk = bg / g.g, grp = bg % g.g;
+            const long n0 = blk * cut.imgs, cnt = std::min(cut.imgs, g.n - n0);
+            const long r0 = ch * cut.rpc, r1 = std::min(cut.rows, r0 + cut.rpc);
+            const long per = (r1 - r0) * g.out[2];
+            const long cols = cnt * per;
+            auto dyo = [&](long i) { return dy + (n0 + i) * g.ys[0] + grp * g.kpg * g.ys[1] + r0 * g.out[2]; };
             if constexpr(kBf16<T>)
                 if(bf)
                 {
                     // dW (kpg x crs) += dy (kpg x cols) * col^T (cols x crs), K = positions.
-                    Im2ColRows(g, x, n, grp, r0, r1, colt.data());
-                    bf16gemm::PackA(dyo, os, g.kpg, cols, ap.data());
+                    for(long i = 0; i < cnt; ++i)
+                        Im2ColRows(g, x, n0 + i, grp, r0, r1, colt.data() + i * per, cols);
+                    if(cnt == 1)
+                        bf16gemm::PackA(dyo(0), os, g.kpg, cols, ap.data());
+                    else
+                    {
+                        for(long i = 0; i < cnt; ++i)
+                            for(long kl = 0; kl < g.kpg; ++kl)
+                                std::copy_n(dyo(i) + kl * os, per, dyt.data() + kl * cols + i * per);
+                        bf16gemm::PackA(dyt.data(), cols, g.kpg, cols, ap.data());
+                    }
                     bf16gemm::PackBT(colt.data(), cols, cols, crs, bp.data());
                     bf16gemm::Gemm(g.kpg, crs, cols, ap.data(), bp.data(), mine + grp * g.kpg * crs, crs, true);
                 }
             if(!bf)
             {
-                Im2ColRows(g, x, n, grp, r0, r1, col.data());
-                for(long kl = 0; kl < g.kpg; ++kl)
-                    ConvertToFloat(dyo + kl * os, dyf.data() + kl * cols, static_cast<size_t>(cols));
+                for(long i = 0; i < cnt; ++i)
+                {
+                    Im2ColRows(g, x, n0 + i, grp, r0, r1, col.data() + i * per, cols);
+                    for(long kl = 0; kl < g.kpg; ++kl)
+                        ConvertToFloat(dyo(i) + kl * os, dyf.data() + kl * cols + i * per, static_cast<size_t>(per));
+                }
                 Sgemm(false, true, g.kpg, crs, cols, 1.0f, dyf.data(), cols, col.data(), cols, 1.0f,
                       mine + grp * g.kpg * crs, crs);
             }
