@@ -5,6 +5,7 @@
 #include "cpu/storage_convert.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <type_traits>
 #include <vector>
 
@@ -263,6 +264,30 @@ void ConvBwdWeightsIgemm(const ConvGeometry& g, const float* x, float* dw, const
 
 namespace {
 
+/// A per-thread buffer left uninitialised (every user writes it before reading): std::vector's
+/// zero fill and a fresh allocation's page faults cost as much as a small layer's GEMM.
+template <class T>
+class Scratch
+{
+public:
+    Scratch() = default;
+    explicit Scratch(size_t n) { resize(n); }
+    void resize(size_t n)
+    {
+        if(n > size_)
+        {
+            p_.reset(new T[n]);
+            size_ = n;
+        }
+    }
+    T* data() { return p_.get(); }
+    const T* data() const { return p_.get(); }
+
+private:
+    std::unique_ptr<T[]> p_;
+    size_t size_ = 0;
+};
+
 template <class T>
 constexpr bool kBf16 = std::is_same_v<T, BFloat16>;
 
@@ -324,7 +349,7 @@ void FwdTyped(const ConvGeometry& g, const T* x, const T* w, T* y, long rpc, lon
     for(int i = 0; i < 3; ++i)
         direct_b = direct_b && g.fil[i] == 1 && g.str[i] == 1 && g.pad[i] == 0 && g.in[i] == g.out[i];
     // bf16: every group's filters packed once in K-interleaved pairs (a repack, not a conversion).
-    std::vector<uint32_t> ap;
+    Scratch<uint32_t> ap;
     const size_t a_size = bf16gemm::PackedASize(g.kpg, crs);
     if constexpr(kBf16<T>)
         if(bf)
@@ -336,10 +361,10 @@ void FwdTyped(const ConvGeometry& g, const T* x, const T* w, T* y, long rpc, lon
         }
 #pragma omp parallel
     {
-        std::vector<float> tile(static_cast<size_t>(g.kpg * max_cols));
-        std::vector<float> col, wf;
-        std::vector<T> colt;
-        std::vector<uint32_t> bp;
+        Scratch<float> tile(static_cast<size_t>(g.kpg * max_cols));
+        Scratch<float> col, wf;
+        Scratch<T> colt;
+        Scratch<uint32_t> bp;
         if(bf)
         {
             colt.resize(direct_b ? 0 : static_cast<size_t>(crs * max_cols));
@@ -415,9 +440,9 @@ void BwdWeightsTyped(const ConvGeometry& g, const T* x, T* dw, const T* dy, long
 #pragma omp parallel num_threads(threads)
     {
         float* mine = partial.data() + static_cast<size_t>(omp_get_thread_num()) * g.k * crs;
-        std::vector<float> col, dyf;
-        std::vector<T> colt, dyt;
-        std::vector<uint32_t> ap, bp;
+        Scratch<float> col, dyf;
+        Scratch<T> colt, dyt;
+        Scratch<uint32_t> ap, bp;
         if(bf)
         {
             colt.resize(static_cast<size_t>(crs * max_cols));
@@ -503,7 +528,7 @@ void BwdDataCol2ImTyped(const ConvGeometry& g, T* dx, const T* w, const T* dy)
     // The group's channels of one image as a packed fp32 image: Col2Im's target.
     ConvGeometry gi = g;
     gi.xs = {g.cpg * is, is, g.in[1] * g.in[2], g.in[2], 1};
-    std::vector<uint32_t> ap;
+    Scratch<uint32_t> ap;
     const size_t a_size = bf16gemm::PackedASize(crs, g.kpg);
     if constexpr(kBf16<T>)
         if(bf)
@@ -515,9 +540,9 @@ void BwdDataCol2ImTyped(const ConvGeometry& g, T* dx, const T* w, const T* dy)
         }
 #pragma omp parallel
     {
-        std::vector<float> col(static_cast<size_t>(crs * os)), img(static_cast<size_t>(g.cpg * is));
-        std::vector<float> wf, dyf;
-        std::vector<uint32_t> bp;
+        Scratch<float> col(static_cast<size_t>(crs * os)), img(static_cast<size_t>(g.cpg * is));
+        Scratch<float> wf, dyf;
+        Scratch<uint32_t> bp;
         if(bf)
             bp.resize(bf16gemm::PackedBSize(g.kpg, os));
         else
