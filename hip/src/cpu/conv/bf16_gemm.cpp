@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cstring>
 
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "bf16 pairs are packed little-endian");
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #define MIOPEN_CY_BF16_X86 1
@@ -98,12 +100,13 @@ void PackA(const BFloat16* a, long lda, long m, long k, uint32_t* ap)
                     panel[p * MR + i] = 0;
                 continue;
             }
+            // A pair is two adjacent elements: one 32-bit load (little-endian: k in the low half).
             const BFloat16* src = a + row * lda;
-            for(long p = 0; p < kp; ++p)
-            {
-                const long kk = 2 * p;
-                panel[p * MR + i] = Pair(Bits(src[kk]), kk + 1 < k ? Bits(src[kk + 1]) : 0);
-            }
+            const long full = k / 2;
+            for(long p = 0; p < full; ++p)
+                std::memcpy(panel + p * MR + i, src + 2 * p, sizeof(uint32_t));
+            if(k % 2)
+                panel[full * MR + i] = Pair(Bits(src[k - 1]), 0);
         }
     }
 }
@@ -174,7 +177,7 @@ void PackBT(const BFloat16* bt, long ldbt, long k, long n, uint32_t* bp)
             const uint16_t* src = reinterpret_cast<const uint16_t*>(bt + (j0 + j) * ldbt);
             const long full = k / 2;
             for(long p = 0; p < full; ++p)
-                panel[p * NR + j] = Pair(src[2 * p], src[2 * p + 1]);
+                std::memcpy(panel + p * NR + j, src + 2 * p, sizeof(uint32_t));
             if(k % 2)
                 panel[full * NR + j] = Pair(src[k - 1], 0);
         }

@@ -329,7 +329,11 @@ Cut MakeCut(const ConvGeometry& g, long rpc, long nb, bool bf, long target_cols)
     {
         rpc = std::max(rpc, (target_cols + g.out[2] - 1) / g.out[2]);
         if(rpc >= c.rows && os < target_cols)
-            c.imgs = std::clamp<long>((target_cols + os - 1) / os, 1, g.n);
+        {
+            // Small images side by side, but not so many that a thread goes without an item.
+            const long fair = std::max<long>(1, g.n * g.g / omp_get_max_threads());
+            c.imgs = std::clamp<long>((target_cols + os - 1) / os, 1, std::min(g.n, fair));
+        }
     }
     c.rpc = std::clamp<long>(rpc, 1, c.rows);
     c.chunks = (c.rows + c.rpc - 1) / c.rpc;
