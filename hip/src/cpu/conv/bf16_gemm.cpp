@@ -32,6 +32,9 @@ inline uint32_t Pair(uint16_t lo, uint16_t hi) { return static_cast<uint32_t>(lo
 
 // One MR x NR tile of C over kp pairs: ap is the A panel (kp x MR), bp the B panel (kp x NR).
 // rows / cols: how much of the tile is inside C.
+// Wide: all NR columns (two vectors); otherwise the first 16 only (a last panel of <= 16
+// columns: no multiplies on its empty half).
+template <bool Wide>
 __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) void
 Kernel(long kp, const uint32_t* ap, const uint32_t* bp, float* c, long ldc, long rows, long cols, bool acc)
 {
@@ -44,14 +47,23 @@ Kernel(long kp, const uint32_t* ap, const uint32_t* bp, float* c, long ldc, long
     for(long p = 0; p < kp; ++p)
     {
         const __m512bh b0 = (__m512bh)_mm512_loadu_si512(bp + p * NR);
-        const __m512bh b1 = (__m512bh)_mm512_loadu_si512(bp + p * NR + 16);
         const uint32_t* a = ap + p * MR;
-#pragma GCC unroll 16
-        for(long i = 0; i < MR; ++i)
+        if constexpr(Wide)
         {
-            const __m512bh av = (__m512bh)_mm512_set1_epi32(static_cast<int>(a[i]));
-            c0[i] = _mm512_dpbf16_ps(c0[i], av, b0);
-            c1[i] = _mm512_dpbf16_ps(c1[i], av, b1);
+            const __m512bh b1 = (__m512bh)_mm512_loadu_si512(bp + p * NR + 16);
+#pragma GCC unroll 16
+            for(long i = 0; i < MR; ++i)
+            {
+                const __m512bh av = (__m512bh)_mm512_set1_epi32(static_cast<int>(a[i]));
+                c0[i] = _mm512_dpbf16_ps(c0[i], av, b0);
+                c1[i] = _mm512_dpbf16_ps(c1[i], av, b1);
+            }
+        }
+        else
+        {
+#pragma GCC unroll 16
+            for(long i = 0; i < MR; ++i)
+                c0[i] = _mm512_dpbf16_ps(c0[i], (__m512bh)_mm512_set1_epi32(static_cast<int>(a[i])), b0);
         }
     }
     const __mmask16 m0 = cols >= 16 ? 0xFFFF : static_cast<__mmask16>((1u << cols) - 1);
@@ -192,9 +204,16 @@ void Gemm(long m, long n, long k, const uint32_t* ap, const uint32_t* bp, float*
     for(long j0 = 0; j0 < n; j0 += NR)
     {
         const uint32_t* bpanel = bp + (j0 / NR) * NR * kp;
+        const long cols = std::min(NR, n - j0);
         for(long i0 = 0; i0 < m; i0 += MR)
-            Kernel(kp, ap + (i0 / MR) * MR * kp, bpanel, c + i0 * ldc + j0, ldc, std::min(MR, m - i0),
-                   std::min(NR, n - j0), accumulate);
+        {
+            if(cols > 16)
+                Kernel<true>(kp, ap + (i0 / MR) * MR * kp, bpanel, c + i0 * ldc + j0, ldc, std::min(MR, m - i0), cols,
+                             accumulate);
+            else
+                Kernel<false>(kp, ap + (i0 / MR) * MR * kp, bpanel, c + i0 * ldc + j0, ldc, std::min(MR, m - i0),
+                              cols, accumulate);
+        }
     }
 #else
     (void)m, (void)n, (void)k, (void)ap, (void)bp, (void)c, (void)ldc, (void)accumulate;
