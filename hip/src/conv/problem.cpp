@@ -116,8 +116,6 @@ ConvLayout LayoutOf(const TensorDescriptor& x, const char* x_name,
                  names[last_only], " is packed channels-last (NHWC); give x, w and y one layout");
 }
 
-} // namespace
-
 /// The convolution's data types: fp32, fp16 and bf16 (x, w and y of one type).
 void CheckConvType(const TensorDescriptor& w, const char* w_name)
 {
@@ -126,6 +124,8 @@ void CheckConvType(const TensorDescriptor& w, const char* w_name)
         ThrowNotImplemented(w_name, " has data type ", DataTypeName(t),
                             "; convolution takes miopenFloat, miopenHalf or miopenBFloat16");
 }
+
+} // namespace
 
 ConvProblem MakeConvProblem(UserDirection direction,
                             const ConvolutionDescriptor& conv,

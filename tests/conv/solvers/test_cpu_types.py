@@ -198,3 +198,16 @@ def test_nhwc_not_applicable(dt):
     yd = desc((1, 4, 6, 6), (144, 1, 24, 4), dtype=dt)
     names = [s.solver_id for s in mi.convolutionForwardGetSolution(handle, wd, xd, cd, yd, 16)]
     assert SOLVER_IDS[FWD] not in names
+
+
+def test_other_types_refused_naming_the_filter():
+    """Convolution takes fp32, fp16 and bf16; int8 is refused with an error naming w's parameter."""
+    handle = mi.Handle()
+    case = Case(1, 4, (6, 6), 4, (3, 3), (1, 1), (1, 1), (1, 1))
+    cd = case.conv_desc()
+    dt = mi.miopenInt8
+    x, w, y = np.zeros(case.xshape, np.int8), np.zeros(case.wshape, np.int8), np.zeros((1, 4, 6, 6), np.int8)
+    with pytest.raises(mi.MIOpenNotImplementedError, match=r"wDesc has data type.*miopenFloat, miopenHalf or "
+                                                            r"miopenBFloat16"):
+        mi.convolutionForwardImmediate(handle, desc(w.shape, dtype=dt), w, desc(x.shape, dtype=dt), x, cd,
+                                       desc(y.shape, dtype=dt), y, np.empty(1, np.uint8), 0, SOLVER_IDS[FWD])
