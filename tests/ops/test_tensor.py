@@ -51,6 +51,28 @@ def test_op_tensor_matches_torch_with_broadcast(handle, rng, op, bshape, dt):
 
 
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("op", list(TORCH_OPS))
+@pytest.mark.parametrize("shape,bshape", [((2, 3, 4, 8), (1, 3, 1, 1)), ((2, 5, 3, 4, 8), (1, 5, 1, 1, 1)),
+                                          ((3, 4, 40, 56), (1, 4, 1, 1)), ((2, 3, 4, 8), (1, 1, 1, 1))],
+                         ids=["4d", "5d", "chunked", "scalar"])
+@pytest.mark.parametrize("beta", [0.0, 0.5])
+def test_op_tensor_per_channel_broadcast_on_whole_vectors(handle, rng, op, shape, bshape, beta, dt):
+    # (n, c) planes of whole 16-byte vectors: on the GPU the 16-bit types take OpTensorChannel
+    # (several blocks a plane in "chunked"); in place (A is C) as the forward bias calls it
+    A = random_stored(shape, dt, rng)
+    B = random_stored(bshape, dt, rng)
+    C = random_stored(shape, dt, rng) if beta else poison(shape, dt)
+    before = C.copy()
+    mi.opTensor(handle, op, 1.5, desc(shape, dtype=dt), A, -0.5, desc(bshape, dtype=dt), B, beta,
+                desc(shape, dtype=dt), C)
+    check_typed(C, _op_reference(op, 1.5, A, -0.5, B, beta, before), dt)
+    expect = _op_reference(op, 2.0, A, 1.0, B, beta, A)
+    mi.opTensor(handle, op, 2.0, desc(shape, dtype=dt), A, 1.0, desc(bshape, dtype=dt), B, beta,
+                desc(shape, dtype=dt), A)
+    check_typed(A, expect, dt)
+
+
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_op_tensor_beta_blends_and_strided_gaps_stay(handle, rng, dt):
     shape = (3, 4, 5, 6)
     npt = np_dtype(dt)

@@ -16,36 +16,39 @@ bool OpTensorChannelPath(const Handle& h, miopenTensorOp_t op, float alpha1,
                          const size_t* bStrides, const T* B, float beta,
                          const TensorDescriptor& cDesc, T* C)
 {
-    constexpr int64_t W = 16 / sizeof(T);
     if constexpr(sizeof(T) != 2)
         return false;
-    const int nd = cDesc.NumDims();
-    if(nd < 2 || !cDesc.IsPacked() || aDesc.Strides() != cDesc.Strides() ||
-       (reinterpret_cast<uintptr_t>(A) & 15) != 0 || (reinterpret_cast<uintptr_t>(C) & 15) != 0)
-        return false;
-    for(int d = 0; d < nd; ++d)
-        if(d != 1 && bStrides[d] != 0)
+    else
+    {
+        constexpr int64_t W = 16 / sizeof(T);
+        const int nd = cDesc.NumDims();
+        if(nd < 2 || !cDesc.IsPacked() || aDesc.Strides() != cDesc.Strides() ||
+           (reinterpret_cast<uintptr_t>(A) & 15) != 0 || (reinterpret_cast<uintptr_t>(C) & 15) != 0)
             return false;
-    const auto& lens = cDesc.Lens();
-    int64_t plane    = 1;
-    for(int d = 2; d < nd; ++d)
-        plane *= static_cast<int64_t>(lens[d]);
-    const int64_t planes = static_cast<int64_t>(lens[0] * lens[1]);
-    if(plane <= 0 || planes <= 0 || plane % W != 0)
-        return false;
-    OpTensorChannelArgs<T> p;
-    p.a = A, p.b = B, p.c = C, p.beta = beta;
-    p.b_stride = static_cast<int64_t>(bStrides[1]);
-    p.channels = static_cast<int64_t>(lens[1]);
-    p.plane_q  = plane / W;
-    PlanBalancedChunks(p.plane_q, int64_t{kOpChannelThreads} * kOpChannelUnroll, p.chunk_q,
-                       p.chunks);
-    if(planes * p.chunks >= (int64_t{1} << 31))
-        return false;
-    LaunchOpTensorChannel(
-        p, On(h, D1(static_cast<unsigned>(planes * p.chunks)), D1(kOpChannelThreads)), op, alpha1,
-        alpha2);
-    return true;
+        for(int d = 0; d < nd; ++d)
+            if(d != 1 && bStrides[d] != 0)
+                return false;
+        const auto& lens = cDesc.Lens();
+        int64_t plane    = 1;
+        for(int d = 2; d < nd; ++d)
+            plane *= static_cast<int64_t>(lens[d]);
+        const int64_t planes = static_cast<int64_t>(lens[0] * lens[1]);
+        if(plane <= 0 || planes <= 0 || plane % W != 0)
+            return false;
+        OpTensorChannelArgs<T> p;
+        p.a = A, p.b = B, p.c = C, p.beta = beta;
+        p.b_stride = static_cast<int64_t>(bStrides[1]);
+        p.channels = static_cast<int64_t>(lens[1]);
+        p.plane_q  = plane / W;
+        PlanBalancedChunks(p.plane_q, int64_t{kOpChannelThreads} * kOpChannelUnroll, p.chunk_q,
+                           p.chunks);
+        if(planes * p.chunks >= (int64_t{1} << 31))
+            return false;
+        LaunchOpTensorChannel(
+            p, On(h, D1(static_cast<unsigned>(planes * p.chunks)), D1(kOpChannelThreads)), op, alpha1,
+            alpha2);
+        return true;
+    }
 }
 
 } // namespace
