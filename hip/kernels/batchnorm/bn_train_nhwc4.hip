@@ -1,7 +1,7 @@
-// bn_fwd_train_nhwc4: spatial batch-norm training forward on packed channels-last tensors
-// (N[D]HWC) whose C is a multiple of 4 and whose x and y are 16-byte aligned: the NHWC partner of
-// bn_fwd_train_nchw4 (the generic group reduction reads one element per load with 64-bit index
-// arithmetic, and the element-wise apply cannot merge a channels-last space into rows).
+// bn_train_nhwc4: spatial batch-norm training (forward and backward) on packed channels-last
+// tensors (N[D]HWC) whose C is a multiple of 4 and whose x and y are 16-byte aligned: the NHWC
+// partner of bn_train_nchw4 (the generic group reduction reads one element per load with 64-bit
+// index arithmetic, and the element-wise apply cannot merge a channels-last space into rows).
 //
 //   bn_stats_nhwc4  block (p, j) = cq quads of channels (threadIdx.x) by lanes of positions
 //                   (threadIdx.y): each thread adds its quad's 4 channels over positions
@@ -21,7 +21,7 @@
 //   bn_bwd_apply_nhwc4; the statistics, when not saved, from bn_stats_nhwc4, and batchnorm.hip's
 //   prepare and finish kernels between.
 // Templated on the storage type T (Load4 / Store4: float4 or 8 bytes of fp16 / bf16).
-#include "kernels/batchnorm/bn_fwd_train_nhwc4_kernels.hpp"
+#include "kernels/batchnorm/bn_train_nhwc4_kernels.hpp"
 #include "kernels/common/device.hpp"
 #include "kernels/common/storage_types.hpp"
 
