@@ -28,6 +28,11 @@
 namespace miopen::gpu {
 namespace {
 
+/// Quads a thread loads (per operand) before it uses any: 4 float4s of fp32, as many bytes (8
+/// quads of 8 bytes) of fp16 / bf16.
+template <class T>
+constexpr int kQuadsInFlight = 16 / static_cast<int>(sizeof(T));
+
 template <class T>
 __global__ void __launch_bounds__(kBnNhwc4Threads)
     BnStatsNhwc4(BnNhwc4Args a, const T* x, Partial2* partial)
@@ -58,7 +63,7 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
             }
         };
         int64_t i = begin + ty;
-        constexpr int kU = 4;
+        constexpr int kU = kQuadsInFlight<T>;
         for(; i + (kU - 1) * lanes < end; i += kU * lanes)
         {
             float4 v[kU];
@@ -161,7 +166,7 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
             }
         };
         int64_t i = begin + ty;
-        constexpr int kU = 4;
+        constexpr int kU = kQuadsInFlight<T>;
         for(; i + (kU - 1) * lanes < end; i += kU * lanes)
         {
             float4 v[kU], g[kU];
@@ -212,11 +217,11 @@ __device__ inline float4 CoefQuad(const float* c, int64_t k)
 }
 
 /// The applies walk quads i = blockIdx.x * 256 + threadIdx.x + j * stride (stride = the grid's
-/// threads), kU quads loaded before any is stored. Fixed: c4 divides kBnNhwc4Threads, so every
-/// quad of a thread has the channel quad threadIdx.x % c4 and its coefficients are read once
+/// threads), kQuadsInFlight<T> quads loaded before any is stored. Fixed: c4 divides
+/// kBnNhwc4Threads, so every quad of a thread has the channel quad threadIdx.x % c4 and its
+/// coefficients are read once
 /// (else a 64-bit remainder and 12 or 16 scalar coefficient loads a quad: at C = 64 on an H200
 /// 16-bit inference ran at 0.36 of copy that way). The same expressions either way.
-constexpr int kApplyU = 4;
 
 /// dx = c1 * dy + (c2 * (x - m) + c3) (+ beta * dx), a thread per quad (batchnorm.hip's
 /// BwdApplyF).
@@ -259,7 +264,8 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
         }
         Store4(dx + 4 * i, r);
     };
-    int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    constexpr int kApplyU = kQuadsInFlight<T>;
+    int64_t i             = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     for(; i + (kApplyU - 1) * stride < total; i += kApplyU * stride)
     {
         float4 v[kApplyU], g[kApplyU], o[kApplyU];
@@ -315,7 +321,8 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
         }
         Store4(y + 4 * i, r);
     };
-    int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    constexpr int kApplyU = kQuadsInFlight<T>;
+    int64_t i             = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     for(; i + (kApplyU - 1) * stride < total; i += kApplyU * stride)
     {
         float4 v[kApplyU], o[kApplyU];
