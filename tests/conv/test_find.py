@@ -184,6 +184,36 @@ def test_find_writes_a_record_that_later_finds_reuse(handle, rng, monkeypatch):
     assert rel_l2(y, y_ref) <= 1e-5
 
 
+def nhwc_desc(shape):
+    """A descriptor of NCHW lengths `shape` with packed channels-last strides."""
+    n, c, h, w = shape
+    return desc(shape, (h * w * c, 1, w * c, c))
+
+
+def test_channels_last_records_its_layout_in_the_key(handle, rng):
+    x, w, dy, y_ref, *_ = reference(LAYER, rng)
+    xl = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    wl = np.ascontiguousarray(w.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    yl = poisoned(y_ref.shape).transpose(0, 2, 3, 1).copy().transpose(0, 3, 1, 2)
+    cd = LAYER.conv_desc()
+    perf = mi.findConvolutionForwardAlgorithm(handle, nhwc_desc(x.shape), xl, nhwc_desc(w.shape), wl, cd,
+                                              nhwc_desc(y_ref.shape), yl, 5, None, 0, False)
+    assert perf and rel_l2(yl, y_ref) <= 1e-5
+    [line] = db_lines()
+    assert line.split("=")[0] == "8-10-9-3x3-6-10-9-2-1x1-1x1-1x1-1-NHWC-NHWC-NHWC-FP32-F"
+
+
+def test_mixed_layouts_are_refused_naming_both_tensors(handle, rng):
+    x, w, dy, y_ref, *_ = reference(LAYER, rng)
+    xl = np.ascontiguousarray(x.transpose(0, 2, 3, 1)).transpose(0, 3, 1, 2)
+    y = poisoned(y_ref.shape)
+    with pytest.raises(mi.BadParmError, match=r"mixed layouts: wDesc is packed channels-first \(NCHW\) but xDesc is packed channels-last \(NHWC\)"):
+        mi.findConvolutionForwardAlgorithm(handle, nhwc_desc(x.shape), xl, desc(w.shape), w, LAYER.conv_desc(),
+                                           desc(y_ref.shape), y, 5, None, 0, False)
+    assert np.all(np.isnan(y))
+    assert not os.path.exists(db_file())
+
+
 def test_fast_mode_does_not_benchmark(handle, rng, monkeypatch):
     x, w, dy, y_ref, *_ = reference(LAYER, rng)
     monkeypatch.setenv("MIOPEN_FIND_MODE", "2")

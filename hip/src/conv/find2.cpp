@@ -159,7 +159,7 @@ SolverState ProblemSolverState(const Handle& handle, const Problem& problem, uin
     out.reason = st.why_not;
     if(st.usable)
         out.workspace = st.workspace;
-    else if(s->IsApplicable(ctx, p).ok)
+    else if(ApplicableTo(ctx, p, *s).ok)
         out.workspace = s->WorkspaceSize(ctx, p);
     return out;
 }

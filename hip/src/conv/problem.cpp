@@ -39,10 +39,84 @@ std::string ConvProblem::Key() const
     joined(strides, "x");
     o << "-";
     joined(dilations, "x");
-    o << "-" << groups << "-" << (IsPackedNCHW() ? (dims == 3 ? "NCDHW" : "NCHW") : "STRIDED");
-    o << "-FP32-" << (IsForward() ? "F" : IsBackwardData() ? "B" : "W");
+    o << "-" << groups << "-";
+    switch(layout)
+    {
+    case ConvLayout::ChannelsFirst: o << (dims == 3 ? "NCDHW" : "NCHW"); break;
+    case ConvLayout::ChannelsLast: o << (dims == 3 ? "NDHWC-NDHWC-NDHWC" : "NHWC-NHWC-NHWC"); break;
+    case ConvLayout::Strided: o << "STRIDED"; break;
+    }
+    o << "-" << ConvTypeKeyName(type) << "-" << (IsForward() ? "F" : IsBackwardData() ? "B" : "W");
     return o.str();
 }
+
+const char* ConvTypeKeyName(miopenDataType_t type)
+{
+    switch(type)
+    {
+    case miopenFloat: return "FP32";
+    case miopenHalf: return "FP16";
+    case miopenBFloat16: return "BF16";
+    case miopenInt8: return "INT8";
+    case miopenInt32: return "INT32";
+    case miopenDouble: return "FP64";
+    default: return "UNKNOWN";
+    }
+}
+
+namespace {
+
+/// Packed with the channel dimension (1) innermost: N, spatial..., C.
+bool IsPackedChannelsLast(const TensorDescriptor& d)
+{
+    const auto& lens = d.Lens();
+    const auto& strides = d.Strides();
+    const size_t nd = lens.size();
+    // Order of dimensions from innermost: C, then the spatial ones from last to first, then N.
+    std::vector<size_t> order{1};
+    for(size_t i = nd; i-- > 2;)
+        order.push_back(i);
+    order.push_back(0);
+    size_t expect = 1;
+    for(size_t i : order)
+    {
+        if(lens[i] != 1 && strides[i] != expect)
+            return false;
+        expect *= lens[i];
+    }
+    return true;
+}
+
+ConvLayout LayoutOf(const TensorDescriptor& x, const char* x_name,
+                    const TensorDescriptor& w, const char* w_name,
+                    const TensorDescriptor& y, const char* y_name)
+{
+    const TensorDescriptor* t[3] = {&x, &w, &y};
+    const char* names[3] = {x_name, w_name, y_name};
+    bool first = true, last = true;
+    int first_only = -1, last_only = -1;   // a tensor packed in one order and not the other
+    for(int i = 0; i < 3; ++i)
+    {
+        const bool f = t[i]->IsPacked();
+        const bool l = IsPackedChannelsLast(*t[i]);
+        first = first && f;
+        last = last && l;
+        if(f && !l && first_only < 0)
+            first_only = i;
+        if(l && !f && last_only < 0)
+            last_only = i;
+        if(!f && !l)
+            return ConvLayout::Strided;
+    }
+    if(first)
+        return ConvLayout::ChannelsFirst;
+    if(last)
+        return ConvLayout::ChannelsLast;
+    ThrowBadParm("mixed layouts: ", names[first_only], " is packed channels-first (NCHW) but ",
+                 names[last_only], " is packed channels-last (NHWC); give x, w and y one layout");
+}
+
+} // namespace
 
 ConvProblem MakeConvProblem(UserDirection direction,
                             const ConvolutionDescriptor& conv,
@@ -97,6 +171,8 @@ ConvProblem MakeConvProblem(UserDirection direction,
         p.filter[i]    = used ? w.Lens()[2 + i] : 1;
     }
     p.deterministic = conv.Deterministic();
+    p.type = w.Type();
+    p.layout = LayoutOf(xLike, x_name, w, w_name, yLike, y_name);
     return p;
 }
 

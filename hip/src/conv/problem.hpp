@@ -28,11 +28,21 @@ enum class UserDirection
     BackwardWeights,
 };
 
+/// The memory order shared by x, w and y (MakeConvProblem refuses two packed orders mixed).
+enum class ConvLayout
+{
+    ChannelsFirst,   // all packed N,C,[D,]H,W (w: K,C,[Z,]Y,X): MIOpen's NCHW / NCDHW
+    ChannelsLast,    // all packed N,[D,]H,W,C (w: K,[Z,]Y,X,C): MIOpen's NHWC / NDHWC
+    Strided,         // some tensor packed in neither order: the strided solvers only
+};
+
 class ConvProblem
 {
 public:
     ConvDirection direction;
     TensorDescriptor x, w, y;     // canonical roles
+    miopenDataType_t type = miopenFloat;   // of x, w and y alike (accumulation is fp32)
+    ConvLayout layout = ConvLayout::ChannelsFirst;
     int dims = 2;                 // spatial dims
     int groups = 1;
     std::array<int, 3> pads{}, strides{}, dilations{};
@@ -44,7 +54,9 @@ public:
     bool IsBackwardData() const { return direction == ConvDirection::BackwardData; }
     bool IsBackwardWeights() const { return direction == ConvDirection::BackwardWeights; }
     /// All three tensors packed in N, C, spatial order (the layout of the fast solvers).
-    bool IsPackedNCHW() const { return x.IsPacked() && w.IsPacked() && y.IsPacked(); }
+    bool IsPackedNCHW() const { return layout == ConvLayout::ChannelsFirst; }
+    /// All three tensors packed channels-last: N, spatial, C (w: K, filter spatial, C/groups).
+    bool IsPackedNHWC() const { return layout == ConvLayout::ChannelsLast; }
     bool Is1x1() const;                          // every filter length 1
     bool IsUnitStrideNoPad() const;              // strides 1, pads 0, dilations 1
     size_t InSpatial() const { return in[0] * in[1] * in[2]; }
@@ -54,7 +66,9 @@ public:
     double Macs() const;
 
     /// The stable text key (MIOpen's network config vocabulary), used by the find-db and caches:
-    /// C-H-W-RxS-K-Ho-Wo-N-PadhxPadw-StridehxStridew-DilhxDilw-G-LAYOUT-FP32-DIR
+    /// C-H-W-RxS-K-Ho-Wo-N-PadhxPadw-StridehxStridew-DilhxDilw-G-LAYOUT-TYPE-DIR, where LAYOUT
+    /// is NCHW / NCDHW, NHWC-NHWC-NHWC / NDHWC-NDHWC-NDHWC (MIOpen writes the three tensors'
+    /// layouts when they are not the default) or STRIDED, and TYPE is FP32, FP16 or BF16.
     std::string Key() const;
 };
 
@@ -65,10 +79,16 @@ public:
 ///   user BackwardData(dy -> dx)   = canonical Forward(x := dy, y := dx)
 ///   user BackwardWeights(dy, x)   = canonical BackwardWeights(dy := x, x := dy)
 /// xLike/yLike are the user's x-side and y-side descriptors, with their parameter names.
+/// Layout: all three packed channels-first, all packed channels-last, or (any tensor packed in
+/// neither order) strided; a channels-first tensor beside a channels-last one is BadParm naming
+/// both.
 ConvProblem MakeConvProblem(UserDirection direction,
                             const ConvolutionDescriptor& conv,
                             const TensorDescriptor& xLike, const char* x_name,
                             const TensorDescriptor& w, const char* w_name,
                             const TensorDescriptor& yLike, const char* y_name);
+
+/// The key's name of a data type: "FP32", "FP16", "BF16" (MIOpen's GetDataTypeName).
+const char* ConvTypeKeyName(miopenDataType_t type);
 
 } // namespace miopen

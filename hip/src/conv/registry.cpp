@@ -214,12 +214,19 @@ std::optional<std::string> DisabledBy(const ConvSolver& solver)
     return std::nullopt;
 }
 
+Applicability ApplicableTo(const ConvContext& ctx, const ConvProblem& p, const ConvSolver& solver)
+{
+    if(!solver.SupportsType(p.type))
+        return NotApplicable(Concat("does not compute in ", DataTypeName(p.type)));
+    return solver.IsApplicable(ctx, p);
+}
+
 SolverStatus SurveySolver(const ConvContext& ctx, const ConvProblem& p, const ConvSolver& solver,
                           size_t workspace_limit)
 {
     const ConvSolver* s = &solver;
     SolverStatus st{s, false, false, "", 0};
-    const Applicability a = s->IsApplicable(ctx, p);
+    const Applicability a = ApplicableTo(ctx, p, *s);
     if(!a.ok)
     {
         st.why_not      = "not applicable: " + a.reason;

@@ -40,6 +40,9 @@ struct SolverStatus
     size_t workspace;
 };
 
+/// The solver's applicability, its data types first (ConvSolver::SupportsType), then its
+/// IsApplicable. Every caller outside the solvers asks through this.
+Applicability ApplicableTo(const ConvContext& ctx, const ConvProblem& p, const ConvSolver& solver);
 /// One solver's status for the problem (what SurveySolvers reports for it).
 SolverStatus SurveySolver(const ConvContext& ctx, const ConvProblem& p, const ConvSolver& solver,
                           size_t workspace_limit);

@@ -67,6 +67,9 @@ public:
     virtual uint64_t Id() const = 0;
     virtual ConvAlgo Algorithm() const = 0;
     virtual bool IsDeterministic() const { return true; }
+    /// Whether the solver computes in this data type (x, w and y all of it). The registry asks
+    /// before IsApplicable (SurveySolver), so IsApplicable only sees problems of a supported type.
+    virtual bool SupportsType(miopenDataType_t type) const { return type == miopenFloat; }
     /// A switch of the solver's family besides its algorithm's and its own
     /// (MIOPEN_DEBUG_GCN_ASM_KERNELS for the assembly solvers), or null.
     virtual const char* FamilySwitch() const { return nullptr; }
