@@ -22,6 +22,12 @@ constexpr std::pair<std::string_view, const char*> kMIOpenSwitches[] = {
     {"ConvAsm3x3U", "MIOPEN_DEBUG_CONV_DIRECT_ASM_3X3U"},
     {"ConvAsm1x1U", "MIOPEN_DEBUG_CONV_DIRECT_ASM_1X1U"},
     {"fft", "MIOPEN_DEBUG_CONV_FFT"},
+    {"ConvHipImplicitGemmFwdXdlops", "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS"},
+    {"ConvHipImplicitGemmGroupFwdXdlops", "MIOPEN_DEBUG_GROUP_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS"},
+    {"ConvHipImplicitGemm3DGroupFwdXdlops", "MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS"},
+    {"ConvHipImplicitGemmBwdXdlops", "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_BWD_XDLOPS"},
+    {"ConvHipImplicitGemmGroupBwdXdlops", "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_GROUP_BWD_XDLOPS"},
+    {"ConvHipImplicitGemm3DGroupBwdXdlops", "MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_BWD_XDLOPS"},
 };
 
 // MIOpen's porting guide switches the Winograd solvers off with this (they were its precompiled
@@ -109,6 +115,12 @@ const std::vector<const ConvSolver*>& ConvSolvers()
         &solvers::ConvGpuImplicitGemmWrw(5),
         &solvers::ConvAsm3x3U(),
         &solvers::ConvAsm1x1U(),
+        &solvers::ConvHipImplicitGemmFwdXdlops(),
+        &solvers::ConvHipImplicitGemmGroupFwdXdlops(),
+        &solvers::ConvHipImplicitGemm3DGroupFwdXdlops(),
+        &solvers::ConvHipImplicitGemmBwdXdlops(),
+        &solvers::ConvHipImplicitGemmGroupBwdXdlops(),
+        &solvers::ConvHipImplicitGemm3DGroupBwdXdlops(),
         &solvers::ConvDirectNaiveFwd(),
         &solvers::ConvDirectNaiveBwdData(),
         &solvers::ConvDirectNaiveBwdWeights(),
