@@ -287,7 +287,7 @@ Args ToArgs(const ConvKArgs& k, bool bwd)
 }
 
 template <bool Bwd>
-void Launch(const ConvKArgs& k, void* stream, bool bf16, const void* src, const void* w, void* out)
+void RunIgemmMma(const ConvKArgs& k, void* stream, bool bf16, const void* src, const void* w, void* out)
 {
     Args a = ToArgs(k, Bwd);
     a.vec  = reinterpret_cast<uintptr_t>(src) % 16 == 0 && (Bwd || reinterpret_cast<uintptr_t>(w) % 16 == 0);
@@ -306,12 +306,12 @@ void Launch(const ConvKArgs& k, void* stream, bool bf16, const void* src, const 
 
 void LaunchConvIgemmMmaFwd(const ConvKArgs& k, void* stream, bool bf16, const void* x, const void* w, void* y)
 {
-    Launch<false>(k, stream, bf16, x, w, y);
+    RunIgemmMma<false>(k, stream, bf16, x, w, y);
 }
 
 void LaunchConvIgemmMmaBwd(const ConvKArgs& k, void* stream, bool bf16, void* dx, const void* w, const void* dy)
 {
-    Launch<true>(k, stream, bf16, dy, w, dx);
+    RunIgemmMma<true>(k, stream, bf16, dy, w, dx);
 }
 
 } // namespace miopen::gpu
