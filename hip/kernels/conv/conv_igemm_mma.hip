@@ -31,6 +31,8 @@
 #include "kernels/common/storage_types.hpp"
 #include "kernels/conv/conv_igemm_mma.hpp"
 
+#include <algorithm>
+
 namespace miopen::gpu {
 namespace {
 
@@ -253,6 +255,208 @@ __global__ void __launch_bounds__(kThreads)
     });
 }
 
+/// Backward weights, per group g and split z: P[z][g][m][n] = sum over kk in the split's range of
+/// dy[kk][g * K/G + m] * x at (kk's batch, kk's output position * stride - pad + tap * dilation,
+/// g * C/G + c), with m the group's output channel, n = (tap, c) (c fastest: w's own order) and kk
+/// the position (batch, output position). Both operands are read 2 bytes at a time (their
+/// contiguous dimension is the tile's rows, not the reduction): across a warp the rows are
+/// consecutive channels, so each load instruction still reads contiguous memory. Partials are
+/// fp32; ConvIgemmMmaWrwReduce adds them in split order and rounds once (deterministic).
+struct WrwArgs
+{
+    int kpg, cols, cpg, ktot, ctot, g;
+    int npos;       // the reduction: N * output positions
+    int per_split;  // reduction positions a split (a multiple of BK)
+    int splits;
+    int in[3], out[3], fil[3], pad[3], str[3], dil[3];
+    int xs[5];
+};
+
+template <class T>
+__global__ void __launch_bounds__(kThreads)
+    ConvIgemmMmaWrwKernel(WrwArgs a, const uint16_t* __restrict__ x, const uint16_t* __restrict__ dy,
+                          float* __restrict__ part)
+{
+    __shared__ __align__(16) uint16_t sa[2][BM * LDS];
+    __shared__ __align__(16) uint16_t sb[2][BN * LDS];
+
+    const int tid   = static_cast<int>(threadIdx.x);
+    const int g     = static_cast<int>(blockIdx.z) / a.splits;
+    const int split = static_cast<int>(blockIdx.z) - g * a.splits;
+    const int m0    = static_cast<int>(blockIdx.x) * BM;
+    const int n0    = static_cast<int>(blockIdx.y) * BN;
+    const int kc    = (tid % kChunksK) * 8;
+    const int lr    = tid / kChunksK;
+    const int kbeg  = split * a.per_split;
+    const int kend  = min(a.npos, kbeg + a.per_split);
+
+    int a_off[kPasses];
+    bool a_ok[kPasses];
+    int b_d[kPasses], b_h[kPasses], b_w[kPasses], b_off[kPasses];
+    bool b_ok[kPasses];
+#pragma unroll
+    for(int p = 0; p < kPasses; ++p)
+    {
+        const int m = m0 + lr + p * kRowsPerPass;
+        a_ok[p]     = m < a.kpg;
+        a_off[p]    = g * a.kpg + (a_ok[p] ? m : 0);
+        const int n = n0 + lr + p * kRowsPerPass;
+        b_ok[p]     = n < a.cols;
+        int t       = b_ok[p] ? n : 0;
+        const int c = t % a.cpg;
+        t /= a.cpg;
+        const int fx = t % a.fil[2];
+        t /= a.fil[2];
+        const int fy = t % a.fil[1];
+        const int fz = t / a.fil[1];
+        b_d[p]       = fz * a.dil[0] - a.pad[0];
+        b_h[p]       = fy * a.dil[1] - a.pad[1];
+        b_w[p]       = fx * a.dil[2] - a.pad[2];
+        b_off[p]     = g * a.cpg + c;
+    }
+
+    // The chunk's first position kk as (batch, od, oh, ow), advanced by carries.
+    int kk = kbeg + kc;
+    int pb, pd, ph, pw;
+    {
+        int t = kk;
+        pw    = t % a.out[2];
+        t /= a.out[2];
+        ph = t % a.out[1];
+        t /= a.out[1];
+        pd = t % a.out[0];
+        pb = t / a.out[0];
+    }
+    auto advance = [&](int by) {
+        pw += by;
+        while(pw >= a.out[2])
+        {
+            pw -= a.out[2];
+            if(++ph == a.out[1])
+            {
+                ph = 0;
+                if(++pd == a.out[0])
+                {
+                    pd = 0;
+                    ++pb;
+                }
+            }
+        }
+    };
+
+    uint4 ra[kPasses], rb[kPasses];
+    auto fetch = [&]() {
+        uint32_t ua[kPasses][4], ub[kPasses][4];
+        int qb = pb, qd = pd, qh = ph, qw = pw;
+#pragma unroll
+        for(int j = 0; j < 8; ++j)
+        {
+            const bool kin = kk + j < kend;
+#pragma unroll
+            for(int p = 0; p < kPasses; ++p)
+            {
+                const uint32_t va = (kin & a_ok[p]) ? uint32_t{dy[(kk + j) * a.ktot + a_off[p]]} : 0u;
+                const int id = qd * a.str[0] + b_d[p], ih = qh * a.str[1] + b_h[p], iw = qw * a.str[2] + b_w[p];
+                const bool ok = kin & b_ok[p] & In(id, a.in[0]) & In(ih, a.in[1]) & In(iw, a.in[2]);
+                const uint32_t vb =
+                    ok ? uint32_t{x[qb * a.xs[0] + id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4] + b_off[p]]} : 0u;
+                if(j % 2 == 0)
+                {
+                    ua[p][j / 2] = va;
+                    ub[p][j / 2] = vb;
+                }
+                else
+                {
+                    ua[p][j / 2] |= va << 16;
+                    ub[p][j / 2] |= vb << 16;
+                }
+            }
+            if(++qw == a.out[2])
+            {
+                qw = 0;
+                if(++qh == a.out[1])
+                {
+                    qh = 0;
+                    if(++qd == a.out[0])
+                    {
+                        qd = 0;
+                        ++qb;
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for(int p = 0; p < kPasses; ++p)
+        {
+            ra[p] = make_uint4(ua[p][0], ua[p][1], ua[p][2], ua[p][3]);
+            rb[p] = make_uint4(ub[p][0], ub[p][1], ub[p][2], ub[p][3]);
+        }
+    };
+    auto stash = [&](int buf) {
+#pragma unroll
+        for(int p = 0; p < kPasses; ++p)
+        {
+            *reinterpret_cast<uint4*>(&sa[buf][(lr + p * kRowsPerPass) * LDS + kc]) = ra[p];
+            *reinterpret_cast<uint4*>(&sb[buf][(lr + p * kRowsPerPass) * LDS + kc]) = rb[p];
+        }
+    };
+
+    using Mma = mma::WarpMma<T>;
+    typename Mma::Acc acc;
+    Mma::Zero(acc);
+    const int warp = tid / mma::kLanes, lane = tid % mma::kLanes;
+    const int wm = warp % kWarpsM, wn = warp / kWarpsM;
+
+    const int steps = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
+    if(steps > 0)
+    {
+        fetch();
+        stash(0);
+    }
+    __syncthreads();
+    for(int s = 0; s < steps; ++s)
+    {
+        const int cur  = s & 1;
+        const bool more = s + 1 < steps;
+        if(more)
+        {
+            kk += BK;
+            advance(BK);
+            fetch();
+        }
+#pragma unroll
+        for(int k = 0; k < BK; k += mma::kStepK)
+            Mma::Step(acc, &sa[cur][wm * mma::kWarpM * LDS + k], &sb[cur][wn * mma::kWarpN * LDS + k], LDS, lane);
+        if(more)
+            stash(cur ^ 1);
+        __syncthreads();
+    }
+
+    // An empty split (none when the host sizes them) still writes its zeros.
+    float* const out = part + (static_cast<int64_t>(split) * a.g + g) * a.kpg * a.cols;
+    const int mw = m0 + wm * mma::kWarpM, nw = n0 + wn * mma::kWarpN;
+    Mma::Store(acc, lane, [&](int r, int c, float v) {
+        const int m = mw + r, n = nw + c;
+        if(m < a.kpg && n < a.cols)
+            out[m * a.cols + n] = v;
+    });
+}
+
+/// dw[e] = the sum over splits, in order, of part[split][e], rounded once (e over G*K/G*cols:
+/// dw's own packed order).
+template <class T>
+__global__ void ConvIgemmMmaWrwReduce(const float* __restrict__ part, uint16_t* __restrict__ dw, int64_t total,
+                                      int splits)
+{
+    for(int64_t e = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; e < total; e += int64_t{gridDim.x} * blockDim.x)
+    {
+        float s = 0.0f;
+        for(int z = 0; z < splits; ++z)
+            s += part[z * total + e];
+        dw[e] = DeviceFloatTo<T>(s).bits;
+    }
+}
+
 Args ToArgs(const ConvKArgs& k, bool bwd)
 {
     Args a;
@@ -312,6 +516,58 @@ void LaunchConvIgemmMmaFwd(const ConvKArgs& k, void* stream, bool bf16, const vo
 void LaunchConvIgemmMmaBwd(const ConvKArgs& k, void* stream, bool bf16, void* dx, const void* w, const void* dy)
 {
     RunIgemmMma<true>(k, stream, bf16, dy, w, dx);
+}
+
+int IgemmMmaWrwPerSplit(const ConvKArgs& k, int splits)
+{
+    const int64_t npos  = k.n * k.out[0] * k.out[1] * k.out[2];
+    const int64_t steps = (npos + BK - 1) / BK;
+    return static_cast<int>((steps + splits - 1) / splits * BK);
+}
+
+void LaunchConvIgemmMmaWrw(const ConvKArgs& k, void* stream, bool bf16, int splits, const void* x, void* dw,
+                           const void* dy, float* workspace)
+{
+    WrwArgs a;
+    a.kpg  = static_cast<int>(k.kpg);
+    a.cpg  = static_cast<int>(k.cpg);
+    a.ktot = static_cast<int>(k.k);
+    a.ctot = static_cast<int>(k.c);
+    a.g    = static_cast<int>(k.g);
+    int fsp = 1;
+    for(int i = 0; i < 3; ++i)
+    {
+        a.in[i]  = static_cast<int>(k.in[i]);
+        a.out[i] = static_cast<int>(k.out[i]);
+        a.fil[i] = static_cast<int>(k.fil[i]);
+        a.pad[i] = static_cast<int>(k.pad[i]);
+        a.str[i] = static_cast<int>(k.str[i]);
+        a.dil[i] = static_cast<int>(k.dil[i]);
+        fsp *= a.fil[i];
+    }
+    for(int i = 0; i < 5; ++i)
+        a.xs[i] = static_cast<int>(k.xs[i]);
+    a.cols      = fsp * a.cpg;
+    a.npos      = static_cast<int>(k.n) * a.out[0] * a.out[1] * a.out[2];
+    a.splits    = splits;
+    a.per_split = IgemmMmaWrwPerSplit(k, splits);
+    const dim3 grid(static_cast<unsigned>((a.kpg + BM - 1) / BM), static_cast<unsigned>((a.cols + BN - 1) / BN),
+                    static_cast<unsigned>(a.g * splits));
+    const auto* xp = static_cast<const uint16_t*>(x);
+    const auto* dp = static_cast<const uint16_t*>(dy);
+    auto* wp       = static_cast<uint16_t*>(dw);
+    const int64_t total = int64_t{a.g} * a.kpg * a.cols;
+    const unsigned blocks = static_cast<unsigned>(std::min<int64_t>((total + 255) / 256, 65535));
+    if(bf16)
+    {
+        ConvIgemmMmaWrwKernel<BFloat16><<<grid, kThreads, 0, ToStream(stream)>>>(a, xp, dp, workspace);
+        ConvIgemmMmaWrwReduce<BFloat16><<<blocks, 256, 0, ToStream(stream)>>>(workspace, wp, total, splits);
+    }
+    else
+    {
+        ConvIgemmMmaWrwKernel<Half><<<grid, kThreads, 0, ToStream(stream)>>>(a, xp, dp, workspace);
+        ConvIgemmMmaWrwReduce<Half><<<blocks, 256, 0, ToStream(stream)>>>(workspace, wp, total, splits);
+    }
 }
 
 } // namespace miopen::gpu

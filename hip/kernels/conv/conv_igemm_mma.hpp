@@ -25,4 +25,14 @@ void LaunchConvIgemmMmaFwd(const ConvKArgs& a, void* stream, bool bf16, const vo
 void LaunchConvIgemmMmaBwd(const ConvKArgs& a, void* stream, bool bf16, void* dx, const void* w,
                            const void* dy);
 
+/// Backward weights, same layouts, any channel counts: dw = conv_bwd_weights(x, dy). GEMM per
+/// group: rows the group's K/G filters, columns (filter position, c) with c fastest, reduction
+/// (n, output position) split into `splits` ranges of IgemmMmaWrwPerSplit positions (grid z =
+/// G * splits <= 65535). Every split writes its fp32 partial tile into `workspace`
+/// (splits * K * filter taps * C/G floats); a second kernel adds them in split order and rounds
+/// once (deterministic).
+int IgemmMmaWrwPerSplit(const ConvKArgs& a, int splits);
+void LaunchConvIgemmMmaWrw(const ConvKArgs& a, void* stream, bool bf16, int splits, const void* x, void* dw,
+                           const void* dy, float* workspace);
+
 } // namespace miopen::gpu

@@ -6,12 +6,16 @@
 
 namespace miopen::conv_gpu {
 
-ConvInvoker IgemmMmaInvoker(const Handle& handle, const ConvProblem& p, const char* name)
+ConvInvoker IgemmMmaInvoker(const Handle& handle, const ConvProblem& p, const char* name, int splits)
 {
     const gpu::ConvKArgs a = KernelArgs(ConvGeometry(p));
     const bool bf16        = p.type == miopenBFloat16;
     const Handle* h        = &handle;
-    // Forward and backward data (the solvers refuse backward weights).
+    if(p.direction == ConvDirection::BackwardWeights)
+        return [h, a, bf16, name, splits](const ConvArgs& r) {
+            gpu::LaunchConvIgemmMmaWrw(a, h->Stream(), bf16, splits, r.x, r.w, r.y, static_cast<float*>(r.workspace));
+            gpu::CheckLaunch(name);
+        };
     if(p.direction == ConvDirection::BackwardData)
         return [h, a, bf16, name](const ConvArgs& r) {
             gpu::LaunchConvIgemmMmaBwd(a, h->Stream(), bf16, r.x, r.w, r.y);

@@ -28,6 +28,8 @@ constexpr std::pair<std::string_view, const char*> kMIOpenSwitches[] = {
     {"ConvHipImplicitGemmBwdXdlops", "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_BWD_XDLOPS"},
     {"ConvHipImplicitGemmGroupBwdXdlops", "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_GROUP_BWD_XDLOPS"},
     {"ConvHipImplicitGemm3DGroupBwdXdlops", "MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_BWD_XDLOPS"},
+    {"ConvHipImplicitGemmGroupWrwXdlops", "MIOPEN_DEBUG_GROUP_CONV_IMPLICIT_GEMM_HIP_WRW_XDLOPS"},
+    {"ConvHipImplicitGemm3DGroupWrwXdlops", "MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_WRW_XDLOPS"},
 };
 
 // MIOpen's porting guide switches the Winograd solvers off with this (they were its precompiled
@@ -121,6 +123,8 @@ const std::vector<const ConvSolver*>& ConvSolvers()
         &solvers::ConvHipImplicitGemmBwdXdlops(),
         &solvers::ConvHipImplicitGemmGroupBwdXdlops(),
         &solvers::ConvHipImplicitGemm3DGroupBwdXdlops(),
+        &solvers::ConvHipImplicitGemmGroupWrwXdlops(),
+        &solvers::ConvHipImplicitGemm3DGroupWrwXdlops(),
         &solvers::ConvDirectNaiveFwd(),
         &solvers::ConvDirectNaiveBwdData(),
         &solvers::ConvDirectNaiveBwdWeights(),

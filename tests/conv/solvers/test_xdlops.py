@@ -1,6 +1,6 @@
 """MIOpen's XDLOPS implicit-GEMM solvers on tensor cores (conv_hip_implicit_gemm_xdlops.cpp over
-hip/kernels/conv/conv_igemm_mma.hip and hip/kernels/common/mma.hpp): forward and backward data in
-fp16 and bf16 on packed NHWC / NDHWC tensors, each solver forced alone (MIOPEN_DEBUG_FIND_ONLY_SOLVER) on a GPU
+hip/kernels/conv/conv_igemm_mma.hip and hip/kernels/common/mma.hpp): forward, backward data and
+backward weights in fp16 and bf16 on packed NHWC / NDHWC tensors, each solver forced alone (MIOPEN_DEBUG_FIND_ONLY_SOLVER) on a GPU
 handle against PyTorch's float64 convolution of the same stored (rounded) inputs, outputs
 NaN-poisoned; and where they refuse, with the reason.
 
@@ -8,7 +8,8 @@ Accuracy: the kernel accumulates in fp32 and rounds once, so every element must 
 in the last place of the storage type (check_close, relative to max(|ref|, 1)); the test also
 applies MIOpenDriver's own check, rms_range <= its tolerance for forward implicit GEMM
 (driver/conv_driver.hpp GetDefaultTolerance: 8.2e-3 for fp16, x8 for bf16; RunForwardGPU: x10
-for implicit GEMM; backward data: the same x10 for implicit GEMM), which is far looser.
+for implicit GEMM; backward data: the same x10 for implicit GEMM; backward weights: 2x the default,
+then x5 for fp16 implicit GEMM), which is far looser.
 
 GPU tests skip without a GPU; the refusals of problems (layout, type, channels) run on the CPU
 handle too, where the solvers report the problem's reason before the device's."""
@@ -28,17 +29,25 @@ FWD_2D, GROUP_FWD_2D, FWD_3D = ("ConvHipImplicitGemmFwdXdlops", "ConvHipImplicit
                                 "ConvHipImplicitGemm3DGroupFwdXdlops")
 BWD_2D, GROUP_BWD_2D, BWD_3D = ("ConvHipImplicitGemmBwdXdlops", "ConvHipImplicitGemmGroupBwdXdlops",
                                 "ConvHipImplicitGemm3DGroupBwdXdlops")
-FWD, BWD = "F", "B"
-DIRECTION = {FWD_2D: FWD, GROUP_FWD_2D: FWD, FWD_3D: FWD, BWD_2D: BWD, GROUP_BWD_2D: BWD, BWD_3D: BWD}
+GROUP_WRW_2D, WRW_3D = "ConvHipImplicitGemmGroupWrwXdlops", "ConvHipImplicitGemm3DGroupWrwXdlops"
+FWD, BWD, WRW = "F", "B", "W"
+DIRECTION = {FWD_2D: FWD, GROUP_FWD_2D: FWD, FWD_3D: FWD, BWD_2D: BWD, GROUP_BWD_2D: BWD, BWD_3D: BWD,
+             GROUP_WRW_2D: WRW, WRW_3D: WRW}
 # MIOpen's ids (src/solver.cpp, counted by its ++id) and switches (src/solver/conv/*.cpp).
-IDS = {FWD_2D: 128, GROUP_FWD_2D: 137, FWD_3D: 138, BWD_2D: 129, GROUP_BWD_2D: 155, BWD_3D: 141}
+IDS = {FWD_2D: 128, GROUP_FWD_2D: 137, FWD_3D: 138, BWD_2D: 129, GROUP_BWD_2D: 155, BWD_3D: 141,
+       GROUP_WRW_2D: 156, WRW_3D: 140}
 SWITCHES = {FWD_2D: "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS",
             GROUP_FWD_2D: "MIOPEN_DEBUG_GROUP_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS",
             FWD_3D: "MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS",
             BWD_2D: "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_BWD_XDLOPS",
             GROUP_BWD_2D: "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_GROUP_BWD_XDLOPS",
-            BWD_3D: "MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_BWD_XDLOPS"}
-DRIVER_TOL = {int(mi.miopenHalf): 8.2e-3 * 10, int(mi.miopenBFloat16): 8.2e-3 * 8 * 10}
+            BWD_3D: "MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_BWD_XDLOPS",
+            GROUP_WRW_2D: "MIOPEN_DEBUG_GROUP_CONV_IMPLICIT_GEMM_HIP_WRW_XDLOPS",
+            WRW_3D: "MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_WRW_XDLOPS"}
+HALF, BF16 = int(mi.miopenHalf), int(mi.miopenBFloat16)
+DRIVER_TOL = {FWD: {HALF: 8.2e-3 * 10, BF16: 8.2e-3 * 8 * 10},
+              BWD: {HALF: 8.2e-3 * 10, BF16: 8.2e-3 * 8 * 10},
+              WRW: {HALF: 8.2e-3 * 2 * 5, BF16: 8.2e-3 * 8 * 2}}
 
 
 def c2(n, c, hw, k, filt, pad=(0, 0), stride=(1, 1), dil=(1, 1), groups=1):
@@ -102,6 +111,26 @@ CASES = {
         c3(3, 20, (6, 6, 6), 16, (2, 3, 3), (1, 2, 2), (2, 1, 1), (1, 2, 2)),
         c3(1, 136, (3, 4, 5), 16, (1, 1, 1)),
     ],
+    # Backward weights: rows K/G, columns taps * C/G (c fastest), reduction N*Ho*Wo split over
+    # blocks; any channel counts.
+    GROUP_WRW_2D: [
+        c2(1, 8, (5, 5), 8, (3, 3), (1, 1)),
+        c2(3, 24, (13, 11), 40, (3, 3), (1, 1)),                   # odd N
+        c2(2, 64, (28, 28), 136, (3, 3), (1, 1), (2, 2)),          # stride 2; K tail; long reduction
+        c2(2, 256, (14, 14), 64, (1, 1)),                          # 1x1, 2 column tiles
+        c2(2, 3, (32, 32), 64, (7, 7), (3, 3), (2, 2)),            # the stem: C = 3
+        c2(1, 16, (9, 20), 12, (3, 5), (0, 2), (2, 1), (1, 2)),    # mixed; K = 12
+        c2(8, 32, (30, 30), 32, (3, 3), (1, 1)),                   # N*Ho*Wo = 7200: many splits
+        c2(2, 48, (9, 9), 32, (3, 3), (1, 1), groups=2),
+        c2(1, 64, (7, 7), 64, (3, 3), (1, 1), groups=8),
+        c2(2, 6, (11, 8), 9, (1, 1), groups=3),                    # C/G 2, K/G 3
+        c2(1, 8, (3, 3), 8, (5, 5), (3, 3)),                       # pads past the input
+    ],
+    WRW_3D: [
+        c3(2, 8, (5, 6, 7), 12, (3, 3, 3), (1, 1, 1)),
+        c3(1, 32, (4, 9, 9), 48, (1, 3, 3), (0, 1, 1), (1, 2, 2), groups=2),
+        c3(3, 5, (6, 6, 6), 7, (2, 3, 3), (1, 2, 2), (2, 1, 1), (1, 2, 2)),
+    ],
 }
 ALL = [(s, c) for s, cs in CASES.items() for c in cs]
 
@@ -144,8 +173,18 @@ def torch_bwd_ref(case, dy, w):
     return xt.grad.numpy()
 
 
+def torch_wrw_ref(case, x, dy):
+    """dw of the convolution for output gradient dy, by float64 autograd."""
+    wt = torch.zeros(case.wshape, dtype=torch.float64, requires_grad=True)
+    case.torch_forward(torch.from_numpy(as64(x)), wt).backward(torch.from_numpy(as64(dy)))
+    return wt.grad.numpy()
+
+
 def inputs(case, dt, direction, rng):
-    """(first input, w, float64 reference): x for forward, dy for backward data."""
+    """(a, b, float64 reference): (x, w) forward, (dy, w) backward data, (x, dy) backward weights."""
+    if direction == WRW:
+        x, dy = random_stored(case.xshape, dt, rng), random_stored(out_shape(case), dt, rng)
+        return x, dy, torch_wrw_ref(case, x, dy)
     w = random_stored(case.wshape, dt, rng)
     if direction == FWD:
         x = random_stored(case.xshape, dt, rng)
@@ -162,11 +201,12 @@ def rms_range(a, e):
 
 
 def run_gpu(h, case, dt, direction, src, w, offset=0):
-    """Forward: y = conv(src = x, w); backward data: dx = conv_bwd_data(src = dy, w); with
-    algorithm ImplicitGEMM on GPU handle h; channels-last device buffers, each `offset` elements
-    past a 256-byte-aligned allocation (1: the unaligned path)."""
+    """Forward: y = conv(src = x, w); backward data: dx = conv_bwd_data(src = dy, w); backward
+    weights: dw = conv_bwd_weights(src = x, w = dy); with algorithm ImplicitGEMM on GPU handle h;
+    channels-last device buffers, each `offset` elements past a 256-byte-aligned allocation (1: the
+    unaligned path)."""
     ys = out_shape(case)
-    os_ = ys if direction == FWD else case.xshape
+    os_ = {FWD: ys, BWD: case.xshape, WRW: case.wshape}[direction]
     bufs = []
 
     def place(a):
@@ -184,9 +224,15 @@ def run_gpu(h, case, dt, direction, src, w, offset=0):
     if direction == FWD:
         assert mi.convolutionForwardGetWorkSpaceSize(h, wd, xd, cd, yd) == 0
         mi.convolutionForward(h, 1.0, xd, sp, wd, wp, cd, IGEMM, 0.0, yd, op, ws, 0)
-    else:
+    elif direction == BWD:
         assert mi.convolutionBackwardDataGetWorkSpaceSize(h, yd, wd, cd, xd) == 0
         mi.convolutionBackwardData(h, 1.0, yd, sp, wd, wp, cd, IGEMM, 0.0, xd, op, ws, 0)
+    else:
+        size = mi.convolutionBackwardWeightsGetWorkSpaceSize(h, yd, xd, cd, wd)
+        assert size > 0
+        ws = mi.DeviceBuffer.from_numpy(h, np.full(size, 0xFF, np.uint8))   # NaN-filled partials
+        # here `w` is dy
+        mi.convolutionBackwardWeights(h, 1.0, yd, wp, xd, sp, cd, IGEMM, 0.0, wd, op, ws, size)
     phys = (os_[0],) + tuple(os_[2:]) + (os_[1],)
     raw = ob.to_numpy((offset + int(np.prod(os_)),), np_dtype(dt))[offset:]
     return from_last(raw.reshape(phys))
@@ -203,7 +249,7 @@ def test_forced_xdlops_matches_torch_float64(rng, monkeypatch, solver, case, dt)
     y = run_gpu(h, case, dt, direction, src, w)
     what = f"{solver} {case} {'fp16' if int(dt) == int(mi.miopenHalf) else 'bf16'}"
     assert np.all(np.isfinite(as64(y))), f"{what}: unwritten (NaN) outputs"
-    assert rms_range(y, ref) <= DRIVER_TOL[int(dt)], what
+    assert rms_range(y, ref) <= DRIVER_TOL[direction][int(dt)], what
     check_close(y, ref, dt, ulps=2, err_msg=what)
 
 
@@ -250,6 +296,8 @@ def test_find_and_immediate_mode_prefer_the_tensor_cores(rng):
     assert sols and int(sols[0].solution_id) == IDS[FWD_2D], [int(s.solution_id) for s in sols]
     sols = mi.convolutionBackwardDataGetSolution(h, yd, wd, cd, xd, 4)
     assert sols and int(sols[0].solution_id) == IDS[BWD_2D], [int(s.solution_id) for s in sols]
+    sols = mi.convolutionBackwardWeightsGetSolution(h, yd, xd, cd, wd, 4)
+    assert sols and int(sols[0].solution_id) == IDS[GROUP_WRW_2D], [int(s.solution_id) for s in sols]
 
 
 # ---- refusals (any handle: the problem's rules come before the device's) ------------------------
@@ -259,9 +307,10 @@ def _refusal(handle, monkeypatch, solver, case, dt, layout):
     monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", solver)
     direction = DIRECTION[solver]
     ys = out_shape(case)
-    src_shape, out_shape_ = (case.xshape, ys) if direction == FWD else (ys, case.xshape)
-    src = random_stored(src_shape, dt, np.random.default_rng(0))
-    w = random_stored(case.wshape, dt, np.random.default_rng(1))
+    a_shape, b_shape, out_shape_ = {FWD: (case.xshape, case.wshape, ys), BWD: (ys, case.wshape, case.xshape),
+                                    WRW: (case.xshape, ys, case.wshape)}[direction]
+    a = random_stored(a_shape, dt, np.random.default_rng(0))
+    b = random_stored(b_shape, dt, np.random.default_rng(1))
 
     def d(shape):
         t = mi.TensorDescriptor()
@@ -270,16 +319,19 @@ def _refusal(handle, monkeypatch, solver, case, dt, layout):
 
     nhwc = layout in (mi.miopenTensorNHWC, mi.miopenTensorNDHWC)
     out = np.full(out_shape_, np.nan, dtype=np_dtype(dt))
-    sa, wa, oa = (to_last(a) if nhwc else a for a in (src, w, out))
+    aa, ba, oa = (to_last(v) if nhwc else v for v in (a, b, out))
     if handle.device == "gpu":
-        sa, wa, oa = (mi.DeviceBuffer.from_numpy(handle, a) for a in (sa, wa, oa))
+        aa, ba, oa = (mi.DeviceBuffer.from_numpy(handle, v) for v in (aa, ba, oa))
     ws = np.empty(1, np.uint8) if handle.device == "cpu" else mi.DeviceBuffer(handle, 1)
     xd, wd, yd = d(case.xshape), d(case.wshape), d(ys)
+    cd = case.conv_desc()
     with pytest.raises(mi.MIOpenError) as info:
         if direction == FWD:
-            mi.convolutionForward(handle, 1.0, xd, sa, wd, wa, case.conv_desc(), IGEMM, 0.0, yd, oa, ws, 0)
+            mi.convolutionForward(handle, 1.0, xd, aa, wd, ba, cd, IGEMM, 0.0, yd, oa, ws, 0)
+        elif direction == BWD:
+            mi.convolutionBackwardData(handle, 1.0, yd, aa, wd, ba, cd, IGEMM, 0.0, xd, oa, ws, 0)
         else:
-            mi.convolutionBackwardData(handle, 1.0, yd, sa, wd, wa, case.conv_desc(), IGEMM, 0.0, xd, oa, ws, 0)
+            mi.convolutionBackwardWeights(handle, 1.0, yd, ba, xd, aa, cd, IGEMM, 0.0, wd, oa, ws, 0)
     after = oa if handle.device == "cpu" else oa.to_numpy((int(np.prod(out_shape_)),), np_dtype(dt))
     assert np.all(np.isnan(as64(after))), "a refused call wrote its output"
     return str(info.value)
@@ -310,6 +362,11 @@ REFUSALS = [
      "needs K/G a multiple of 8"),
     (GROUP_BWD_2D, CASES[BWD_2D][0], mi.miopenBFloat16, mi.miopenTensorNHWC, "needs several groups"),
     (BWD_3D, CASES[BWD_2D][0], mi.miopenHalf, mi.miopenTensorNHWC, "needs 3 spatial dims"),
+    (GROUP_WRW_2D, CASES[GROUP_WRW_2D][1], mi.miopenHalf, mi.miopenTensorNCHW,
+     "needs packed NHWC / NDHWC tensors (channels last)"),
+    (GROUP_WRW_2D, CASES[WRW_3D][0], mi.miopenBFloat16, mi.miopenTensorNDHWC, "needs 2 spatial dims"),
+    (WRW_3D, CASES[GROUP_WRW_2D][0], mi.miopenHalf, mi.miopenTensorNHWC, "needs 3 spatial dims"),
+    (WRW_3D, CASES[WRW_3D][0], mi.miopenFloat, mi.miopenTensorNDHWC, "does not compute in miopenFloat"),
 ]
 
 

@@ -15,8 +15,13 @@
 //                                             backward data, 2-d, several groups
 //   ConvHipImplicitGemm3DGroupBwdXdlops  141  MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_BWD_XDLOPS
 //                                             backward data, 3-d, any groups
-// Workspace: none. Deterministic: yes (one fixed-order accumulation per output).
-// Backward weights (MIOpen's ConvHipImplicitGemmGroupWrwXdlops 156, 3-d 140) is not written yet.
+//   ConvHipImplicitGemmGroupWrwXdlops    156  MIOPEN_DEBUG_GROUP_CONV_IMPLICIT_GEMM_HIP_WRW_XDLOPS
+//                                             backward weights, 2-d, any groups (MIOpen has no
+//                                             one-group XDLOPS WrW of this family)
+//   ConvHipImplicitGemm3DGroupWrwXdlops  140  MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_WRW_XDLOPS
+//                                             backward weights, 3-d, any groups
+// Workspace: none forward and backward data; backward weights, its fp32 partials (splits * K *
+// filter taps * C/G floats), added in split order (IgemmMmaWrwSplits). Deterministic: yes.
 #include "conv/conv_gpu.hpp"
 #include "conv/solvers.hpp"
 #include "core/errors.hpp"
@@ -28,10 +33,11 @@
 
 namespace miopen {
 namespace conv_gpu {
-/// The tensor-core kernel's invoker (kernels/conv/conv_igemm_mma_launch.cpp in GPU builds).
-ConvInvoker IgemmMmaInvoker(const Handle& handle, const ConvProblem& p, const char* name);
+/// The tensor-core kernel's invoker (kernels/conv/conv_igemm_mma_launch.cpp in GPU builds);
+/// backward weights splits its reduction into `splits` parts (IgemmMmaWrwSplits).
+ConvInvoker IgemmMmaInvoker(const Handle& handle, const ConvProblem& p, const char* name, int splits);
 #if !MIOPEN_CY_HAVE_GPU
-ConvInvoker IgemmMmaInvoker(const Handle&, const ConvProblem&, const char* name)
+ConvInvoker IgemmMmaInvoker(const Handle&, const ConvProblem&, const char* name, int)
 {
     ThrowNotImplemented(name, ": this build has no GPU backend");
 }
@@ -56,11 +62,34 @@ std::string MmaArchWhyNot(const std::string& arch)
     return arch + " has no MFMA (needs gfx908 or gfx90a)";
 }
 
+/// Backward weights: parts of the reduction (n, output positions), so that the grid holds about
+/// two blocks a multiprocessor: at least 128 positions a part, at most 64 parts, G * parts <=
+/// 65535.
+int IgemmMmaWrwSplits(const Handle& handle, const ConvProblem& p)
+{
+    const size_t tiles = ((p.k / p.groups + 127) / 128) * ((p.c / p.groups * p.FilterSpatial() + 127) / 128) *
+                         size_t(p.groups);
+    const size_t target = 2 * size_t(gpu::MultiprocessorCount(handle.Ordinal()));
+    size_t splits       = (target + tiles - 1) / tiles;
+    splits              = std::min<size_t>(splits, std::max<size_t>(1, p.n * p.OutSpatial() / 128));
+    splits              = std::min<size_t>(splits, 64);
+    splits              = std::min<size_t>(splits, 65535 / size_t(p.groups));
+    return static_cast<int>(std::max<size_t>(splits, 1));
+}
+
+/// How a solver of the family takes groups.
+enum class Groups
+{
+    One,
+    Several,
+    Any,
+};
+
 class ConvHipImplicitGemmXdlops final : public ConvSolver
 {
 public:
-    ConvHipImplicitGemmXdlops(const char* name, uint64_t id, ConvDirection dir, int dims, bool grouped)
-        : name_(name), id_(id), dir_(dir), dims_(dims), grouped_(grouped)
+    ConvHipImplicitGemmXdlops(const char* name, uint64_t id, ConvDirection dir, int dims, Groups groups)
+        : name_(name), id_(id), dir_(dir), dims_(dims), groups_(groups)
     {
     }
     std::string_view Name() const override { return name_; }
@@ -71,12 +100,14 @@ public:
     {
         // About 100 TFLOP/s on full 128 x 128 tiles; a GEMM narrower than the tile (K/G columns,
         // N*Ho*Wo rows) leaves its share of the tile idle.
-        // Backward data multiplies the zeros of the taps off the stride grid too.
+        // Backward data multiplies the zeros of the taps off the stride grid too; backward
+        // weights reads both operands 2 bytes at a time (about a third of the rate).
         const bool bwd    = dir_ == ConvDirection::BackwardData;
-        const double cols = double((bwd ? p.c : p.k) / p.groups);
-        const double rows = double(p.n * (bwd ? p.InSpatial() : p.OutSpatial()));
+        const bool wrw    = dir_ == ConvDirection::BackwardWeights;
+        const double cols = wrw ? double(p.c / p.groups * p.FilterSpatial()) : double((bwd ? p.c : p.k) / p.groups);
+        const double rows = wrw ? double(p.k / p.groups) : double(p.n * (bwd ? p.InSpatial() : p.OutSpatial()));
         const double fill = std::min(1.0, cols / 128.0) * std::min(1.0, rows / 128.0);
-        double waste      = 1.0;
+        double waste      = wrw ? 3.0 : 1.0;
         for(int i = 0; bwd && i < p.dims; ++i)
             waste *= p.strides[i];
         return 2.0 * p.Macs() * waste / (100e12 * fill) * 1e3 + 0.005;
@@ -90,16 +121,20 @@ public:
             return NotApplicable("needs packed NHWC / NDHWC tensors (channels last)");
         if(p.dims != dims_)
             return NotApplicable(dims_ == 2 ? "needs 2 spatial dims" : "needs 3 spatial dims");
-        if(grouped_ != (p.groups > 1) && dims_ == 2)
-            return NotApplicable(grouped_ ? "needs several groups" : "needs one group");
+        if(groups_ == Groups::One && p.groups > 1)
+            return NotApplicable("needs one group");
+        if(groups_ == Groups::Several && p.groups == 1)
+            return NotApplicable("needs several groups");
         const bool bwd = dir_ == ConvDirection::BackwardData;
-        if(!bwd && (p.c / p.groups) % 8 != 0)
+        const bool wrw = dir_ == ConvDirection::BackwardWeights;
+        if(dir_ == ConvDirection::Forward && (p.c / p.groups) % 8 != 0)
             return NotApplicable("needs C/G a multiple of 8 (16-byte channel vectors)");
         if(bwd && (p.k / p.groups) % 8 != 0)
             return NotApplicable("needs K/G a multiple of 8 (16-byte channel vectors)");
         if(!conv_gpu::Fits32(p))
             return NotApplicable("a tensor has 2^31 elements or more");
-        if(p.groups > 65535 || ((bwd ? p.c : p.k) / p.groups + 127) / 128 > 65535)
+        const size_t cols = wrw ? p.c / p.groups * p.FilterSpatial() : (bwd ? p.c : p.k) / p.groups;
+        if(p.groups > 65535 || (cols + 127) / 128 > 65535)
             return NotApplicable("more than 65535 groups or column tiles");
         if(!ctx.handle.IsGpu())
             return OtherDomain("GPU solver");
@@ -108,9 +143,16 @@ public:
             return NotApplicable(why);
         return Applicable();
     }
+    size_t WorkspaceSize(const ConvContext& ctx, const ConvProblem& p) const override
+    {
+        if(dir_ != ConvDirection::BackwardWeights || !ctx.handle.IsGpu())
+            return 0;
+        return size_t(IgemmMmaWrwSplits(ctx.handle, p)) * p.k * (p.c / p.groups) * p.FilterSpatial() * sizeof(float);
+    }
     ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        return conv_gpu::IgemmMmaInvoker(ctx.handle, p, name_);
+        const int splits = dir_ == ConvDirection::BackwardWeights ? IgemmMmaWrwSplits(ctx.handle, p) : 1;
+        return conv_gpu::IgemmMmaInvoker(ctx.handle, p, name_, splits);
     }
 
 private:
@@ -118,41 +160,53 @@ private:
     uint64_t id_;
     ConvDirection dir_;
     int dims_;
-    bool grouped_;
+    Groups groups_;
 };
 
 } // namespace
 
 const ConvSolver& ConvHipImplicitGemmFwdXdlops()
 {
-    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemmFwdXdlops", 128, ConvDirection::Forward, 2, false);
+    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemmFwdXdlops", 128, ConvDirection::Forward, 2, Groups::One);
     return s;
 }
 const ConvSolver& ConvHipImplicitGemmGroupFwdXdlops()
 {
-    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemmGroupFwdXdlops", 137, ConvDirection::Forward, 2, true);
+    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemmGroupFwdXdlops", 137, ConvDirection::Forward, 2, Groups::Several);
     return s;
 }
 const ConvSolver& ConvHipImplicitGemm3DGroupFwdXdlops()
 {
-    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemm3DGroupFwdXdlops", 138, ConvDirection::Forward, 3, true);
+    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemm3DGroupFwdXdlops", 138, ConvDirection::Forward, 3, Groups::Any);
     return s;
 }
 const ConvSolver& ConvHipImplicitGemmBwdXdlops()
 {
-    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemmBwdXdlops", 129, ConvDirection::BackwardData, 2, false);
+    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemmBwdXdlops", 129, ConvDirection::BackwardData, 2, Groups::One);
     return s;
 }
 const ConvSolver& ConvHipImplicitGemmGroupBwdXdlops()
 {
     static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemmGroupBwdXdlops", 155, ConvDirection::BackwardData, 2,
-                                             true);
+                                             Groups::Several);
     return s;
 }
 const ConvSolver& ConvHipImplicitGemm3DGroupBwdXdlops()
 {
     static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemm3DGroupBwdXdlops", 141, ConvDirection::BackwardData, 3,
-                                             true);
+                                             Groups::Any);
+    return s;
+}
+const ConvSolver& ConvHipImplicitGemmGroupWrwXdlops()
+{
+    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemmGroupWrwXdlops", 156, ConvDirection::BackwardWeights,
+                                             2, Groups::Any);
+    return s;
+}
+const ConvSolver& ConvHipImplicitGemm3DGroupWrwXdlops()
+{
+    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemm3DGroupWrwXdlops", 140, ConvDirection::BackwardWeights,
+                                             3, Groups::Any);
     return s;
 }
 
