@@ -118,6 +118,16 @@ ConvLayout LayoutOf(const TensorDescriptor& x, const char* x_name,
 
 } // namespace
 
+/// NotImplemented naming the parameter unless its type is one convolution computes: fp32, fp16,
+/// bf16 (fp32 accumulation).
+void CheckConvType(const TensorDescriptor& d, const char* name)
+{
+    const miopenDataType_t t = d.Type();
+    if(t != miopenFloat && t != miopenHalf && t != miopenBFloat16)
+        ThrowNotImplemented(name, " has data type ", DataTypeName(t),
+                            "; convolution implements miopenFloat, miopenHalf and miopenBFloat16");
+}
+
 ConvProblem MakeConvProblem(UserDirection direction,
                             const ConvolutionDescriptor& conv,
                             const TensorDescriptor& xLike, const char* x_name,
@@ -126,7 +136,7 @@ ConvProblem MakeConvProblem(UserDirection direction,
 {
     CheckSameType(xLike, x_name, w, w_name);
     CheckSameType(yLike, y_name, w, w_name);
-    CheckComputeType(w, w_name);
+    CheckConvType(w, w_name);
 
     // The user's forward output must have the lengths the descriptor gives.
     std::vector<size_t> expect = conv.ForwardOutputLens(xLike, w);
