@@ -319,7 +319,7 @@ def _refusal(handle, monkeypatch, solver, case, dt, layout):
     nhwc = layout in (mi.miopenTensorNHWC, mi.miopenTensorNDHWC)
     out = np.full(out_shape_, np.nan, dtype=np_dtype(dt))
     aa, ba, oa = (to_last(v) if nhwc else v for v in (a, b, out))
-    if handle.device == "gpu":
+    if handle.device != "cpu":                  # "gpu:N"
         aa, ba, oa = (mi.DeviceBuffer.from_numpy(handle, v) for v in (aa, ba, oa))
     ws = np.empty(1, np.uint8) if handle.device == "cpu" else mi.DeviceBuffer(handle, 1)
     xd, wd, yd = d(case.xshape), d(case.wshape), d(ys)
