@@ -116,16 +116,17 @@ ConvLayout LayoutOf(const TensorDescriptor& x, const char* x_name,
                  names[last_only], " is packed channels-last (NHWC); give x, w and y one layout");
 }
 
-/// The convolution's data types: fp32, fp16 and bf16 (x, w and y of one type).
-void CheckConvType(const TensorDescriptor& w, const char* w_name)
-{
-    const miopenDataType_t t = w.Type();
-    if(t != miopenFloat && t != miopenHalf && t != miopenBFloat16)
-        ThrowNotImplemented(w_name, " has data type ", DataTypeName(t),
-                            "; convolution takes miopenFloat, miopenHalf or miopenBFloat16");
-}
-
 } // namespace
+
+/// NotImplemented naming the parameter unless its type is one convolution computes: fp32, fp16,
+/// bf16 (fp32 accumulation).
+void CheckConvType(const TensorDescriptor& d, const char* name)
+{
+    const miopenDataType_t t = d.Type();
+    if(t != miopenFloat && t != miopenHalf && t != miopenBFloat16)
+        ThrowNotImplemented(name, " has data type ", DataTypeName(t),
+                            "; convolution implements miopenFloat, miopenHalf and miopenBFloat16");
+}
 
 ConvProblem MakeConvProblem(UserDirection direction,
                             const ConvolutionDescriptor& conv,

@@ -207,7 +207,7 @@ def test_other_types_refused_naming_the_filter():
     cd = case.conv_desc()
     dt = mi.miopenInt8
     x, w, y = np.zeros(case.xshape, np.int8), np.zeros(case.wshape, np.int8), np.zeros((1, 4, 6, 6), np.int8)
-    with pytest.raises(mi.MIOpenNotImplementedError, match=r"wDesc has data type.*miopenFloat, miopenHalf or "
+    with pytest.raises(mi.MIOpenNotImplementedError, match=r"wDesc has data type.*miopenFloat, miopenHalf and "
                                                             r"miopenBFloat16"):
         mi.convolutionForwardImmediate(handle, desc(w.shape, dtype=dt), w, desc(x.shape, dtype=dt), x, cd,
                                        desc(y.shape, dtype=dt), y, np.empty(1, np.uint8), 0, SOLVER_IDS[FWD])
