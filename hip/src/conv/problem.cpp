@@ -64,6 +64,15 @@ const char* ConvTypeKeyName(miopenDataType_t type)
     }
 }
 
+void CheckConvType(const TensorDescriptor& d, const char* name)
+{
+    const miopenDataType_t t = d.Type();
+    if(t != miopenFloat && t != miopenHalf && t != miopenBFloat16)
+        ThrowNotImplemented(name, " has data type ", DataTypeName(t),
+                            "; convolution implements miopenFloat, miopenHalf and miopenBFloat16 "
+                            "(x, w and y of one type)");
+}
+
 namespace {
 
 /// Packed with the channel dimension (1) innermost: N, spatial..., C.
@@ -126,7 +135,7 @@ ConvProblem MakeConvProblem(UserDirection direction,
 {
     CheckSameType(xLike, x_name, w, w_name);
     CheckSameType(yLike, y_name, w, w_name);
-    CheckComputeType(w, w_name);
+    CheckConvType(w, w_name);
 
     // The user's forward output must have the lengths the descriptor gives.
     std::vector<size_t> expect = conv.ForwardOutputLens(xLike, w);
