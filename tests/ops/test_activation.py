@@ -256,6 +256,23 @@ def test_typed_in_place_and_large_rows(handle, rng, case, dt):
     check_typed(buf, expect_dx, dt)
 
 
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("case", CASES, ids=case_id)
+@pytest.mark.parametrize("beta", [0.0, -0.75])
+def test_forward_packed_blend_and_tail(handle, rng, case, dt, beta):
+    # packed x and y: on the GPU the 16-bit types take ActivationPacked (four 16-byte vectors a
+    # thread, the fast fp32 forms of logistic / tanh / elu), several blocks, the last one partial,
+    # and a tail of numel % 8 elements; within 1 ulp of the type like every path
+    shape = (5, 2063)
+    x = round_to(inputs(case, rng, shape), dt)
+    y = round_to(rng.standard_normal(shape), dt) if beta else poison(shape, dt)
+    before = as64(y)
+    d = desc(shape, dtype=dt)
+    mi.activationForward(handle, activation(*case), 1.5, d, x, beta, d, y)
+    expect, _ = torch_fwd_bwd(case, as64(x), np.ones(shape))
+    check_typed(y, 1.5 * expect + (beta * before if beta else 0.0), dt)
+
+
 def test_beta_zero_never_reads_the_output(handle, rng):
     # NaN in y / dx must not leak when beta == 0, on the packed and on the strided path.
     case = (M.miopenActivationTANH, 0.7, 1.3, 0.0)

@@ -113,7 +113,8 @@ def test_fwd_bias_hypothesis(shape, strided, ab, seed):
 
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 @pytest.mark.parametrize("alpha,beta", [(1.0, 0.0), (0.5, 0.25)])
-@pytest.mark.parametrize("shape", [(2, 5, 4, 3), (2, 3, 4, 5, 6)], ids=["4d", "5d"])
+@pytest.mark.parametrize("shape", [(2, 5, 4, 3), (2, 3, 4, 5, 6), (4, 3, 128, 128)],
+                         ids=["4d", "5d", "4d-chunked"])
 def test_bwd_bias_matches_torch(handle, rng, shape, alpha, beta, dt):
     dy = random_stored(shape, dt, rng)
     db = poison(bshape(shape), dt) if beta == 0 else random_stored(bshape(shape), dt, rng)

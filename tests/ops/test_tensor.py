@@ -1,9 +1,9 @@
 """The whole-tensor ops (miopenOpTensor, miopenSetTensor, miopenScaleTensor,
 miopenTransformTensor) against PyTorch / float64 NumPy, in fp32, fp16 and bf16 (inputs stored in
 the type, the oracle in float64 on the stored values; fp16/bf16 within 1 ulp of the type: fp32
-arithmetic, one rounding), miopenSetTensor also in int8 and int32. The tensor descriptor calls are
-tested in tests/api/test_tensor_descriptor.py; the CPU's conversion paths in
-test_tensor_conversions.py."""
+arithmetic, one rounding), miopenSetTensor also in int8 and int32 (the int8/int32 arithmetic is in
+test_tensor_int.py). The tensor descriptor calls are tested in tests/api/test_tensor_descriptor.py;
+the CPU's conversion paths in test_tensor_conversions.py."""
 import numpy as np
 import pytest
 import torch
@@ -48,6 +48,28 @@ def test_op_tensor_matches_torch_with_broadcast(handle, rng, op, bshape, dt):
     mi.opTensor(handle, op, 1.5, desc(shape, dtype=dt), A, -0.5, desc(bshape, dtype=dt), B, 0.0,
                 desc(shape, dtype=dt), C)
     check_typed(C, _op_reference(op, 1.5, A, -0.5, B, 0.0, C), dt)
+
+
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("op", list(TORCH_OPS))
+@pytest.mark.parametrize("shape,bshape", [((2, 3, 4, 8), (1, 3, 1, 1)), ((2, 5, 3, 4, 8), (1, 5, 1, 1, 1)),
+                                          ((3, 4, 40, 56), (1, 4, 1, 1)), ((2, 3, 4, 8), (1, 1, 1, 1))],
+                         ids=["4d", "5d", "chunked", "scalar"])
+@pytest.mark.parametrize("beta", [0.0, 0.5])
+def test_op_tensor_per_channel_broadcast_on_whole_vectors(handle, rng, op, shape, bshape, beta, dt):
+    # (n, c) planes of whole 16-byte vectors: on the GPU the 16-bit types take OpTensorChannel
+    # (several blocks a plane in "chunked"); in place (A is C) as the forward bias calls it
+    A = random_stored(shape, dt, rng)
+    B = random_stored(bshape, dt, rng)
+    C = random_stored(shape, dt, rng) if beta else poison(shape, dt)
+    before = C.copy()
+    mi.opTensor(handle, op, 1.5, desc(shape, dtype=dt), A, -0.5, desc(bshape, dtype=dt), B, beta,
+                desc(shape, dtype=dt), C)
+    check_typed(C, _op_reference(op, 1.5, A, -0.5, B, beta, before), dt)
+    expect = _op_reference(op, 2.0, A, 1.0, B, beta, A)
+    mi.opTensor(handle, op, 2.0, desc(shape, dtype=dt), A, 1.0, desc(bshape, dtype=dt), B, beta,
+                desc(shape, dtype=dt), A)
+    check_typed(A, expect, dt)
 
 
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
@@ -115,23 +137,6 @@ def test_op_tensor_bad_inputs_leave_output_untouched(handle, rng):
     with pytest.raises(mi.BadParmError, match="read-only"):
         mi.opTensor(handle, mi.miopenTensorOpAdd, 1.0, desc(shape), A, 1.0, desc(shape), A, 0.0,
                     desc(shape), readonly)
-
-
-@pytest.mark.parametrize("dt,npt", [(mi.miopenInt8, np.int8), (mi.miopenInt32, np.int32)],
-                         ids=["int8", "int32"])
-def test_integer_arithmetic_is_not_implemented_and_writes_nothing(handle, dt, npt):
-    # MIOpen's OpTensor / TransformTensor take int8 and int32 (ScaleTensor int32): not run here
-    d = desc((4,), dtype=dt)
-    x = np.ones(4, npt)
-    y = np.full(4, 7, npt)
-    with pytest.raises(mi.MIOpenNotImplementedError, match=f"cDesc has data type {mi.DataType(dt).name}"):
-        mi.opTensor(handle, mi.miopenTensorOpAdd, 1.0, d, x, 1.0, d, x, 0.0, d, y)
-    with pytest.raises(mi.MIOpenNotImplementedError, match=f"yDesc has data type {mi.DataType(dt).name}"):
-        mi.transformTensor(handle, 1.0, d, x, 0.0, d, y)
-    err = mi.MIOpenNotImplementedError if dt == mi.miopenInt32 else mi.BadParmError
-    with pytest.raises(err, match=f"yDesc has data type {mi.DataType(dt).name}"):
-        mi.scaleTensor(handle, d, y, 2.0)       # MIOpen's ScaleTensor refuses int8
-    assert np.all(y == 7)
 
 
 def test_mixed_types_are_bad_parms_and_write_nothing(handle, rng):

@@ -1,5 +1,7 @@
 // activation_fwd / activation_bwd: the ten activation modes on the element-wise engine
 // (common/elementwise.hpp) for fp32, fp16 and bf16: any strides, 16-byte rows on packed tensors.
+// The 16-bit forward computes logistic, tanh and elu in fast fp32 forms (FastF) and runs packed
+// tensors through ActivationPacked (four 16-byte vectors in flight a thread).
 // One functor per mode with f(x) and f'(x)·dy, written as the CPU kernels' (cpu/activation.cpp) so that both backends give
 // the same values at the kinks, for NaN and at the ends of the range (see activation/activation.hpp):
 // SOFTRELU and the derivatives of LOGISTIC and TANH are computed so that they neither overflow
@@ -130,13 +132,143 @@ struct Elu
     }
 };
 
+// ---- the fast forward forms of the 16-bit types ----------------------------------------------
+// At 2 bytes an element the precise expf / tanhf / expm1f make logistic, tanh and elu
+// compute-bound. A 16-bit output is rounded to 11 (fp16) or 8 (bf16) significant bits, so these
+// compute in fp32 with the hardware's exponential (__expf: ex2.approx on NVIDIA) and approximate
+// division (__fdividef), a relative error of a few fp32 ulp, and use a short Taylor series where
+// the exponential form would cancel (|x| < 1/16): far below a 16-bit ulp. fp32 outputs keep the
+// precise forms. NaN and the infinities come out as in the precise forms.
+
+/// The mode's forward in the fast form where it has one, else its precise F.
 template <class Op>
+__device__ inline float FastF(const Op& op, float x)
+{
+    return op.F(x);
+}
+
+__device__ inline float FastF(const Logistic&, float x)
+{
+    const float e = __expf(-fabsf(x));
+    const float r = __fdividef(1.0f, 1.0f + e);
+    return x >= 0.0f ? r : e * r;
+}
+
+__device__ inline float FastF(const Tanh& op, float x)
+{
+    const float u  = op.a * x;
+    const float au = fabsf(u);
+    float t;
+    if(au < 0.0625f)
+    {
+        // tanh(u) = u (1 - u^2/3 + 2 u^4/15 - ...): the next term is below 2^-27 relative
+        const float u2 = au * au;
+        t              = au * fmaf(u2, fmaf(u2, 2.0f / 15.0f, -1.0f / 3.0f), 1.0f);
+    }
+    else
+    {
+        const float e = __expf(-2.0f * au); // in (0, 0.883]: 1 - e does not cancel
+        t             = (1.0f - e) * __fdividef(1.0f, 1.0f + e);
+    }
+    return op.b * copysignf(t, u);
+}
+
+__device__ inline float FastF(const Elu& op, float x)
+{
+    float em1;
+    if(fabsf(x) < 0.0625f)
+        em1 = x * fmaf(x, fmaf(x, fmaf(x, 1.0f / 24.0f, 1.0f / 6.0f), 0.5f), 1.0f);
+    else
+        em1 = __expf(x) - 1.0f;
+    return x > 0.0f ? x : op.a * em1;
+}
+
+template <class Op, bool Fast = false>
 struct Forward
 {
     Op op;
     float alpha;
-    __device__ float operator()(const float* v) const { return alpha * op.F(v[0]); }
+    __device__ float operator()(const float* v) const
+    {
+        if constexpr(Fast)
+            return alpha * FastF(op, v[0]);
+        else
+            return alpha * op.F(v[0]);
+    }
 };
+
+// ActivationPacked: the forward of the 16-bit types on a packed, 16-byte aligned x and y (one
+// run of numel elements). A thread moves kActUnroll 16-byte vectors of x (8 elements each), all
+// loaded before the first is computed, so 64 bytes a thread are in flight while the fp32
+// arithmetic runs; a block covers kActThreads * kActUnroll vectors. The numel % 8 tail goes to
+// the last block. The blend is MapVec's (f(x) + beta * y, rounded once).
+constexpr int kActThreads = 256;
+constexpr int kActUnroll  = 4;
+
+template <class T, bool ReadOut, class F>
+__global__ void __launch_bounds__(kActThreads) ActivationPacked(MapArgs<1, T> a, F f)
+{
+    constexpr int W  = kVecOf<T>;
+    const T* x       = static_cast<const T*>(a.in[0]);
+    const int64_t nq = a.s.numel / W;
+    const int64_t q0 = int64_t{blockIdx.x} * (kActThreads * kActUnroll) + threadIdx.x;
+    float v[kActUnroll][W];
+    float o[kActUnroll][W];
+#pragma unroll
+    for(int u = 0; u < kActUnroll; ++u)
+    {
+        const int64_t q = q0 + u * kActThreads;
+        if(q >= nq)
+            continue;
+        LoadVec<T, W>(x + q * W, v[u]);
+        if(ReadOut)
+            LoadVec<T, W>(a.out + q * W, o[u]);
+    }
+#pragma unroll
+    for(int u = 0; u < kActUnroll; ++u)
+    {
+        const int64_t q = q0 + u * kActThreads;
+        if(q >= nq)
+            continue;
+        float r[W];
+#pragma unroll
+        for(int j = 0; j < W; ++j)
+        {
+            r[j] = f(&v[u][j]);
+            if(ReadOut)
+                r[j] += a.beta * o[u][j];
+        }
+        StoreVec<T, W>(a.out + q * W, r);
+    }
+    if(blockIdx.x == gridDim.x - 1)
+    {
+        const int64_t i = nq * W + threadIdx.x;
+        if(i < a.s.numel)
+        {
+            const float xi = LoadFloat(x + i);
+            BlendStore<ReadOut>(a.out + i, f(&xi), a.beta);
+        }
+    }
+}
+
+/// ActivationPacked where x and y are one packed, aligned run (PackedMapApplies), else the
+/// engine's kernels; f is the fast forward.
+template <class T, class F>
+void LaunchForward16(const MapArgs<1, T>& a, const Launch& l, bool read_out, F f)
+{
+    constexpr int64_t per = int64_t{kActThreads} * kActUnroll;
+    const int64_t nq      = a.s.numel / kVecOf<T>;
+    if(!PackedMapApplies(a) || (nq + per - 1) / per >= (int64_t{1} << 31))
+        return LaunchMapPackedOr(a, l, read_out, f);
+    Launch p;
+    p.grid.x  = static_cast<unsigned>(nq > 0 ? (nq + per - 1) / per : 1);
+    p.block.x = kActThreads;
+    p.stream  = l.stream;
+    if(read_out)
+        MIOPEN_CY_LAUNCH((ActivationPacked<T, true, F>), p, 0, a, f);
+    else
+        MIOPEN_CY_LAUNCH((ActivationPacked<T, false, F>), p, 0, a, f);
+}
 
 template <class Op>
 struct Backward
@@ -173,7 +305,11 @@ void LaunchActivationFwd(const MapArgs<1, T>& a, const Launch& l, const Activati
                          float alpha, bool read_out)
 {
     WithMode(m, [&](auto op) {
-        LaunchMapPackedOr(a, l, read_out, Forward<decltype(op)>{op, alpha});
+        using Op = decltype(op);
+        if constexpr(sizeof(T) == 2)
+            LaunchForward16(a, l, read_out, Forward<Op, true>{op, alpha});
+        else
+            LaunchMapPackedOr(a, l, read_out, Forward<Op>{op, alpha});
     });
 }
 

@@ -8,32 +8,32 @@
 #include "tensor/tensor_args.hpp"
 
 #include <cstdint>
-#include <type_traits>
 
 namespace miopen::gpu {
 namespace {
 
-/// BiasFwdPacked where y is packed, 16-byte aligned and its (n, c) planes whole float4s; false:
-/// nothing launched.
-bool ForwardBiasPacked(Handle& h, float alpha, const TensorDescriptor& bDesc, const float* b,
-                       float beta, const TensorDescriptor& yDesc, float* y)
+/// BiasFwdPacked where y is packed, 16-byte aligned and its (n, c) planes whole 16-byte vectors;
+/// false: nothing launched.
+template <class T>
+bool ForwardBiasPacked(Handle& h, float alpha, const TensorDescriptor& bDesc, const T* b,
+                       float beta, const TensorDescriptor& yDesc, T* y)
 {
-    if(!yDesc.IsPacked() ||
-       (reinterpret_cast<uintptr_t>(y) & 15) != 0)
+    constexpr int64_t W = 16 / sizeof(T);
+    if(!yDesc.IsPacked() || yDesc.NumDims() < 2 || (reinterpret_cast<uintptr_t>(y) & 15) != 0)
         return false;
     const auto& lens = yDesc.Lens();
     int64_t plane    = 1;
     for(size_t d = 2; d < lens.size(); ++d)
         plane *= static_cast<int64_t>(lens[d]);
     const int64_t planes = static_cast<int64_t>(lens[0] * lens[1]);
-    if(plane <= 0 || planes <= 0 || plane % 4 != 0)
+    if(plane <= 0 || planes <= 0 || plane % W != 0)
         return false;
-    BiasFwdPackedArgs p;
+    BiasFwdPackedArgs<T> p;
     p.y = y, p.b = b, p.alpha = alpha, p.beta = beta;
     p.b_stride = static_cast<int64_t>(bDesc.Strides()[1]);
     p.channels = static_cast<int64_t>(lens[1]);
-    p.plane_q  = plane / 4;
-    // balanced chunks: as few as give each thread at most kBiasFwdUnroll float4s
+    p.plane_q  = plane / W;
+    // balanced chunks: as few as give each thread at most kBiasFwdUnroll vectors
     PlanBalancedChunks(p.plane_q, int64_t{kBiasFwdThreads} * kBiasFwdUnroll, p.chunk_q, p.chunks);
     if(planes * p.chunks >= (int64_t{1} << 31))
         return false;
@@ -42,17 +42,19 @@ bool ForwardBiasPacked(Handle& h, float alpha, const TensorDescriptor& bDesc, co
     return true;
 }
 
-/// The chunking of BiasBwdNchw4 where dy is packed N, C, S with S a multiple of 4
-/// (PackedNcs4); false: the group reduction runs instead.
-bool BiasBwdNchw4Plan(const TensorDescriptor& dyDesc, const float* dy, BiasBwdNchw4Args& a)
+/// The chunking of BiasBwdNchw4 where dy is packed N, C, S with S a multiple of the vector's W
+/// elements (PackedNcs4, 16-byte aligned); false: the group reduction runs instead.
+template <class T>
+bool BiasBwdNchw4Plan(const TensorDescriptor& dyDesc, const T* dy, BiasBwdNchw4Args& a)
 {
+    constexpr int64_t W = 16 / sizeof(T);
     int64_t n = 0, c = 0, s = 0;
-    if(!PackedNcs4(dyDesc, dy, n, c, s))
+    if(!PackedNcs4(dyDesc, dy, n, c, s) || s % W != 0)
         return false;
-    const ChannelChunks ch = PlanChannelChunks(n, c, s / 4, kBiasBwdThreads);
+    const ChannelChunks ch = PlanChannelChunks(n, c, s / W, kBiasBwdThreads);
     a.n      = static_cast<uint32_t>(n);
     a.c      = static_cast<uint32_t>(c);
-    a.s4     = static_cast<uint32_t>(s / 4);
+    a.s4     = static_cast<uint32_t>(s / W);
     a.chunk4 = static_cast<uint32_t>(ch.chunk4);
     a.chunks = static_cast<uint32_t>(ch.chunks);
     return true;
@@ -64,9 +66,8 @@ template <class T>
 void ConvolutionForwardBias(Handle& h, float alpha, const TensorDescriptor& bDesc, const T* b,
                             float beta, const TensorDescriptor& yDesc, T* y)
 {
-    if constexpr(std::is_same_v<T, float>)
-        if(ForwardBiasPacked(h, alpha, bDesc, b, beta, yDesc, y))
-            return;
+    if(ForwardBiasPacked(h, alpha, bDesc, b, beta, yDesc, y))
+        return;
     std::vector<size_t> b_strides(yDesc.NumDims(), 0);
     b_strides[1] = bDesc.Strides()[1];
     OpTensor(h, miopenTensorOpAdd, alpha, yDesc, static_cast<const T*>(y), alpha,
@@ -80,20 +81,17 @@ void ConvolutionBackwardBias(Handle& h, float alpha, const TensorDescriptor& dyD
     // The bias tensor's strides stand in for the parameter operand; only its C stride matters.
     auto plan = PlanGroups<1>(h, {&dyDesc, &dbDesc}, [](int d) { return d == 1; });
     BiasBwdNchw4Args packed;
-    bool nchw4 = false;
-    if constexpr(std::is_same_v<T, float>)
-        nchw4 = BiasBwdNchw4Plan(dyDesc, dy, packed);
+    const bool nchw4 = BiasBwdNchw4Plan(dyDesc, dy, packed);
     if(nchw4)
         plan.args.chunks = static_cast<int>(packed.chunks); // the finish's view of the partials
     ScratchLayout layout;
     const size_t at_partial = layout.Add<Partial2>(plan.args.groups * plan.args.chunks);
     void* scratch           = h.Scratch(layout.Bytes());
     auto* partial           = At<Partial2>(scratch, at_partial);
-    if constexpr(std::is_same_v<T, float>)
-        if(nchw4)
-            LaunchBiasBwdNchw4(packed, On(h, D2(packed.chunks, packed.c), D1(kBiasBwdThreads)),
-                               dy, partial);
-    if(!nchw4)
+    if(nchw4)
+        LaunchBiasBwdNchw4(packed, On(h, D2(packed.chunks, packed.c), D1(kBiasBwdThreads)), dy,
+                           partial);
+    else
         LaunchBiasBwdPartial(plan.args, plan.launch, dy, partial);
     CheckLaunch("miopenConvolutionBackwardBias");
     LaunchBiasBwdFinish(plan.args, PerItem(h, plan.args.groups), partial, db, alpha, beta);

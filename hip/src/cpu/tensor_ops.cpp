@@ -1,8 +1,10 @@
 // CPU kernels of the whole-tensor ops. fp32 goes through ForEachRow (cpu/elementwise.hpp) with a
 // unit-stride branch in each inner loop that the compiler vectorises; fp16 and bf16 through
 // MapTyped (blocks converted to fp32, the same arithmetic, one rounding on store). Fill copies
-// the value's bits, so it serves every storage type.
+// the value's bits, so it serves every storage type. int8 and int32 arithmetic (OpTensorInt,
+// AxpbyInt) is MIOpen's wrapping integer arithmetic (tensor/int_arith.hpp), element by element.
 #include "cpu/elementwise.hpp"
+#include "tensor/int_arith.hpp"
 #include "tensor/tensor_args.hpp"
 
 #include <algorithm>
@@ -184,6 +186,54 @@ void Fill(const TensorDescriptor& yDesc, T* y_in, T value_in)
                 yr[i * s[0]] = value;
     });
 }
+
+template <class T>
+void OpTensorInt(miopenTensorOp_t op, int64_t alpha1, const TensorDescriptor& aDesc, const T* A,
+                 int64_t alpha2, const size_t* bStrides, const T* B, int64_t beta,
+                 const TensorDescriptor& cDesc, T* C)
+{
+    const auto loop = MakeLoop<3>(cDesc.NumDims(), cDesc.Lens().data(),
+                                  {StridesOf(aDesc), bStrides, StridesOf(cDesc)});
+    ForEachRow(loop, [&](const auto& off, size_t n, const auto& s) {
+        const T* a = A + off[0];
+        const T* b = B + off[1];
+        T* c       = C + off[2];
+        for(size_t i = 0; i < n; ++i)
+        {
+            const T r = OpInt<T>(op, ScaleInt(alpha1, a[i * s[0]]), ScaleInt(alpha2, b[i * s[1]]));
+            T& out    = c[i * s[2]];
+            out       = beta == 0 ? r : BlendInt(r, beta, out);
+        }
+    });
+}
+
+template <class T>
+void AxpbyInt(int64_t alpha, const TensorDescriptor& xDesc, const T* x, int64_t beta,
+              const TensorDescriptor& yDesc, T* y)
+{
+    const auto loop = MakeLoop<2>(yDesc.NumDims(), yDesc.Lens().data(),
+                                  {StridesOf(xDesc), StridesOf(yDesc)});
+    ForEachRow(loop, [&](const auto& off, size_t n, const auto& s) {
+        const T* xr = x + off[0];
+        T* yr       = y + off[1];
+        for(size_t i = 0; i < n; ++i)
+        {
+            const T r = ScaleInt(alpha, xr[i * s[0]]);
+            T& out    = yr[i * s[1]];
+            out       = beta == 0 ? r : BlendInt(r, beta, out);
+        }
+    });
+}
+
+#define MIOPEN_CY_TENSOR_INT_OPS(T)                                                               \
+    template void OpTensorInt<T>(miopenTensorOp_t, int64_t, const TensorDescriptor&, const T*,    \
+                                 int64_t, const size_t*, const T*, int64_t,                       \
+                                 const TensorDescriptor&, T*);                                    \
+    template void AxpbyInt<T>(int64_t, const TensorDescriptor&, const T*, int64_t,                \
+                              const TensorDescriptor&, T*);
+MIOPEN_CY_TENSOR_INT_OPS(int8_t)
+MIOPEN_CY_TENSOR_INT_OPS(int32_t)
+#undef MIOPEN_CY_TENSOR_INT_OPS
 
 #define MIOPEN_CY_TENSOR_OPS(T)                                                                  \
     template void OpTensor<T>(miopenTensorOp_t, float, const TensorDescriptor&, const T*, float, \
