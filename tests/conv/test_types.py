@@ -287,3 +287,29 @@ def test_torch_half_tensors_through_dlpack(rng, dt):
     y = torch.full(t.y_ref.shape, float("nan"), dtype=tdt).contiguous(memory_format=torch.channels_last)
     mi.convolutionForwardImmediate(handle, t.wd, w, t.xd, x, t.cd, t.yd, y, np.empty(1, np.uint8), 0, 85)
     t.check(y.to(torch.float64).numpy(), FWD)
+
+
+def test_fp16_alt_impl_attribute_is_kept_and_changes_nothing(rng, monkeypatch):
+    """MIOpen's values -1 (default), 0, 1 are kept and read back (the environment override,
+    MIOPEN_DEBUG_CONVOLUTION_ATTRIB_FP16_ALT_IMPL, is MIOpen's kernels' business, not Get's); our
+    solvers accumulate in fp32, so the results are the same bits whatever the value."""
+    handle = mi.Handle()
+    t = Typed(CASES[0], mi.miopenHalf, "nhwc", rng)
+    attr = mi.MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL
+    assert mi.getConvolutionAttribute(t.cd, attr) == -1
+    outs = []
+    for value in (-1, 0, 1):
+        mi.setConvolutionAttribute(t.cd, attr, value)
+        assert mi.getConvolutionAttribute(t.cd, attr) == value
+        for direction in (FWD, BWD, WRW):
+            outs.append(t.immediate(handle, direction, NAIVE[direction][1]).copy())
+    monkeypatch.setenv("MIOPEN_DEBUG_CONVOLUTION_ATTRIB_FP16_ALT_IMPL", "0")
+    assert mi.getConvolutionAttribute(t.cd, attr) == 1
+    for a, b in zip(outs[:3], outs[3:6]):
+        assert a.tobytes() == b.tobytes()
+    for a, b in zip(outs[:3], outs[6:]):
+        assert a.tobytes() == b.tobytes()
+    for bad in (2, -2):
+        with pytest.raises(mi.BadParmError, match=f"value = {bad} for MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL"):
+            mi.setConvolutionAttribute(t.cd, attr, bad)
+    assert mi.getConvolutionAttribute(t.cd, attr) == 1
