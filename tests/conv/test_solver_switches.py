@@ -24,6 +24,14 @@ MIOPEN_SWITCHES = {
     "ConvAsm3x3U": "MIOPEN_DEBUG_CONV_DIRECT_ASM_3X3U",
     "ConvAsm1x1U": "MIOPEN_DEBUG_CONV_DIRECT_ASM_1X1U",
     "fft": "MIOPEN_DEBUG_CONV_FFT",
+    "ConvHipImplicitGemmFwdXdlops": "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS",
+    "ConvHipImplicitGemmGroupFwdXdlops": "MIOPEN_DEBUG_GROUP_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS",
+    "ConvHipImplicitGemm3DGroupFwdXdlops": "MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS",
+    "ConvHipImplicitGemmBwdXdlops": "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_BWD_XDLOPS",
+    "ConvHipImplicitGemmGroupBwdXdlops": "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_GROUP_BWD_XDLOPS",
+    "ConvHipImplicitGemm3DGroupBwdXdlops": "MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_BWD_XDLOPS",
+    "ConvHipImplicitGemmGroupWrwXdlops": "MIOPEN_DEBUG_GROUP_CONV_IMPLICIT_GEMM_HIP_WRW_XDLOPS",
+    "ConvHipImplicitGemm3DGroupWrwXdlops": "MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_WRW_XDLOPS",
 }
 
 DIRECTIONS = {"fwd": mi.miopenProblemDirectionForward, "bwd": mi.miopenProblemDirectionBackward,

@@ -808,6 +808,39 @@ def param_type(dt, kind):
     return mi.miopenFloat if kind == "fp32" else dt
 
 
+def check_blended_bwd(handle, rng, dt, mode, xd, x, dy, dx, use_saved):
+    """A blended backward (alpha/beta data 1.5/0.5, param 2/-1) on x, dy, dx (each a pair: the
+    buffer passed and its logical view; all described by xd) with fp32 parameters, the saved
+    statistics from torch or recomputed, checked against torch autograd / the float64 reference."""
+    (xm, xv), (dym, dyv), (dxm, dxv) = x, dy, dx
+    shape = xv.shape
+    dx0 = as64(dxv)
+    ps = pshape(mode, shape)
+    scale, bias, _, _ = typed_params(rng, ps, mi.miopenFloat)
+    ds0, db0 = typed_params(rng, ps, mi.miopenFloat)[:2]
+    ds, db = ds0.copy(), db0.copy()
+    x64 = as64(xv)
+    saved = (None, None)
+    if use_saved:
+        _, tsm, tsi, _, _ = torch_train(x64, mode, as64(scale), as64(bias), np.zeros(ps),
+                                        np.ones(ps), 0.0)
+        saved = (tsm.reshape(ps).astype(np.float32), tsi.reshape(ps).astype(np.float32))
+    bn_call(mi.batchNormalizationBackward, handle, mode, 1.5, 0.5, 2.0, -1.0, xd, xm, xd, dym,
+            xd, dxm, desc(ps), scale, ds, db, EPS, *saved)
+    if use_saved:
+        edx, eds, edb = ref.backward(x64, as64(dyv), mode, as64(scale), as64(saved[0]),
+                                     as64(saved[1]))
+    else:
+        edx, eds, edb = torch_grads(x64, as64(dyv), mode, as64(scale), as64(bias))
+    edx = 1.5 * np.asarray(edx) + 0.5 * dx0
+    if int(dt) == int(mi.miopenFloat):
+        assert rel_l2(as64(dxv), edx) <= TOL
+    else:
+        check_close(dxv, edx, dt, ulps=2, floor=float(np.max(np.abs(edx))), err_msg="dx")
+    close(ds.ravel(), 2.0 * np.ravel(eds) - as64(ds0).ravel(), mi.miopenFloat, "dscale")
+    close(db.ravel(), 2.0 * np.ravel(edb) - as64(db0).ravel(), mi.miopenFloat, "dbias")
+
+
 @pytest.mark.parametrize("ptype", PARAM_TYPES)
 @pytest.mark.parametrize("order", LAYOUTS)
 @pytest.mark.parametrize("mode", MODES)
@@ -1019,7 +1052,7 @@ def test_types_backward_and_inference_refuse_mismatches(handle, rng, dt):
 
 
 # The GPU's special paths in every type (on the CPU the same cases run the general kernels):
-# spatial training on packed NCHW with H*W a multiple of 4 (bn_fwd_train_nchw4), per-activation
+# spatial training on packed NCHW with H*W a multiple of 4 (bn_train_nchw4), per-activation
 # training and backward on packed data with N <= 64 (bn_peract_train / bn_peract_bwd: one group a
 # thread; N = 70 takes the group reduction), inference on packed NHWC with C a multiple of 4
 # (bn_infer_packed's channels-last mode); blending and in place.
@@ -1062,35 +1095,11 @@ def test_types_fast_paths_train(handle, rng, dt, mode, shape, inplace):
                          ids=["n33", "n64", "n70", "n17-blocks", "n64-blocks"])
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_fast_paths_peract_bwd(handle, rng, dt, shape, use_saved):
-    ps = pshape(PER_ACT, shape)
     x = random_stored(shape, dt, rng, -1.0, 4.0)
     dy = random_stored(shape, dt, rng, -1.0, 1.0)
-    dx0 = random_stored(shape, dt, rng)
-    dx = dx0.copy()
-    scale, bias, _, _ = typed_params(rng, ps, mi.miopenFloat)
-    ds0, db0 = typed_params(rng, ps, mi.miopenFloat)[:2]
-    ds, db = ds0.copy(), db0.copy()
-    x64 = as64(x)
-    saved = (None, None)
-    if use_saved:
-        _, tsm, tsi, _, _ = torch_train(x64, PER_ACT, as64(scale), as64(bias), np.zeros(ps),
-                                        np.ones(ps), 0.0)
-        saved = (tsm.reshape(ps).astype(np.float32), tsi.reshape(ps).astype(np.float32))
-    xd = desc(shape, dtype=dt)
-    bn_call(mi.batchNormalizationBackward, handle, PER_ACT, 1.5, 0.5, 2.0, -1.0, xd, x, xd, dy,
-            xd, dx, desc(ps), scale, ds, db, EPS, *saved)
-    if use_saved:
-        edx, eds, edb = ref.backward(x64, as64(dy), PER_ACT, as64(scale), as64(saved[0]),
-                                     as64(saved[1]))
-    else:
-        edx, eds, edb = torch_grads(x64, as64(dy), PER_ACT, as64(scale), as64(bias))
-    edx = 1.5 * np.asarray(edx) + 0.5 * as64(dx0)
-    if int(dt) == int(mi.miopenFloat):
-        assert rel_l2(dx, edx) <= TOL
-    else:
-        check_close(dx, edx, dt, ulps=2, floor=float(np.max(np.abs(edx))), err_msg="dx")
-    close(ds.ravel(), 2.0 * np.ravel(eds) - as64(ds0).ravel(), mi.miopenFloat, "dscale")
-    close(db.ravel(), 2.0 * np.ravel(edb) - as64(db0).ravel(), mi.miopenFloat, "dbias")
+    dx = random_stored(shape, dt, rng)
+    check_blended_bwd(handle, rng, dt, PER_ACT, desc(shape, dtype=dt), (x, x), (dy, dy), (dx, dx),
+                      use_saved)
 
 
 @pytest.mark.parametrize("beta", [0.0, 0.5])
@@ -1118,7 +1127,7 @@ def test_types_fast_paths_nhwc_inference(handle, rng, dt, shape, beta):
                          ids=["c8", "c16-chunks", "c4", "5d-c12", "c136", "c256-many-chunks"])
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_fast_paths_nhwc_train(handle, rng, dt, shape, beta):
-    """Spatial training on packed channels-last data, C a multiple of 4 (bn_fwd_train_nhwc4)."""
+    """Spatial training on packed channels-last data, C a multiple of 4 (bn_train_nhwc4)."""
     order = (0,) + tuple(range(2, len(shape))) + (1,)
     xm, xv, xs = stored_layout(shape, order, dt, rng, -1.0, 4.0)
     ym, yv, ys = stored_layout(shape, order, dt, rng)
@@ -1154,29 +1163,5 @@ def test_types_fast_paths_spatial_bwd(handle, rng, dt, layout_, shape, use_saved
     xm, xv, xs = stored_layout(shape, order, dt, rng, -1.0, 4.0)
     dym, dyv, _ = stored_layout(shape, order, dt, rng, -1.0, 1.0)
     dxm, dxv, _ = stored_layout(shape, order, dt, rng)
-    dx0 = as64(dxv)
-    ps = pshape(SPATIAL, shape)
-    scale, bias, _, _ = typed_params(rng, ps, mi.miopenFloat)
-    ds0, db0 = typed_params(rng, ps, mi.miopenFloat)[:2]
-    ds, db = ds0.copy(), db0.copy()
-    x64 = as64(xv)
-    saved = (None, None)
-    if use_saved:
-        _, tsm, tsi, _, _ = torch_train(x64, SPATIAL, as64(scale), as64(bias), np.zeros(ps),
-                                        np.ones(ps), 0.0)
-        saved = (tsm.reshape(ps).astype(np.float32), tsi.reshape(ps).astype(np.float32))
-    xd = desc(shape, xs, dt)
-    bn_call(mi.batchNormalizationBackward, handle, SPATIAL, 1.5, 0.5, 2.0, -1.0, xd, xm, xd, dym,
-            xd, dxm, desc(ps), scale, ds, db, EPS, *saved)
-    if use_saved:
-        edx, eds, edb = ref.backward(x64, as64(dyv), SPATIAL, as64(scale), as64(saved[0]),
-                                     as64(saved[1]))
-    else:
-        edx, eds, edb = torch_grads(x64, as64(dyv), SPATIAL, as64(scale), as64(bias))
-    edx = 1.5 * np.asarray(edx) + 0.5 * dx0
-    if int(dt) == int(mi.miopenFloat):
-        assert rel_l2(as64(dxv), edx) <= TOL
-    else:
-        check_close(dxv, edx, dt, ulps=2, floor=float(np.max(np.abs(edx))), err_msg="dx")
-    close(ds.ravel(), 2.0 * np.ravel(eds) - as64(ds0).ravel(), mi.miopenFloat, "dscale")
-    close(db.ravel(), 2.0 * np.ravel(edb) - as64(db0).ravel(), mi.miopenFloat, "dbias")
+    check_blended_bwd(handle, rng, dt, SPATIAL, desc(shape, xs, dt), (xm, xv), (dym, dyv),
+                      (dxm, dxv), use_saved)

@@ -1,5 +1,5 @@
 """Batch-norm training forward on packed NCHW / NCDHW whose H*W is a multiple of 4 (the float4
-path of the GPU: bn_fwd_train_nchw4), against the float64 reference: one element per channel
+path of the GPU: bn_train_nchw4), against the float64 reference: one element per channel
 chunk up to many chunks with a short last one, N or C of 1, 5-d, blending, in place, a mean
 far from 0; outputs NaN-poisoned; two runs give the same bits; on the GPU, unaligned or padded
 tensors (the generic path) agree with it.

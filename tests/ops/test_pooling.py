@@ -820,7 +820,11 @@ def _nhwc_back(buf, shape, dtype, offset):
 @requires_gpu
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 @pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
-@pytest.mark.parametrize("case", [TYPED_CASES[1], TYPED_CASES[5]], ids=str)
+@pytest.mark.parametrize("case", [TYPED_CASES[1], TYPED_CASES[5],
+                                  # the backward's 4 quads a thread: 5 quads (a thread's last
+                                  # quads past C), 16 quads (every quad of a thread in C)
+                                  Case((2, 20, 9, 11), 3, 1, 2), Case((2, 64, 10, 12), 3, 1, 2)],
+                         ids=str)
 def test_nhwc_kernel_equals_the_generic_kernel_bit_for_bit(rng, case, mode, dt):
     h = mi.Handle(device="gpu")
     layout = mi.miopenTensorNHWC if case.nsp == 2 else mi.miopenTensorNDHWC

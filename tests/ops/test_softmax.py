@@ -367,12 +367,12 @@ def test_docstrings_name_the_c_function():
 # ---- CHANNEL mode on the columns engine (a thread per (n, h, w), looping over C) -----------------
 
 # Softmax CHANNEL mode on the columns engine (one thread per (n, h, w), looping over C): every
-# register bucket of the GPU kernel (C up to 8, 16, 24, 32) at its edges, and C past the registers,
-# against PyTorch in float64; outputs NaN-poisoned; two runs give the same bits.
+# register bucket of the GPU kernel (C up to 8, 16, 24, 32; the backward's 64) at its edges, and C
+# past the registers, against PyTorch in float64; outputs NaN-poisoned; two runs give the same bits.
 
 CHANNEL = mi.MIOPEN_SOFTMAX_MODE_CHANNEL
 # C at each bucket's edges; H * W > 1 and odd, so C is never unit-stride (columns, not rows).
-CHANNELS = [1, 2, 7, 8, 9, 15, 16, 17, 21, 23, 24, 25, 31, 32, 33, 40]
+CHANNELS = [1, 2, 7, 8, 9, 15, 16, 17, 21, 23, 24, 25, 31, 32, 33, 40, 64, 65]
 
 
 @pytest.mark.parametrize("c", CHANNELS)
@@ -631,6 +631,34 @@ def test_types_nhwc_channel(handle, rng, dt, c, algo):
     _check_dx(as64(dx_nhwc).transpose(0, 3, 1, 2), ref_dx, dt)
 
 
+# NHWC with a short C that is not whole groups of four: on the GPU a block per tile of rows lying
+# end to end (softmax_rows_tile.hip). Many tiles and a partial last one (41 * 37 * 3 positions),
+# blended; C = 2 (the shortest row), 21 (segmentation's classes), 31 (the longest such row).
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("c", [2, 21, 31])
+@pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
+def test_types_nhwc_short_rows_tiles_blend(handle, rng, dt, c, algo):
+    n, h, w = 3, 37, 41
+    shape = (n, c, h, w)
+    d = mi.TensorDescriptor()
+    mi.setNdTensorDescriptorWithLayout(d, dt, mi.miopenTensorNHWC, shape, 4)
+    x_nhwc = random_stored((n, h, w, c), dt, rng, -4.0, 4.0)
+    y0 = random_stored((n, h, w, c), dt, rng)
+    y = y0.copy()
+    mi.softmaxForward_V2(handle, 2.0, d, x_nhwc, 0.5, d, y, algo, CHANNEL)
+    y_ref = ref.forward(as64(x_nhwc).transpose(0, 3, 1, 2), algo, CHANNEL).transpose(0, 2, 3, 1)
+    check_close(y, 2.0 * y_ref + 0.5 * as64(y0), dt, 2 * ULPS[int(dt)])
+    ys = random_stored((n, h, w, c), dt, rng, 0.0, 1.0)
+    dy = _dy(rng, (n, h, w, c), dt)
+    dx0 = random_stored((n, h, w, c), dt, rng)
+    dx = dx0.copy()
+    mi.softmaxBackward_V2(handle, -1.5, d, ys, d, dy, 0.25, d, dx, algo, CHANNEL)
+    dx_ref = ref.backward_from_output(as64(ys).transpose(0, 3, 1, 2),
+                                      as64(dy).transpose(0, 3, 1, 2), algo,
+                                      CHANNEL).transpose(0, 2, 3, 1)
+    check_close(dx, -1.5 * dx_ref + 0.25 * as64(dx0), dt, 2 * ULPS[int(dt)])
+
+
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 @pytest.mark.parametrize("shape", [(2, 5, 3, 4), (5, 64, 1, 1), (1, 2, 70, 70)], ids=_shape_id)
 @pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
@@ -751,9 +779,10 @@ def test_types_rows_with_a_row_stride(handle, rng, dt, c, pad, algo):
 
 # CHANNEL mode on NCHW in fp16/bf16: the GPU's columns engine takes two neighbouring positions a
 # thread where H * W is even (and the strides and pointers allow: C up to 32 forward, 24 backward),
-# one a thread otherwise; every register bucket's edges, both parities, a blend.
+# one a thread otherwise; every register bucket's edges (the backward's 64 included), both
+# parities, a blend.
 @pytest.mark.parametrize("dt", FLOAT_TYPES[1:])
-@pytest.mark.parametrize("c", [1, 7, 8, 9, 16, 17, 24, 25, 32, 33])
+@pytest.mark.parametrize("c", [1, 7, 8, 9, 16, 17, 24, 25, 32, 33, 64, 65])
 @pytest.mark.parametrize("hw", [(6, 8), (5, 7)], ids=["even", "odd"])
 @pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
 def test_types_columns_every_bucket(handle, rng, dt, c, hw, algo):

@@ -114,26 +114,58 @@ __global__ void BnTrainFinish(GroupArgs<1> a, const T* x, const Partial2* partia
     }
 }
 
+/// Loads of one operand a thread keeps in flight while staging: kBnPeractLoads fp32 values, as
+/// many bytes of 16-bit data (twice the values).
+template <class T>
+constexpr int kPeractLoadsOf = kBnPeractLoads * 4 / static_cast<int>(sizeof(T));
+
 /// x's n values of this thread's group (rows i * groups) into its column of shared memory
-/// (sh[i * kBnPeractThreads], as stored: T), kBnPeractLoads loads in flight. Each thread reads
-/// back only its own column: no barrier.
+/// (sh[i * kBnPeractThreads], as stored: T), kPeractLoadsOf<T> loads in flight (guarded, so a
+/// last partial step keeps them in flight too). Each thread reads back only its own column: no
+/// barrier.
 template <class T>
 __device__ inline void PeractStage(int64_t n, int64_t groups, const T* x, T* sh)
 {
-    constexpr int kU = kBnPeractLoads;
-    int64_t i        = 0;
-    for(; i + kU <= n; i += kU)
+    constexpr int kU = kPeractLoadsOf<T>;
+    for(int64_t i = 0; i < n; i += kU)
     {
         T r[kU];
 #pragma unroll
         for(int u = 0; u < kU; ++u)
-            r[u] = x[(i + u) * groups];
+            if(i + u < n)
+                r[u] = x[(i + u) * groups];
 #pragma unroll
         for(int u = 0; u < kU; ++u)
-            sh[(i + u) * kBnPeractThreads] = r[u];
+            if(i + u < n)
+                sh[(i + u) * kBnPeractThreads] = r[u];
     }
-    for(; i < n; ++i)
-        sh[i * kBnPeractThreads] = x[i * groups];
+}
+
+/// PeractStage of two operands at once (x into shx, dy into shg): the loads of both in flight
+/// together, twice the bytes of staging one after the other.
+template <class T>
+__device__ inline void PeractStage2(int64_t n, int64_t groups, const T* x, const T* dy, T* shx,
+                                    T* shg)
+{
+    constexpr int kU = kPeractLoadsOf<T>;
+    for(int64_t i = 0; i < n; i += kU)
+    {
+        T rx[kU], rg[kU];
+#pragma unroll
+        for(int u = 0; u < kU; ++u)
+            if(i + u < n)
+            {
+                rx[u] = x[(i + u) * groups];
+                rg[u] = dy[(i + u) * groups];
+            }
+#pragma unroll
+        for(int u = 0; u < kU; ++u)
+            if(i + u < n)
+            {
+                shx[(i + u) * kBnPeractThreads] = rx[u];
+                shg[(i + u) * kBnPeractThreads] = rg[u];
+            }
+    }
 }
 
 /// One group per thread, its n values (n <= kBnPeractTrainMaxN) staged in shared memory (a
@@ -206,8 +238,7 @@ __global__ void __launch_bounds__(kBnPeractThreads)
         return;
     T* vx = reinterpret_cast<T*>(bn_peract_smem) + threadIdx.x;
     T* vg = vx + n * kBnPeractThreads;
-    PeractStage(n, groups, x + g, vx);
-    PeractStage(n, groups, dy + g, vg);
+    PeractStage2(n, groups, x + g, dy + g, vx, vg);
     const double m = static_cast<double>(n);
     double mean, inv_std;
     if(b.saved_mean != nullptr)

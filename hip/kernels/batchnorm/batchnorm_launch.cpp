@@ -9,18 +9,19 @@
 #include "kernels/batchnorm/bn_infer_packed.hpp"
 #include "kernels/common/group_plan.hpp"
 
+#include <initializer_list>
 #include <type_traits>
 
 namespace miopen::gpu {
 
-/// bn_fwd_train_nchw4_launch.cpp: the quad path of spatial training on packed NCHW; false
+/// bn_train_nchw4_launch.cpp: the quad path of spatial training on packed NCHW; false
 /// (nothing queued) where it does not apply.
 template <class T>
 bool BatchNormForwardTrainingNchw4(Handle& h, const BnForwardArgs& args);
-/// bn_fwd_train_nhwc4_launch.cpp: its channels-last partner (packed N[D]HWC, C % 4 == 0).
+/// bn_train_nhwc4_launch.cpp: its channels-last partner (packed N[D]HWC, C % 4 == 0).
 template <class T>
 bool BatchNormForwardTrainingNhwc4(Handle& h, const BnForwardArgs& args);
-/// The spatial backward on the same two layouts (bn_fwd_train_nchw4 / _nhwc4 _launch.cpp).
+/// The spatial backward on the same two layouts (bn_train_nchw4 / _nhwc4 _launch.cpp).
 template <class T>
 bool BatchNormBackwardNchw4(Handle& h, const BnBackwardArgs& args);
 template <class T>
@@ -79,34 +80,6 @@ auto GroupDims(miopenBatchNormMode_t mode)
     return [mode](int d) { return d == 1 || (mode == miopenBNPerActivation && d >= 2); };
 }
 
-/// Scratch for one call: partial sums, per-group mean and inv_std (backward) and coefficients.
-struct BnScratch
-{
-    Partial2* partial;
-    double* mean;
-    double* inv_std;
-    BnCoef coef;
-};
-
-BnScratch CarveScratch(Handle& h, int64_t groups, int64_t chunks)
-{
-    ScratchLayout layout;
-    const size_t at_partial = layout.Add<Partial2>(groups * chunks);
-    const size_t at_mean    = layout.Add<double>(groups);
-    const size_t at_inv     = layout.Add<double>(groups);
-    size_t at_coef[4];
-    for(auto& at : at_coef)
-        at = layout.Add<float>(groups);
-    void* base = h.Scratch(layout.Bytes());
-    BnScratch s;
-    s.partial = At<Partial2>(base, at_partial);
-    s.mean    = At<double>(base, at_mean);
-    s.inv_std = At<double>(base, at_inv);
-    s.coef    = {At<float>(base, at_coef[0]), At<float>(base, at_coef[1]),
-              At<float>(base, at_coef[2]), At<float>(base, at_coef[3])};
-    return s;
-}
-
 /// The element-wise apply over x's logical dims: data operands with their strides, per-group
 /// arrays through the group steps.
 template <int NIn>
@@ -143,23 +116,38 @@ void ApplyCoef(const Handle& h, const BnForwardArgs& args, const GroupPlan<1>& p
     CheckLaunch(api);
 }
 
+/// Whether the one-kernel per-activation paths take x (packed, as every descriptor in `others`,
+/// n <= kBnPeractTrainMaxN): n and the groups (C[D]HW) when they do.
+bool PeractPacked(miopenBatchNormMode_t mode, const TensorDescriptor& x,
+                  std::initializer_list<const TensorDescriptor*> others, int64_t& n,
+                  int64_t& groups)
+{
+    if(mode != miopenBNPerActivation || !x.IsPacked())
+        return false;
+    for(const TensorDescriptor* d : others)
+        if(!d->IsPacked())
+            return false;
+    n      = static_cast<int64_t>(x.Lens()[0]);
+    groups = static_cast<int64_t>(x.ElementSize()) / (n > 0 ? n : 1);
+    return n >= 1 && n <= kBnPeractTrainMaxN && groups >= 1 &&
+           CeilDiv(groups, kBnPeractThreads) <= INT32_MAX;
+}
+
+Launch PeractLaunch(const Handle& h, int64_t groups)
+{
+    return On(h, D1(CeilDiv(groups, kBnPeractThreads)), D1(kBnPeractThreads));
+}
+
 /// Per-activation training on packed x and y (same strides), n <= kBnPeractTrainMaxN and packed
 /// parameters: bn_peract_train, x read once. False: nothing queued.
 template <class T>
 bool PeractTrainPacked(Handle& h, const BnForwardArgs& args)
 {
-    const TensorDescriptor& x = *args.xDesc;
-    if(args.mode != miopenBNPerActivation || !x.IsPacked() || !args.yDesc->IsPacked() ||
-       !args.pDesc->IsPacked())
+    int64_t n = 0, groups = 0;
+    if(!PeractPacked(args.mode, *args.xDesc, {args.yDesc, args.pDesc}, n, groups))
         return false;
-    const int64_t n      = static_cast<int64_t>(x.Lens()[0]);
-    const int64_t groups = static_cast<int64_t>(x.ElementSize()) / (n > 0 ? n : 1);
-    if(n < 1 || n > kBnPeractTrainMaxN || groups < 1 ||
-       CeilDiv(groups, kBnPeractThreads) > INT32_MAX)
-        return false;
-    LaunchBnPeractTrain<T>(On(h, D1(CeilDiv(groups, kBnPeractThreads)), D1(kBnPeractThreads)), n, groups,
-                           static_cast<const T*>(args.x), static_cast<T*>(args.y),
-                           TrainArgsOf(args), args.beta);
+    LaunchBnPeractTrain<T>(PeractLaunch(h, groups), n, groups, static_cast<const T*>(args.x),
+                           static_cast<T*>(args.y), TrainArgsOf(args), args.beta);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
     return true;
 }
@@ -172,7 +160,7 @@ void ForwardTraining(Handle& h, const BnForwardArgs& args)
         return;
     const T* x      = static_cast<const T*>(args.x);
     const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));
-    const auto s    = CarveScratch(h, plan.args.groups, plan.args.chunks);
+    const auto s    = CarveBnScratch(h, plan.args.groups, plan.args.chunks);
     LaunchBnStats<T>(plan.args, plan.launch, x, s.partial);
     CheckLaunch("miopenBatchNormalizationForwardTraining");
 
@@ -188,7 +176,7 @@ void ForwardInference(Handle& h, const BnForwardArgs& args)
     if(BatchNormInferencePacked<T>(h, args)) // packed, aligned x and y: bn_infer_packed.hip
         return;
     const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));
-    const auto s    = CarveScratch(h, plan.args.groups, 1);
+    const auto s    = CarveBnScratch(h, plan.args.groups, 1);
     LaunchBnInferCoef(plan.args, PerItem(h, plan.args.groups), args.scale, args.bias,
                       args.est_mean, args.est_variance, args.alpha,
                       static_cast<float>(args.epsilon), s.coef);
@@ -201,14 +189,8 @@ void ForwardInference(Handle& h, const BnForwardArgs& args)
 template <class T>
 bool PeractBwdPacked(Handle& h, const BnBackwardArgs& args)
 {
-    const TensorDescriptor& x = *args.xDesc;
-    if(args.mode != miopenBNPerActivation || !x.IsPacked() || !args.dyDesc->IsPacked() ||
-       !args.dxDesc->IsPacked() || !args.pDesc->IsPacked())
-        return false;
-    const int64_t n      = static_cast<int64_t>(x.Lens()[0]);
-    const int64_t groups = static_cast<int64_t>(x.ElementSize()) / (n > 0 ? n : 1);
-    if(n < 1 || n > kBnPeractTrainMaxN || groups < 1 ||
-       CeilDiv(groups, kBnPeractThreads) > INT32_MAX)
+    int64_t n = 0, groups = 0;
+    if(!PeractPacked(args.mode, *args.xDesc, {args.dyDesc, args.dxDesc, args.pDesc}, n, groups))
         return false;
     BnPeractBwdArgs b;
     b.scale         = args.scale;
@@ -221,9 +203,8 @@ bool PeractBwdPacked(Handle& h, const BnBackwardArgs& args)
     b.alpha_param   = args.alpha_param;
     b.beta_param    = args.beta_param;
     b.epsilon       = static_cast<float>(args.epsilon);
-    LaunchBnPeractBwd<T>(On(h, D1(CeilDiv(groups, kBnPeractThreads)), D1(kBnPeractThreads)), n, groups,
-                         static_cast<const T*>(args.x), static_cast<const T*>(args.dy),
-                         static_cast<T*>(args.dx), b);
+    LaunchBnPeractBwd<T>(PeractLaunch(h, groups), n, groups, static_cast<const T*>(args.x),
+                         static_cast<const T*>(args.dy), static_cast<T*>(args.dx), b);
     CheckLaunch("miopenBatchNormalizationBackward");
     return true;
 }
@@ -239,8 +220,8 @@ void Backward(Handle& h, const BnBackwardArgs& args)
     const T* pdy              = static_cast<const T*>(args.dy);
     const auto stats = PlanGroups<1>(h, {args.xDesc, args.pDesc}, GroupDims(args.mode));
     const auto grads = PlanGroups<2>(h, {args.xDesc, args.dyDesc, args.pDesc}, GroupDims(args.mode));
-    const auto s = CarveScratch(h, stats.args.groups,
-                                std::max(stats.args.chunks, grads.args.chunks));
+    const auto s = CarveBnScratch(h, stats.args.groups,
+                                  std::max(stats.args.chunks, grads.args.chunks));
     const bool saved = args.saved_mean != nullptr;
     if(!saved)
     {

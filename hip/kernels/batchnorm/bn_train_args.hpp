@@ -1,9 +1,11 @@
-// The finish step's parameters taken from a training forward's arguments: shared by the general
-// launcher (batchnorm_launch.cpp) and the packed NCHW fast path (bn_fwd_train_nchw4_launch.cpp).
+// Shared by the general launcher (batchnorm_launch.cpp) and the packed fast paths
+// (bn_train_nchw4_launch.cpp, bn_train_nhwc4_launch.cpp): the finish step's parameters taken from
+// a training forward's arguments, and one call's scratch carved from the handle's.
 #pragma once
 
 #include "batchnorm/batchnorm_args.hpp"
 #include "kernels/batchnorm/batchnorm_kernels.hpp"
+#include "kernels/common/group_plan.hpp"
 
 namespace miopen::gpu {
 
@@ -20,6 +22,40 @@ inline BnTrainArgs TrainArgsOf(const BnForwardArgs& args)
     t.save_mean        = args.save_mean;
     t.save_inv_std     = args.save_inv_std;
     return t;
+}
+
+/// Scratch for one call over `groups` groups: partial sums (groups * chunks, group-major), the
+/// collapsed sums (one a group; null unless asked for), per-group mean and inv_std (backward) and
+/// the four coefficient arrays (the forward uses m, a, c).
+struct BnScratch
+{
+    Partial2* partial = nullptr;
+    Partial2* total   = nullptr;
+    double* mean      = nullptr;
+    double* inv_std   = nullptr;
+    BnCoef coef{};
+};
+
+inline BnScratch CarveBnScratch(Handle& h, int64_t groups, int64_t chunks, bool with_total = false)
+{
+    const size_t g = static_cast<size_t>(groups);
+    ScratchLayout layout;
+    const size_t at_partial = layout.Add<Partial2>(g * static_cast<size_t>(chunks));
+    const size_t at_total   = with_total ? layout.Add<Partial2>(g) : 0;
+    const size_t at_mean    = layout.Add<double>(g);
+    const size_t at_inv     = layout.Add<double>(g);
+    size_t at_coef[4];
+    for(auto& at : at_coef)
+        at = layout.Add<float>(g);
+    void* base = h.Scratch(layout.Bytes());
+    BnScratch s;
+    s.partial = At<Partial2>(base, at_partial);
+    s.total   = with_total ? At<Partial2>(base, at_total) : nullptr;
+    s.mean    = At<double>(base, at_mean);
+    s.inv_std = At<double>(base, at_inv);
+    s.coef    = {At<float>(base, at_coef[0]), At<float>(base, at_coef[1]),
+                 At<float>(base, at_coef[2]), At<float>(base, at_coef[3])};
+    return s;
 }
 
 } // namespace miopen::gpu

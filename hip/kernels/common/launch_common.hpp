@@ -112,7 +112,7 @@ MapArgs<NIn, T, NData> PlanMap(const Handle& h, const StridedSpace<NIn + 1>& s, 
 
 /// Whether t is packed N, C, S (S the product of the dims past C, a multiple of 4) starting
 /// 16-byte aligned at p, with every count of float4s in 31 bits and C within a grid's y: the
-/// float4 reductions over channels (bn_fwd_train_nchw4, the bias backward). Gives n, c, s.
+/// float4 reductions over channels (bn_train_nchw4, the bias backward). Gives n, c, s.
 inline bool PackedNcs4(const TensorDescriptor& t, const void* p, int64_t& n, int64_t& c,
                        int64_t& s)
 {

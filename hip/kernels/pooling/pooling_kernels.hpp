@@ -42,8 +42,14 @@ void LaunchPoolBwd(const PoolArgs& a, const Launch& l, const T* dy, const void* 
 bool PoolNhwcApplies(const PoolArgs& a, const void* in, const void* out, size_t elem);
 template <class T>
 void LaunchPoolFwdNhwc(const PoolArgs& a, const Launch& l, const T* x, T* y, void* index);
+/// The backward's max mode reads `index` in channels-last order (n, D*H*W position, c): the
+/// workspace copied by LaunchPoolIndexToNhwc (PoolIndexBytes(a.index_type) bytes an entry;
+/// grid-stride over PoolIndexToNhwcTiles(a) tiles, blocks of 256 threads) into memory of its own.
 template <class T>
 void LaunchPoolBwdNhwc(const PoolArgs& a, const Launch& l, const T* dy, const void* index, T* dx);
+size_t PoolIndexBytes(int index_type);
+int64_t PoolIndexToNhwcTiles(const PoolArgs& a);
+void LaunchPoolIndexToNhwc(const PoolArgs& a, const Launch& l, const void* index, void* out);
 
 /// The 2-d forward of pool_fwd_2d.hip: depth 1, rows packed (W stride 1 in x and y), every
 /// offset in 32 bits. Strides in elements. Grid: tiles_w * tiles_h * n * c blocks of

@@ -153,8 +153,20 @@ void PoolBackward(Handle& h, const PoolShape& s, float alpha, const T* dy, const
     const bool gather   = s.mode != miopenPoolingMax || index.data != nullptr;
     if(total > 0 && gather && PoolNhwcApplies(a, dx, dy, sizeof(T)))
     {
-        LaunchPoolBwdNhwc(a, On(h, D1(GridStrideBlocks(h, total / 4, 256)), D1(256)), dy,
-                          index.data, dx);
+        const void* idx = index.data;
+        if(s.mode == miopenPoolingMax)
+        {
+            // the workspace in channels-last order, in the handle's scratch
+            const size_t entries = static_cast<size_t>(a.n * a.c * a.out[0] * a.out[1] * a.out[2]);
+            void* copy = h.Scratch(entries * PoolIndexBytes(a.index_type));
+            LaunchPoolIndexToNhwc(a, On(h, D1(GridStrideBlocks(h, PoolIndexToNhwcTiles(a), 1)),
+                                        D1(256)),
+                                  index.data, copy);
+            CheckLaunch("miopenPoolingBackward");
+            idx = copy;
+        }
+        LaunchPoolBwdNhwc(a, On(h, D1(GridStrideBlocks(h, total / 4, 256)), D1(256)), dy, idx,
+                          dx);
         CheckLaunch("miopenPoolingBackward");
         return;
     }

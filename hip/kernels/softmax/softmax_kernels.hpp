@@ -60,6 +60,30 @@ template <class T>
 void LaunchSoftmaxWarpBwd(const SoftmaxArgs<3>& a, const Launch& l, const SoftmaxGroup& g,
                           int algorithm, const T* y, const T* dy, T* dx);
 
+/// softmax_rows_tile.hip: rows of 2..kSoftmaxTileMaxLen elements lying end to end in every
+/// operand (row r at element r * len, unit stride), a block per tile of kSoftmaxTileRowsFwd
+/// (forward) / kSoftmaxTileRowsBwd (backward) rows, that many threads a block, grid-stride over
+/// the tiles. magic = ceil(2^32 / len).
+constexpr int kSoftmaxTileMaxLen  = 32;
+constexpr int kSoftmaxTileRowsFwd = 256;
+constexpr int kSoftmaxTileRowsBwd = 128;
+
+struct SoftmaxTileArgs
+{
+    int64_t rows   = 0;
+    int len        = 2;
+    uint32_t magic = 0;
+    float alpha    = 1.0f;
+    float beta     = 0.0f;
+};
+
+template <class T>
+void LaunchSoftmaxTileFwd(const SoftmaxTileArgs& a, const Launch& l, int algorithm, const T* x,
+                          T* y);
+template <class T>
+void LaunchSoftmaxTileBwd(const SoftmaxTileArgs& a, const Launch& l, int algorithm, const T* y,
+                          const T* dy, T* dx);
+
 /// softmax_cols_pair.hip: the columns engine for fp16/bf16 (Half, BFloat16 only) with a thread
 /// per two neighbouring positions, C <= kSoftmaxPairMaxCFwd (forward) or kSoftmaxPairMaxCBwd
 /// (backward). `a` counts pairs: its inner space is the positions halved, at stride 2.

@@ -1,8 +1,8 @@
 // Launchers of softmax: the engine (rows or columns, chosen as the CPU kernels choose, plus short
 // unit-stride channel rows: NHWC), the operands' outer and inner spaces, the kernel (a group of
-// lanes per short row, a block per row of 256-1024, fp16/bf16 columns two positions a thread, the
-// generic rows or columns kernels), block size by the softmax's length, the launch check. One
-// template for every storage type.
+// lanes per short row, a tile of short rows lying end to end a block, a block per row of
+// 256-1024, fp16/bf16 columns two positions a thread, the generic rows or columns kernels), block
+// size by the softmax's length, the launch check. One template for every storage type.
 #include "kernels/common/launch_common.hpp"
 #include "softmax/softmax_args.hpp"
 #include "kernels/softmax/softmax_kernels.hpp"
@@ -160,6 +160,35 @@ bool WarpRows(const SoftmaxArgs<K>& a, bool rows, const std::array<const void*, 
     return true;
 }
 
+/// Whether the rows take softmax_rows_tile.hip: the warp kernel's single-element case (rows of
+/// 2..kSoftmaxTileMaxLen unit-stride elements, not whole aligned groups of four) where the rows lie
+/// end to end in every operand (one outer dim of stride len, or a single row). Gives the tile
+/// arguments and the launch (rows_per_block threads a block).
+template <int K>
+bool TileRows(const Handle& h, const SoftmaxArgs<K>& a, const SoftmaxGroup& grp,
+              int rows_per_block, SoftmaxTileArgs& t, Launch& l)
+{
+    const int64_t len = a.inner.numel;
+    if(grp.vec != 1 || len < 2 || len > kSoftmaxTileMaxLen)
+        return false;
+    if(a.outer.numel > 1)
+    {
+        if(a.outer.ndim != 1)
+            return false;
+        for(int k = 0; k < K; ++k)
+            if(a.outer.strides[k][0] != len)
+                return false;
+    }
+    t.rows  = a.outer.numel;
+    t.len   = static_cast<int>(len);
+    t.magic = static_cast<uint32_t>(((uint64_t{1} << 32) + len - 1) / len);
+    t.alpha = a.alpha;
+    t.beta  = a.beta;
+    l = On(h, D1(GridStrideBlocks(h, t.rows, static_cast<unsigned>(rows_per_block))),
+           D1(static_cast<unsigned>(rows_per_block)));
+    return true;
+}
+
 /// Whether the columns engine takes softmax_cols_pair.hip (fp16/bf16, a thread per two
 /// positions): unit-stride positions of even count, even channel and image strides, 4-byte aligned
 /// pointers, C <= max_c. Gives the arguments counting pairs and their launch.
@@ -201,9 +230,15 @@ void SoftmaxForward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopenS
     Launch l;
     SoftmaxGroup grp;
     SoftmaxArgs<2> pairs;
+    SoftmaxTileArgs tile;
     const auto a = Plan<2>(h, mode, {&xDesc, &yDesc}, xDesc, alpha, beta, rows, l);
     if(WarpRows<T, 2>(a, rows, {x, y}, grp, l))
-        LaunchSoftmaxWarpFwd(a, l, grp, algorithm, x, y);
+    {
+        if(TileRows<2>(h, a, grp, kSoftmaxTileRowsFwd, tile, l))
+            LaunchSoftmaxTileFwd(tile, l, algorithm, x, y);
+        else
+            LaunchSoftmaxWarpFwd(a, l, grp, algorithm, x, y);
+    }
     else if(PairColumns<T, 2>(h, a, rows, {x, y}, kSoftmaxPairMaxCFwd, pairs, l))
     {
         if constexpr(sizeof(T) == 2)
@@ -226,9 +261,15 @@ void SoftmaxBackward(const Handle& h, miopenSoftmaxAlgorithm_t algorithm, miopen
     Launch l;
     SoftmaxGroup grp;
     SoftmaxArgs<3> pairs;
+    SoftmaxTileArgs tile;
     const auto a = Plan<3>(h, mode, {&yDesc, &dyDesc, &dxDesc}, dyDesc, alpha, beta, rows, l);
     if(WarpRows<T, 3>(a, rows, {y, dy, dx}, grp, l))
-        LaunchSoftmaxWarpBwd(a, l, grp, algorithm, y, dy, dx);
+    {
+        if(TileRows<3>(h, a, grp, kSoftmaxTileRowsBwd, tile, l))
+            LaunchSoftmaxTileBwd(tile, l, algorithm, y, dy, dx);
+        else
+            LaunchSoftmaxWarpBwd(a, l, grp, algorithm, y, dy, dx);
+    }
     else if(PairColumns<T, 3>(h, a, rows, {y, dy, dx}, kSoftmaxPairMaxCBwd, pairs, l))
     {
         if constexpr(sizeof(T) == 2)

@@ -59,4 +59,15 @@ const ConvSolver& ConvGpuGemmFwd1x1Split();
 const ConvSolver& ConvAsm3x3U();
 const ConvSolver& ConvAsm1x1U();
 
+// MIOpen's XDLOPS implicit GEMM on tensor cores (fp16/bf16, packed NHWC/NDHWC, every direction;
+// mma.sync on sm_80+, MFMA on gfx908/gfx90a): conv_hip_implicit_gemm_xdlops.cpp.
+const ConvSolver& ConvHipImplicitGemmFwdXdlops();
+const ConvSolver& ConvHipImplicitGemmGroupFwdXdlops();
+const ConvSolver& ConvHipImplicitGemm3DGroupFwdXdlops();
+const ConvSolver& ConvHipImplicitGemmBwdXdlops();
+const ConvSolver& ConvHipImplicitGemmGroupBwdXdlops();
+const ConvSolver& ConvHipImplicitGemm3DGroupBwdXdlops();
+const ConvSolver& ConvHipImplicitGemmGroupWrwXdlops();
+const ConvSolver& ConvHipImplicitGemm3DGroupWrwXdlops();
+
 } // namespace miopen::solvers

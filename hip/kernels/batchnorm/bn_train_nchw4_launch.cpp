@@ -1,11 +1,11 @@
-// Launcher of bn_fwd_train_nchw4.hip (and of its backward kernels, BatchNormBackwardNchw4):
+// Launcher of bn_train_nchw4.hip (and of its backward kernels, BatchNormBackwardNchw4):
 // whether the fast path applies (spatial mode, x and y packed
 // NCHW / NCDHW with the same strides, H*W a multiple of 4, both 16-byte aligned, counts in 31
 // bits: PackedNcs4), its chunking (PlanChannelChunks), the scratch, and the three launches
 // (stats, batchnorm.hip's finish, apply) in stream order.
 #include "batchnorm/batchnorm_args.hpp"
 #include "kernels/batchnorm/bn_train_args.hpp"
-#include "kernels/batchnorm/bn_fwd_train_nchw4_kernels.hpp"
+#include "kernels/batchnorm/bn_train_nchw4_kernels.hpp"
 #include "kernels/common/group_plan.hpp"
 
 #include <cstdint>
@@ -39,15 +39,9 @@ bool BatchNormForwardTrainingNchw4(Handle& h, const BnForwardArgs& args)
                               [](int d) { return d == 1; });
     plan.args.chunks = static_cast<int>(a.chunks);
 
-    ScratchLayout layout;
-    const size_t at_partial = layout.Add<Partial2>(static_cast<size_t>(c) * a.chunks);
-    size_t at_coef[3];
-    for(auto& at : at_coef)
-        at = layout.Add<float>(static_cast<size_t>(c));
-    void* base = h.Scratch(layout.Bytes());
-    auto* partial = At<Partial2>(base, at_partial);
-    BnCoef coef{At<float>(base, at_coef[0]), At<float>(base, at_coef[1]),
-                At<float>(base, at_coef[2]), nullptr};
+    const BnScratch sc = CarveBnScratch(h, c, a.chunks);
+    Partial2* partial  = sc.partial;
+    const BnCoef coef  = sc.coef;
 
     const T* x = static_cast<const T*>(args.x);
     LaunchBnStatsNchw4<T>(a, On(h, D2(a.chunks, a.c), D1(kBnNchw4Threads)), x, partial);
@@ -87,19 +81,11 @@ bool BatchNormBackwardNchw4(Handle& h, const BnBackwardArgs& args)
     auto plan        = PlanGroups<1>(h, {args.xDesc, args.pDesc}, [](int d) { return d == 1; });
     plan.args.chunks = static_cast<int>(a.chunks);
 
-    ScratchLayout layout;
-    const size_t at_partial = layout.Add<Partial2>(static_cast<size_t>(c) * a.chunks);
-    const size_t at_mean    = layout.Add<double>(static_cast<size_t>(c));
-    const size_t at_inv     = layout.Add<double>(static_cast<size_t>(c));
-    size_t at_coef[4];
-    for(auto& at : at_coef)
-        at = layout.Add<float>(static_cast<size_t>(c));
-    void* base     = h.Scratch(layout.Bytes());
-    auto* partial  = At<Partial2>(base, at_partial);
-    double* mean   = At<double>(base, at_mean);
-    double* inv    = At<double>(base, at_inv);
-    BnCoef coef{At<float>(base, at_coef[0]), At<float>(base, at_coef[1]),
-                At<float>(base, at_coef[2]), At<float>(base, at_coef[3])};
+    const BnScratch sc = CarveBnScratch(h, c, a.chunks);
+    Partial2* partial  = sc.partial;
+    double* mean       = sc.mean;
+    double* inv        = sc.inv_std;
+    const BnCoef coef  = sc.coef;
 
     const char* api = "miopenBatchNormalizationBackward";
     const T* x      = static_cast<const T*>(args.x);

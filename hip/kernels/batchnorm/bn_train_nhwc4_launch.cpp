@@ -1,11 +1,11 @@
-// Launcher of bn_fwd_train_nhwc4.hip: whether the channels-last fast path applies (spatial mode,
+// Launcher of bn_train_nhwc4.hip: whether the channels-last fast path applies (spatial mode,
 // x and y (dy, dx) packed N[D]HWC, C a multiple of 4, 16-byte aligned), its chunking, the
 // scratch, and the launches in stream order: forward stats, collapse, batchnorm.hip's finish,
 // apply; backward stats and collapse (unless saved), prepare, gradient sums, collapse, finish,
 // apply. The collapse adds each channel's ~1024 chunk partials into one (a block a channel), so
 // the finish kernels (a thread a channel) see one chunk.
 #include "batchnorm/batchnorm_args.hpp"
-#include "kernels/batchnorm/bn_fwd_train_nhwc4_kernels.hpp"
+#include "kernels/batchnorm/bn_train_nhwc4_kernels.hpp"
 #include "kernels/batchnorm/bn_layout.hpp"
 #include "kernels/batchnorm/bn_train_args.hpp"
 #include "kernels/common/group_plan.hpp"
@@ -66,18 +66,11 @@ bool BatchNormForwardTrainingNhwc4(Handle& h, const BnForwardArgs& args)
     auto plan        = PlanGroups<1>(h, {args.xDesc, args.pDesc}, [](int d) { return d == 1; });
     plan.args.chunks = 1;
 
-    ScratchLayout layout;
-    const size_t at_partial = layout.Add<Partial2>(static_cast<size_t>(c) * a.chunks);
-    const size_t at_total   = layout.Add<Partial2>(static_cast<size_t>(c));
-    size_t at_coef[3];
-    for(auto& at : at_coef)
-        at = layout.Add<float>(static_cast<size_t>(c));
-    void* base    = h.Scratch(layout.Bytes());
-    auto* partial = At<Partial2>(base, at_partial);
-    auto* total   = At<Partial2>(base, at_total);
+    const BnScratch sc       = CarveBnScratch(h, c, a.chunks, true);
+    Partial2* partial        = sc.partial;
+    Partial2* total          = sc.total;
+    const BnCoef coef        = sc.coef;
     const Launch per_channel = On(h, D1(static_cast<unsigned>(c)), D1(kBnNhwc4Threads));
-    BnCoef coef{At<float>(base, at_coef[0]), At<float>(base, at_coef[1]),
-                At<float>(base, at_coef[2]), nullptr};
 
     const T* px = static_cast<const T*>(args.x);
     LaunchBnStatsNhwc4<T>(a, On(h, D2(static_cast<unsigned>(a.chunks), static_cast<unsigned>(gy)),
@@ -112,21 +105,12 @@ bool BatchNormBackwardNhwc4(Handle& h, const BnBackwardArgs& args)
     auto plan        = PlanGroups<1>(h, {args.xDesc, args.pDesc}, [](int d) { return d == 1; });
     plan.args.chunks = 1; // prepare and finish read the collapsed partials
 
-    ScratchLayout layout;
-    const size_t at_partial = layout.Add<Partial2>(static_cast<size_t>(c) * a.chunks);
-    const size_t at_total   = layout.Add<Partial2>(static_cast<size_t>(c));
-    const size_t at_mean    = layout.Add<double>(static_cast<size_t>(c));
-    const size_t at_inv     = layout.Add<double>(static_cast<size_t>(c));
-    size_t at_coef[4];
-    for(auto& at : at_coef)
-        at = layout.Add<float>(static_cast<size_t>(c));
-    void* base    = h.Scratch(layout.Bytes());
-    auto* partial = At<Partial2>(base, at_partial);
-    auto* total   = At<Partial2>(base, at_total);
-    double* mean  = At<double>(base, at_mean);
-    double* inv   = At<double>(base, at_inv);
-    BnCoef coef{At<float>(base, at_coef[0]), At<float>(base, at_coef[1]),
-                At<float>(base, at_coef[2]), At<float>(base, at_coef[3])};
+    const BnScratch sc = CarveBnScratch(h, c, a.chunks, true);
+    Partial2* partial  = sc.partial;
+    Partial2* total    = sc.total;
+    double* mean       = sc.mean;
+    double* inv        = sc.inv_std;
+    const BnCoef coef  = sc.coef;
 
     const char* api   = "miopenBatchNormalizationBackward";
     const T* px       = static_cast<const T*>(args.x);

@@ -1,4 +1,4 @@
-// Host entry points of bn_fwd_train_nhwc4.hip, called by bn_fwd_train_nhwc4_launch.cpp. Plain C++.
+// Host entry points of bn_train_nhwc4.hip, called by bn_train_nhwc4_launch.cpp. Plain C++.
 #pragma once
 
 #include "kernels/batchnorm/batchnorm_kernels.hpp"

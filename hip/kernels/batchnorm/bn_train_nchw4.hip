@@ -1,9 +1,9 @@
-// bn_fwd_train_nchw4: spatial batch-norm training forward on packed NCHW (NCDHW) tensors whose
-// H*W (D*H*W) is a multiple of 4 and whose x and y are 16-byte aligned: the statistics and the
-// normalizing pass read x in quads of 4 elements (Load4: a float4 for fp32, 8 bytes for fp16 /
-// bf16; the generic group reduction reads one element per load, four loads in flight per
-// thread, and walks the reduction space with 64-bit index arithmetic). Templated on the data's
-// storage type T; arithmetic in fp32 / double, y rounded once (Store4).
+// bn_train_nchw4: spatial batch-norm training (forward and backward) on packed NCHW (NCDHW)
+// tensors whose H*W (D*H*W) is a multiple of 4 and whose x and y are 16-byte aligned: the
+// statistics and the normalizing pass read x in quads of 4 elements (Load4: a float4 for fp32, 8
+// bytes for fp16 / bf16; the generic group reduction reads one element per load, four loads in
+// flight per thread, and walks the reduction space with 64-bit index arithmetic). Templated on
+// the data's storage type T; arithmetic in fp32 / double, y rounded once (Store4).
 //
 //   bn_stats_nchw4  block (p, c) reduces chunk p of channel c: sum (x - x0), sum (x - x0)^2 in
 //                   double, x0 the channel's first x, each thread over its float4s in increasing
@@ -20,7 +20,7 @@
 //
 // The floor is three passes over x (read, read, write): 0.15 ms for (64, 64, 112, 112) at 4.25
 // TB/s. Formulas are batchnorm.hip's (the finish kernel is shared).
-#include "kernels/batchnorm/bn_fwd_train_nchw4_kernels.hpp"
+#include "kernels/batchnorm/bn_train_nchw4_kernels.hpp"
 #include "kernels/common/device.hpp"
 #include "kernels/common/storage_types.hpp"
 

@@ -1,7 +1,7 @@
-// bn_fwd_train_nhwc4: spatial batch-norm training forward on packed channels-last tensors
-// (N[D]HWC) whose C is a multiple of 4 and whose x and y are 16-byte aligned: the NHWC partner of
-// bn_fwd_train_nchw4 (the generic group reduction reads one element per load with 64-bit index
-// arithmetic, and the element-wise apply cannot merge a channels-last space into rows).
+// bn_train_nhwc4: spatial batch-norm training (forward and backward) on packed channels-last
+// tensors (N[D]HWC) whose C is a multiple of 4 and whose x and y are 16-byte aligned: the NHWC
+// partner of bn_train_nchw4 (the generic group reduction reads one element per load with 64-bit
+// index arithmetic, and the element-wise apply cannot merge a channels-last space into rows).
 //
 //   bn_stats_nhwc4  block (p, j) = cq quads of channels (threadIdx.x) by lanes of positions
 //                   (threadIdx.y): each thread adds its quad's 4 channels over positions
@@ -21,12 +21,17 @@
 //   bn_bwd_apply_nhwc4; the statistics, when not saved, from bn_stats_nhwc4, and batchnorm.hip's
 //   prepare and finish kernels between.
 // Templated on the storage type T (Load4 / Store4: float4 or 8 bytes of fp16 / bf16).
-#include "kernels/batchnorm/bn_fwd_train_nhwc4_kernels.hpp"
+#include "kernels/batchnorm/bn_train_nhwc4_kernels.hpp"
 #include "kernels/common/device.hpp"
 #include "kernels/common/storage_types.hpp"
 
 namespace miopen::gpu {
 namespace {
+
+/// Quads a thread loads (per operand) before it uses any: 4 float4s of fp32, as many bytes (8
+/// quads of 8 bytes) of fp16 / bf16.
+template <class T>
+constexpr int kQuadsInFlight = 16 / static_cast<int>(sizeof(T));
 
 template <class T>
 __global__ void __launch_bounds__(kBnNhwc4Threads)
@@ -58,7 +63,7 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
             }
         };
         int64_t i = begin + ty;
-        constexpr int kU = 4;
+        constexpr int kU = kQuadsInFlight<T>;
         for(; i + (kU - 1) * lanes < end; i += kU * lanes)
         {
             float4 v[kU];
@@ -161,7 +166,7 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
             }
         };
         int64_t i = begin + ty;
-        constexpr int kU = 4;
+        constexpr int kU = kQuadsInFlight<T>;
         for(; i + (kU - 1) * lanes < end; i += kU * lanes)
         {
             float4 v[kU], g[kU];
@@ -212,11 +217,11 @@ __device__ inline float4 CoefQuad(const float* c, int64_t k)
 }
 
 /// The applies walk quads i = blockIdx.x * 256 + threadIdx.x + j * stride (stride = the grid's
-/// threads), kU quads loaded before any is stored. Fixed: c4 divides kBnNhwc4Threads, so every
-/// quad of a thread has the channel quad threadIdx.x % c4 and its coefficients are read once
+/// threads), kQuadsInFlight<T> quads loaded before any is stored. Fixed: c4 divides
+/// kBnNhwc4Threads, so every quad of a thread has the channel quad threadIdx.x % c4 and its
+/// coefficients are read once
 /// (else a 64-bit remainder and 12 or 16 scalar coefficient loads a quad: at C = 64 on an H200
 /// 16-bit inference ran at 0.36 of copy that way). The same expressions either way.
-constexpr int kApplyU = 4;
 
 /// dx = c1 * dy + (c2 * (x - m) + c3) (+ beta * dx), a thread per quad (batchnorm.hip's
 /// BwdApplyF).
@@ -259,7 +264,8 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
         }
         Store4(dx + 4 * i, r);
     };
-    int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    constexpr int kApplyU = kQuadsInFlight<T>;
+    int64_t i             = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     for(; i + (kApplyU - 1) * stride < total; i += kApplyU * stride)
     {
         float4 v[kApplyU], g[kApplyU], o[kApplyU];
@@ -315,7 +321,8 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
         }
         Store4(y + 4 * i, r);
     };
-    int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    constexpr int kApplyU = kQuadsInFlight<T>;
+    int64_t i             = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     for(; i + (kApplyU - 1) * stride < total; i += kApplyU * stride)
     {
         float4 v[kApplyU], o[kApplyU];

@@ -1,0 +1,260 @@
+// The matrix-multiply-accumulate layer of the tensor-core kernels: the only vendor-specific code
+// they use, pitched at one warp's (wave's) tile of a block's shared-memory tiles.
+//
+// Shared-memory contract (both vendors): the block keeps its A tile as rows of M, its B tile as
+// rows of N, each row holding the reduction (k) contiguously as the 16 stored bits of T (Half or
+// BFloat16), rows `ld` elements apart (ld a multiple of 8, so that every row starts on 16 bytes).
+// A warp owns a kM x kN sub-tile of the block's output; WarpMma<T>::Step adds the product of its
+// kM rows of A and kN rows of B over 16 consecutive k (A[m][k] * B[n][k]) to the accumulator, in
+// fp32. Store hands each accumulated value to f(row, col, value) in warp-tile coordinates.
+//
+//   NVIDIA sm_80+: ldmatrix.x4 fragments and mma.sync.m16n8k16 (f16 / bf16 in, f32 accumulate);
+//                  32 lanes, warp tile 64 x 32 (4 x 4 mma tiles): 8 warps make a 128 x 128 block.
+//   AMD gfx908/gfx90a: MFMA 32x32x8 (f16; bf16_1k on gfx90a, two 32x32x4bf16 on gfx908); 64 lanes,
+//                  wave tile 64 x 64 (2 x 2 MFMA tiles): 4 waves make a 128 x 128 block.
+// Elsewhere (an older NVIDIA target, gfx906, the host pass) Step traps: the solvers are not
+// applicable there, so it never runs.
+#pragma once
+
+#include "core/storage.hpp"
+#include "gpu/compat.hpp"
+
+#include <cstdint>
+#include <type_traits>
+
+namespace miopen::gpu::mma {
+
+#if defined(MIOPEN_CY_HAVE_HIP)
+inline constexpr int kLanes = 64;   // gfx9 waves
+inline constexpr int kWarpM = 64;
+inline constexpr int kWarpN = 64;
+#else
+inline constexpr int kLanes = 32;
+inline constexpr int kWarpM = 64;
+inline constexpr int kWarpN = 32;
+#endif
+/// The reduction one Step consumes.
+inline constexpr int kStepK = 16;
+
+#if defined(MIOPEN_CY_HAVE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define MIOPEN_CY_MMA_NV 1
+#elif defined(MIOPEN_CY_HAVE_HIP) && (defined(__gfx908__) || defined(__gfx90a__))
+#define MIOPEN_CY_MMA_AMD 1
+#endif
+
+/// Whether this compilation pass has the instructions (device passes only).
+#if defined(MIOPEN_CY_MMA_NV) || defined(MIOPEN_CY_MMA_AMD)
+inline constexpr bool kHaveMma = true;
+#else
+inline constexpr bool kHaveMma = false;
+#endif
+
+#if defined(MIOPEN_CY_HAVE_HIP)
+// ---- AMD: MFMA 32x32x8, wave tile 2 x 2 of them -------------------------------------------------
+// Operand layouts (32x32x8): lane l holds A[l % 32][4 * (l / 32) + 0..3] and B[4 * (l / 32) + 0..3]
+// [l % 32]; the 16 results of lane l are D[8 * (i / 4) + 4 * (l / 32) + i % 4][l % 32], i = 0..15.
+typedef float MfmaAcc __attribute__((ext_vector_type(16)));
+typedef _Float16 MfmaHalf4 __attribute__((ext_vector_type(4)));
+typedef short MfmaShort4 __attribute__((ext_vector_type(4)));
+typedef short MfmaShort2 __attribute__((ext_vector_type(2)));
+
+template <class T>
+struct WarpMma
+{
+    static constexpr int kMI = kWarpM / 32, kNI = kWarpN / 32;
+    struct Acc
+    {
+        MfmaAcc v[kMI][kNI];
+    };
+
+    __device__ static void Zero(Acc& acc)
+    {
+#pragma unroll
+        for(int i = 0; i < kMI; ++i)
+#pragma unroll
+            for(int j = 0; j < kNI; ++j)
+#pragma unroll
+                for(int e = 0; e < 16; ++e)
+                    acc.v[i][j][e] = 0.0f;
+    }
+
+    /// acc += A[0:kM][0:16] * B[0:kN][0:16]^T; sa, sb point at the warp's first row, at k0.
+    __device__ static void Step(Acc& acc, const uint16_t* sa, const uint16_t* sb, int ld, int lane)
+    {
+#if defined(MIOPEN_CY_MMA_AMD)
+        const int r = lane % 32, kq = 4 * (lane / 32);
+#pragma unroll
+        for(int ks = 0; ks < kStepK; ks += 8)
+        {
+            uint2 a[kMI], b[kNI];
+#pragma unroll
+            for(int i = 0; i < kMI; ++i)
+                a[i] = *reinterpret_cast<const uint2*>(sa + (32 * i + r) * ld + ks + kq);
+#pragma unroll
+            for(int j = 0; j < kNI; ++j)
+                b[j] = *reinterpret_cast<const uint2*>(sb + (32 * j + r) * ld + ks + kq);
+#pragma unroll
+            for(int i = 0; i < kMI; ++i)
+#pragma unroll
+                for(int j = 0; j < kNI; ++j)
+                    acc.v[i][j] = Mfma(a[i], b[j], acc.v[i][j]);
+        }
+#else
+        (void)acc; (void)sa; (void)sb; (void)ld; (void)lane;
+        __builtin_trap();
+#endif
+    }
+
+    /// f(row, col, value) for every accumulated value of the lane (warp-tile coordinates).
+    template <class F>
+    __device__ static void Store(const Acc& acc, int lane, F f)
+    {
+        const int col = lane % 32, rq = 4 * (lane / 32);
+#pragma unroll
+        for(int i = 0; i < kMI; ++i)
+#pragma unroll
+            for(int j = 0; j < kNI; ++j)
+#pragma unroll
+                for(int e = 0; e < 16; ++e)
+                    f(32 * i + 8 * (e / 4) + rq + e % 4, 32 * j + col, acc.v[i][j][e]);
+    }
+
+private:
+#if defined(MIOPEN_CY_MMA_AMD)
+    /// One 32x32x8 product of 4 k values a lane (a, b: four 16-bit values each).
+    __device__ static MfmaAcc Mfma(uint2 a, uint2 b, MfmaAcc c)
+    {
+        if constexpr(std::is_same_v<T, Half>)
+        {
+            MfmaHalf4 av, bv;
+            __builtin_memcpy(&av, &a, 8);
+            __builtin_memcpy(&bv, &b, 8);
+            return __builtin_amdgcn_mfma_f32_32x32x8f16(av, bv, c, 0, 0, 0);
+        }
+        else
+        {
+#if defined(__gfx90a__)
+            MfmaShort4 av, bv;
+            __builtin_memcpy(&av, &a, 8);
+            __builtin_memcpy(&bv, &b, 8);
+            return __builtin_amdgcn_mfma_f32_32x32x8bf16_1k(av, bv, c, 0, 0, 0);
+#else
+            // gfx908: 32x32x4bf16 takes 2 k values a lane (k = 2 * (l / 32) + 0..1). The lane's
+            // four values k = 4 * (l / 32) + 0..3 are split into two products whose k sets
+            // together cover the 8: the first takes each lane's first pair, the second its
+            // second pair (a permutation of the reduction, the same for A and B).
+            MfmaShort2 a0, a1, b0, b1;
+            __builtin_memcpy(&a0, &a.x, 4);
+            __builtin_memcpy(&a1, &a.y, 4);
+            __builtin_memcpy(&b0, &b.x, 4);
+            __builtin_memcpy(&b1, &b.y, 4);
+            c = __builtin_amdgcn_mfma_f32_32x32x4bf16(a0, b0, c, 0, 0, 0);
+            return __builtin_amdgcn_mfma_f32_32x32x4bf16(a1, b1, c, 0, 0, 0);
+#endif
+        }
+    }
+#endif
+};
+
+#else
+// ---- NVIDIA: mma.sync m16n8k16, warp tile 4 x 4 of them ------------------------------------------
+// Fragments (g = lane / 4, t = lane % 4): A a0 (g, 2t..2t+1), a1 (g+8, 2t..), a2 (g, 2t+8..),
+// a3 (g+8, 2t+8..); B b0 (k 2t..2t+1, n g), b1 (k 2t+8.., n g); C c0,c1 (g, 2t..2t+1), c2,c3
+// (g+8, 2t..2t+1). ldmatrix.x4 loads four 8x8 matrices, lanes 8i..8i+7 giving the row
+// addresses of matrix i; lane l receives row l / 4, columns 2 (l % 4) + 0..1 of each.
+template <class T>
+struct WarpMma
+{
+    static constexpr int kMI = kWarpM / 16, kNI = kWarpN / 8;
+    struct Acc
+    {
+        float v[kMI][kNI][4];
+    };
+
+    __device__ static void Zero(Acc& acc)
+    {
+#pragma unroll
+        for(int i = 0; i < kMI; ++i)
+#pragma unroll
+            for(int j = 0; j < kNI; ++j)
+#pragma unroll
+                for(int e = 0; e < 4; ++e)
+                    acc.v[i][j][e] = 0.0f;
+    }
+
+    /// acc += A[0:kM][0:16] * B[0:kN][0:16]^T; sa, sb point at the warp's first row, at k0.
+    __device__ static void Step(Acc& acc, const uint16_t* sa, const uint16_t* sb, int ld, int lane)
+    {
+#if defined(MIOPEN_CY_MMA_NV)
+        uint32_t a[kMI][4], b[kNI][2];
+        // A: matrices (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15).
+#pragma unroll
+        for(int i = 0; i < kMI; ++i)
+            LdMatrix4(a[i], sa + (16 * i + (lane & 15)) * ld + (lane >> 4) * 8);
+        // B (rows n, k contiguous): matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7),
+        // (n 8-15, k 8-15): b0, b1 of the first n8 tile, then of the second.
+#pragma unroll
+        for(int j = 0; j < kNI; j += 2)
+        {
+            uint32_t r[4];
+            LdMatrix4(r, sb + (8 * j + (lane & 7) + ((lane >> 4) << 3)) * ld + ((lane >> 3) & 1) * 8);
+            b[j][0]     = r[0];
+            b[j][1]     = r[1];
+            b[j + 1][0] = r[2];
+            b[j + 1][1] = r[3];
+        }
+#pragma unroll
+        for(int i = 0; i < kMI; ++i)
+#pragma unroll
+            for(int j = 0; j < kNI; ++j)
+                Mma(acc.v[i][j], a[i], b[j]);
+#else
+        (void)acc; (void)sa; (void)sb; (void)ld; (void)lane;
+        __trap();
+#endif
+    }
+
+    /// f(row, col, value) for every accumulated value of the lane (warp-tile coordinates).
+    template <class F>
+    __device__ static void Store(const Acc& acc, int lane, F f)
+    {
+        const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+        for(int i = 0; i < kMI; ++i)
+#pragma unroll
+            for(int j = 0; j < kNI; ++j)
+            {
+                f(16 * i + g, 8 * j + 2 * t, acc.v[i][j][0]);
+                f(16 * i + g, 8 * j + 2 * t + 1, acc.v[i][j][1]);
+                f(16 * i + g + 8, 8 * j + 2 * t, acc.v[i][j][2]);
+                f(16 * i + g + 8, 8 * j + 2 * t + 1, acc.v[i][j][3]);
+            }
+    }
+
+private:
+#if defined(MIOPEN_CY_MMA_NV)
+    __device__ static void LdMatrix4(uint32_t (&r)[4], const uint16_t* p)
+    {
+        const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(p));
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(addr));
+    }
+    __device__ static void Mma(float (&c)[4], const uint32_t (&a)[4], const uint32_t (&b)[2])
+    {
+        if constexpr(std::is_same_v<T, Half>)
+            asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+                         "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                         : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+        else
+            asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+                         "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
+                         : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+    }
+#endif
+};
+#endif
+
+} // namespace miopen::gpu::mma

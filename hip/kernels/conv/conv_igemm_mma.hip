@@ -1,0 +1,573 @@
+// Implicit-GEMM convolution on tensor cores (NVIDIA mma.sync, AMD MFMA: kernels/common/mma.hpp),
+// fp16 / bf16 storage, fp32 accumulation, packed channels-last tensors. One source for both types
+// and both vendors.
+//
+// Forward, per group g: C[m][n] = sum over kk of A[m][kk] * B[n][kk], with
+//   m  = (batch, output position)                        M = N * Do * Ho * Wo
+//   n  = the group's output channel                      N = K / G
+//   kk = (filter z, y, x, input channel c), c fastest   R = Z * Y * X * C / G
+//   A[m][kk] = x at (batch, output position * stride - pad + filter position * dilation, g, c),
+//              zero in the padding; B[n][kk] = w[g * K/G + n][z][y][x][c] (w's rows are contiguous).
+// C / G is a multiple of 8, so 8 consecutive kk never leave one filter position: every global
+// access is one 16-byte vector of 8 channels.
+// Backward data, the same with rows (batch, input position), columns the group's C/G input
+// channels, kk = (filter z, y, x, output channel k), k fastest (K / G a multiple of 8):
+// A[m][kk] = dy at ((input position + pad - filter position * dilation) / stride, g, k) where
+// that divides and lies in dy, else zero; B[n][kk] = w[g * K/G + k][z][y][x][n], gathered 2 bytes
+// at a time (filter taps * C/G elements apart; w is small and stays in the cache).
+//
+// A block of 256 threads owns a 128 x 128 tile of C and steps through R by 32: each thread
+// fetches two 8-element chunks of A and two of B (rows tid / 4 and tid / 4 + 64, kk offset
+// 8 * (tid % 4)) into registers while the warps multiply the shared-memory stage fetched the step
+// before, then stores them into the other stage (two stages, one barrier a step). The position
+// of a thread's chunk in the filter (z, y, x, channel) advances by carries, with no division in
+// the loop (backward data divides by the stride); a row's base offset and input corner are
+// decoded once. Bounds: rows past M, columns past N and kk past R are zero-filled (loads) or
+// skipped (stores). Indices are 32-bit (the solvers require every tensor to hold fewer than 2^31
+// elements). An A source (or forward's w) not 16-byte aligned (a user's offset pointer) takes
+// eight 2-byte loads a chunk instead of one vector load: the same values, the same sums.
+#include "kernels/common/device.hpp"
+#include "kernels/common/mma.hpp"
+#include "kernels/common/storage_types.hpp"
+#include "kernels/conv/conv_igemm_mma.hpp"
+
+#include <algorithm>
+
+namespace miopen::gpu {
+namespace {
+
+constexpr int BM = kIgemmMmaBM, BN = kIgemmMmaBN, BK = kIgemmMmaBK;
+/// Shared-memory row pitch in elements: 80 bytes, so that the 8 rows an ldmatrix reads fall in
+/// distinct 16-byte bank groups.
+constexpr int LDS = BK + 8;
+constexpr int kWarpsM = BM / mma::kWarpM;
+constexpr int kWarpsN = BN / mma::kWarpN;
+constexpr int kThreads = kWarpsM * kWarpsN * mma::kLanes;
+constexpr int kChunksK = BK / 8;                  // 16-byte chunks along a row's step
+constexpr int kRowsPerPass = kThreads / kChunksK; // rows one pass of the block fetches
+constexpr int kPasses = BM / kRowsPerPass;
+static_assert(kThreads == 256, "the tile assumes 256 threads");
+static_assert(BM == BN && BM % kRowsPerPass == 0, "A and B are fetched with the same passes");
+static_assert(BK % mma::kStepK == 0, "a step is a whole number of mma steps");
+
+struct Args
+{
+    int M;        // GEMM rows: N * output positions (forward), N * input positions (backward data)
+    int cols;     // GEMM columns a group: K/G (forward), C/G (backward data)
+    int inner;    // the reduction's channels a filter tap: C/G (forward), K/G (backward data)
+    int red;      // the reduction a group: filter taps * inner
+    int cpg, kpg, ctot, ktot;
+    int rlen[3];  // the spatial lengths the rows run over: out (forward), in (backward data)
+    int in[3], out[3], fil[3], pad[3], str[3], dil[3];
+    int xs[5], ws[5], ys[5];
+    bool vec;     // the A source (and forward's w) 16-byte aligned: one vector load a chunk
+};
+
+__device__ inline bool In(int i, int len) { return static_cast<unsigned>(i) < static_cast<unsigned>(len); }
+
+/// The 8 elements at p: one 16-byte load when `vec` (p 16-byte aligned), else eight 2-byte loads.
+__device__ inline uint4 Load8(const uint16_t* p, bool vec)
+{
+    if(vec)
+        return *reinterpret_cast<const uint4*>(p);
+    uint32_t u[4];
+#pragma unroll
+    for(int i = 0; i < 4; ++i)
+        u[i] = uint32_t{p[2 * i]} | (uint32_t{p[2 * i + 1]} << 16);
+    return make_uint4(u[0], u[1], u[2], u[3]);
+}
+
+/// The 8 elements p[0], p[stride], ..., p[7 * stride].
+__device__ inline uint4 Gather8(const uint16_t* p, int stride)
+{
+    uint32_t u[4];
+#pragma unroll
+    for(int i = 0; i < 4; ++i)
+        u[i] = uint32_t{p[2 * i * stride]} | (uint32_t{p[(2 * i + 1) * stride]} << 16);
+    return make_uint4(u[0], u[1], u[2], u[3]);
+}
+
+/// The position of kk in (filter z, y, x, channel), advanced by carries.
+struct RedPos
+{
+    int c, fx, fy, fz;
+    __device__ void Advance(int by, int inner, const int (&fil)[3])
+    {
+        c += by;
+        while(c >= inner)
+        {
+            c -= inner;
+            if(++fx == fil[2])
+            {
+                fx = 0;
+                if(++fy == fil[1])
+                {
+                    fy = 0;
+                    ++fz;
+                }
+            }
+        }
+    }
+};
+
+/// Forward (Bwd false): src = x, y = out. Backward data (Bwd true): src = dy, out = dx; a row is
+/// an input position i, and tap f reads dy at o = (i + pad - f * dil) / stride when that divides
+/// and lies in the output (zero otherwise); w is read across filters (K/G apart), 2 bytes at a
+/// time.
+template <class T, bool Bwd>
+__global__ void __launch_bounds__(kThreads)
+    ConvIgemmMmaKernel(Args a, const uint16_t* __restrict__ src, const uint16_t* __restrict__ w,
+                       uint16_t* __restrict__ out)
+{
+    __shared__ __align__(16) uint16_t sa[2][BM * LDS];
+    __shared__ __align__(16) uint16_t sb[2][BN * LDS];
+
+    const int tid = static_cast<int>(threadIdx.x);
+    const int g   = static_cast<int>(blockIdx.z);
+    const int m0  = static_cast<int>(blockIdx.x) * BM;
+    const int n0  = static_cast<int>(blockIdx.y) * BN;
+    const int kc  = (tid % kChunksK) * 8;
+    const int lr  = tid / kChunksK;
+
+    // Each A row: forward, its input corner (output position * stride - pad); backward data, its
+    // input position + pad. And its base offset.
+    int a_off[kPasses], a_d[kPasses], a_h[kPasses], a_w[kPasses];
+    bool a_ok[kPasses];
+    int b_off[kPasses];
+    bool b_ok[kPasses];
+#pragma unroll
+    for(int p = 0; p < kPasses; ++p)
+    {
+        const int m = m0 + lr + p * kRowsPerPass;
+        a_ok[p]     = m < a.M;
+        int t       = a_ok[p] ? m : 0;
+        const int pw = t % a.rlen[2];
+        t /= a.rlen[2];
+        const int ph = t % a.rlen[1];
+        t /= a.rlen[1];
+        const int pd = t % a.rlen[0];
+        const int b  = t / a.rlen[0];
+        const int n  = n0 + lr + p * kRowsPerPass;
+        b_ok[p]      = n < a.cols;
+        const int nn = b_ok[p] ? n : 0;
+        if constexpr(!Bwd)
+        {
+            a_d[p]   = pd * a.str[0] - a.pad[0];
+            a_h[p]   = ph * a.str[1] - a.pad[1];
+            a_w[p]   = pw * a.str[2] - a.pad[2];
+            a_off[p] = b * a.xs[0] + g * a.cpg * a.xs[1] + a_d[p] * a.xs[2] + a_h[p] * a.xs[3] + a_w[p] * a.xs[4];
+            b_off[p] = (g * a.kpg + nn) * a.red;   // w's row: (z, y, x, c), c fastest
+        }
+        else
+        {
+            a_d[p]   = pd + a.pad[0];
+            a_h[p]   = ph + a.pad[1];
+            a_w[p]   = pw + a.pad[2];
+            a_off[p] = b * a.ys[0] + g * a.kpg * a.ys[1];
+            b_off[p] = g * a.kpg * a.ws[0] + nn * a.ws[1];
+        }
+    }
+
+    RedPos pos{0, 0, 0, 0};
+    pos.Advance(kc, a.inner, a.fil);
+    int kk = kc;
+
+    uint4 ra[kPasses], rb[kPasses];
+    const uint4 zero = make_uint4(0, 0, 0, 0);
+    auto fetch = [&]() {
+        const bool kin = kk < a.red;
+        const int dd = pos.fz * a.dil[0], dh = pos.fy * a.dil[1], dw = pos.fx * a.dil[2];
+        if constexpr(!Bwd)
+        {
+            const int koff = dd * a.xs[2] + dh * a.xs[3] + dw * a.xs[4] + pos.c * a.xs[1];
+#pragma unroll
+            for(int p = 0; p < kPasses; ++p)
+            {
+                const bool ok = kin & a_ok[p] & In(a_d[p] + dd, a.in[0]) & In(a_h[p] + dh, a.in[1]) &
+                                In(a_w[p] + dw, a.in[2]);
+                ra[p] = ok ? Load8(src + a_off[p] + koff, a.vec) : zero;
+                rb[p] = (kin & b_ok[p]) ? Load8(w + b_off[p] + kk, a.vec) : zero;
+            }
+        }
+        else
+        {
+            const int tap = pos.fz * a.ws[2] + pos.fy * a.ws[3] + pos.fx * a.ws[4] + pos.c * a.ws[0];
+#pragma unroll
+            for(int p = 0; p < kPasses; ++p)
+            {
+                const int td = a_d[p] - dd, th = a_h[p] - dh, tw = a_w[p] - dw;
+                const int od = td / a.str[0], oh = th / a.str[1], ow = tw / a.str[2];
+                const bool ok = kin & a_ok[p] & (td >= 0) & (th >= 0) & (tw >= 0) & (od * a.str[0] == td) &
+                                (oh * a.str[1] == th) & (ow * a.str[2] == tw) & (od < a.out[0]) &
+                                (oh < a.out[1]) & (ow < a.out[2]);
+                ra[p] = ok ? Load8(src + a_off[p] + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4] + pos.c * a.ys[1],
+                                   a.vec)
+                           : zero;
+                rb[p] = (kin & b_ok[p]) ? Gather8(w + b_off[p] + tap, a.ws[0]) : zero;
+            }
+        }
+    };
+    auto stash = [&](int buf) {
+#pragma unroll
+        for(int p = 0; p < kPasses; ++p)
+        {
+            *reinterpret_cast<uint4*>(&sa[buf][(lr + p * kRowsPerPass) * LDS + kc]) = ra[p];
+            *reinterpret_cast<uint4*>(&sb[buf][(lr + p * kRowsPerPass) * LDS + kc]) = rb[p];
+        }
+    };
+
+    using Mma = mma::WarpMma<T>;
+    typename Mma::Acc acc;
+    Mma::Zero(acc);
+    const int warp = tid / mma::kLanes, lane = tid % mma::kLanes;
+    const int wm = warp % kWarpsM, wn = warp / kWarpsM;
+
+    const int steps = (a.red + BK - 1) / BK;
+    fetch();
+    stash(0);
+    __syncthreads();
+    for(int s = 0; s < steps; ++s)
+    {
+        const int cur  = s & 1;
+        const bool more = s + 1 < steps;
+        if(more)
+        {
+            kk += BK;
+            pos.Advance(BK, a.inner, a.fil);
+            fetch();
+        }
+#pragma unroll
+        for(int k = 0; k < BK; k += mma::kStepK)
+            Mma::Step(acc, &sa[cur][wm * mma::kWarpM * LDS + k], &sb[cur][wn * mma::kWarpN * LDS + k], LDS, lane);
+        if(more)
+            stash(cur ^ 1);
+        __syncthreads();
+    }
+
+    // The output is packed channels-last: row m's channels start at m * (K or C).
+    const int mw = m0 + wm * mma::kWarpM, nw = n0 + wn * mma::kWarpN;
+    const int pitch = Bwd ? a.ctot : a.ktot;
+    const int first = g * a.cols;
+    Mma::Store(acc, lane, [&](int r, int c, float v) {
+        const int m = mw + r, n = nw + c;
+        if(m < a.M && n < a.cols)
+            out[m * pitch + first + n] = DeviceFloatTo<T>(v).bits;
+    });
+}
+
+/// Backward weights, per group g and split z: P[z][g][m][n] = sum over kk in the split's range of
+/// dy[kk][g * K/G + m] * x at (kk's batch, kk's output position * stride - pad + tap * dilation,
+/// g * C/G + c), with m the group's output channel, n = (tap, c) (c fastest: w's own order) and kk
+/// the position (batch, output position). Both operands are read 2 bytes at a time (their
+/// contiguous dimension is the tile's rows, not the reduction): across a warp the rows are
+/// consecutive channels, so each load instruction still reads contiguous memory. Partials are
+/// fp32; ConvIgemmMmaWrwReduce adds them in split order and rounds once (deterministic).
+struct WrwArgs
+{
+    int kpg, cols, cpg, ktot, ctot, g;
+    int npos;       // the reduction: N * output positions
+    int per_split;  // reduction positions a split (a multiple of BK)
+    int splits;
+    int in[3], out[3], fil[3], pad[3], str[3], dil[3];
+    int xs[5];
+};
+
+template <class T>
+__global__ void __launch_bounds__(kThreads)
+    ConvIgemmMmaWrwKernel(WrwArgs a, const uint16_t* __restrict__ x, const uint16_t* __restrict__ dy,
+                          float* __restrict__ part)
+{
+    __shared__ __align__(16) uint16_t sa[2][BM * LDS];
+    __shared__ __align__(16) uint16_t sb[2][BN * LDS];
+
+    const int tid   = static_cast<int>(threadIdx.x);
+    const int g     = static_cast<int>(blockIdx.z) / a.splits;
+    const int split = static_cast<int>(blockIdx.z) - g * a.splits;
+    const int m0    = static_cast<int>(blockIdx.x) * BM;
+    const int n0    = static_cast<int>(blockIdx.y) * BN;
+    const int kc    = (tid % kChunksK) * 8;
+    const int lr    = tid / kChunksK;
+    const int kbeg  = split * a.per_split;
+    const int kend  = min(a.npos, kbeg + a.per_split);
+
+    int a_off[kPasses];
+    bool a_ok[kPasses];
+    int b_d[kPasses], b_h[kPasses], b_w[kPasses], b_off[kPasses];
+    bool b_ok[kPasses];
+#pragma unroll
+    for(int p = 0; p < kPasses; ++p)
+    {
+        const int m = m0 + lr + p * kRowsPerPass;
+        a_ok[p]     = m < a.kpg;
+        a_off[p]    = g * a.kpg + (a_ok[p] ? m : 0);
+        const int n = n0 + lr + p * kRowsPerPass;
+        b_ok[p]     = n < a.cols;
+        int t       = b_ok[p] ? n : 0;
+        const int c = t % a.cpg;
+        t /= a.cpg;
+        const int fx = t % a.fil[2];
+        t /= a.fil[2];
+        const int fy = t % a.fil[1];
+        const int fz = t / a.fil[1];
+        b_d[p]       = fz * a.dil[0] - a.pad[0];
+        b_h[p]       = fy * a.dil[1] - a.pad[1];
+        b_w[p]       = fx * a.dil[2] - a.pad[2];
+        b_off[p]     = g * a.cpg + c;
+    }
+
+    // The chunk's first position kk as (batch, od, oh, ow), advanced by carries.
+    int kk = kbeg + kc;
+    int pb, pd, ph, pw;
+    {
+        int t = kk;
+        pw    = t % a.out[2];
+        t /= a.out[2];
+        ph = t % a.out[1];
+        t /= a.out[1];
+        pd = t % a.out[0];
+        pb = t / a.out[0];
+    }
+    auto advance = [&](int by) {
+        pw += by;
+        while(pw >= a.out[2])
+        {
+            pw -= a.out[2];
+            if(++ph == a.out[1])
+            {
+                ph = 0;
+                if(++pd == a.out[0])
+                {
+                    pd = 0;
+                    ++pb;
+                }
+            }
+        }
+    };
+
+    uint4 ra[kPasses], rb[kPasses];
+    auto fetch = [&]() {
+        uint32_t ua[kPasses][4], ub[kPasses][4];
+        int qb = pb, qd = pd, qh = ph, qw = pw;
+#pragma unroll
+        for(int j = 0; j < 8; ++j)
+        {
+            const bool kin = kk + j < kend;
+#pragma unroll
+            for(int p = 0; p < kPasses; ++p)
+            {
+                const uint32_t va = (kin & a_ok[p]) ? uint32_t{dy[(kk + j) * a.ktot + a_off[p]]} : 0u;
+                const int id = qd * a.str[0] + b_d[p], ih = qh * a.str[1] + b_h[p], iw = qw * a.str[2] + b_w[p];
+                const bool ok = kin & b_ok[p] & In(id, a.in[0]) & In(ih, a.in[1]) & In(iw, a.in[2]);
+                const uint32_t vb =
+                    ok ? uint32_t{x[qb * a.xs[0] + id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4] + b_off[p]]} : 0u;
+                if(j % 2 == 0)
+                {
+                    ua[p][j / 2] = va;
+                    ub[p][j / 2] = vb;
+                }
+                else
+                {
+                    ua[p][j / 2] |= va << 16;
+                    ub[p][j / 2] |= vb << 16;
+                }
+            }
+            if(++qw == a.out[2])
+            {
+                qw = 0;
+                if(++qh == a.out[1])
+                {
+                    qh = 0;
+                    if(++qd == a.out[0])
+                    {
+                        qd = 0;
+                        ++qb;
+                    }
+                }
+            }
+        }
+#pragma unroll
+        for(int p = 0; p < kPasses; ++p)
+        {
+            ra[p] = make_uint4(ua[p][0], ua[p][1], ua[p][2], ua[p][3]);
+            rb[p] = make_uint4(ub[p][0], ub[p][1], ub[p][2], ub[p][3]);
+        }
+    };
+    auto stash = [&](int buf) {
+#pragma unroll
+        for(int p = 0; p < kPasses; ++p)
+        {
+            *reinterpret_cast<uint4*>(&sa[buf][(lr + p * kRowsPerPass) * LDS + kc]) = ra[p];
+            *reinterpret_cast<uint4*>(&sb[buf][(lr + p * kRowsPerPass) * LDS + kc]) = rb[p];
+        }
+    };
+
+    using Mma = mma::WarpMma<T>;
+    typename Mma::Acc acc;
+    Mma::Zero(acc);
+    const int warp = tid / mma::kLanes, lane = tid % mma::kLanes;
+    const int wm = warp % kWarpsM, wn = warp / kWarpsM;
+
+    const int steps = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
+    if(steps > 0)
+    {
+        fetch();
+        stash(0);
+    }
+    __syncthreads();
+    for(int s = 0; s < steps; ++s)
+    {
+        const int cur  = s & 1;
+        const bool more = s + 1 < steps;
+        if(more)
+        {
+            kk += BK;
+            advance(BK);
+            fetch();
+        }
+#pragma unroll
+        for(int k = 0; k < BK; k += mma::kStepK)
+            Mma::Step(acc, &sa[cur][wm * mma::kWarpM * LDS + k], &sb[cur][wn * mma::kWarpN * LDS + k], LDS, lane);
+        if(more)
+            stash(cur ^ 1);
+        __syncthreads();
+    }
+
+    // An empty split (none when the host sizes them) still writes its zeros.
+    float* const out = part + (static_cast<int64_t>(split) * a.g + g) * a.kpg * a.cols;
+    const int mw = m0 + wm * mma::kWarpM, nw = n0 + wn * mma::kWarpN;
+    Mma::Store(acc, lane, [&](int r, int c, float v) {
+        const int m = mw + r, n = nw + c;
+        if(m < a.kpg && n < a.cols)
+            out[m * a.cols + n] = v;
+    });
+}
+
+/// dw[e] = the sum over splits, in order, of part[split][e], rounded once (e over G*K/G*cols:
+/// dw's own packed order).
+template <class T>
+__global__ void ConvIgemmMmaWrwReduce(const float* __restrict__ part, uint16_t* __restrict__ dw, int64_t total,
+                                      int splits)
+{
+    for(int64_t e = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; e < total; e += int64_t{gridDim.x} * blockDim.x)
+    {
+        float s = 0.0f;
+        for(int z = 0; z < splits; ++z)
+            s += part[z * total + e];
+        dw[e] = DeviceFloatTo<T>(s).bits;
+    }
+}
+
+Args ToArgs(const ConvKArgs& k, bool bwd)
+{
+    Args a;
+    a.cpg  = static_cast<int>(k.cpg);
+    a.kpg  = static_cast<int>(k.kpg);
+    a.ctot = static_cast<int>(k.c);
+    a.ktot = static_cast<int>(k.k);
+    int fsp = 1, rsp = 1;
+    for(int i = 0; i < 3; ++i)
+    {
+        a.in[i]   = static_cast<int>(k.in[i]);
+        a.out[i]  = static_cast<int>(k.out[i]);
+        a.fil[i]  = static_cast<int>(k.fil[i]);
+        a.pad[i]  = static_cast<int>(k.pad[i]);
+        a.str[i]  = static_cast<int>(k.str[i]);
+        a.dil[i]  = static_cast<int>(k.dil[i]);
+        a.rlen[i] = bwd ? a.in[i] : a.out[i];
+        fsp *= a.fil[i];
+        rsp *= a.rlen[i];
+    }
+    for(int i = 0; i < 5; ++i)
+    {
+        a.xs[i] = static_cast<int>(k.xs[i]);
+        a.ws[i] = static_cast<int>(k.ws[i]);
+        a.ys[i] = static_cast<int>(k.ys[i]);
+    }
+    a.M     = static_cast<int>(k.n) * rsp;
+    a.cols  = bwd ? a.cpg : a.kpg;
+    a.inner = bwd ? a.kpg : a.cpg;
+    a.red   = fsp * a.inner;
+    return a;
+}
+
+template <bool Bwd>
+void RunIgemmMma(const ConvKArgs& k, void* stream, bool bf16, const void* src, const void* w, void* out)
+{
+    Args a = ToArgs(k, Bwd);
+    a.vec  = reinterpret_cast<uintptr_t>(src) % 16 == 0 && (Bwd || reinterpret_cast<uintptr_t>(w) % 16 == 0);
+    const dim3 grid(static_cast<unsigned>((a.M + BM - 1) / BM), static_cast<unsigned>((a.cols + BN - 1) / BN),
+                    static_cast<unsigned>(k.g));
+    const auto* sp = static_cast<const uint16_t*>(src);
+    const auto* wp = static_cast<const uint16_t*>(w);
+    auto* op       = static_cast<uint16_t*>(out);
+    if(bf16)
+        ConvIgemmMmaKernel<BFloat16, Bwd><<<grid, kThreads, 0, ToStream(stream)>>>(a, sp, wp, op);
+    else
+        ConvIgemmMmaKernel<Half, Bwd><<<grid, kThreads, 0, ToStream(stream)>>>(a, sp, wp, op);
+}
+
+} // namespace
+
+void LaunchConvIgemmMmaFwd(const ConvKArgs& k, void* stream, bool bf16, const void* x, const void* w, void* y)
+{
+    RunIgemmMma<false>(k, stream, bf16, x, w, y);
+}
+
+void LaunchConvIgemmMmaBwd(const ConvKArgs& k, void* stream, bool bf16, void* dx, const void* w, const void* dy)
+{
+    RunIgemmMma<true>(k, stream, bf16, dy, w, dx);
+}
+
+int IgemmMmaWrwPerSplit(const ConvKArgs& k, int splits)
+{
+    const int64_t npos  = k.n * k.out[0] * k.out[1] * k.out[2];
+    const int64_t steps = (npos + BK - 1) / BK;
+    return static_cast<int>((steps + splits - 1) / splits * BK);
+}
+
+void LaunchConvIgemmMmaWrw(const ConvKArgs& k, void* stream, bool bf16, int splits, const void* x, void* dw,
+                           const void* dy, float* workspace)
+{
+    WrwArgs a;
+    a.kpg  = static_cast<int>(k.kpg);
+    a.cpg  = static_cast<int>(k.cpg);
+    a.ktot = static_cast<int>(k.k);
+    a.ctot = static_cast<int>(k.c);
+    a.g    = static_cast<int>(k.g);
+    int fsp = 1;
+    for(int i = 0; i < 3; ++i)
+    {
+        a.in[i]  = static_cast<int>(k.in[i]);
+        a.out[i] = static_cast<int>(k.out[i]);
+        a.fil[i] = static_cast<int>(k.fil[i]);
+        a.pad[i] = static_cast<int>(k.pad[i]);
+        a.str[i] = static_cast<int>(k.str[i]);
+        a.dil[i] = static_cast<int>(k.dil[i]);
+        fsp *= a.fil[i];
+    }
+    for(int i = 0; i < 5; ++i)
+        a.xs[i] = static_cast<int>(k.xs[i]);
+    a.cols      = fsp * a.cpg;
+    a.npos      = static_cast<int>(k.n) * a.out[0] * a.out[1] * a.out[2];
+    a.splits    = splits;
+    a.per_split = IgemmMmaWrwPerSplit(k, splits);
+    const dim3 grid(static_cast<unsigned>((a.kpg + BM - 1) / BM), static_cast<unsigned>((a.cols + BN - 1) / BN),
+                    static_cast<unsigned>(a.g * splits));
+    const auto* xp = static_cast<const uint16_t*>(x);
+    const auto* dp = static_cast<const uint16_t*>(dy);
+    auto* wp       = static_cast<uint16_t*>(dw);
+    const int64_t total = int64_t{a.g} * a.kpg * a.cols;
+    const unsigned blocks = static_cast<unsigned>(std::min<int64_t>((total + 255) / 256, 65535));
+    if(bf16)
+    {
+        ConvIgemmMmaWrwKernel<BFloat16><<<grid, kThreads, 0, ToStream(stream)>>>(a, xp, dp, workspace);
+        ConvIgemmMmaWrwReduce<BFloat16><<<blocks, 256, 0, ToStream(stream)>>>(workspace, wp, total, splits);
+    }
+    else
+    {
+        ConvIgemmMmaWrwKernel<Half><<<grid, kThreads, 0, ToStream(stream)>>>(a, xp, dp, workspace);
+        ConvIgemmMmaWrwReduce<Half><<<blocks, 256, 0, ToStream(stream)>>>(workspace, wp, total, splits);
+    }
+}
+
+} // namespace miopen::gpu

@@ -1,0 +1,38 @@
+// Host entry points of the tensor-core implicit-GEMM kernels (conv_igemm_mma.hip), called by
+// conv_igemm_mma_launch.cpp. Plain C++: the argument struct (conv/conv_args.hpp) is built on the
+// host and passed by value; the buffers are fp16 or bf16 as `bf16` says.
+#pragma once
+
+#include "conv/conv_args.hpp"
+
+namespace miopen::gpu {
+
+/// The block's output tile (GEMM rows x columns) and its reduction step.
+inline constexpr int kIgemmMmaBM = 128;
+inline constexpr int kIgemmMmaBN = 128;
+inline constexpr int kIgemmMmaBK = 32;
+
+/// Forward, packed NHWC / NDHWC (x N,[D,]H,W,C; w K,[Z,]Y,X,C/G; y N,[Do,]Ho,Wo,K), C/G and the
+/// pointers' element offsets multiples of 8, every tensor under 2^31 elements, G <= 65535:
+/// y = conv(x, w) with fp32 accumulation, rounded once. GEMM per group: rows (n, output position),
+/// columns the group's K/G filters, reduction (filter position, c) with c fastest.
+void LaunchConvIgemmMmaFwd(const ConvKArgs& a, void* stream, bool bf16, const void* x, const void* w,
+                           void* y);
+/// Backward data, same layouts, K/G a multiple of 8 and dy's element offset too (C/G any):
+/// dx = conv_bwd_data(dy, w). GEMM per group: rows (n, input position), columns the group's C/G
+/// channels, reduction (filter position, k) with k fastest; a tap whose output position is not on
+/// the stride grid contributes zeros (every stride; stride s wastes 1 - 1/s^dims of the products).
+void LaunchConvIgemmMmaBwd(const ConvKArgs& a, void* stream, bool bf16, void* dx, const void* w,
+                           const void* dy);
+
+/// Backward weights, same layouts, any channel counts: dw = conv_bwd_weights(x, dy). GEMM per
+/// group: rows the group's K/G filters, columns (filter position, c) with c fastest, reduction
+/// (n, output position) split into `splits` ranges of IgemmMmaWrwPerSplit positions (grid z =
+/// G * splits <= 65535). Every split writes its fp32 partial tile into `workspace`
+/// (splits * K * filter taps * C/G floats); a second kernel adds them in split order and rounds
+/// once (deterministic).
+int IgemmMmaWrwPerSplit(const ConvKArgs& a, int splits);
+void LaunchConvIgemmMmaWrw(const ConvKArgs& a, void* stream, bool bf16, int splits, const void* x, void* dw,
+                           const void* dy, float* workspace);
+
+} // namespace miopen::gpu

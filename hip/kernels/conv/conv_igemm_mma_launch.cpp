@@ -1,0 +1,30 @@
+// The invoker of the tensor-core implicit-GEMM kernels (conv_igemm_mma.hip) for the
+// ConvHipImplicitGemm*Xdlops solvers (conv/solvers/conv_hip_implicit_gemm_xdlops.cpp, which
+// declares IgemmMmaInvoker and defines it for CPU-only builds).
+#include "kernels/conv/conv_igemm_mma.hpp"
+#include "kernels/conv/conv_launch.hpp"
+
+namespace miopen::conv_gpu {
+
+ConvInvoker IgemmMmaInvoker(const Handle& handle, const ConvProblem& p, const char* name, int splits)
+{
+    const gpu::ConvKArgs a = KernelArgs(ConvGeometry(p));
+    const bool bf16        = p.type == miopenBFloat16;
+    const Handle* h        = &handle;
+    if(p.direction == ConvDirection::BackwardWeights)
+        return [h, a, bf16, name, splits](const ConvArgs& r) {
+            gpu::LaunchConvIgemmMmaWrw(a, h->Stream(), bf16, splits, r.x, r.w, r.y, static_cast<float*>(r.workspace));
+            gpu::CheckLaunch(name);
+        };
+    if(p.direction == ConvDirection::BackwardData)
+        return [h, a, bf16, name](const ConvArgs& r) {
+            gpu::LaunchConvIgemmMmaBwd(a, h->Stream(), bf16, r.x, r.w, r.y);
+            gpu::CheckLaunch(name);
+        };
+    return [h, a, bf16, name](const ConvArgs& r) {
+        gpu::LaunchConvIgemmMmaFwd(a, h->Stream(), bf16, r.x, r.w, r.y);
+        gpu::CheckLaunch(name);
+    };
+}
+
+} // namespace miopen::conv_gpu

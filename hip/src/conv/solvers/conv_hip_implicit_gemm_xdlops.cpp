@@ -1,0 +1,214 @@
+// MIOpen's XDLOPS implicit-GEMM solvers on tensor cores (hip/kernels/conv/conv_igemm_mma.hip over
+// the matrix layer kernels/common/mma.hpp: NVIDIA mma.sync on sm_80 and later, AMD MFMA on gfx908
+// and gfx90a), fp16 and bf16 with fp32 accumulation, packed NHWC / NDHWC tensors, the reduction's
+// channels a multiple of 8 (16-byte channel vectors: C/G forward, K/G backward data). MIOpen's
+// names, ids (src/solver.cpp's ++id order) and switches:
+//   ConvHipImplicitGemmFwdXdlops         128  MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS
+//                                             forward, 2-d, one group
+//   ConvHipImplicitGemmGroupFwdXdlops    137  MIOPEN_DEBUG_GROUP_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS
+//                                             forward, 2-d, several groups
+//   ConvHipImplicitGemm3DGroupFwdXdlops  138  MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS
+//                                             forward, 3-d, any groups
+//   ConvHipImplicitGemmBwdXdlops         129  MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_BWD_XDLOPS
+//                                             backward data, 2-d, one group, any stride
+//   ConvHipImplicitGemmGroupBwdXdlops    155  MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_GROUP_BWD_XDLOPS
+//                                             backward data, 2-d, several groups
+//   ConvHipImplicitGemm3DGroupBwdXdlops  141  MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_BWD_XDLOPS
+//                                             backward data, 3-d, any groups
+//   ConvHipImplicitGemmGroupWrwXdlops    156  MIOPEN_DEBUG_GROUP_CONV_IMPLICIT_GEMM_HIP_WRW_XDLOPS
+//                                             backward weights, 2-d, any groups (MIOpen has no
+//                                             one-group XDLOPS WrW of this family)
+//   ConvHipImplicitGemm3DGroupWrwXdlops  140  MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_WRW_XDLOPS
+//                                             backward weights, 3-d, any groups
+// Workspace: none forward and backward data; backward weights, its fp32 partials (splits * K *
+// filter taps * C/G floats), added in split order (IgemmMmaWrwSplits). Deterministic: yes.
+#include "conv/conv_gpu.hpp"
+#include "conv/solvers.hpp"
+#include "core/errors.hpp"
+#include "gpu/runtime.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <string>
+
+namespace miopen {
+namespace conv_gpu {
+/// The tensor-core kernel's invoker (kernels/conv/conv_igemm_mma_launch.cpp in GPU builds);
+/// backward weights splits its reduction into `splits` parts (IgemmMmaWrwSplits).
+ConvInvoker IgemmMmaInvoker(const Handle& handle, const ConvProblem& p, const char* name, int splits);
+#if !MIOPEN_CY_HAVE_GPU
+ConvInvoker IgemmMmaInvoker(const Handle&, const ConvProblem&, const char* name, int)
+{
+    ThrowNotImplemented(name, ": this build has no GPU backend");
+}
+#endif
+} // namespace conv_gpu
+
+namespace solvers {
+namespace {
+
+/// Whether the GPU's architecture has the matrix instructions, else why not.
+std::string MmaArchWhyNot(const std::string& arch)
+{
+    if(arch.rfind("sm_", 0) == 0)
+    {
+        const int cc = std::atoi(arch.c_str() + 3);
+        if(cc >= 80)
+            return "";
+        return arch + " has no mma.sync for fp16/bf16 m16n8k16 (needs sm_80 or later)";
+    }
+    if(arch == "gfx908" || arch == "gfx90a")
+        return "";
+    return arch + " has no MFMA (needs gfx908 or gfx90a)";
+}
+
+/// Backward weights: parts of the reduction (n, output positions), so that the grid holds about
+/// two blocks a multiprocessor: at least 128 positions a part, at most 64 parts, G * parts <=
+/// 65535.
+int IgemmMmaWrwSplits(const Handle& handle, const ConvProblem& p)
+{
+    const size_t tiles = ((p.k / p.groups + 127) / 128) * ((p.c / p.groups * p.FilterSpatial() + 127) / 128) *
+                         size_t(p.groups);
+    const size_t target = 2 * size_t(gpu::MultiprocessorCount(handle.Ordinal()));
+    size_t splits       = (target + tiles - 1) / tiles;
+    splits              = std::min<size_t>(splits, std::max<size_t>(1, p.n * p.OutSpatial() / 128));
+    splits              = std::min<size_t>(splits, 64);
+    splits              = std::min<size_t>(splits, 65535 / size_t(p.groups));
+    return static_cast<int>(std::max<size_t>(splits, 1));
+}
+
+/// How a solver of the family takes groups.
+enum class Groups
+{
+    One,
+    Several,
+    Any,
+};
+
+class ConvHipImplicitGemmXdlops final : public ConvSolver
+{
+public:
+    ConvHipImplicitGemmXdlops(const char* name, uint64_t id, ConvDirection dir, int dims, Groups groups)
+        : name_(name), id_(id), dir_(dir), dims_(dims), groups_(groups)
+    {
+    }
+    std::string_view Name() const override { return name_; }
+    uint64_t Id() const override { return id_; }
+    ConvAlgo Algorithm() const override { return ConvAlgo::ImplicitGemm; }
+    bool SupportsType(miopenDataType_t t) const override { return t == miopenHalf || t == miopenBFloat16; }
+    double EstimateMs(const ConvContext&, const ConvProblem& p) const override
+    {
+        // About 100 TFLOP/s on full 128 x 128 tiles; a GEMM narrower than the tile (K/G columns,
+        // N*Ho*Wo rows) leaves its share of the tile idle.
+        // Backward data multiplies the zeros of the taps off the stride grid too; backward
+        // weights reads both operands 2 bytes at a time (about a third of the rate).
+        const bool bwd    = dir_ == ConvDirection::BackwardData;
+        const bool wrw    = dir_ == ConvDirection::BackwardWeights;
+        const double cols = wrw ? double(p.c / p.groups * p.FilterSpatial()) : double((bwd ? p.c : p.k) / p.groups);
+        const double rows = wrw ? double(p.k / p.groups) : double(p.n * (bwd ? p.InSpatial() : p.OutSpatial()));
+        const double fill = std::min(1.0, cols / 128.0) * std::min(1.0, rows / 128.0);
+        double waste      = wrw ? 3.0 : 1.0;
+        for(int i = 0; bwd && i < p.dims; ++i)
+            waste *= p.strides[i];
+        return 2.0 * p.Macs() * waste / (100e12 * fill) * 1e3 + 0.005;
+    }
+    Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
+    {
+        if(p.direction != dir_)
+            return OtherDomain("another direction");
+        // The problem's rules first, so that a CPU handle's error also says why.
+        if(!p.IsPackedNHWC())
+            return NotApplicable("needs packed NHWC / NDHWC tensors (channels last)");
+        if(p.dims != dims_)
+            return NotApplicable(dims_ == 2 ? "needs 2 spatial dims" : "needs 3 spatial dims");
+        if(groups_ == Groups::One && p.groups > 1)
+            return NotApplicable("needs one group");
+        if(groups_ == Groups::Several && p.groups == 1)
+            return NotApplicable("needs several groups");
+        const bool bwd = dir_ == ConvDirection::BackwardData;
+        const bool wrw = dir_ == ConvDirection::BackwardWeights;
+        if(dir_ == ConvDirection::Forward && (p.c / p.groups) % 8 != 0)
+            return NotApplicable("needs C/G a multiple of 8 (16-byte channel vectors)");
+        if(bwd && (p.k / p.groups) % 8 != 0)
+            return NotApplicable("needs K/G a multiple of 8 (16-byte channel vectors)");
+        if(!conv_gpu::Fits32(p))
+            return NotApplicable("a tensor has 2^31 elements or more");
+        const size_t cols = wrw ? p.c / p.groups * p.FilterSpatial() : (bwd ? p.c : p.k) / p.groups;
+        if(p.groups > 65535 || (cols + 127) / 128 > 65535)
+            return NotApplicable("more than 65535 groups or column tiles");
+        if(!ctx.handle.IsGpu())
+            return OtherDomain("GPU solver");
+        const std::string why = MmaArchWhyNot(gpu::ArchName(ctx.handle.Ordinal()));
+        if(!why.empty())
+            return NotApplicable(why);
+        return Applicable();
+    }
+    size_t WorkspaceSize(const ConvContext& ctx, const ConvProblem& p) const override
+    {
+        if(dir_ != ConvDirection::BackwardWeights || !ctx.handle.IsGpu())
+            return 0;
+        return size_t(IgemmMmaWrwSplits(ctx.handle, p)) * p.k * (p.c / p.groups) * p.FilterSpatial() * sizeof(float);
+    }
+    ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
+    {
+        const int splits = dir_ == ConvDirection::BackwardWeights ? IgemmMmaWrwSplits(ctx.handle, p) : 1;
+        return conv_gpu::IgemmMmaInvoker(ctx.handle, p, name_, splits);
+    }
+
+private:
+    const char* name_;
+    uint64_t id_;
+    ConvDirection dir_;
+    int dims_;
+    Groups groups_;
+};
+
+} // namespace
+
+const ConvSolver& ConvHipImplicitGemmFwdXdlops()
+{
+    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemmFwdXdlops", 128, ConvDirection::Forward, 2, Groups::One);
+    return s;
+}
+const ConvSolver& ConvHipImplicitGemmGroupFwdXdlops()
+{
+    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemmGroupFwdXdlops", 137, ConvDirection::Forward, 2, Groups::Several);
+    return s;
+}
+const ConvSolver& ConvHipImplicitGemm3DGroupFwdXdlops()
+{
+    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemm3DGroupFwdXdlops", 138, ConvDirection::Forward, 3, Groups::Any);
+    return s;
+}
+const ConvSolver& ConvHipImplicitGemmBwdXdlops()
+{
+    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemmBwdXdlops", 129, ConvDirection::BackwardData, 2, Groups::One);
+    return s;
+}
+const ConvSolver& ConvHipImplicitGemmGroupBwdXdlops()
+{
+    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemmGroupBwdXdlops", 155, ConvDirection::BackwardData, 2,
+                                             Groups::Several);
+    return s;
+}
+const ConvSolver& ConvHipImplicitGemm3DGroupBwdXdlops()
+{
+    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemm3DGroupBwdXdlops", 141, ConvDirection::BackwardData, 3,
+                                             Groups::Any);
+    return s;
+}
+const ConvSolver& ConvHipImplicitGemmGroupWrwXdlops()
+{
+    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemmGroupWrwXdlops", 156, ConvDirection::BackwardWeights,
+                                             2, Groups::Any);
+    return s;
+}
+const ConvSolver& ConvHipImplicitGemm3DGroupWrwXdlops()
+{
+    static const ConvHipImplicitGemmXdlops s("ConvHipImplicitGemm3DGroupWrwXdlops", 140, ConvDirection::BackwardWeights,
+                                             3, Groups::Any);
+    return s;
+}
+
+} // namespace solvers
+} // namespace miopen
