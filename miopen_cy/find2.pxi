@@ -325,6 +325,21 @@ def runSolution(Handle handle, Solution solution, nInputs, tensors, workspace, w
     for i, item in enumerate(items):
         if len(item) != 3:
             raise ValueError(f"tensors[{i}] must be (id, descriptor, buffer)")
+    # The problem's descriptors, for the entries that give none, all made before any array is
+    # staged: creating a TensorDescriptor calls the C API through check_status, which finishes
+    # (copies back and frees) the arrays already staged for this call.
+    cdef TensorDescriptor pd
+    pdescs = []
+    for i, item in enumerate(items):
+        pdesc = None
+        if item[1] is None:
+            role = c_int(item[0], f"tensors[{i}].id")
+            pd = TensorDescriptor()
+            if miopenCyGetSolutionTensorDescriptor(s, <miopenTensorArgumentId_t>role,
+                                                   pd.c_desc) == miopenStatusSuccess:
+                pdesc = pd
+        pdescs.append(pdesc)
+    for i, item in enumerate(items):
         tid, desc, buf = item
         role = c_int(tid, f"tensors[{i}].id")
         args[i].id = <miopenTensorArgumentId_t>role
@@ -333,10 +348,7 @@ def runSolution(Handle handle, Solution solution, nInputs, tensors, workspace, w
             if miopenCyGetSolutionTensor(s, <miopenTensorArgumentId_t>role, &dtype, &need) == miopenStatusSuccess:
                 # The problem's descriptor lets a strided (channels-last) array whose element
                 # strides are its own through.
-                pdesc = TensorDescriptor()
-                if miopenCyGetSolutionTensorDescriptor(s, <miopenTensorArgumentId_t>role,
-                                                       pdesc.c_desc) != miopenStatusSuccess:
-                    pdesc = None
+                pdesc = pdescs[i]
                 args[i].buffer = c_pointer(buf, f"tensors[{i}].buffer", api, handle, need, <int>dtype,
                                            True, pdesc)
             else:
