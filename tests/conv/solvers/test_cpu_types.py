@@ -196,7 +196,7 @@ def test_nhwc_not_applicable(dt):
     xd = desc((1, 4, 6, 6), (144, 1, 24, 4), dtype=dt)
     wd = desc((4, 4, 3, 3), (36, 1, 12, 4), dtype=dt)
     yd = desc((1, 4, 6, 6), (144, 1, 24, 4), dtype=dt)
-    names = [s.solver_id for s in mi.convolutionForwardGetSolution(handle, wd, xd, cd, yd, 16)]
+    names = [s.solution_id for s in mi.convolutionForwardGetSolution(handle, wd, xd, cd, yd, 16)]
     assert SOLVER_IDS[FWD] not in names
 
 
