@@ -172,7 +172,11 @@ def getConvolutionNdForwardOutputDim(ConvolutionDescriptor convDesc, TensorDescr
 
 def setConvolutionAttribute(ConvolutionDescriptor convDesc, attr, value):
     """Sets an attribute (MIOPEN_CONVOLUTION_ATTRIB_DETERMINISTIC: 1 restricts solvers to
-    deterministic ones).  C: miopenSetConvolutionAttribute"""
+    deterministic ones; MIOPEN_CONVOLUTION_ATTRIB_FP16_ALT_IMPL: -1, 0 or 1, MIOpen's choice of
+    gfx90a's alternate fp16 MFMA rounding, overridden there by
+    MIOPEN_DEBUG_CONVOLUTION_ATTRIB_FP16_ALT_IMPL; kept and read back, but it changes nothing
+    here: every solver accumulates fp16/bf16 in fp32 and rounds once). A bad value is a
+    BadParmError naming it.  C: miopenSetConvolutionAttribute"""
     check_status(miopenSetConvolutionAttribute(c_conv(convDesc, "convDesc"),
                                                <miopenConvolutionAttrib_t>c_int(attr, "attr"),
                                                c_int(value, "value")))

@@ -331,8 +331,14 @@ def runSolution(Handle handle, Solution solution, nInputs, tensors, workspace, w
         if desc is None:
             args[i].descriptor = NULL
             if miopenCyGetSolutionTensor(s, <miopenTensorArgumentId_t>role, &dtype, &need) == miopenStatusSuccess:
+                # The problem's descriptor lets a strided (channels-last) array whose element
+                # strides are its own through.
+                pdesc = TensorDescriptor()
+                if miopenCyGetSolutionTensorDescriptor(s, <miopenTensorArgumentId_t>role,
+                                                       pdesc.c_desc) != miopenStatusSuccess:
+                    pdesc = None
                 args[i].buffer = c_pointer(buf, f"tensors[{i}].buffer", api, handle, need, <int>dtype,
-                                           True)
+                                           True, pdesc)
             else:
                 args[i].buffer = c_pointer(buf, f"tensors[{i}].buffer", api, handle, 0, -1, True)
         else:

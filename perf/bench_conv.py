@@ -8,7 +8,8 @@ it chose, our output's relative error against a float64 reference (PyTorch in do
 miopen-driver command that reproduces the row (--reproduce prints it). Then the geomean ratio
 per direction.
 
-    python perf/bench_conv.py [--device cpu|gpu] [--set resnet50|extra|all|large|quick] [--quick]
+    python perf/bench_conv.py [--device cpu|gpu] [--dtype fp32|fp16|bf16] [--layout nchw|nhwc]
+        [--set resnet50|extra|all|large|quick] [--quick]
         [--batch N] [--directions FBW] [--filter SUBSTRING] [--solvers NAME,NAME] [--exhaustive]
         [--repeat N] [--stat median|min] [--threads N] [--reproduce] [--out DIR] [--results RESULTS.md]
     python perf/bench_conv.py --overhead [--device cpu|gpu]     # per-call host cost of each call path
@@ -20,6 +21,10 @@ as `miopen-driver conv -S NAME`), e.g. `--solvers ConvMPBidirectWinograd<4-3>,ff
 does not apply prints n/a. --exhaustive: Find searches the tunable solvers' variants first
 (perf-db). On the CPU, OPENBLAS_CORETYPE picks OpenBLAS's kernel set (the header names it),
 ONEDNN_MAX_CPU_ISA=AVX2 and MIOPEN_CY_DEBUG_CPU_ISA=avx2 hold both sides to AVX2.
+--dtype / --layout: x, w and y in that type (fp32 accumulation on both sides) and layout (nhwc:
+channels_last tensors with NHWC descriptors); the peer runs in the same type and layout (cuDNN
+with TF32 off; oneDNN on the CPU). A type or layout other than fp32 NCHW writes its own section
+(conv-fp16-nhwc-gpu, ...). The err column is against PyTorch in float64 on the same stored values.
 --overhead: the per-call host time of a tiny convolution through each way in (legacy call with
 and without a find-db record, immediate mode, Find 2.0's runSolution) beside F.conv2d.
 """
@@ -43,6 +48,7 @@ import miopen_cy as mi
 
 COLUMNS = [("dir", "dir", "{:<8}"), ("layer", "layer", "{:<36}"), ("ours_ms", "ours ms", "{:>9.4f}"),
            ("peer_ms", "peer ms", "{:>9.4f}"), ("ratio", "ratio", "{:>6.2f}"), ("tflops", "TFLOP/s", "{:>8.3f}"),
+           ("peer_tflops", "peer TFLOP/s", "{:>12.3f}"),
            ("find_ms", "Find ms", "{:>8.1f}"), ("err", "err f64", "{:>7.0e}"), ("solver", "solver", "{:<30}")]
 
 
@@ -69,24 +75,45 @@ def chosen_solver(key):
     return "?"
 
 
+# --dtype: (MIOpen's type, PyTorch's, the find-db key's word, the driver's sub-command suffix)
+DTYPES = {"fp32": (mi.miopenFloat, torch.float32, "FP32", ""),
+          "fp16": (mi.miopenHalf, torch.float16, "FP16", "fp16"),
+          "bf16": (mi.miopenBFloat16, torch.bfloat16, "BF16", "bfp16")}
+
+
+def tensor_desc(t, dtype):
+    """The TensorDescriptor of torch tensor t (its lengths and element strides) in MIOpen's dtype."""
+    d = mi.TensorDescriptor()
+    mi.setTensorDescriptor(d, dtype, t.dim(), list(t.shape), list(t.stride()))
+    return d
+
+
 class Layer:
     """One layer's buffers on both sides and, per direction, our call after Find and PyTorch's."""
 
-    def __init__(self, h, dev, n, layer):
+    def __init__(self, h, dev, n, layer, dtype="fp32", layout="nchw"):
         self.h, self.dev, self.n, self.layer = h, dev, n, layer
+        self.dtype, self.layout = dtype, layout
+        mtype, ttype, word, _ = DTYPES[dtype]
+        fmt = torch.channels_last if layout == "nhwc" else torch.contiguous_format
         c, hh, ww, k, r, s, st, p, g = layer
-        self.cd, xs, wsh, ys, self.xd, self.wd, self.yd = layer_descs(n, layer)
+        self.cd, xs, wsh, ys, _, _, _ = layer_descs(n, layer)
         self.flops = 2.0 * n * k * (c // g) * r * s * ys[2] * ys[3]
-        self.key = f"{c}-{hh}-{ww}-{r}x{s}-{k}-{ys[2]}-{ys[3]}-{n}-{p}x{p}-{st}x{st}-1x1-{g}-NCHW-FP32-"
+        lay = "NHWC-NHWC-NHWC" if layout == "nhwc" else "NCHW"
+        self.key = f"{c}-{hh}-{ww}-{r}x{s}-{k}-{ys[2]}-{ys[3]}-{n}-{p}x{p}-{st}x{st}-1x1-{g}-{lay}-{word}-"
         rng = np.random.default_rng(0)
-        self.tx, self.tw, self.tdy = (torch.from_numpy(rng.standard_normal(sh).astype(np.float32)).to(dev.torch)
-                                      for sh in (xs, wsh, ys))
-        if dev.gpu:
+        # The inputs rounded to the type; both sides and the float64 reference use these values.
+        self.tx, self.tw, self.tdy = (torch.from_numpy(rng.standard_normal(sh).astype(np.float32)).to(ttype)
+                                      .to(dev.torch).contiguous(memory_format=fmt) for sh in (xs, wsh, ys))
+        self.xd, self.wd, self.yd = (tensor_desc(t, mtype) for t in (self.tx, self.tw, self.tdy))
+        outs = tuple(torch.empty(sh, dtype=ttype, device=dev.torch).contiguous(memory_format=fmt)
+                     for sh in (ys, xs, wsh))
+        if dev.gpu or dtype == "bf16":      # CUDA tensors, or CPU bf16 through DLPack
             self.x, self.w, self.dy = self.tx, self.tw, self.tdy
-            self.y, self.dx, self.dw = (torch.empty(sh, device="cuda") for sh in (ys, xs, wsh))
+            self.y, self.dx, self.dw = outs
         else:
             self.x, self.w, self.dy = self.tx.numpy(), self.tw.numpy(), self.tdy.numpy()
-            self.y, self.dx, self.dw = (np.empty(sh, np.float32) for sh in (ys, xs, wsh))
+            self.y, self.dx, self.dw = (o.numpy() for o in outs)
         self.refs = {}
         conv_bwd = torch.ops.aten.convolution_backward
         self.theirs = {
@@ -156,23 +183,31 @@ class Layer:
         ref = self.reference(d)
         got = torch.as_tensor(out).to(ref.device).double()
         err = float((got - ref).norm() / ref.norm())
+        drv = conv_driver(self.n, self.layer, d, self.dev.name, self.dev.repeat, solver, args.exhaustive)
+        suffix = DTYPES[self.dtype][3]
+        if suffix:
+            drv = drv.replace("miopen-driver conv ", f"miopen-driver conv{suffix} ", 1)
+        if self.layout == "nhwc":
+            drv += " -I NHWC -f NHWC -O NHWC"
         return dict(dir=DIRECTIONS[d], layer=layer_name(self.n, *self.layer), ours_ms=t_ours, peer_ms=t_peer,
-                    ratio=t_peer / t_ours, tflops=self.flops / t_ours / 1e9, find_ms=find_ms, err=err,
-                    solver=solver or chosen_solver(self.key + d), forced=solver is not None,
-                    driver=conv_driver(self.n, self.layer, d, self.dev.name, self.dev.repeat, solver,
-                                       args.exhaustive))
+                    ratio=t_peer / t_ours, tflops=self.flops / t_ours / 1e9, peer_tflops=self.flops / t_peer / 1e9,
+                    find_ms=find_ms, err=err, dtype=self.dtype, layout=self.layout,
+                    solver=solver or chosen_solver(self.key + d), forced=solver is not None, driver=drv)
 
 
 def bench(args, dev):
     n = args.batch or (32 if dev.gpu else 4)
     h = mi.Handle(device=dev.name)
-    title = f"Convolution, batch {n}, set {args.set}" + (", exhaustive Find" if args.exhaustive else "")
-    rep = Report(args, "conv", title, COLUMNS, dev, plot="conv")
+    typed = (args.dtype, args.layout) != ("fp32", "nchw")
+    title = (f"Convolution, {args.dtype} {args.layout.upper()}, batch {n}, set {args.set}"
+             + (", exhaustive Find" if args.exhaustive else ""))
+    rep = Report(args, f"conv-{args.dtype}-{args.layout}" if typed else "conv", title, COLUMNS, dev, plot="conv")
+    rep.meta.update(dtype=args.dtype, layout=args.layout)
     solvers = [s for s in args.solvers.split(",") if s]
     for layer in SETS[args.set]:
         if args.filter and args.filter not in layer_name(n, *layer):
             continue
-        lay = Layer(h, dev, n, layer)
+        lay = Layer(h, dev, n, layer, args.dtype, args.layout)
         for d in args.directions:
             for solver in [None] + solvers:
                 row = lay.row(d, args, solver)
@@ -181,13 +216,17 @@ def bench(args, dev):
     for d, dname in DIRECTIONS.items():
         ratios = [r["ratio"] for r in rep.rows if r["dir"] == dname and not r["forced"]]
         if ratios:
-            rep.say(f"{dname}: geomean ratio {geomean(ratios):.3f} over {len(ratios)} layers, min {min(ratios):.2f}")
+            tfl = [r["tflops"] for r in rep.rows if r["dir"] == dname and not r["forced"]]
+            rep.say(f"{dname}: geomean ratio {geomean(ratios):.3f} over {len(ratios)} layers, min {min(ratios):.2f}; "
+                    f"geomean {geomean(tfl):.2f} effective TFLOP/s")
     finds = [r["find_ms"] for r in rep.rows if not r["forced"]]
     if finds:
         rep.say(f"Find: median {statistics.median(finds):.1f} ms per layer and direction")
-    wrong = [r for r in rep.rows if r["err"] > 1e-3]
+    # fp32: 1e-3; fp16 / bf16: MIOpenDriver's rms tolerance scale (8.2e-3, x8 for bf16) as a relative L2 bound
+    bound = {"fp32": 1e-3, "fp16": 8.2e-3, "bf16": 8.2e-3 * 8}[args.dtype]
+    wrong = [r for r in rep.rows if r["err"] > bound]
     if wrong:
-        rep.say(f"{len(wrong)} rows differ from the float64 reference by more than 1e-3 (err f64 column)")
+        rep.say(f"{len(wrong)} rows differ from the float64 reference by more than {bound:g} (err f64 column)")
     return rep.finish()
 
 
@@ -254,6 +293,8 @@ def main(argv=None):
     ap.add_argument("--solvers", default="", help="comma-separated solver names, each also forced alone")
     ap.add_argument("--exhaustive", action="store_true", help="Find with exhaustiveSearch=true")
     ap.add_argument("--overhead", action="store_true", help="the per-call host cost of each call path")
+    ap.add_argument("--dtype", default="fp32", choices=sorted(DTYPES), help="x, w and y's type (default fp32)")
+    ap.add_argument("--layout", default="nchw", choices=["nchw", "nhwc"], help="x, w and y's layout (default nchw)")
     args = ap.parse_args(argv)
     if args.quick:
         args.set = "quick"

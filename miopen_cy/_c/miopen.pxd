@@ -539,6 +539,8 @@ cdef extern from "miopen/miopen.h" nogil:
     miopenStatus_t miopenGetSolverIdConvAlgorithm(uint64_t solverId, miopenConvAlgorithm_t* result)
     miopenStatus_t miopenCyGetSolutionTensor(miopenSolution_t solution, miopenTensorArgumentId_t id,
                                              miopenDataType_t* dataType, size_t* numBytes)
+    miopenStatus_t miopenCyGetSolutionTensorDescriptor(miopenSolution_t solution, miopenTensorArgumentId_t id,
+                                                       miopenTensorDescriptor_t tensorDesc)
     miopenStatus_t miopenCyGetSolverCount(size_t* count)
     miopenStatus_t miopenCyGetSolverInfo(size_t index, uint64_t* solverId, const char** name,
                                          miopenConvAlgorithm_t* algorithm, const char** switchName)

@@ -10,12 +10,15 @@ import numpy as np
 import miopen_cy as mi
 from miopen_cy.reference import conv as conv_ref
 from .buffers import Device, HostTensor, data_rng, load_or
+from .dtypes import FP32, as64
 from .flags import CONV_FLAGS, LAYOUTS, PROG, UsageError, parse_flags
 from .report import EXIT_OK, EXIT_VERIFY_FAILED, apply_corrupt, corrupt_hook, rms_range
 from .timing import average_excluding_first, result, timed_calls
 
 # fp32 tolerance on MIOpen's error metric (rms_range): MIOpen's own ConvDriver values.
 CONV_TOL = 1.5e-6
+# fp16's (driver/conv_driver.hpp GetDefaultTolerance); bf16 takes 8 times it.
+CONV_TOL_FP16 = 8.2e-3
 
 DIRECTIONS = [(1, "fwd", "Forward Convolution", "Forward Conv.", "fwd-conv"),
               (2, "bwd", "Backward Convolution Data", "Backward Data Conv.", "bwdd-conv"),
@@ -83,10 +86,10 @@ class ConvCase:
                 f"dilation {s(map(str, self.dils))}, groups {self.groups}"
                 + (f", output pad {s(map(str, self.adj))}" if self.transpose else ""))
 
-    def command(self, forw):
+    def command(self, forw, dtype=FP32):
         """The miopen-driver command line of this layer (the shape convolution.cpp logs)."""
         d = self.dims
-        parts = ["conv"]
+        parts = ["conv" + dtype.suffix]
         if d != 2:
             parts += ["--spatial_dim", str(d)]
         parts += ["-n", self.n, "-c", self.c]
@@ -115,9 +118,12 @@ class ConvCase:
                 parts += ["-Y", self.adj[-2]]
             parts += ["-X", self.adj[-1]]
         parts += ["-F", forw, "-t", 1]
+        for flag, lay in zip(("--in_layout", "--fil_layout", "--out_layout"), self.layouts):
+            if lay and lay not in ("NCHW", "NCDHW", "NCW"):
+                parts += [flag, lay]
         return f"{PROG} " + " ".join(shlex.quote(str(p)) for p in parts)
 
-    def canonical_key(self, direction, ylens, packed):
+    def canonical_key(self, direction, ylens, packed, dtype=FP32):
         """The find-db key (hip/src/conv/problem.cpp ConvProblem::Key) of this layer's problem in
         canonical terms: a transposed convolution is the adjoint of an ordinary one."""
         t = self.transpose
@@ -125,10 +131,16 @@ class ConvCase:
         yout = self.xlens if t else ylens
         canon = {"fwd": "B" if t else "F", "bwd": "F" if t else "B", "wrw": "W"}[direction]
         j = lambda v, sep: sep.join(str(int(e)) for e in v)
-        lay = ("NCDHW" if self.dims == 3 else "NCHW") if packed else "STRIDED"
+        if packed:
+            lay = "NCDHW" if self.dims == 3 else "NCHW"
+        elif all(lay.endswith("C") for lay in self.layouts):       # all channels-last, packed
+            lay = "NDHWC-NDHWC-NDHWC" if self.dims == 3 else "NHWC-NHWC-NHWC"
+        else:
+            lay = "STRIDED"
+        word = {"fp32": "FP32", "fp16": "FP16", "bf16": "BF16"}[dtype.name]
         return (f"{xin[1]}-{j(xin[2:], '-')}-{j(self.filt, 'x')}-{yout[1]}-{j(yout[2:], '-')}-"
                 f"{xin[0]}-{j(self.pads, 'x')}-{j(self.strides, 'x')}-{j(self.dils, 'x')}-"
-                f"{self.groups}-{lay}-FP32-{canon}")
+                f"{self.groups}-{lay}-{word}-{canon}")
 
     def macs(self, ylens):
         """Multiply-adds of the convolution (the same in every direction)."""
@@ -179,19 +191,19 @@ class ConvRunner:
     """Runs the directions of one ConvCase on a device: Find, then `iters` timed calls with the
     fastest algorithm, then verification against the float64 reference."""
 
-    def __init__(self, device, case, seed=0, search=False, files=None):
-        self.device, self.case, self.search = device, case, search
+    def __init__(self, device, case, seed=0, search=False, files=None, dtype=FP32):
+        self.device, self.case, self.search, self.dtype = device, case, search, dtype
         case.validate()
         lay_x, lay_w, lay_y = case.layouts
-        self.x = HostTensor(case.xlens, layout=lay_x or None)
-        self.w = HostTensor(case.wlens, layout=lay_w or None)
+        self.x = HostTensor(case.xlens, layout=lay_x or None, dtype=dtype)
+        self.w = HostTensor(case.wlens, layout=lay_w or None, dtype=dtype)
         self.xd, self.wd = self.x.desc(), self.w.desc()
         self.cd = case.conv_desc()
         self.ylens = tuple(mi.getConvolutionNdForwardOutputDim(self.cd, self.xd, self.wd))
         if min(self.ylens) < 1:
             raise mi.BadParmError(f"the output would be {'x'.join(map(str, self.ylens))}: "
                                   "the filter does not fit the padded input")
-        self.y = HostTensor(self.ylens, layout=lay_y or None)
+        self.y = HostTensor(self.ylens, layout=lay_y or None, dtype=dtype)
         self.yd = self.y.desc()
         # MIOpenDriver's data: x and dy in 0.01 * U(0, 1), w in 0.01 * U(-0.5, 0.5).
         rng = data_rng(seed)
@@ -199,6 +211,11 @@ class ConvRunner:
         self.x_data = load_or(files.get("in_data"), self.x.lens, lambda s: 0.01 * rng.random(s))
         self.w_data = load_or(files.get("weights"), self.w.lens, lambda s: 0.01 * (rng.random(s) - 0.5))
         self.dy_data = load_or(files.get("dout_data"), self.ylens, lambda s: 0.01 * rng.random(s))
+        # In fp16/bf16 the data is rounded once to the type, and the float64 reference runs on
+        # the stored values (as MIOpenDriver's host reference does).
+        if dtype is not FP32:
+            self.x_data, self.w_data, self.dy_data = (as64(dtype.store(a)) for a in
+                                                      (self.x_data, self.w_data, self.dy_data))
         self.packed = self.x.packed and self.w.packed and self.y.packed
 
     def reference(self, direction):
@@ -269,11 +286,12 @@ class ConvRunner:
         out = dev.get(out_t, out_dev)
         if corrupt is not None:
             out = corrupt(direction, out)
-        key = self.case.canonical_key(direction, self.ylens, self.packed)
+        key = self.case.canonical_key(direction, self.ylens, self.packed, self.dtype)
         solver = solver_that_ran(h, direction, xd, wd, yd, cd, algo, need)
         macs = self.case.macs(self.ylens)
-        sizes = {"x": int(np.prod(self.x.lens)) * 4, "w": int(np.prod(self.w.lens)) * 4,
-                 "y": int(np.prod(self.ylens)) * 4}
+        size = self.dtype.itemsize
+        sizes = {"x": int(np.prod(self.x.lens)) * size, "w": int(np.prod(self.w.lens)) * size,
+                 "y": int(np.prod(self.ylens)) * size}
         read, written = {"fwd": (sizes["x"] + sizes["w"], sizes["y"]),
                          "bwd": (sizes["y"] + sizes["w"], sizes["x"]),
                          "wrw": (sizes["y"] + sizes["x"], sizes["w"])}[direction]
@@ -291,8 +309,16 @@ class ConvRunner:
         }
 
     def tolerance(self, direction, algo):
-        tol = CONV_TOL * (2 if direction == "wrw" else 1)
-        return tol * (10 if algo in (2, 3, 5) else 1)
+        if self.dtype is FP32:
+            tol = CONV_TOL * (2 if direction == "wrw" else 1)
+            return tol * (10 if algo in (2, 3, 5) else 1)
+        # MIOpenDriver's (driver/conv_driver.hpp): 8.2e-3 in fp16, x8 in bf16; forward and
+        # backward data x10 for implicit GEMM; backward weights x2, and x5 more for implicit GEMM
+        # in fp16.
+        tol = CONV_TOL_FP16 * (8 if self.dtype.name == "bf16" else 1)
+        if direction == "wrw":
+            return tol * 2 * (5 if algo == 5 and self.dtype.name == "fp16" else 1)
+        return tol * (10 if algo == 5 else 1)
 
 
 def stats_lines(case, ylens, direction, res):
@@ -374,8 +400,8 @@ def conv_case_of(o, given):
     return case, [d for d in DIRECTIONS if forw == 0 or forw & d[0]]
 
 
-def cmd_conv(args, report):
-    o, given = parse_flags("conv", CONV_FLAGS, args)
+def cmd_conv(args, report, dtype=FP32, name="conv"):
+    o, given = parse_flags(name, CONV_FLAGS, args)
     case, directions = conv_case_of(o, given)
     solution = o["solution"].strip()
     if solution in ("", "0") or solution.lstrip("-").isdigit() and int(solution) < 0:
@@ -383,11 +409,13 @@ def cmd_conv(args, report):
     if o["wall"] and not o["time"]:
         report.say(f"Info: '--wall {o['wall']}' is ignored because '--time' is not set")
     device = Device(o["device"])
-    report.record.update(subcommand="conv", device=device.handle.device, problem=_conv_problem(case))
+    report.record.update(subcommand=name, device=device.handle.device, problem=_conv_problem(case))
+    report.record["problem"]["type"] = dtype.name
     if o["printconv"]:
         report.say(f"Convolution: {case.describe()}")
     runner = ConvRunner(device, case, search=bool(o["search"]),
-                        files={"in_data": o["in_data"], "weights": o["weights"], "dout_data": o["dout_data"]})
+                        files={"in_data": o["in_data"], "weights": o["weights"], "dout_data": o["dout_data"]},
+                        dtype=dtype)
     report.record["problem"]["y"] = list(runner.ylens)
     bias = _ConvBias(device, runner, o["in_bias"]) if o["bias"] else None
     if solution is not None:
@@ -445,7 +473,7 @@ def _conv_directions(report, o, case, runner, device, directions, bias):
             ref = runner.reference(dname)
             if bias is not None and dname == "fwd":
                 ref = ref + bias.data
-            report.verdict(vlabel, rms_range(ref, out), runner.tolerance(dname, res["algorithm"]), res)
+            report.verdict(vlabel, rms_range(ref, as64(out)), runner.tolerance(dname, res["algorithm"]), res)
         else:
             res["verified"] = None
         report.results.append(res)
@@ -462,14 +490,16 @@ class _ConvBias:
         self.lens = (1, k) + (1,) * (len(runner.ylens) - 2)
         rng = data_rng(1)
         self.data = load_or(path, self.lens, lambda s: (np.arange(k) % 8).reshape(s) + rng.random(s))
-        self.t = HostTensor(self.lens)
+        self.dtype = runner.dtype
+        self.t = HostTensor(self.lens, dtype=self.dtype)
         self.t.set(self.data)
+        self.data = as64(self.t.get())
         self.desc = self.t.desc()
 
     def forward(self, report, o, out):
         """Adds the bias to the forward output; returns the output to verify."""
         dev, h = self.device, self.device.handle
-        y = HostTensor(self.runner.ylens, strides=self.runner.y.strides)
+        y = HostTensor(self.runner.ylens, strides=self.runner.y.strides, dtype=self.dtype)
         y.set(out)
         by, bb = dev.put(y), dev.put(self.t)
         times, wall = timed_calls(dev, lambda: mi.convolutionForwardBias(h, 1.0, self.desc, bb, 0.0,
@@ -480,20 +510,22 @@ class _ConvBias:
 
     def backward(self, report, o):
         dev, h = self.device, self.device.handle
-        dy = HostTensor(self.runner.ylens, strides=self.runner.y.strides)
+        dy = HostTensor(self.runner.ylens, strides=self.runner.y.strides, dtype=self.dtype)
         dy.set(self.runner.dy_data)
-        db = HostTensor(self.lens)
+        db = HostTensor(self.lens, dtype=self.dtype)
         bdy, bdb = dev.put(dy), dev.put(db)
         times, wall = timed_calls(dev, lambda: mi.convolutionBackwardBias(h, 1.0, self.runner.yd, bdy, 0.0,
                                                                           self.desc, bdb), 1)
         if o["time"]:
             report.say(f"{'GPU' if dev.gpu else 'CPU'} Kernel Time Backward Bias Conv. Elapsed: {times[0]:f} ms")
         out = apply_corrupt("bias", dev.get(db, bdb))
-        res = result("bias", times, wall, int(np.prod(self.runner.ylens)) * 4, int(np.prod(self.lens)) * 4)
+        size = self.dtype.itemsize
+        res = result("bias", times, wall, int(np.prod(self.runner.ylens)) * size, int(np.prod(self.lens)) * size)
         if o["verify"]:
             axes = (0,) + tuple(range(2, len(self.runner.ylens)))
             ref = np.asarray(self.runner.dy_data, np.float64).sum(axis=axes, keepdims=True)
-            report.verdict("Backward Convolution Bias", rms_range(ref, out), CONV_TOL, res)
+            tol = CONV_TOL if self.dtype is FP32 else CONV_TOL_FP16 * (8 if self.dtype.name == "bf16" else 1)
+            report.verdict("Backward Convolution Bias", rms_range(ref, as64(out)), tol, res)
         report.results.append(res)
 
 

@@ -1,4 +1,4 @@
-"""The data types of the layer sub-commands: MIOpenDriver's type suffixes (activfp16, softmaxfp16,
+"""The data types of the layer sub-commands: MIOpenDriver's type suffixes (convfp16, convbfp16, activfp16, softmaxfp16,
 poolfp16, lrnfp16, tensoropfp16, bnormfp16, bnormfp16fp32, bnormbfp16fp32) and ours beyond
 MIOpen in the same naming (activbfp16, softmaxbfp16, poolbfp16, lrnbfp16, tensoropbfp16,
 bnormbfp16), the host storage of each type, and the verification tolerance per op and type.
@@ -62,6 +62,8 @@ def as64(a):
 
 # sub-command -> (base sub-command, data type, batch-norm parameter type, MIOpenDriver's name?)
 VARIANTS = {
+    "convfp16": ("conv", FP16, None, True),
+    "convbfp16": ("conv", BF16, None, True),
     "activfp16": ("activ", FP16, None, True),
     "softmaxfp16": ("softmax", FP16, None, True),
     "poolfp16": ("pool", FP16, None, True),

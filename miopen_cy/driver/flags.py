@@ -213,6 +213,8 @@ layers           -  '*'    str  Comma-separated glob patterns of layer names to 
 iter             i  3      int  Timed iterations per direction; the first is excluded (Default=3)
 verify           V  1      int  Verify every direction against the float64 reference (Default=1)
 commands         -  0      int  1: also print each layer's miopen-driver command line
+dtype            -  'fp32' choice:fp32,fp16,bf16  Data type of x, w and y: fp32, fp16 or bf16 (Default=fp32)
+layout           -  'nchw' choice:nchw,nhwc  Layout of x, w and y: nchw or nhwc (Default=nchw)
 """)
 
 

@@ -6,6 +6,7 @@ import numpy as np
 
 from .buffers import Device
 from .conv import ConvCase, ConvRunner
+from .dtypes import BF16, FP16, FP32, as64
 from .flags import NET_FLAGS, PROG, UsageError, parse_flags
 from .report import EXIT_OK, EXIT_VERIFY_FAILED, corrupt_hook, finite_or_none, rms_range
 
@@ -104,10 +105,15 @@ def cmd_net(args, report):
     if not layers:
         names = ", ".join(n for n, _, _ in NETWORKS[net](1))
         raise UsageError(f"--layers {o['layers']!r} matches no layer of {net}: {names}")
+    dtype = {"fp32": FP32, "fp16": FP16, "bf16": BF16}[o["dtype"]]
+    if o["layout"] == "nhwc":
+        for _, case, _ in layers:
+            case.layouts = ("NHWC", "NHWC", "NHWC")
     device = Device(o["device"])
     report.record.update(subcommand="net", network=net, device=device.handle.device, batch=o["batch"],
-                         directions=directions, layers=[n for n, _, _ in layers])
-    report.say(f"{net}: {len(layers)} distinct convolutions, batch {o['batch']}, "
+                         directions=directions, layers=[n for n, _, _ in layers], dtype=dtype.name,
+                         layout=o["layout"])
+    report.say(f"{net}: {len(layers)} distinct convolutions, {dtype.name} {o['layout'].upper()}, batch {o['batch']}, "
                f"directions {','.join(directions)}, {o['iter']} timed iterations each (first excluded), "
                f"device {device.handle.device}")
     progress = Progress(len(layers) * len(directions))
@@ -115,14 +121,14 @@ def cmd_net(args, report):
     totals = {d: [0.0, 0.0] for d in directions}       # ms and flop, counting repeats
     try:
         for name, case, count in layers:
-            runner = ConvRunner(device, case)
+            runner = ConvRunner(device, case, dtype=dtype)
             for d in directions:
                 progress.show(f"{name} {d}: Find and {o['iter']} runs")
                 res = runner.run(d, o["iter"], corrupt=corrupt_hook())
                 out = res.pop("output")
                 if o["verify"]:
                     progress.show(f"{name} {d}: verifying")
-                    err = rms_range(runner.reference(d), out)
+                    err = rms_range(runner.reference(d), as64(out))
                     tol = runner.tolerance(d, res["algorithm"])
                     ok = bool(np.isfinite(err) and err <= tol)
                     res.update(verified=ok, error=finite_or_none(err), tolerance=tol)
@@ -130,7 +136,7 @@ def cmd_net(args, report):
                         report.failed = True
                 else:
                     res["verified"] = None
-                res.update(layer=name, count=count, command=case.command({"fwd": 1, "bwd": 2, "wrw": 4}[d]),
+                res.update(layer=name, count=count, command=case.command({"fwd": 1, "bwd": 2, "wrw": 4}[d], dtype),
                            shape=_layer_shape(case))
                 rows.append(res)
                 report.results.append(res)

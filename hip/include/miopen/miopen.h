@@ -1510,6 +1510,17 @@ MIOPEN_EXPORT miopenStatus_t miopenCyGetSolutionTensor(miopenSolution_t solution
                                                        miopenDataType_t* dataType,
                                                        size_t* numBytes);
 
+/*! @brief miopen_cy extension: sets `tensorDesc` to one tensor of a solution's problem (data type,
+ * lengths and strides), so bindings can check a strided (channels-last) buffer against it before
+ * miopenRunSolution.
+ * @param solution    Solution (input)
+ * @param id          Tensor role (input)
+ * @param tensorDesc  A created tensor descriptor, set to the tensor's (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCyGetSolutionTensorDescriptor(miopenSolution_t solution,
+                                                                 miopenTensorArgumentId_t id,
+                                                                 miopenTensorDescriptor_t tensorDesc);
+
 /* ------------------------------------------------------------------------------------------ */
 /* Bias (convolution group)                                                                   */
 /* ------------------------------------------------------------------------------------------ */

@@ -3,8 +3,10 @@
 // reference the faster solvers are checked against. Forward and backward data give each output
 // element one thread; backward weights gives each weight element one block, whose threads sum
 // interleaved slices of the (n, output position) range and then add them in a fixed tree order,
-// so the bits are the same on every run.
+// so the bits are the same on every run. Templated on the storage type T (float, Half, BFloat16):
+// values are loaded as fp32, accumulated in fp32 and rounded once to T.
 #include "kernels/common/device.hpp"
+#include "kernels/common/storage_types.hpp"
 #include "kernels/conv/conv_kernels.hpp"
 
 namespace miopen::gpu {
@@ -55,8 +57,8 @@ bool Fits32(const ConvKArgs& a)
 constexpr int kNaiveThreads = 256;
 constexpr int kWrwThreads   = 256;
 
-template <class I>
-__global__ void ConvNaiveFwd(KA<I> a, const float* x, const float* w, float* y)
+template <class T, class I>
+__global__ void ConvNaiveFwd(KA<I> a, const T* x, const T* w, T* y)
 {
     const I osp   = a.out[0] * a.out[1] * a.out[2];
     const I total = a.n * a.k * osp;
@@ -73,8 +75,8 @@ __global__ void ConvNaiveFwd(KA<I> a, const float* x, const float* w, float* y)
         float acc = 0.0f;
         for(I cl = 0; cl < a.cpg; ++cl)
         {
-            const float* xc = x + n * a.xs[0] + (c0 + cl) * a.xs[1];
-            const float* wc = w + k * a.ws[0] + cl * a.ws[1];
+            const T* xc = x + n * a.xs[0] + (c0 + cl) * a.xs[1];
+            const T* wc = w + k * a.ws[0] + cl * a.ws[1];
             for(I fd = 0; fd < a.fil[0]; ++fd)
             {
                 const I id = od * a.str[0] - a.pad[0] + fd * a.dil[0];
@@ -90,13 +92,13 @@ __global__ void ConvNaiveFwd(KA<I> a, const float* x, const float* w, float* y)
                         const I iw = ow * a.str[2] - a.pad[2] + fw * a.dil[2];
                         if(iw < 0 || iw >= a.in[2])
                             continue;
-                        acc += wc[fd * a.ws[2] + fh * a.ws[3] + fw * a.ws[4]] *
-                               xc[id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4]];
+                        acc += LoadFloat(wc + (fd * a.ws[2] + fh * a.ws[3] + fw * a.ws[4])) *
+                               LoadFloat(xc + (id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4]));
                     }
                 }
             }
         }
-        y[n * a.ys[0] + k * a.ys[1] + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4]] = acc;
+        StoreFloat(y + (n * a.ys[0] + k * a.ys[1] + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4]), acc);
     }
 }
 
@@ -111,8 +113,8 @@ __device__ inline bool OutIndex(I i, I f, I s, I p, I d, I out, I& o)
     return o < out;
 }
 
-template <class I>
-__global__ void ConvNaiveBwd(KA<I> a, float* dx, const float* w, const float* dy)
+template <class T, class I>
+__global__ void ConvNaiveBwd(KA<I> a, T* dx, const T* w, const T* dy)
 {
     const I isp   = a.in[0] * a.in[1] * a.in[2];
     const I total = a.n * a.c * isp;
@@ -130,8 +132,8 @@ __global__ void ConvNaiveBwd(KA<I> a, float* dx, const float* w, const float* dy
         float acc = 0.0f;
         for(I kl = 0; kl < a.kpg; ++kl)
         {
-            const float* dyk = dy + n * a.ys[0] + (k0 + kl) * a.ys[1];
-            const float* wk  = w + (k0 + kl) * a.ws[0] + cl * a.ws[1];
+            const T* dyk = dy + n * a.ys[0] + (k0 + kl) * a.ys[1];
+            const T* wk  = w + (k0 + kl) * a.ws[0] + cl * a.ws[1];
             for(I fd = 0; fd < a.fil[0]; ++fd)
             {
                 I od;
@@ -147,18 +149,18 @@ __global__ void ConvNaiveBwd(KA<I> a, float* dx, const float* w, const float* dy
                         I ow;
                         if(!OutIndex(iw, fw, a.str[2], a.pad[2], a.dil[2], a.out[2], ow))
                             continue;
-                        acc += wk[fd * a.ws[2] + fh * a.ws[3] + fw * a.ws[4]] *
-                               dyk[od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4]];
+                        acc += LoadFloat(wk + (fd * a.ws[2] + fh * a.ws[3] + fw * a.ws[4])) *
+                               LoadFloat(dyk + (od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4]));
                     }
                 }
             }
         }
-        dx[n * a.xs[0] + c * a.xs[1] + id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4]] = acc;
+        StoreFloat(dx + (n * a.xs[0] + c * a.xs[1] + id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4]), acc);
     }
 }
 
-template <int Threads, class I>
-__global__ void ConvNaiveWrw(KA<I> a, const float* x, float* dw, const float* dy)
+template <int Threads, class T, class I>
+__global__ void ConvNaiveWrw(KA<I> a, const T* x, T* dw, const T* dy)
 {
     __shared__ float part[Threads];
     const I fsp   = a.fil[0] * a.fil[1] * a.fil[2];
@@ -187,8 +189,8 @@ __global__ void ConvNaiveWrw(KA<I> a, const float* x, float* dw, const float* dy
             const I iw = ow * a.str[2] - a.pad[2] + fw * a.dil[2];
             if(id < 0 || id >= a.in[0] || ih < 0 || ih >= a.in[1] || iw < 0 || iw >= a.in[2])
                 continue;
-            acc += dy[n * a.ys[0] + k * a.ys[1] + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4]] *
-                   x[n * a.xs[0] + c * a.xs[1] + id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4]];
+            acc += LoadFloat(dy + (n * a.ys[0] + k * a.ys[1] + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4])) *
+                   LoadFloat(x + (n * a.xs[0] + c * a.xs[1] + id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4]));
         }
         part[threadIdx.x] = acc;
         __syncthreads();
@@ -199,7 +201,7 @@ __global__ void ConvNaiveWrw(KA<I> a, const float* x, float* dw, const float* dy
             __syncthreads();
         }
         if(threadIdx.x == 0)
-            dw[k * a.ws[0] + cl * a.ws[1] + fd * a.ws[2] + fh * a.ws[3] + fw * a.ws[4]] = part[0];
+            StoreFloat(dw + (k * a.ws[0] + cl * a.ws[1] + fd * a.ws[2] + fh * a.ws[3] + fw * a.ws[4]), part[0]);
         __syncthreads();
     }
 }
@@ -214,36 +216,45 @@ unsigned Blocks(int64_t work, int threads, int sms)
 
 } // namespace
 
-void LaunchConvNaiveFwd(const ConvKArgs& a, void* stream, int sms, const float* x, const float* w,
-                        float* y)
+template <class T>
+void LaunchConvNaiveFwd(const ConvKArgs& a, void* stream, int sms, const T* x, const T* w, T* y)
 {
     const int64_t work = a.n * a.k * a.out[0] * a.out[1] * a.out[2];
     if(Fits32(a))
-        ConvNaiveFwd<<<Blocks(work, kNaiveThreads, sms), kNaiveThreads, 0, ToStream(stream)>>>(Cast<int>(a), x, w, y);
+        ConvNaiveFwd<T><<<Blocks(work, kNaiveThreads, sms), kNaiveThreads, 0, ToStream(stream)>>>(Cast<int>(a), x, w, y);
     else
-        ConvNaiveFwd<<<Blocks(work, kNaiveThreads, sms), kNaiveThreads, 0, ToStream(stream)>>>(Cast<int64_t>(a), x, w, y);
+        ConvNaiveFwd<T><<<Blocks(work, kNaiveThreads, sms), kNaiveThreads, 0, ToStream(stream)>>>(Cast<int64_t>(a), x, w, y);
 }
 
-void LaunchConvNaiveBwd(const ConvKArgs& a, void* stream, int sms, float* dx, const float* w,
-                        const float* dy)
+template <class T>
+void LaunchConvNaiveBwd(const ConvKArgs& a, void* stream, int sms, T* dx, const T* w, const T* dy)
 {
     const int64_t work = a.n * a.c * a.in[0] * a.in[1] * a.in[2];
     if(Fits32(a))
-        ConvNaiveBwd<<<Blocks(work, kNaiveThreads, sms), kNaiveThreads, 0, ToStream(stream)>>>(Cast<int>(a), dx, w, dy);
+        ConvNaiveBwd<T><<<Blocks(work, kNaiveThreads, sms), kNaiveThreads, 0, ToStream(stream)>>>(Cast<int>(a), dx, w, dy);
     else
-        ConvNaiveBwd<<<Blocks(work, kNaiveThreads, sms), kNaiveThreads, 0, ToStream(stream)>>>(Cast<int64_t>(a), dx, w, dy);
+        ConvNaiveBwd<T><<<Blocks(work, kNaiveThreads, sms), kNaiveThreads, 0, ToStream(stream)>>>(Cast<int64_t>(a), dx, w, dy);
 }
 
-void LaunchConvNaiveWrw(const ConvKArgs& a, void* stream, int sms, const float* x, float* dw,
-                        const float* dy)
+template <class T>
+void LaunchConvNaiveWrw(const ConvKArgs& a, void* stream, int sms, const T* x, T* dw, const T* dy)
 {
     const int64_t total = a.k * a.cpg * a.fil[0] * a.fil[1] * a.fil[2];
     const int64_t cap   = int64_t{1} << 30;
     const unsigned blocks = static_cast<unsigned>(total < cap ? (total < 1 ? 1 : total) : cap);
     if(Fits32(a))
-        ConvNaiveWrw<kWrwThreads><<<blocks, kWrwThreads, 0, ToStream(stream)>>>(Cast<int>(a), x, dw, dy);
+        ConvNaiveWrw<kWrwThreads, T><<<blocks, kWrwThreads, 0, ToStream(stream)>>>(Cast<int>(a), x, dw, dy);
     else
-        ConvNaiveWrw<kWrwThreads><<<blocks, kWrwThreads, 0, ToStream(stream)>>>(Cast<int64_t>(a), x, dw, dy);
+        ConvNaiveWrw<kWrwThreads, T><<<blocks, kWrwThreads, 0, ToStream(stream)>>>(Cast<int64_t>(a), x, dw, dy);
 }
+
+#define MIOPEN_CY_CONV_NAIVE(T)                                                                    \
+    template void LaunchConvNaiveFwd<T>(const ConvKArgs&, void*, int, const T*, const T*, T*);    \
+    template void LaunchConvNaiveBwd<T>(const ConvKArgs&, void*, int, T*, const T*, const T*);    \
+    template void LaunchConvNaiveWrw<T>(const ConvKArgs&, void*, int, const T*, T*, const T*);
+MIOPEN_CY_CONV_NAIVE(float)
+MIOPEN_CY_CONV_NAIVE(Half)
+MIOPEN_CY_CONV_NAIVE(BFloat16)
+#undef MIOPEN_CY_CONV_NAIVE
 
 } // namespace miopen::gpu

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "conv/conv_args.hpp"
+#include "core/storage.hpp"
 #include "kernels/common/args.hpp"
 
 #include <cstdint>
@@ -12,13 +13,14 @@ namespace miopen::gpu {
 
 /// Naive direct kernels: one thread per output element (forward, backward data); one block per
 /// weight-gradient element with a fixed-order block reduction (backward weights). Any geometry,
-/// any strides, no workspace; deterministic.
-void LaunchConvNaiveFwd(const ConvKArgs& a, void* stream, int sms, const float* x, const float* w,
-                        float* y);
-void LaunchConvNaiveBwd(const ConvKArgs& a, void* stream, int sms, float* dx, const float* w,
-                        const float* dy);
-void LaunchConvNaiveWrw(const ConvKArgs& a, void* stream, int sms, const float* x, float* dw,
-                        const float* dy);
+/// any strides, no workspace; deterministic. T: float, Half or BFloat16 (fp32 accumulation, one
+/// rounding to T).
+template <class T>
+void LaunchConvNaiveFwd(const ConvKArgs& a, void* stream, int sms, const T* x, const T* w, T* y);
+template <class T>
+void LaunchConvNaiveBwd(const ConvKArgs& a, void* stream, int sms, T* dx, const T* w, const T* dy);
+template <class T>
+void LaunchConvNaiveWrw(const ConvKArgs& a, void* stream, int sms, const T* x, T* dw, const T* dy);
 
 /// Implicit GEMM, one direction per call (backward data by stride phases: no zero terms). `variant` is a row of kIgemmTiles (conv/conv_args.hpp). Backward
 /// weights splits the reduction over n and the output positions into `splits` parts: with

@@ -362,3 +362,25 @@ extern "C" miopenStatus_t miopenCyGetSolutionTensor(miopenSolution_t solution, m
         Out(numBytes, "numBytes") = d.NumBytes();
     });
 }
+
+extern "C" miopenStatus_t miopenCyGetSolutionTensorDescriptor(miopenSolution_t solution,
+                                                              miopenTensorArgumentId_t id,
+                                                              miopenTensorDescriptor_t tensorDesc)
+{
+    miopenDataType_t type = miopenFloat;
+    std::vector<int> lens, strides;
+    const miopenStatus_t status = MIOPEN_TRY({
+        const auto& s = DerefSolution(solution);
+        const int role = CheckedArgumentId(id, "id");
+        if(tensorDesc == nullptr)
+            miopen::ThrowBadParm("tensorDesc is a null pointer");
+        const miopen::TensorDescriptor& d = role == miopenTensorConvolutionX ? s.x
+                                            : role == miopenTensorConvolutionW ? s.w : s.y;
+        type = d.Type();
+        lens.assign(d.Lens().begin(), d.Lens().end());
+        strides.assign(d.Strides().begin(), d.Strides().end());
+    });
+    if(status != miopenStatusSuccess)
+        return status;
+    return miopenSetTensorDescriptor(tensorDesc, type, static_cast<int>(lens.size()), lens.data(), strides.data());
+}

@@ -1,5 +1,6 @@
 #include "conv/conv_device.hpp"
 #include "core/errors.hpp"
+#include "core/storage.hpp"
 #include "gpu/runtime.hpp"
 #include "tensor/tensor_ops.hpp"
 
@@ -24,14 +25,19 @@ Scope::~Scope()
         gpu::RestoreDevice(previous_);
 }
 
-void Blend(const Handle& handle, float alpha, const TensorDescriptor& desc, const float* result,
-           float beta, float* out)
+void Blend(const Handle& handle, float alpha, const TensorDescriptor& desc, const void* result,
+           float beta, void* out)
 {
+    DispatchFloating(desc.Type(), "the convolution's output", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        const T* r = static_cast<const T*>(result);
+        T* o = static_cast<T*>(out);
 #if MIOPEN_CY_HAVE_GPU
-    if(handle.IsGpu())
-        return gpu::Axpby(handle, alpha, desc, result, beta, desc, out, "miopenConvolution");
+        if(handle.IsGpu())
+            return gpu::Axpby(handle, alpha, desc, r, beta, desc, o, "miopenConvolution");
 #endif
-    cpu::Axpby(alpha, desc, result, beta, desc, out);
+        cpu::Axpby(alpha, desc, r, beta, desc, o);
+    });
 }
 
 Buffer::Buffer(const Handle& handle, size_t bytes, const char* what) : handle_(handle)

@@ -30,9 +30,10 @@ private:
     bool gpu_ = false;
 };
 
-/// out = alpha * result + beta * out on the handle's device (out not read when beta == 0).
-void Blend(const Handle& handle, float alpha, const TensorDescriptor& desc, const float* result,
-           float beta, float* out);
+/// out = alpha * result + beta * out on the handle's device (out not read when beta == 0), both
+/// of desc's type (fp32, fp16 or bf16): computed in fp32, rounded once to the type.
+void Blend(const Handle& handle, float alpha, const TensorDescriptor& desc, const void* result,
+           float beta, void* out);
 
 /// Scratch memory on the handle's device (host memory on a CPU handle): the blend's result tensor,
 /// Find 2.0's benchmark tensors and workspace.

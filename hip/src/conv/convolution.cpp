@@ -375,15 +375,15 @@ void ConvRunSolver(Handle& handle, const ConvolutionDescriptor& conv, const Conv
         run(args);
         return;
     }
-    // Other alpha/beta: solve into a scratch tensor of the same layout, then blend.
+    // Other alpha/beta: solve into a scratch tensor of the same layout and type, then blend (in
+    // fp32, rounded once to the type).
     const TensorDescriptor& out = Written(p);
-    conv_device::Buffer scratch(handle, out.ElementSpace() * sizeof(float), "convolution alpha/beta scratch");
+    conv_device::Buffer scratch(handle, out.NumBytes(), "convolution alpha/beta scratch");
     void*& target = WrittenPtr(p, args);
-    float* user_out = static_cast<float*>(target);
+    void* user_out = target;
     target = scratch.Get();
     run(args);
-    conv_device::Blend(handle, static_cast<float>(a), out, static_cast<const float*>(scratch.Get()),
-                       static_cast<float>(b), user_out);
+    conv_device::Blend(handle, static_cast<float>(a), out, scratch.Get(), static_cast<float>(b), user_out);
 }
 
 void ConvPrepareRun(const Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
@@ -414,7 +414,9 @@ std::string DriverCommand(const ConvolutionDescriptor& conv, const ConvCall& cal
     const auto& dl = conv.Dilations();
     const size_t k = conv.IsTranspose() ? w.Lens()[1] * conv.GroupCount() : w.Lens()[0];
     std::ostringstream o;
-    o << "miopen-driver conv";
+    // The data type's sub-command (MIOpenDriver's conv, convfp16, convbfp16).
+    o << "miopen-driver conv"
+      << (w.Type() == miopenHalf ? "fp16" : w.Type() == miopenBFloat16 ? "bfp16" : "");
     if(dims != 2)
         o << " --spatial_dim " << dims;
     o << " -n " << x.Lens()[0] << " -c " << x.Lens()[1];
@@ -451,6 +453,12 @@ std::string DriverCommand(const ConvolutionDescriptor& conv, const ConvCall& cal
     const int f = call.direction == UserDirection::Forward ? 1
                   : call.direction == UserDirection::BackwardData ? 2 : 4;
     o << " -F " << f << " -t 1";
+    // Channels-last tensors: MIOpenDriver's layout flags (NCHW is its default).
+    if(ProblemOf(conv, call).IsPackedNHWC())
+    {
+        const char* lay = dims == 3 ? "NDHWC" : dims == 2 ? "NHWC" : "NWC";
+        o << " --in_layout " << lay << " --fil_layout " << lay << " --out_layout " << lay;
+    }
     return o.str();
 }
 

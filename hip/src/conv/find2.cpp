@@ -5,6 +5,7 @@
 #include "conv/immediate.hpp"
 #include "conv/registry.hpp"
 #include "core/errors.hpp"
+#include "core/storage.hpp"
 #include "gpu/runtime.hpp"
 
 #include <algorithm>
@@ -69,19 +70,25 @@ std::vector<Solution> FindSolutions(Handle& handle, const Problem& problem, cons
         const auto it = options.buffers.find(id);
         if(it != options.buffers.end())
             return it->second;
-        const size_t n = std::max<size_t>(1, (d.NumBytes() + sizeof(float) - 1) / sizeof(float));
-        std::vector<float> values(n);
-        uint32_t state = 12345u + static_cast<uint32_t>(id);
-        for(size_t i = 0; i < n; ++i)
-        {
-            state = state * 1664525u + 1013904223u;
-            values[i] = static_cast<float>(state >> 8) * (1.0f / 16777216.0f) - 0.5f;
-        }
-        scratch.push_back(std::make_unique<conv_device::Buffer>(handle, n * sizeof(float), "find 2.0 scratch tensor"));
+        // Values in [-0.5, 0.5) stored in the tensor's type (fp32, fp16 or bf16).
+        const size_t n = std::max<size_t>(1, d.ElementSpace());
+        const size_t bytes = n * DataTypeSize(d.Type());
+        std::vector<char> values(bytes);
+        DispatchFloating(d.Type(), TensorArgumentName(id), [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            T* v = reinterpret_cast<T*>(values.data());
+            uint32_t state = 12345u + static_cast<uint32_t>(id);
+            for(size_t i = 0; i < n; ++i)
+            {
+                state = state * 1664525u + 1013904223u;
+                v[i] = FloatTo<T>(static_cast<float>(state >> 8) * (1.0f / 16777216.0f) - 0.5f);
+            }
+        });
+        scratch.push_back(std::make_unique<conv_device::Buffer>(handle, bytes, "find 2.0 scratch tensor"));
         if(handle.IsGpu())
-            gpu::Copy(scratch.back()->Get(), values.data(), n * sizeof(float), handle.Stream());
+            gpu::Copy(scratch.back()->Get(), values.data(), bytes, handle.Stream());
         else
-            std::memcpy(scratch.back()->Get(), values.data(), n * sizeof(float));
+            std::memcpy(scratch.back()->Get(), values.data(), bytes);
         return scratch.back()->Get();
     };
     void* px = buffer(miopenTensorConvolutionX, x);

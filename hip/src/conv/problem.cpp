@@ -64,6 +64,15 @@ const char* ConvTypeKeyName(miopenDataType_t type)
     }
 }
 
+void CheckConvType(const TensorDescriptor& d, const char* name)
+{
+    const miopenDataType_t t = d.Type();
+    if(t != miopenFloat && t != miopenHalf && t != miopenBFloat16)
+        ThrowNotImplemented(name, " has data type ", DataTypeName(t),
+                            "; convolution implements miopenFloat, miopenHalf and miopenBFloat16 "
+                            "(x, w and y of one type)");
+}
+
 namespace {
 
 /// Packed with the channel dimension (1) innermost: N, spatial..., C.
@@ -117,16 +126,6 @@ ConvLayout LayoutOf(const TensorDescriptor& x, const char* x_name,
 }
 
 } // namespace
-
-/// NotImplemented naming the parameter unless its type is one convolution computes: fp32, fp16,
-/// bf16 (fp32 accumulation).
-void CheckConvType(const TensorDescriptor& d, const char* name)
-{
-    const miopenDataType_t t = d.Type();
-    if(t != miopenFloat && t != miopenHalf && t != miopenBFloat16)
-        ThrowNotImplemented(name, " has data type ", DataTypeName(t),
-                            "; convolution implements miopenFloat, miopenHalf and miopenBFloat16");
-}
 
 ConvProblem MakeConvProblem(UserDirection direction,
                             const ConvolutionDescriptor& conv,

@@ -88,6 +88,10 @@ ConvProblem MakeConvProblem(UserDirection direction,
                             const TensorDescriptor& w, const char* w_name,
                             const TensorDescriptor& yLike, const char* y_name);
 
+/// NotImplemented naming `name` unless its type is one convolution computes: miopenFloat,
+/// miopenHalf or miopenBFloat16 (fp32 accumulation in every type).
+void CheckConvType(const TensorDescriptor& d, const char* name);
+
 /// The key's name of a data type: "FP32", "FP16", "BF16" (MIOpen's GetDataTypeName).
 const char* ConvTypeKeyName(miopenDataType_t type);
 

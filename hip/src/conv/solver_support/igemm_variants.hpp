@@ -65,6 +65,10 @@ public:
     std::string_view Name() const override { return name_; }   // find-db keys: never rename
     uint64_t Id() const override { return id_; }
     ConvAlgo Algorithm() const override { return ConvAlgo::ImplicitGemm; }
+    bool SupportsType(miopenDataType_t type) const override
+    {
+        return type == miopenFloat || type == miopenHalf || type == miopenBFloat16;
+    }
     double EstimateMs(const ConvContext&, const ConvProblem& p) const override
     {
         return gemm::EstimateMs(p, false) * 0.9;
@@ -84,7 +88,7 @@ public:
     ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p, const std::string& variant) const override
     {
         const Variant v = Parse(Name(), variant, Variants(ctx, p));
-        return [this, g = ConvGeometry(p), v](const ConvArgs& a) { Run(g, a, v); };
+        return [this, g = ConvGeometry(p), v, type = p.type](const ConvArgs& a) { Run(g, type, a, v); };
     }
 
 protected:
@@ -92,7 +96,8 @@ protected:
     virtual Applicability IsApplicableToo(const ConvProblem&) const { return Applicable(); }
     /// One image's (and group's) full column matrix in bytes.
     virtual double ColBytes(const ConvProblem& p) const { return static_cast<double>(gemm::ColBytes(p)); }
-    virtual void Run(const ConvGeometry& g, const ConvArgs& a, const Variant& v) const = 0;
+    /// type: x, w and y's (fp32, fp16 or bf16; cpu/conv/igemm.hpp says how the 16-bit types run).
+    virtual void Run(const ConvGeometry& g, miopenDataType_t type, const ConvArgs& a, const Variant& v) const = 0;
 
 private:
     std::string_view name_;

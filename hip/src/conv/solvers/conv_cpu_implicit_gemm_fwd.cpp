@@ -4,6 +4,7 @@
 // buffers). Deterministic: yes (bit for bit run to run with the same thread count).
 #include "conv/solver_support/igemm_variants.hpp"
 #include "conv/solvers.hpp"
+#include "core/storage.hpp"
 #include "cpu/conv/igemm.hpp"
 
 namespace miopen::solvers {
@@ -14,10 +15,13 @@ struct ConvCpuImplicitGemmFwdSolver final : igemm::CpuSolver
     ConvCpuImplicitGemmFwdSolver() : CpuSolver("ConvCpuImplicitGemmFwd", 1001, ConvDirection::Forward) {}
 
 protected:
-    void Run(const ConvGeometry& g, const ConvArgs& a, const igemm::Variant& v) const override
+    void Run(const ConvGeometry& g, miopenDataType_t type, const ConvArgs& a, const igemm::Variant& v) const override
     {
-        cpu::ConvFwdIgemm(g, static_cast<const float*>(a.x), static_cast<const float*>(a.w),
-                          static_cast<float*>(a.y), cpu::IgemmRowsPerChunk(g, v.chunk_kb * 1024), v.nb);
+        DispatchFloating(type, "w", [&](auto tag) {
+            using T = typename decltype(tag)::type;
+            cpu::ConvFwdIgemm(g, static_cast<const T*>(a.x), static_cast<const T*>(a.w), static_cast<T*>(a.y),
+                              cpu::IgemmRowsPerChunk(g, v.chunk_kb * 1024), v.nb);
+        });
     }
 };
 

@@ -2,8 +2,12 @@
 // solvers' kernels and the reference the faster solvers are tested against. Each output element
 // is written by exactly one thread (forward: per (n, k) plane; backward data: per (n, c) plane,
 // scattering into a private accumulator; backward weights: per (k, c) filter, summing over n and
-// the output positions in double), so results are deterministic.
+// the output positions in double), so results are deterministic. Templated on the storage type
+// (float, Half, BFloat16): values are read into fp32, accumulated in fp32 (backward weights: fp32
+// rows summed in double), and each result is rounded once to the storage type.
 #include "cpu/conv/direct.hpp"
+
+#include "core/storage.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -57,7 +61,8 @@ long WOffset(const ConvGeometry& g, const Tap& t) { return t.fd * g.ws[2] + t.fh
 
 } // namespace
 
-void ConvFwdDirect(const ConvGeometry& g, const float* x, const float* w, float* y)
+template <class T>
+void ConvFwdDirect(const ConvGeometry& g, const T* x, const T* w, T* y)
 {
     const long planes = g.n * g.k;
     const long out_sp = g.out[0] * g.out[1] * g.out[2];
@@ -72,34 +77,35 @@ void ConvFwdDirect(const ConvGeometry& g, const float* x, const float* w, float*
             for(long cl = 0; cl < g.cpg; ++cl)
             {
                 const long c = grp * g.cpg + cl;
-                const float* xc = x + n * g.xs[0] + c * g.xs[1];
-                const float* wkc = w + k * g.ws[0] + cl * g.ws[1];
+                const T* xc = x + n * g.xs[0] + c * g.xs[1];
+                const T* wkc = w + k * g.ws[0] + cl * g.ws[1];
                 ForEachTap(g, [&](const Tap& t) {
-                    const float wv = wkc[WOffset(g, t)];
+                    const float wv = ToFloat(wkc[WOffset(g, t)]);
                     ForEachRow(g, t, [&](long od, long oh, long id, long ih) {
-                        const float* xr = xc + id * g.xs[2] + ih * g.xs[3] + (t.fw * g.dil[2] - g.pad[2]) * g.xs[4];
+                        const T* xr = xc + id * g.xs[2] + ih * g.xs[3] + (t.fw * g.dil[2] - g.pad[2]) * g.xs[4];
                         float* ar = acc.data() + (od * g.out[1] + oh) * g.out[2];
                         const long sx = g.str[2] * g.xs[4];
 #pragma omp simd
                         for(long ow = t.ow_lo; ow < t.ow_hi; ++ow)
-                            ar[ow] += wv * xr[ow * sx];
+                            ar[ow] += wv * ToFloat(xr[ow * sx]);
                     });
                 });
             }
-            float* yp = y + n * g.ys[0] + k * g.ys[1];
+            T* yp = y + n * g.ys[0] + k * g.ys[1];
             for(long od = 0; od < g.out[0]; ++od)
                 for(long oh = 0; oh < g.out[1]; ++oh)
                 {
                     const float* ar = acc.data() + (od * g.out[1] + oh) * g.out[2];
-                    float* yr = yp + od * g.ys[2] + oh * g.ys[3];
+                    T* yr = yp + od * g.ys[2] + oh * g.ys[3];
                     for(long ow = 0; ow < g.out[2]; ++ow)
-                        yr[ow * g.ys[4]] = ar[ow];
+                        yr[ow * g.ys[4]] = FloatTo<T>(ar[ow]);
                 }
         }
     }
 }
 
-void ConvBwdDataDirect(const ConvGeometry& g, float* dx, const float* w, const float* dy)
+template <class T>
+void ConvBwdDataDirect(const ConvGeometry& g, T* dx, const T* w, const T* dy)
 {
     const long planes = g.n * g.c;
     const long in_sp = g.in[0] * g.in[1] * g.in[2];
@@ -114,32 +120,33 @@ void ConvBwdDataDirect(const ConvGeometry& g, float* dx, const float* w, const f
             for(long kl = 0; kl < g.kpg; ++kl)
             {
                 const long k = grp * g.kpg + kl;
-                const float* dyk = dy + n * g.ys[0] + k * g.ys[1];
-                const float* wkc = w + k * g.ws[0] + cl * g.ws[1];
+                const T* dyk = dy + n * g.ys[0] + k * g.ys[1];
+                const T* wkc = w + k * g.ws[0] + cl * g.ws[1];
                 ForEachTap(g, [&](const Tap& t) {
-                    const float wv = wkc[WOffset(g, t)];
+                    const float wv = ToFloat(wkc[WOffset(g, t)]);
                     ForEachRow(g, t, [&](long od, long oh, long id, long ih) {
-                        const float* dyr = dyk + od * g.ys[2] + oh * g.ys[3];
+                        const T* dyr = dyk + od * g.ys[2] + oh * g.ys[3];
                         float* ar = acc.data() + (id * g.in[1] + ih) * g.in[2] + (t.fw * g.dil[2] - g.pad[2]);
                         for(long ow = t.ow_lo; ow < t.ow_hi; ++ow)
-                            ar[ow * g.str[2]] += wv * dyr[ow * g.ys[4]];
+                            ar[ow * g.str[2]] += wv * ToFloat(dyr[ow * g.ys[4]]);
                     });
                 });
             }
-            float* xp = dx + n * g.xs[0] + c * g.xs[1];
+            T* xp = dx + n * g.xs[0] + c * g.xs[1];
             for(long id = 0; id < g.in[0]; ++id)
                 for(long ih = 0; ih < g.in[1]; ++ih)
                 {
                     const float* ar = acc.data() + (id * g.in[1] + ih) * g.in[2];
-                    float* xr = xp + id * g.xs[2] + ih * g.xs[3];
+                    T* xr = xp + id * g.xs[2] + ih * g.xs[3];
                     for(long iw = 0; iw < g.in[2]; ++iw)
-                        xr[iw * g.xs[4]] = ar[iw];
+                        xr[iw * g.xs[4]] = FloatTo<T>(ar[iw]);
                 }
         }
     }
 }
 
-void ConvBwdWeightsDirect(const ConvGeometry& g, const float* x, float* dw, const float* dy)
+template <class T>
+void ConvBwdWeightsDirect(const ConvGeometry& g, const T* x, T* dw, const T* dy)
 {
     const long filters = g.k * g.cpg;
     const long fil_sp = g.fil[0] * g.fil[1] * g.fil[2];
@@ -154,29 +161,38 @@ void ConvBwdWeightsDirect(const ConvGeometry& g, const float* x, float* dw, cons
             std::fill(acc.begin(), acc.end(), 0.0);
             for(long n = 0; n < g.n; ++n)
             {
-                const float* xc = x + n * g.xs[0] + c * g.xs[1];
-                const float* dyk = dy + n * g.ys[0] + k * g.ys[1];
+                const T* xc = x + n * g.xs[0] + c * g.xs[1];
+                const T* dyk = dy + n * g.ys[0] + k * g.ys[1];
                 ForEachTap(g, [&](const Tap& t) {
                     double sum = 0.0;
                     ForEachRow(g, t, [&](long od, long oh, long id, long ih) {
-                        const float* xr = xc + id * g.xs[2] + ih * g.xs[3] + (t.fw * g.dil[2] - g.pad[2]) * g.xs[4];
-                        const float* dyr = dyk + od * g.ys[2] + oh * g.ys[3];
+                        const T* xr = xc + id * g.xs[2] + ih * g.xs[3] + (t.fw * g.dil[2] - g.pad[2]) * g.xs[4];
+                        const T* dyr = dyk + od * g.ys[2] + oh * g.ys[3];
                         const long sx = g.str[2] * g.xs[4];
                         float part = 0.0f;   // one output row: short, float is exact enough
 #pragma omp simd reduction(+ : part)
                         for(long ow = t.ow_lo; ow < t.ow_hi; ++ow)
-                            part += dyr[ow * g.ys[4]] * xr[ow * sx];
+                            part += ToFloat(dyr[ow * g.ys[4]]) * ToFloat(xr[ow * sx]);
                         sum += part;
                     });
                     acc[(t.fd * g.fil[1] + t.fh) * g.fil[2] + t.fw] += sum;
                 });
             }
-            float* wp = dw + k * g.ws[0] + cl * g.ws[1];
+            T* wp = dw + k * g.ws[0] + cl * g.ws[1];
             ForEachTap(g, [&](const Tap& t) {
-                wp[WOffset(g, t)] = static_cast<float>(acc[(t.fd * g.fil[1] + t.fh) * g.fil[2] + t.fw]);
+                wp[WOffset(g, t)] = FloatTo<T>(static_cast<float>(acc[(t.fd * g.fil[1] + t.fh) * g.fil[2] + t.fw]));
             });
         }
     }
 }
+
+#define MIOPEN_CY_CONV_DIRECT(T)                                                    \
+    template void ConvFwdDirect<T>(const ConvGeometry&, const T*, const T*, T*);    \
+    template void ConvBwdDataDirect<T>(const ConvGeometry&, T*, const T*, const T*); \
+    template void ConvBwdWeightsDirect<T>(const ConvGeometry&, const T*, T*, const T*);
+MIOPEN_CY_CONV_DIRECT(float)
+MIOPEN_CY_CONV_DIRECT(Half)
+MIOPEN_CY_CONV_DIRECT(BFloat16)
+#undef MIOPEN_CY_CONV_DIRECT
 
 } // namespace miopen::cpu

@@ -2,11 +2,16 @@
 #pragma once
 
 #include "conv/conv_geometry.hpp"
+#include "core/storage.hpp"
 
 namespace miopen::cpu {
 
-void ConvFwdDirect(const ConvGeometry& g, const float* x, const float* w, float* y);
-void ConvBwdDataDirect(const ConvGeometry& g, float* dx, const float* w, const float* dy);
-void ConvBwdWeightsDirect(const ConvGeometry& g, const float* x, float* dw, const float* dy);
+/// T: float, Half or BFloat16 (instantiated in direct.cpp); fp32 accumulation, one rounding.
+template <class T>
+void ConvFwdDirect(const ConvGeometry& g, const T* x, const T* w, T* y);
+template <class T>
+void ConvBwdDataDirect(const ConvGeometry& g, T* dx, const T* w, const T* dy);
+template <class T>
+void ConvBwdWeightsDirect(const ConvGeometry& g, const T* x, T* dw, const T* dy);
 
 } // namespace miopen::cpu

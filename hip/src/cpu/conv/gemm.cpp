@@ -2,21 +2,46 @@
 // dx channels, so the sums are deterministic).
 #include "cpu/conv/gemm.hpp"
 #include "cpu/blas.hpp"
+#include "cpu/storage_convert.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <type_traits>
 
 namespace miopen::cpu {
 namespace {
 
+template <class TO, class TX>
+inline TO Elem(TX v)
+{
+    if constexpr(std::is_same_v<TO, TX>)
+        return v;
+    else
+        return ToFloat(v);
+}
+
+// n consecutive elements of x as the column matrix's type: a copy, or a conversion to fp32.
+template <class TX, class TO>
+inline void Segment(const TX* src, TO* dst, long n)
+{
+    if(n <= 0)
+        return;
+    if constexpr(std::is_same_v<TO, TX>)
+        std::memcpy(dst, src, sizeof(TO) * n);
+    else
+        ConvertToFloat(src, dst, static_cast<size_t>(n));
+}
+
 // One row r of the column matrix (c_local, fd, fh, fw) for output rows [row_begin, row_end).
-void Im2ColRow(const ConvGeometry& g, const float* x, long n, long grp, long r, long row_begin,
-               long row_end, float* out)
+// TX: x's storage type; TO: the column matrix's (fp32, or TX itself for the bf16 GEMM).
+template <class TX, class TO>
+void Im2ColRow(const ConvGeometry& g, const TX* x, long n, long grp, long r, long row_begin,
+               long row_end, TO* out)
 {
     const long fs = g.fil[0] * g.fil[1] * g.fil[2];
     const long cl = r / fs, f = r % fs;
     const long fd = f / (g.fil[1] * g.fil[2]), fh = (f / g.fil[2]) % g.fil[1], fw = f % g.fil[2];
-    const float* xc = x + n * g.xs[0] + (grp * g.cpg + cl) * g.xs[1];
+    const TX* xc = x + n * g.xs[0] + (grp * g.cpg + cl) * g.xs[1];
     long od_lo, od_hi, oh_lo, oh_hi, ow_lo, ow_hi;
     ValidRange(g.in[0], g.out[0], g.pad[0], g.str[0], g.dil[0], fd, od_lo, od_hi);
     ValidRange(g.in[1], g.out[1], g.pad[1], g.str[1], g.dil[1], fh, oh_lo, oh_hi);
@@ -25,25 +50,35 @@ void Im2ColRow(const ConvGeometry& g, const float* x, long n, long grp, long r, 
     for(long row = row_begin; row < row_end; ++row)
     {
         const long od = row / g.out[1], oh = row % g.out[1];
-        float* o = out + (row - row_begin) * g.out[2];
+        TO* o = out + (row - row_begin) * g.out[2];
         if(od < od_lo || od >= od_hi || oh < oh_lo || oh >= oh_hi)
         {
-            std::memset(o, 0, sizeof(float) * g.out[2]);
+            std::memset(o, 0, sizeof(TO) * g.out[2]);
             continue;
         }
         const long id = od * g.str[0] - g.pad[0] + fd * g.dil[0];
         const long ih = oh * g.str[1] - g.pad[1] + fh * g.dil[1];
-        const float* xr = xc + id * g.xs[2] + ih * g.xs[3] + (fw * g.dil[2] - g.pad[2]) * g.xs[4];
-        for(long ow = 0; ow < ow_lo; ++ow)
-            o[ow] = 0.0f;
+        const TX* xr = xc + id * g.xs[2] + ih * g.xs[3] + (fw * g.dil[2] - g.pad[2]) * g.xs[4];
+        if(ow_lo > 0)
+            std::memset(o, 0, sizeof(TO) * ow_lo);
         if(sx == 1)
-            std::memcpy(o + ow_lo, xr + ow_lo, sizeof(float) * (ow_hi - ow_lo));
+            Segment(xr + ow_lo, o + ow_lo, ow_hi - ow_lo);
         else
             for(long ow = ow_lo; ow < ow_hi; ++ow)
-                o[ow] = xr[ow * sx];
-        for(long ow = ow_hi; ow < g.out[2]; ++ow)
-            o[ow] = 0.0f;
+                o[ow] = Elem<TO>(xr[ow * sx]);
+        if(ow_hi < g.out[2])
+            std::memset(o + std::max(ow_hi, ow_lo), 0, sizeof(TO) * (g.out[2] - std::max(ow_hi, ow_lo)));
     }
+}
+
+template <class TX, class TO>
+void Im2ColRowsT(const ConvGeometry& g, const TX* x, long n, long grp, long row_begin, long row_end, TO* col,
+                 long ld)
+{
+    const long rows = ColRows(g);
+    const long cols = ld >= 0 ? ld : (row_end - row_begin) * g.out[2];
+    for(long r = 0; r < rows; ++r)
+        Im2ColRow(g, x, n, grp, r, row_begin, row_end, col + r * cols);
 }
 
 } // namespace
@@ -61,10 +96,25 @@ void Im2Col(const ConvGeometry& g, const float* x, long n, long grp, float* col)
 void Im2ColRows(const ConvGeometry& g, const float* x, long n, long grp, long row_begin, long row_end,
                 float* col, long ld)
 {
-    const long rows = ColRows(g);
-    const long cols = ld >= 0 ? ld : (row_end - row_begin) * g.out[2];
-    for(long r = 0; r < rows; ++r)
-        Im2ColRow(g, x, n, grp, r, row_begin, row_end, col + r * cols);
+    Im2ColRowsT(g, x, n, grp, row_begin, row_end, col, ld);
+}
+
+void Im2ColRows(const ConvGeometry& g, const Half* x, long n, long grp, long row_begin, long row_end,
+                float* col, long ld)
+{
+    Im2ColRowsT(g, x, n, grp, row_begin, row_end, col, ld);
+}
+
+void Im2ColRows(const ConvGeometry& g, const BFloat16* x, long n, long grp, long row_begin, long row_end,
+                float* col, long ld)
+{
+    Im2ColRowsT(g, x, n, grp, row_begin, row_end, col, ld);
+}
+
+void Im2ColRows(const ConvGeometry& g, const BFloat16* x, long n, long grp, long row_begin, long row_end,
+                BFloat16* col, long ld)
+{
+    Im2ColRowsT(g, x, n, grp, row_begin, row_end, col, ld);
 }
 
 void Col2Im(const ConvGeometry& g, const float* col, long n, long grp, float* dx)

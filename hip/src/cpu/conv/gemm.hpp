@@ -5,6 +5,7 @@
 #pragma once
 
 #include "conv/conv_geometry.hpp"
+#include "core/storage.hpp"
 
 namespace miopen::cpu {
 
@@ -15,6 +16,14 @@ void Im2Col(const ConvGeometry& g, const float* x, long n, long grp, float* col)
 /// ld: the column matrix's row stride (default: its width, rows * Ow).
 void Im2ColRows(const ConvGeometry& g, const float* x, long n, long grp, long row_begin, long row_end,
                 float* col, long ld = -1);
+/// The same from fp16 / bf16 x: the packing converts to fp32 as it copies (no fp32 copy of x).
+void Im2ColRows(const ConvGeometry& g, const Half* x, long n, long grp, long row_begin, long row_end,
+                float* col, long ld = -1);
+void Im2ColRows(const ConvGeometry& g, const BFloat16* x, long n, long grp, long row_begin, long row_end,
+                float* col, long ld = -1);
+/// bf16 x into a bf16 column matrix (for the AVX-512 BF16 GEMM, cpu/conv/bf16_gemm.hpp).
+void Im2ColRows(const ConvGeometry& g, const BFloat16* x, long n, long grp, long row_begin, long row_end,
+                BFloat16* col, long ld = -1);
 /// dx (image n, group grp) = col2im(col): every dx element of the group is written (sum of the
 /// column entries that map to it, 0 where none does).
 void Col2Im(const ConvGeometry& g, const float* col, long n, long grp, float* dx);
