@@ -26,6 +26,10 @@
 // skipped (stores). Indices are 32-bit (the solvers require every tensor to hold fewer than 2^31
 // elements). An A source (or forward's w) not 16-byte aligned (a user's offset pointer) takes
 // eight 2-byte loads a chunk instead of one vector load: the same values, the same sums.
+// Split reduction (forward and backward data, when the output tiles alone would leave most
+// multiprocessors idle): grid z = G * splits, split s sums kk in [s * per_split, (s + 1) *
+// per_split) and writes its fp32 partial tile into the workspace in the output's own packed order
+// (split-major); ConvIgemmMmaSplitReduce adds the splits in order and rounds once (deterministic).
 #include "kernels/common/device.hpp"
 #include "kernels/common/mma.hpp"
 #include "kernels/common/storage_types.hpp"
@@ -60,6 +64,8 @@ struct Args
     int rlen[3];  // the spatial lengths the rows run over: out (forward), in (backward data)
     int in[3], out[3], fil[3], pad[3], str[3], dil[3];
     int xs[5], ws[5], ys[5];
+    int splits;     // parts of the reduction (grid z = G * splits); 1: the kernel rounds and stores
+    int per_split;  // reduction elements a part (a multiple of BK)
     bool vec;     // the A source (and forward's w) 16-byte aligned: one vector load a chunk
 };
 
@@ -117,17 +123,20 @@ struct RedPos
 template <class T, bool Bwd>
 __global__ void __launch_bounds__(kThreads)
     ConvIgemmMmaKernel(Args a, const uint16_t* __restrict__ src, const uint16_t* __restrict__ w,
-                       uint16_t* __restrict__ out)
+                       uint16_t* __restrict__ out, float* __restrict__ part)
 {
     __shared__ __align__(16) uint16_t sa[2][BM * LDS];
     __shared__ __align__(16) uint16_t sb[2][BN * LDS];
 
     const int tid = static_cast<int>(threadIdx.x);
-    const int g   = static_cast<int>(blockIdx.z);
-    const int m0  = static_cast<int>(blockIdx.x) * BM;
-    const int n0  = static_cast<int>(blockIdx.y) * BN;
-    const int kc  = (tid % kChunksK) * 8;
-    const int lr  = tid / kChunksK;
+    const int g     = static_cast<int>(blockIdx.z) / a.splits;
+    const int split = static_cast<int>(blockIdx.z) - g * a.splits;
+    const int m0    = static_cast<int>(blockIdx.x) * BM;
+    const int n0    = static_cast<int>(blockIdx.y) * BN;
+    const int kc    = (tid % kChunksK) * 8;
+    const int lr    = tid / kChunksK;
+    const int kbeg  = split * a.per_split;
+    const int kend  = min(a.red, kbeg + a.per_split);
 
     // Each A row: forward, its input corner (output position * stride - pad); backward data, its
     // input position + pad. And its base offset.
@@ -168,14 +177,23 @@ __global__ void __launch_bounds__(kThreads)
         }
     }
 
-    RedPos pos{0, 0, 0, 0};
-    pos.Advance(kc, a.inner, a.fil);
-    int kk = kc;
+    // The chunk's first kk (the split's start + kc) as (filter z, y, x, channel); then by carries.
+    int kk = kbeg + kc;
+    RedPos pos;
+    {
+        int t  = kk;
+        pos.c  = t % a.inner;
+        t /= a.inner;
+        pos.fx = t % a.fil[2];
+        t /= a.fil[2];
+        pos.fy = t % a.fil[1];
+        pos.fz = t / a.fil[1];
+    }
 
     uint4 ra[kPasses], rb[kPasses];
     const uint4 zero = make_uint4(0, 0, 0, 0);
     auto fetch = [&]() {
-        const bool kin = kk < a.red;
+        const bool kin = kk < kend;
         const int dd = pos.fz * a.dil[0], dh = pos.fy * a.dil[1], dw = pos.fx * a.dil[2];
         if constexpr(!Bwd)
         {
@@ -222,9 +240,12 @@ __global__ void __launch_bounds__(kThreads)
     const int warp = tid / mma::kLanes, lane = tid % mma::kLanes;
     const int wm = warp % kWarpsM, wn = warp / kWarpsM;
 
-    const int steps = (a.red + BK - 1) / BK;
-    fetch();
-    stash(0);
+    const int steps = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
+    if(steps > 0)
+    {
+        fetch();
+        stash(0);
+    }
     __syncthreads();
     for(int s = 0; s < steps; ++s)
     {
@@ -248,10 +269,21 @@ __global__ void __launch_bounds__(kThreads)
     const int mw = m0 + wm * mma::kWarpM, nw = n0 + wn * mma::kWarpN;
     const int pitch = Bwd ? a.ctot : a.ktot;
     const int first = g * a.cols;
+    if(a.splits == 1)
+    {
+        Mma::Store(acc, lane, [&](int r, int c, float v) {
+            const int m = mw + r, n = nw + c;
+            if(m < a.M && n < a.cols)
+                out[m * pitch + first + n] = DeviceFloatTo<T>(v).bits;
+        });
+        return;
+    }
+    // The split's fp32 partial, in the output's packed order (an empty split writes its zeros).
+    float* const dst = part + static_cast<int64_t>(split) * a.M * pitch;
     Mma::Store(acc, lane, [&](int r, int c, float v) {
         const int m = mw + r, n = nw + c;
         if(m < a.M && n < a.cols)
-            out[m * pitch + first + n] = DeviceFloatTo<T>(v).bits;
+            dst[m * pitch + first + n] = v;
     });
 }
 
@@ -442,11 +474,12 @@ __global__ void __launch_bounds__(kThreads)
     });
 }
 
-/// dw[e] = the sum over splits, in order, of part[split][e], rounded once (e over G*K/G*cols:
-/// dw's own packed order).
+/// dw[e] = the sum over splits, in order, of part[split][e], rounded once (e over the output's
+/// `total` elements in its own packed order: dw for backward weights, y or dx for a split forward
+/// or backward data).
 template <class T>
-__global__ void ConvIgemmMmaWrwReduce(const float* __restrict__ part, uint16_t* __restrict__ dw, int64_t total,
-                                      int splits)
+__global__ void ConvIgemmMmaSplitReduce(const float* __restrict__ part, uint16_t* __restrict__ dw, int64_t total,
+                                        int splits)
 {
     for(int64_t e = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; e < total; e += int64_t{gridDim.x} * blockDim.x)
     {
@@ -490,32 +523,50 @@ Args ToArgs(const ConvKArgs& k, bool bwd)
     return a;
 }
 
-template <bool Bwd>
-void RunIgemmMma(const ConvKArgs& k, void* stream, bool bf16, const void* src, const void* w, void* out)
+template <class T, bool Bwd>
+void RunIgemmMmaT(const Args& a, const dim3& grid, void* stream, const uint16_t* sp, const uint16_t* wp,
+                  uint16_t* op, float* part)
 {
-    Args a = ToArgs(k, Bwd);
-    a.vec  = reinterpret_cast<uintptr_t>(src) % 16 == 0 && (Bwd || reinterpret_cast<uintptr_t>(w) % 16 == 0);
+    ConvIgemmMmaKernel<T, Bwd><<<grid, kThreads, 0, ToStream(stream)>>>(a, sp, wp, op, part);
+    if(a.splits > 1)
+    {
+        const int64_t total   = int64_t{a.M} * (Bwd ? a.ctot : a.ktot);
+        const unsigned blocks = static_cast<unsigned>(std::min<int64_t>((total + 255) / 256, 65535));
+        ConvIgemmMmaSplitReduce<T><<<blocks, 256, 0, ToStream(stream)>>>(part, op, total, a.splits);
+    }
+}
+
+template <bool Bwd>
+void RunIgemmMma(const ConvKArgs& k, void* stream, bool bf16, int splits, const void* src, const void* w,
+                 void* out, float* workspace)
+{
+    Args a      = ToArgs(k, Bwd);
+    a.vec       = reinterpret_cast<uintptr_t>(src) % 16 == 0 && (Bwd || reinterpret_cast<uintptr_t>(w) % 16 == 0);
+    a.splits    = std::max(splits, 1);
+    a.per_split = IgemmMmaPerSplit(a.red, a.splits);
     const dim3 grid(static_cast<unsigned>((a.M + BM - 1) / BM), static_cast<unsigned>((a.cols + BN - 1) / BN),
-                    static_cast<unsigned>(k.g));
+                    static_cast<unsigned>(k.g * a.splits));
     const auto* sp = static_cast<const uint16_t*>(src);
     const auto* wp = static_cast<const uint16_t*>(w);
     auto* op       = static_cast<uint16_t*>(out);
     if(bf16)
-        ConvIgemmMmaKernel<BFloat16, Bwd><<<grid, kThreads, 0, ToStream(stream)>>>(a, sp, wp, op);
+        RunIgemmMmaT<BFloat16, Bwd>(a, grid, stream, sp, wp, op, workspace);
     else
-        ConvIgemmMmaKernel<Half, Bwd><<<grid, kThreads, 0, ToStream(stream)>>>(a, sp, wp, op);
+        RunIgemmMmaT<Half, Bwd>(a, grid, stream, sp, wp, op, workspace);
 }
 
 } // namespace
 
-void LaunchConvIgemmMmaFwd(const ConvKArgs& k, void* stream, bool bf16, const void* x, const void* w, void* y)
+void LaunchConvIgemmMmaFwd(const ConvKArgs& k, void* stream, bool bf16, int splits, const void* x, const void* w,
+                           void* y, float* workspace)
 {
-    RunIgemmMma<false>(k, stream, bf16, x, w, y);
+    RunIgemmMma<false>(k, stream, bf16, splits, x, w, y, workspace);
 }
 
-void LaunchConvIgemmMmaBwd(const ConvKArgs& k, void* stream, bool bf16, void* dx, const void* w, const void* dy)
+void LaunchConvIgemmMmaBwd(const ConvKArgs& k, void* stream, bool bf16, int splits, void* dx, const void* w,
+                           const void* dy, float* workspace)
 {
-    RunIgemmMma<true>(k, stream, bf16, dy, w, dx);
+    RunIgemmMma<true>(k, stream, bf16, splits, dy, w, dx, workspace);
 }
 
 int IgemmMmaWrwPerSplit(const ConvKArgs& k, int splits)
@@ -561,12 +612,12 @@ void LaunchConvIgemmMmaWrw(const ConvKArgs& k, void* stream, bool bf16, int spli
     if(bf16)
     {
         ConvIgemmMmaWrwKernel<BFloat16><<<grid, kThreads, 0, ToStream(stream)>>>(a, xp, dp, workspace);
-        ConvIgemmMmaWrwReduce<BFloat16><<<blocks, 256, 0, ToStream(stream)>>>(workspace, wp, total, splits);
+        ConvIgemmMmaSplitReduce<BFloat16><<<blocks, 256, 0, ToStream(stream)>>>(workspace, wp, total, splits);
     }
     else
     {
         ConvIgemmMmaWrwKernel<Half><<<grid, kThreads, 0, ToStream(stream)>>>(a, xp, dp, workspace);
-        ConvIgemmMmaWrwReduce<Half><<<blocks, 256, 0, ToStream(stream)>>>(workspace, wp, total, splits);
+        ConvIgemmMmaSplitReduce<Half><<<blocks, 256, 0, ToStream(stream)>>>(workspace, wp, total, splits);
     }
 }
 

@@ -5,6 +5,8 @@
 
 #include "conv/conv_args.hpp"
 
+#include <cstdint>
+
 namespace miopen::gpu {
 
 /// The block's output tile (GEMM rows x columns) and its reduction step.
@@ -12,18 +14,32 @@ inline constexpr int kIgemmMmaBM = 128;
 inline constexpr int kIgemmMmaBN = 128;
 inline constexpr int kIgemmMmaBK = 32;
 
+/// Reduction elements a part when a reduction of `red` elements is split into `splits` parts:
+/// whole steps of kIgemmMmaBK, the last part the shortest (possibly empty when splits does not
+/// divide the steps evenly; the solvers choose splits so that none is).
+inline int IgemmMmaPerSplit(int64_t red, int splits)
+{
+    const int64_t steps = (red + kIgemmMmaBK - 1) / kIgemmMmaBK;
+    return static_cast<int>((steps + splits - 1) / splits * kIgemmMmaBK);
+}
+
 /// Forward, packed NHWC / NDHWC (x N,[D,]H,W,C; w K,[Z,]Y,X,C/G; y N,[Do,]Ho,Wo,K), C/G and the
 /// pointers' element offsets multiples of 8, every tensor under 2^31 elements, G <= 65535:
 /// y = conv(x, w) with fp32 accumulation, rounded once. GEMM per group: rows (n, output position),
 /// columns the group's K/G filters, reduction (filter position, c) with c fastest.
-void LaunchConvIgemmMmaFwd(const ConvKArgs& a, void* stream, bool bf16, const void* x, const void* w,
-                           void* y);
+/// `splits` > 1 splits the reduction into that many parts of IgemmMmaPerSplit elements (grid z =
+/// G * splits <= 65535): each writes its fp32 partial of the whole output into `workspace`
+/// (splits * output elements floats), and a second kernel adds them in split order and rounds
+/// once (deterministic); `workspace` is unused when splits is 1.
+void LaunchConvIgemmMmaFwd(const ConvKArgs& a, void* stream, bool bf16, int splits, const void* x, const void* w,
+                           void* y, float* workspace);
 /// Backward data, same layouts, K/G a multiple of 8 and dy's element offset too (C/G any):
 /// dx = conv_bwd_data(dy, w). GEMM per group: rows (n, input position), columns the group's C/G
 /// channels, reduction (filter position, k) with k fastest; a tap whose output position is not on
 /// the stride grid contributes zeros (every stride; stride s wastes 1 - 1/s^dims of the products).
-void LaunchConvIgemmMmaBwd(const ConvKArgs& a, void* stream, bool bf16, void* dx, const void* w,
-                           const void* dy);
+/// Split as forward (workspace: splits * dx's elements floats).
+void LaunchConvIgemmMmaBwd(const ConvKArgs& a, void* stream, bool bf16, int splits, void* dx, const void* w,
+                           const void* dy, float* workspace);
 
 /// Backward weights, same layouts, any channel counts: dw = conv_bwd_weights(x, dy). GEMM per
 /// group: rows the group's K/G filters, columns (filter position, c) with c fastest, reduction

@@ -16,13 +16,23 @@ ConvInvoker IgemmMmaInvoker(const Handle& handle, const ConvProblem& p, const ch
             gpu::LaunchConvIgemmMmaWrw(a, h->Stream(), bf16, splits, r.x, r.w, r.y, static_cast<float*>(r.workspace));
             gpu::CheckLaunch(name);
         };
-    if(p.direction == ConvDirection::BackwardData)
-        return [h, a, bf16, name](const ConvArgs& r) {
-            gpu::LaunchConvIgemmMmaBwd(a, h->Stream(), bf16, r.x, r.w, r.y);
+    // Forward and backward data split their reduction only into a workspace that holds the
+    // partials (splits * output elements floats); a smaller one runs unsplit (the same sums in
+    // another order).
+    const bool bwd    = p.direction == ConvDirection::BackwardData;
+    const size_t need = size_t(splits) * p.n * (bwd ? p.InSpatial() * p.c : p.OutSpatial() * p.k) * sizeof(float);
+    auto split_for    = [splits, need](const ConvArgs& r) {
+        return splits > 1 && r.workspace != nullptr && r.workspace_size >= need ? splits : 1;
+    };
+    if(bwd)
+        return [h, a, bf16, name, split_for](const ConvArgs& r) {
+            gpu::LaunchConvIgemmMmaBwd(a, h->Stream(), bf16, split_for(r), r.x, r.w, r.y,
+                                       static_cast<float*>(r.workspace));
             gpu::CheckLaunch(name);
         };
-    return [h, a, bf16, name](const ConvArgs& r) {
-        gpu::LaunchConvIgemmMmaFwd(a, h->Stream(), bf16, r.x, r.w, r.y);
+    return [h, a, bf16, name, split_for](const ConvArgs& r) {
+        gpu::LaunchConvIgemmMmaFwd(a, h->Stream(), bf16, split_for(r), r.x, r.w, r.y,
+                                   static_cast<float*>(r.workspace));
         gpu::CheckLaunch(name);
     };
 }

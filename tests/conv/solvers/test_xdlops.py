@@ -59,6 +59,10 @@ def c3(n, c, dhw, k, filt, pad=(0, 0, 0), stride=(1, 1, 1), dil=(1, 1, 1), group
 
 
 # Tiles are 128 (rows: N*Ho*Wo) x 128 (columns: K/G) x 32 (reduction: Y*X*C/G, c fastest).
+# Forward and backward data split the reduction when the tiles alone hold fewer than two blocks a
+# multiprocessor (IgemmMmaSplitsK: every part at least 4 steps, at most 16 parts): on a GPU of
+# 100 or more multiprocessors, a case whose reduction has 8 steps or more is split (partials in
+# the workspace, added in order), one of fewer steps is not.
 CASES = {
     FWD_2D: [
         c2(1, 8, (5, 5), 8, (3, 3), (1, 1)),                       # one partial tile everywhere
@@ -72,18 +76,21 @@ CASES = {
         c2(4, 32, (30, 30), 32, (3, 3), (1, 1)),                   # many row tiles (M = 3600)
         c2(2, 40, (6, 7), 264, (2, 2), (1, 0), (1, 1)),            # 3 column tiles; even filter
         c2(1, 8, (3, 3), 8, (5, 5), (3, 3)),                       # pads past the input
+        c2(2, 512, (7, 7), 64, (3, 3), (1, 1)),                    # 1 tile, reduction 4608: split 16 ways
     ],
     GROUP_FWD_2D: [
         c2(2, 32, (9, 9), 48, (3, 3), (1, 1), groups=2),           # C/G 16, K/G 24
         c2(1, 64, (7, 7), 64, (3, 3), (1, 1), groups=8),           # C/G = K/G = 8
         c2(3, 16, (10, 10), 272, (3, 3), (1, 1), (2, 2), groups=2),  # K/G 136: a column tail a group
         c2(2, 24, (11, 8), 6, (1, 1), groups=3),                   # 1x1, K/G 2
+        c2(2, 256, (7, 7), 80, (3, 3), (1, 1), groups=2),          # split reduction a group (9 parts)
     ],
     FWD_3D: [
         c3(2, 8, (5, 6, 7), 12, (3, 3, 3), (1, 1, 1)),
         c3(1, 32, (4, 9, 9), 48, (1, 3, 3), (0, 1, 1), (1, 2, 2), groups=2),
         c3(3, 16, (6, 6, 6), 20, (2, 3, 3), (1, 2, 2), (2, 1, 1), (1, 2, 2)),
         c3(1, 16, (3, 4, 5), 136, (1, 1, 1)),
+        c3(1, 64, (3, 4, 5), 16, (3, 3, 3), (1, 1, 1)),            # 54 steps in 11 parts: a short last
     ],
     # Backward data: rows N*H*W, columns C/G, reduction Y*X*K/G (K/G a multiple of 8).
     BWD_2D: [
@@ -98,18 +105,22 @@ CASES = {
         c2(2, 8, (19, 17), 8, (3, 3), (1, 1), (3, 3)),             # stride 3
         c2(2, 264, (6, 7), 40, (2, 2), (1, 0)),                    # 3 column tiles; even filter
         c2(1, 8, (3, 3), 8, (5, 5), (3, 3)),                       # pads past the input
+        c2(2, 64, (7, 7), 512, (3, 3), (1, 1)),                    # 1 tile, reduction 4608: split 16 ways
+        c2(2, 64, (14, 14), 256, (3, 3), (1, 1), (2, 2)),          # stride 2, split
     ],
     GROUP_BWD_2D: [
         c2(2, 48, (9, 9), 32, (3, 3), (1, 1), groups=2),           # C/G 24, K/G 16
         c2(1, 64, (7, 7), 64, (3, 3), (1, 1), groups=8),           # C/G = K/G = 8
         c2(3, 272, (10, 10), 16, (3, 3), (1, 1), (2, 2), groups=2),  # C/G 136
         c2(2, 6, (11, 8), 24, (1, 1), groups=3),                   # C/G 2
+        c2(2, 80, (7, 7), 256, (3, 3), (1, 1), groups=2),          # split reduction a group
     ],
     BWD_3D: [
         c3(2, 12, (5, 6, 7), 8, (3, 3, 3), (1, 1, 1)),
         c3(1, 48, (4, 9, 9), 32, (1, 3, 3), (0, 1, 1), (1, 2, 2), groups=2),
         c3(3, 20, (6, 6, 6), 16, (2, 3, 3), (1, 2, 2), (2, 1, 1), (1, 2, 2)),
         c3(1, 136, (3, 4, 5), 16, (1, 1, 1)),
+        c3(1, 16, (3, 4, 5), 64, (3, 3, 3), (1, 1, 1)),            # 54 steps in 11 parts
     ],
     # Backward weights: rows K/G, columns taps * C/G (c fastest), reduction N*Ho*Wo split over
     # blocks; any channel counts.
@@ -220,13 +231,15 @@ def run_gpu(h, case, dt, direction, src, w, offset=0):
     ob, op = place(np.full(os_, np.nan, dtype=np_dtype(dt)))
     xd, wd, yd = tdesc(case, dt, case.xshape), tdesc(case, dt, case.wshape), tdesc(case, dt, ys)
     cd = case.conv_desc()
-    ws = mi.DeviceBuffer(h, 1)
+    # The workspace holds the split reduction's fp32 partials (none when unsplit): NaN-filled.
     if direction == FWD:
-        assert mi.convolutionForwardGetWorkSpaceSize(h, wd, xd, cd, yd) == 0
-        mi.convolutionForward(h, 1.0, xd, sp, wd, wp, cd, IGEMM, 0.0, yd, op, ws, 0)
+        size = mi.convolutionForwardGetWorkSpaceSize(h, wd, xd, cd, yd)
+        ws = mi.DeviceBuffer.from_numpy(h, np.full(max(size, 1), 0xFF, np.uint8))
+        mi.convolutionForward(h, 1.0, xd, sp, wd, wp, cd, IGEMM, 0.0, yd, op, ws, size)
     elif direction == BWD:
-        assert mi.convolutionBackwardDataGetWorkSpaceSize(h, yd, wd, cd, xd) == 0
-        mi.convolutionBackwardData(h, 1.0, yd, sp, wd, wp, cd, IGEMM, 0.0, xd, op, ws, 0)
+        size = mi.convolutionBackwardDataGetWorkSpaceSize(h, yd, wd, cd, xd)
+        ws = mi.DeviceBuffer.from_numpy(h, np.full(max(size, 1), 0xFF, np.uint8))
+        mi.convolutionBackwardData(h, 1.0, yd, sp, wd, wp, cd, IGEMM, 0.0, xd, op, ws, size)
     else:
         size = mi.convolutionBackwardWeightsGetWorkSpaceSize(h, yd, xd, cd, wd)
         ws = mi.DeviceBuffer.from_numpy(h, np.full(max(size, 1), 0xFF, np.uint8))   # NaN-filled partials
@@ -376,3 +389,33 @@ def test_refusals_say_why(monkeypatch, device, solver, case, dt, layout, reason)
         np_dtype(dt)   # skips without ml_dtypes
     msg = _refusal(mi.Handle(device=device), monkeypatch, solver, case, dt, layout)
     assert f"{solver} not applicable: {reason}" in msg, msg
+
+
+# ---- split reduction (forward and backward data) ------------------------------------------------
+
+SPLIT_CASES = [(FWD_2D, CASES[FWD_2D][-1]), (BWD_2D, CASES[BWD_2D][-2]), (GROUP_FWD_2D, CASES[GROUP_FWD_2D][-1]),
+               (BWD_3D, CASES[BWD_3D][-1])]
+
+
+@requires_gpu
+@pytest.mark.parametrize("dt", HALF_TYPES)
+@pytest.mark.parametrize("solver,case", SPLIT_CASES, ids=lambda v: str(v))
+def test_split_reduction_needs_a_workspace_and_repeats_its_bits(rng, monkeypatch, solver, case, dt):
+    """A layer of one or two output tiles and a long reduction splits it: the solver asks for the
+    partials' workspace (splits * output elements floats), and two runs give the same bits."""
+    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", solver)
+    h = mi.Handle(device="gpu")
+    direction = DIRECTION[solver]
+    ys = out_shape(case)
+    xd, wd, yd = tdesc(case, dt, case.xshape), tdesc(case, dt, case.wshape), tdesc(case, dt, ys)
+    cd = case.conv_desc()
+    if direction == FWD:
+        size, out_elems = mi.convolutionForwardGetWorkSpaceSize(h, wd, xd, cd, yd), int(np.prod(ys))
+    else:
+        size, out_elems = mi.convolutionBackwardDataGetWorkSpaceSize(h, yd, wd, cd, xd), int(np.prod(case.xshape))
+    assert size > 0 and size % (4 * out_elems) == 0 and 2 <= size // (4 * out_elems) <= 16, size
+    src, w, ref = inputs(case, dt, direction, rng)
+    a = run_gpu(h, case, dt, direction, src, w)
+    b = run_gpu(h, case, dt, direction, src, w)
+    assert a.tobytes() == b.tobytes()
+    check_close(a, ref, dt, ulps=2)

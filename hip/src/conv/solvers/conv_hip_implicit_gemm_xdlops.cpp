@@ -20,8 +20,11 @@
 //                                             one-group XDLOPS WrW of this family)
 //   ConvHipImplicitGemm3DGroupWrwXdlops  140  MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_WRW_XDLOPS
 //                                             backward weights, 3-d, any groups
-// Workspace: none forward and backward data; backward weights, its fp32 partials (splits * K *
-// filter taps * C/G floats), added in split order (IgemmMmaWrwSplits). Deterministic: yes.
+// Workspace: backward weights, its fp32 partials (splits * K * filter taps * C/G floats), added in
+// split order (IgemmMmaWrwSplits); forward and backward data, none when their output tiles fill
+// the GPU, else the fp32 partials of a split reduction (splits * output elements floats,
+// IgemmMmaSplitsK). Deterministic: yes (fixed split order; the splits depend on the problem and
+// the GPU's multiprocessor count only).
 #include "conv/conv_gpu.hpp"
 #include "conv/solvers.hpp"
 #include "core/errors.hpp"
@@ -34,7 +37,7 @@
 namespace miopen {
 namespace conv_gpu {
 /// The tensor-core kernel's invoker (kernels/conv/conv_igemm_mma_launch.cpp in GPU builds);
-/// backward weights splits its reduction into `splits` parts (IgemmMmaWrwSplits).
+/// its reduction split into `splits` parts (IgemmMmaWrwSplits, IgemmMmaSplitsK).
 ConvInvoker IgemmMmaInvoker(const Handle& handle, const ConvProblem& p, const char* name, int splits);
 #if !MIOPEN_CY_HAVE_GPU
 ConvInvoker IgemmMmaInvoker(const Handle&, const ConvProblem&, const char* name, int)
@@ -75,6 +78,30 @@ int IgemmMmaWrwSplits(const Handle& handle, const ConvProblem& p)
     splits              = std::min<size_t>(splits, 64);
     splits              = std::min<size_t>(splits, 65535 / size_t(p.groups));
     return static_cast<int>(std::max<size_t>(splits, 1));
+}
+
+/// Forward and backward data: parts of the reduction (filter taps * C/G, or * K/G) when the
+/// 128 x 128 output tiles alone hold fewer than two blocks a multiprocessor (small images, few
+/// channels: 512x7x7 at batch 32 has 52 tiles), so that the grid holds about two: at least 4
+/// steps (128 elements) a part, at most 16 parts, G * parts <= 65535, no empty part. 1: unsplit.
+int IgemmMmaSplitsK(const Handle& handle, const ConvProblem& p)
+{
+    const bool bwd      = p.direction == ConvDirection::BackwardData;
+    const size_t rows   = p.n * (bwd ? p.InSpatial() : p.OutSpatial());
+    const size_t cols   = (bwd ? p.c : p.k) / p.groups;
+    const size_t red    = p.FilterSpatial() * ((bwd ? p.k : p.c) / p.groups);
+    const size_t tiles  = ((rows + 127) / 128) * ((cols + 127) / 128) * size_t(p.groups);
+    const size_t target = 2 * size_t(gpu::MultiprocessorCount(handle.Ordinal()));
+    if(tiles >= target)
+        return 1;
+    const size_t steps = (red + 31) / 32;   // the kernel's reduction step (kIgemmMmaBK)
+    size_t splits      = (target + tiles - 1) / tiles;
+    splits             = std::min<size_t>(splits, std::max<size_t>(1, steps / 4));
+    splits             = std::min<size_t>(splits, 16);
+    splits             = std::min<size_t>(splits, 65535 / size_t(p.groups));
+    splits             = std::max<size_t>(splits, 1);
+    const size_t per   = (steps + splits - 1) / splits;   // steps a part; then no part is empty
+    return static_cast<int>((steps + per - 1) / per);
 }
 
 /// How a solver of the family takes groups.
@@ -145,13 +172,21 @@ public:
     }
     size_t WorkspaceSize(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        if(dir_ != ConvDirection::BackwardWeights || !ctx.handle.IsGpu())
+        if(!ctx.handle.IsGpu())
             return 0;
-        return size_t(IgemmMmaWrwSplits(ctx.handle, p)) * p.k * (p.c / p.groups) * p.FilterSpatial() * sizeof(float);
+        if(dir_ == ConvDirection::BackwardWeights)
+            return size_t(IgemmMmaWrwSplits(ctx.handle, p)) * p.k * (p.c / p.groups) * p.FilterSpatial() *
+                   sizeof(float);
+        const size_t splits = size_t(IgemmMmaSplitsK(ctx.handle, p));
+        if(splits == 1)
+            return 0;
+        const bool bwd = dir_ == ConvDirection::BackwardData;
+        return splits * p.n * (bwd ? p.InSpatial() * p.c : p.OutSpatial() * p.k) * sizeof(float);
     }
     ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        const int splits = dir_ == ConvDirection::BackwardWeights ? IgemmMmaWrwSplits(ctx.handle, p) : 1;
+        const int splits = dir_ == ConvDirection::BackwardWeights ? IgemmMmaWrwSplits(ctx.handle, p)
+                                                                  : IgemmMmaSplitsK(ctx.handle, p);
         return conv_gpu::IgemmMmaInvoker(ctx.handle, p, name_, splits);
     }
 
