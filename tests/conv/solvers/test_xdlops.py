@@ -59,8 +59,8 @@ def c3(n, c, dhw, k, filt, pad=(0, 0, 0), stride=(1, 1, 1), dil=(1, 1, 1), group
 
 
 # Tiles are 128 (rows: N*Ho*Wo) x 128 (columns: K/G) x 32 (reduction: Y*X*C/G, c fastest).
-# Forward and backward data split the reduction when the tiles alone hold fewer than two blocks a
-# multiprocessor (IgemmMmaSplitsK: every part at least 4 steps, at most 16 parts): on a GPU of
+# Forward and backward data split the reduction when there are fewer tiles than multiprocessors
+# (IgemmMmaSplitsK: every part at least 4 steps, at most 16 parts): on a GPU of
 # 100 or more multiprocessors, a case whose reduction has 8 steps or more is split (partials in
 # the workspace, added in order), one of fewer steps is not.
 CASES = {
