@@ -84,6 +84,36 @@ Kernel(long kp, const uint32_t* ap, const uint32_t* bp, float* c, long ldc, long
 
 #endif
 
+/// Panels of W columns of a row-major k x cols matrix (row stride ld), each k-pair of rows
+/// interleaved into 32-bit pairs (row kk in the low half, kk + 1 in the high half, 0 past k);
+/// columns past cols are 0. Serves A^T (W = MR) and B (W = NR).
+template <long W>
+void PackPairedRows(const BFloat16* src, long ld, long k, long cols, uint32_t* out)
+{
+    const long kp = Pairs(k);
+    for(long c0 = 0; c0 < cols; c0 += W)
+    {
+        uint32_t* panel = out + (c0 / W) * W * kp;
+        const long w = std::min(W, cols - c0);
+        for(long p = 0; p < kp; ++p)
+        {
+            const long kk = 2 * p;
+            const uint16_t* r0 = reinterpret_cast<const uint16_t*>(src + kk * ld + c0);
+            const uint16_t* r1 = kk + 1 < k ? reinterpret_cast<const uint16_t*>(src + (kk + 1) * ld + c0) : nullptr;
+            uint32_t* o = panel + p * W;
+            long j = 0;
+            if(r1)
+                for(; j < w; ++j)
+                    o[j] = Pair(r0[j], r1[j]);
+            else
+                for(; j < w; ++j)
+                    o[j] = Pair(r0[j], 0);
+            for(; j < W; ++j)
+                o[j] = 0;
+        }
+    }
+}
+
 } // namespace
 
 bool Available()
@@ -125,50 +155,12 @@ void PackA(const BFloat16* a, long lda, long m, long k, uint32_t* ap)
 
 void PackAT(const BFloat16* at, long ldat, long m, long k, uint32_t* ap)
 {
-    const long kp = Pairs(k);
-    for(long i0 = 0; i0 < m; i0 += MR)
-    {
-        uint32_t* panel = ap + (i0 / MR) * MR * kp;
-        const long h = std::min(MR, m - i0);
-        for(long p = 0; p < kp; ++p)
-        {
-            const long kk = 2 * p;
-            const uint16_t* r0 = reinterpret_cast<const uint16_t*>(at + kk * ldat + i0);
-            const uint16_t* r1 = kk + 1 < k ? reinterpret_cast<const uint16_t*>(at + (kk + 1) * ldat + i0) : nullptr;
-            uint32_t* out = panel + p * MR;
-            long i = 0;
-            for(; i < h; ++i)
-                out[i] = Pair(r0[i], r1 ? r1[i] : 0);
-            for(; i < MR; ++i)
-                out[i] = 0;
-        }
-    }
+    PackPairedRows<MR>(at, ldat, k, m, ap);
 }
 
 void PackB(const BFloat16* b, long ldb, long k, long n, uint32_t* bp)
 {
-    const long kp = Pairs(k);
-    for(long j0 = 0; j0 < n; j0 += NR)
-    {
-        uint32_t* panel = bp + (j0 / NR) * NR * kp;
-        const long w = std::min(NR, n - j0);
-        for(long p = 0; p < kp; ++p)
-        {
-            const long kk = 2 * p;
-            const uint16_t* r0 = reinterpret_cast<const uint16_t*>(b + kk * ldb + j0);
-            const uint16_t* r1 = kk + 1 < k ? reinterpret_cast<const uint16_t*>(b + (kk + 1) * ldb + j0) : nullptr;
-            uint32_t* out = panel + p * NR;
-            long j = 0;
-            if(r1)
-                for(; j < w; ++j)
-                    out[j] = Pair(r0[j], r1[j]);
-            else
-                for(; j < w; ++j)
-                    out[j] = Pair(r0[j], 0);
-            for(; j < NR; ++j)
-                out[j] = 0;
-        }
-    }
+    PackPairedRows<NR>(b, ldb, k, n, bp);
 }
 
 void PackBT(const BFloat16* bt, long ldbt, long k, long n, uint32_t* bp)
