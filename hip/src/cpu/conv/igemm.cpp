@@ -154,6 +154,24 @@ ConvGeometry BwdDataAsForward(const ConvGeometry& g, const T* w, std::vector<T>&
     return t;
 }
 
+/// Backward weights' reduction: dw[k][r] (k < rows, r < crs, row stride ws0; packed filters: row
+/// r of the column matrix = (cl, fd, fh, fw)) = the threads' partial sums added in thread order
+/// (deterministic), rounded once to T.
+template <class T>
+void AddPartials(const float* partial, int threads, long rows, long crs, long ws0, T* dw)
+{
+    const long total = rows * crs;
+#pragma omp parallel for schedule(static)
+    for(long i = 0; i < total; ++i)
+    {
+        float s = 0.0f;
+        for(int t = 0; t < threads; ++t)
+            s += partial[static_cast<size_t>(t) * total + i];
+        const long k = i / crs, r = i % crs;
+        dw[k * ws0 + r] = FloatTo<T>(s);
+    }
+}
+
 } // namespace
 
 void ConvBwdDataIgemm(const ConvGeometry& g, float* dx, const float* w, const float* dy, long target_bytes,
@@ -248,16 +266,7 @@ void ConvBwdWeightsIgemm(const ConvGeometry& g, const float* x, float* dw, const
             }
         }
     }
-    const long total = g.k * crs;
-#pragma omp parallel for schedule(static)
-    for(long i = 0; i < total; ++i)
-    {
-        float s = 0.0f;
-        for(int t = 0; t < threads; ++t)
-            s += partial[static_cast<size_t>(t) * total + i];
-        const long k = i / crs, r = i % crs;
-        dw[k * g.ws[0] + r] = s;   // packed filters: row r of the column matrix = (cl, fd, fh, fw)
-    }
+    AddPartials(partial.data(), threads, g.k, crs, g.ws[0], dw);
 }
 
 // ---- fp16 / bf16 ------------------------------------------------------------------------------
@@ -501,16 +510,7 @@ void BwdWeightsTyped(const ConvGeometry& g, const T* x, T* dw, const T* dy, long
             }
         }
     }
-    const long total = g.k * crs;
-#pragma omp parallel for schedule(static)
-    for(long i = 0; i < total; ++i)
-    {
-        float s = 0.0f;
-        for(int t = 0; t < threads; ++t)
-            s += partial[static_cast<size_t>(t) * total + i];
-        const long k = i / crs, r = i % crs;
-        dw[k * g.ws[0] + r] = FloatTo<T>(s);
-    }
+    AddPartials(partial.data(), threads, g.k, crs, g.ws[0], dw);
 }
 
 template <class T>
