@@ -4,6 +4,7 @@
 // plan's output after its first operator, so a fused result equals the same ops run one by one on
 // either device. Every argument of every operator is checked before the first one writes.
 #include "fusion/fusion.hpp"
+#include "fusion/fusion_args.hpp"
 
 #include "activation/activation.hpp"
 #include "batchnorm/batchnorm.hpp"
@@ -155,6 +156,73 @@ std::vector<std::pair<int, double>> UsableAlgos(const Handle& handle, const Conv
 }
 
 bool IsIdentityBlend(const FusionOpArgs& a) { return a.alpha == 1.0 && a.beta == 0.0; }
+
+/// Element i (along C) of a host parameter tensor of type t.
+float ParamAt(const void* p, const TensorDescriptor& d, size_t c)
+{
+    const size_t i = c * d.Strides()[1];
+    switch(d.Type())
+    {
+    case miopenHalf: return ToFloat(static_cast<const Half*>(p)[i]);
+    case miopenBFloat16: return ToFloat(static_cast<const BFloat16*>(p)[i]);
+    default: return static_cast<const float*>(p)[i];
+    }
+}
+
+/// The CPU's fused epilogue of a convolution chain (cpu/fusion_epilogue.cpp): the operators after
+/// the convolution folded into one per-channel affine and the activation, applied in one pass.
+/// False (nothing written) where it does not apply: per-activation batch norm, a residual with
+/// other strides than y, y neither packed NC[D]HW nor packed N[D]HWC.
+bool CpuConvEpilogue(const std::vector<std::unique_ptr<FusionOp>>& ops,
+                     const std::vector<const FusionOpArgs*>& a, const TensorDescriptor& yDesc,
+                     void* y)
+{
+    const size_t K = yDesc.Lens()[1];
+    ConvEpilogueArgs e;
+    e.scale.assign(K, 1.0f);
+    e.shift.assign(K, 0.0f);
+    for(size_t i = 1; i < ops.size(); ++i)
+    {
+        const FusionOp& op = *ops[i];
+        const FusionOpArgs& v = *a[i];
+        switch(op.kind)
+        {
+        case FusionOpKind::TensorScaleAdd:
+            if(op.param.Strides() != yDesc.Strides())
+                return false;
+            e.z      = v.z;
+            e.alpha2 = static_cast<float>(v.alpha);
+            break;
+        case FusionOpKind::BiasForward:
+            for(size_t c = 0; c < K; ++c)
+                e.shift[c] += ParamAt(v.bias, op.param, c);
+            break;
+        case FusionOpKind::BatchNormInference:
+            if(op.bn_mode != miopenBNSpatial)
+                return false;
+            for(size_t c = 0; c < K; ++c)
+            {
+                const double inv = 1.0 / std::sqrt(static_cast<double>(ParamAt(v.var, op.param, c)) +
+                                                   v.epsilon);
+                const double s   = ParamAt(v.scale, op.param, c) * inv;
+                const double b   = ParamAt(v.bias, op.param, c) - ParamAt(v.mean, op.param, c) * s;
+                e.scale[c]       = static_cast<float>(e.scale[c] * s);
+                e.shift[c]       = static_cast<float>(e.shift[c] * s + b);
+            }
+            break;
+        case FusionOpKind::ActivForward:
+            e.has_act = true;
+            e.act     = {op.activ_mode, static_cast<float>(v.activ_alpha),
+                         static_cast<float>(v.activ_beta), static_cast<float>(v.activ_gamma)};
+            break;
+        default: return false;
+        }
+    }
+    return DispatchFloating(yDesc.Type(), "outputDesc", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        return cpu::ConvEpilogue<T>(e, yDesc, static_cast<T*>(y));
+    });
+}
 
 } // namespace
 
@@ -482,7 +550,23 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
     case FusionOpKind::ConvForward: {
         const float alpha = static_cast<float>(fa.alpha);
         const ConvCall call = PlanConvCall(first, inputDesc, input, outputDesc, output, fa.w);
-        ConvRun(handle, first.conv, call, algo_, &alpha, &zero, workspace, workspace_size);
+        miopenConvFwdAlgorithm_t algo = algo_;
+        if(inputDesc.Strides() != input_.Strides() || outputDesc.Strides() != out.Strides())
+        {
+            // Other strides than compile saw: the compiled algorithm only if it runs them too.
+            const auto algos = UsableAlgos(handle, ConvProblemOf(first.conv, call), nullptr);
+            const bool ok = std::any_of(algos.begin(), algos.end(),
+                                        [&](const auto& u) { return u.first == static_cast<int>(algo); });
+            if(!ok && (requested_algo_ || algos.empty()))
+                ThrowBadParm(first.Name(), ": no enabled solver of ", AlgoName(algo),
+                             " runs the convolution of inputDesc ", inputDesc.ToString(),
+                             " and outputDesc ", outputDesc.ToString(), " without workspace");
+            if(!ok)
+                algo = static_cast<miopenConvFwdAlgorithm_t>(algos.front().first);
+        }
+        ConvRun(handle, first.conv, call, algo, &alpha, &zero, workspace, workspace_size);
+        if(ops_.size() > 1 && handle.IsCpu() && CpuConvEpilogue(ops_, a, outputDesc, output))
+            break;
         for(size_t i = 1; i < ops_.size(); ++i)
             epilogue(*ops_[i], *a[i]);
         break;
