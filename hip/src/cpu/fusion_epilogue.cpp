@@ -1,5 +1,5 @@
-// The CPU epilogue of a fused convolution (fusion/fusion_args.hpp): one pass over y after the
-// convolution, block by block, the residual, bias and folded batch norm in fp32 (rounded once),
+// The CPU epilogue of a fused convolution (fusion/fusion_args.hpp), and the batch-norm inference +
+// activation chain: one pass over y (reading x for the latter), block by block, the residual, bias and folded batch norm in fp32 (rounded once),
 // then the activation of the block through cpu::ActivationForward while the block is in cache.
 #include "fusion/fusion_args.hpp"
 
@@ -59,6 +59,7 @@ bool ConvEpilogue(const ConvEpilogueArgs& e, const TensorDescriptor& yDesc, T* y
     const float* b  = e.shift.data();
     const float a2  = e.alpha2;
     const T* z      = static_cast<const T*>(e.z);
+    const T* in     = e.in != nullptr ? static_cast<const T*>(e.in) : y;
 
     if(nchw)
     {
@@ -74,14 +75,15 @@ bool ConvEpilogue(const ConvEpilogueArgs& e, const TensorDescriptor& yDesc, T* y
             const size_t n     = std::min(kPiece, S - begin);
             const size_t c     = plane % C;
             T* yp              = y + plane * S + begin;
+            const T* xp        = in + plane * S + begin;
             const T* zp        = z != nullptr ? z + plane * S + begin : nullptr;
             const float ac = a[c], bc = b[c], zc = a2 * a[c];
             if(zp != nullptr)
                 for(size_t i = 0; i < n; ++i)
-                    yp[i] = FloatTo<T>(ToFloat(yp[i]) * ac + zc * ToFloat(zp[i]) + bc);
+                    yp[i] = FloatTo<T>(ToFloat(xp[i]) * ac + zc * ToFloat(zp[i]) + bc);
             else
                 for(size_t i = 0; i < n; ++i)
-                    yp[i] = FloatTo<T>(ToFloat(yp[i]) * ac + bc);
+                    yp[i] = FloatTo<T>(ToFloat(xp[i]) * ac + bc);
             Activate(e, yp, n);
         }
         return true;
@@ -101,20 +103,22 @@ bool ConvEpilogue(const ConvEpilogueArgs& e, const TensorDescriptor& yDesc, T* y
         const size_t p0 = static_cast<size_t>(item) * run;
         const size_t np = std::min(run, pixels - p0);
         T* yp           = y + p0 * C;
+        const T* xp     = in + p0 * C;
         const T* zp     = z != nullptr ? z + p0 * C : nullptr;
         for(size_t p = 0; p < np; ++p)
         {
-            T* yr = yp + p * C;
+            T* yr       = yp + p * C;
+            const T* xr = xp + p * C;
             if(zp != nullptr)
             {
                 const T* zr = zp + p * C;
                 for(size_t c = 0; c < C; ++c)
-                    yr[c] = FloatTo<T>(ToFloat(yr[c]) * a[c] + zs[c] * ToFloat(zr[c]) + b[c]);
+                    yr[c] = FloatTo<T>(ToFloat(xr[c]) * a[c] + zs[c] * ToFloat(zr[c]) + b[c]);
             }
             else
             {
                 for(size_t c = 0; c < C; ++c)
-                    yr[c] = FloatTo<T>(ToFloat(yr[c]) * a[c] + b[c]);
+                    yr[c] = FloatTo<T>(ToFloat(xr[c]) * a[c] + b[c]);
             }
         }
         Activate(e, yp, np * C);

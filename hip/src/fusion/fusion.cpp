@@ -175,13 +175,14 @@ float ParamAt(const void* p, const TensorDescriptor& d, size_t c)
 /// other strides than y, y neither packed NC[D]HW nor packed N[D]HWC.
 bool CpuConvEpilogue(const std::vector<std::unique_ptr<FusionOp>>& ops,
                      const std::vector<const FusionOpArgs*>& a, const TensorDescriptor& yDesc,
-                     void* y)
+                     void* y, size_t first = 1, const void* in = nullptr)
 {
     const size_t K = yDesc.Lens()[1];
     ConvEpilogueArgs e;
+    e.in = in;
     e.scale.assign(K, 1.0f);
     e.shift.assign(K, 0.0f);
-    for(size_t i = 1; i < ops.size(); ++i)
+    for(size_t i = first; i < ops.size(); ++i)
     {
         const FusionOp& op = *ops[i];
         const FusionOpArgs& v = *a[i];
@@ -572,6 +573,11 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
         break;
     }
     case FusionOpKind::BatchNormInference:
+        // The CPU: one pass reading x and writing y (batch norm folded, then the activation of
+        // each block in cache) where x and y share a packed layout and the mode is spatial.
+        if(handle.IsCpu() && inputDesc.Strides() == outputDesc.Strides() && input != output &&
+           CpuConvEpilogue(ops_, a, outputDesc, output, 0, input))
+            break;
         BatchNormForwardInference(handle, first.bn_mode, &one, &zero, inputDesc, input,
                                   outputDesc, output,
                                   BnParamDescs::One(first.param, "bnScaleBiasMeanVarDesc"),
