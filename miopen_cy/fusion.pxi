@@ -344,9 +344,10 @@ cdef int c_set_op_args(OperatorArgs args, FusionOpDescriptor op, str op_name, in
     return 0
 
 
-cdef int c_apply_op_args(OperatorArgs args, Handle handle, str api) except -1:
-    """Sets every kept operator's buffers as pointers on handle's device (staged when NumPy on a
-    GPU); a failure drops the staged copies."""
+cdef int c_apply_op_args(OperatorArgs args, FusionPlanDescriptor plan, Handle handle,
+                         str api) except -1:
+    """Sets the buffers of plan's operators kept in args as pointers on handle's device (staged
+    when NumPy on a GPU); a failure drops the staged copies."""
     cdef void* p[8]
     cdef int i
     cdef FusionOpDescriptor op
@@ -354,7 +355,8 @@ cdef int c_apply_op_args(OperatorArgs args, Handle handle, str api) except -1:
     cdef miopenOperatorArgs_t a = c_operator_args(args, "args")
     for key, (which, scalars, buffers) in args.c_keep.items():
         op = <FusionOpDescriptor>key
-        c_fusion_op(op, "op")
+        if op.c_owner is not plan:
+            continue                          # another plan's operator: not this call's buffers
         specs = _SETTER_BUFFERS[which]
         for i in range(8):
             p[i] = NULL
@@ -434,7 +436,7 @@ def executeFusionPlan(Handle handle, FusionPlanDescriptor fusePlanDesc, TensorDe
     cdef miopenOperatorArgs_t a = c_operator_args(args, "args")
     cdef miopenTensorDescriptor_t ind = c_tensor(inputDesc, "inputDesc")
     cdef miopenTensorDescriptor_t outd = c_tensor(outputDesc, "outputDesc")
-    c_apply_op_args(args, handle, api)
+    c_apply_op_args(args, fusePlanDesc, handle, api)
     cdef const void* pin = c_data(input, "input", api, handle, inputDesc, False)
     cdef void* pout = c_data(output, "output", api, handle, outputDesc, True)
     with nogil:

@@ -643,3 +643,27 @@ def test_plan_objects_lifecycle(rng):
 def test_enum_values():
     assert mi.FusionDirection.miopenVerticalFusion == 0
     assert mi.miopenHorizontalFusion == 1
+
+
+def test_args_shared_by_plans_and_destroyed_ops(handle, rng):
+    case = ConvCase(mi.miopenFloat, "NCHW", rng)
+    plan1, args, reference, _ = build_conv_plan(case, ("bias", "act"), mi.miopenActivationRELU, rng)
+    plan2 = mi.createFusionPlan(mi.miopenVerticalFusion, case.xd)
+    mi.setOpArgsConvForward(args, mi.createOpConvForward(plan2, case.cd, case.wd), 2.0, 0.0, case.w)
+    mi.compileFusionPlan(handle, plan1)
+    mi.compileFusionPlan(handle, plan2)
+    yd, y1 = case.out()
+    _, y2 = case.out()
+    mi.executeFusionPlan(handle, plan1, case.xd, case.x, yd, y1, args)
+    mi.executeFusionPlan(handle, plan2, case.xd, case.x, yd, y2, args)
+    assert rel_l2(y1, reference()) <= 1e-5 and rel_l2(y2, 2.0 * case.conv64()) <= 1e-5
+    mi.destroyFusionPlan(plan1)
+    mi.destroyFusionPlan(plan2)
+    for _ in range(4):          # new operators, perhaps at the destroyed ones' addresses
+        plan3 = mi.createFusionPlan(mi.miopenVerticalFusion, case.xd)
+        mi.createOpConvForward(plan3, case.cd, case.wd)
+        mi.compileFusionPlan(handle, plan3)
+        _, y3 = case.out()
+        with pytest.raises(mi.BadParmError, match="no arguments for miopenFusionOpConvForward"):
+            mi.executeFusionPlan(handle, plan3, case.xd, case.x, yd, y3, args)
+        assert np.all(np.isnan(y3))

@@ -18,6 +18,7 @@
 #include "tensor/tensor_ops.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
 
@@ -252,6 +253,12 @@ FusionPlan::~FusionPlan()
         registry::Remove(static_cast<const void*>(static_cast<miopenFusionOpDescriptor*>(op.get())));
 }
 
+uint64_t FusionPlan::NextOpSerial()
+{
+    static std::atomic<uint64_t> next{1};
+    return next++;
+}
+
 FusionOp& FusionPlan::Register(std::unique_ptr<FusionOp> op)
 {
     registry::Add(static_cast<miopenFusionOpDescriptor*>(op.get()), typeid(FusionOp));
@@ -424,7 +431,7 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
     {
         const FusionOp& op = *ops_[i];
         auto it            = args.args.find(&op);
-        if(it == args.args.end())
+        if(it == args.args.end() || it->second.serial != op.serial)
             ThrowBadParm("args has no arguments for ", op.Name(), " (call ", SetterOf(op.kind),
                          ")");
         a[i] = &it->second;
@@ -656,6 +663,7 @@ void SetOpArgs(OperatorArgs& args, const FusionOp& op, FusionOpKind kind, const 
         ThrowBadParm("alpha = ", values.alpha, ", beta = ", values.beta, "; must be finite");
     FusionOpArgs v = values;
     v.kind         = kind;
+    v.serial       = op.serial;
     args.args[&op] = v;
 }
 

@@ -17,6 +17,7 @@
 
 #include <miopen/miopen.h>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -48,6 +49,8 @@ class FusionOp : public miopenFusionOpDescriptor
 public:
     FusionOpKind kind;
     int index = 0;
+    uint64_t serial = 0;       // unique in the process: arguments set for a destroyed operator
+                               // never match a new one at the same address
     FusionPlan* plan = nullptr;
     TensorDescriptor in, out; // the tensor the op reads from the chain and the one it passes on
 
@@ -66,6 +69,7 @@ public:
 struct FusionOpArgs
 {
     FusionOpKind kind;
+    uint64_t serial = 0;        // the operator's
     double alpha = 1.0, beta = 0.0;
     const void* w = nullptr;    // ConvForward
     const void* bias = nullptr; // BiasForward; batch norms: bnBias
@@ -106,6 +110,7 @@ public:
         auto op = std::make_unique<FusionOp>();
         op->kind  = kind;
         op->index = static_cast<int>(ops_.size());
+        op->serial = NextOpSerial();
         op->plan  = this;
         op->in    = Output();
         op->out   = op->in;
@@ -137,6 +142,7 @@ public:
     const std::string& SolverName() const { return solver_; }
 
 private:
+    static uint64_t NextOpSerial();
     FusionOp& Register(std::unique_ptr<FusionOp> op);
     enum class State
     {
