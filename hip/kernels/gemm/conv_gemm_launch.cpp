@@ -202,7 +202,63 @@ ConvInvoker Gemm1x1StridedNhwcInvoker(const Handle& handle, const ConvProblem& p
     };
 }
 
+/// GemmWrwUniversal on packed NHWC (strided 1x1): the gathered x (packed pixels x C, 256-byte
+/// rounded) first in the workspace, then the split sum's partials.
+struct WrwNhwcPlan
+{
+    gpu::SgemmArgs base;
+    int tile = 0, splits = 1;
+    size_t col = 0, partial = 0;
+};
+
+WrwNhwcPlan PlanWrwNhwc(const Handle& handle, const ConvProblem& p)
+{
+    const ConvGeometry g(p);
+    WrwNhwcPlan w;
+    w.base = NhwcGemm(g, ConvDirection::BackwardWeights, Pixels(g));
+    bool fold = false;
+    gpu::SgemmChoose(w.base, gpu::MultiprocessorCount(handle.Ordinal()), w.tile, w.splits, fold);
+    w.col     = (sizeof(float) * size_t(Pixels(g)) * size_t(g.c) + 255) / 256 * 256;
+    w.partial = w.splits > 1 ? gpu::SgemmWorkspaceBytes(w.base, w.splits) : 0;
+    return w;
+}
+
+ConvInvoker GemmWrwNhwcInvoker(const Handle& handle, const ConvProblem& p)
+{
+    const Handle* h         = &handle;
+    const ConvGeometry g(p);
+    const WrwNhwcPlan plan  = PlanWrwNhwc(handle, p);
+    const gpu::ConvKArgs ka = KernelArgs(g);
+    return [h, g, plan, ka](const ConvArgs& r) {
+        if(r.workspace == nullptr || r.workspace_size < plan.col)
+            ThrowBadParm("workSpace of ", r.workspace == nullptr ? 0 : r.workspace_size,
+                         " bytes; GemmWrwUniversal on packed NHWC on the GPU needs ", plan.col + plan.partial);
+        float* col = static_cast<float*>(r.workspace);
+        gpu::LaunchConv1x1GatherNhwc(ka, h->Stream(), static_cast<const float*>(r.x), col);
+        gpu::CheckLaunch("GemmWrwUniversal gather");
+        const bool split = plan.partial > 0 && r.workspace_size >= plan.col + plan.partial;
+        float* part      = reinterpret_cast<float*>(static_cast<char*>(r.workspace) + plan.col);
+        for(long grp = 0; grp < g.g; ++grp)
+        {
+            const gpu::SgemmArgs s = NhwcForGroup(plan.base, g, ConvDirection::BackwardWeights, grp, col,
+                                                  nullptr, static_cast<const float*>(r.y), static_cast<float*>(r.w));
+            if(split)
+                gpu::LaunchSgemmWith(s, plan.tile, plan.splits, false, part, h->Stream());
+            else
+                gpu::LaunchSgemmWith(s, plan.tile, 1, false, nullptr, h->Stream());
+        }
+    };
+}
+
 } // namespace
+
+size_t GemmWrwNhwcWorkspaceSize(const Handle& handle, const ConvProblem& p)
+{
+    if(!handle.IsGpu())
+        return 0;
+    const WrwNhwcPlan plan = PlanWrwNhwc(handle, p);
+    return plan.col + plan.partial;
+}
 
 ConvInvoker Gemm1x1StridedInvoker(const Handle& handle, const ConvProblem& p)
 {
@@ -313,6 +369,12 @@ size_t Gemm1x1WorkspaceSize(const Handle& handle, const ConvProblem& p)
 
 ConvInvoker GemmRestInvoker(const Handle& handle, const ConvProblem& p)
 {
+    if(p.IsPackedNHWC())
+    {
+        if(p.direction != ConvDirection::BackwardWeights)
+            ThrowNotImplemented("GemmFwdRest / GemmBwdRest on packed NHWC");
+        return GemmWrwNhwcInvoker(handle, p);
+    }
     const Handle* h          = &handle;
     const ConvGeometry g(p);
     const ConvDirection dir  = p.direction;

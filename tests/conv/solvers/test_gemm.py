@@ -23,7 +23,7 @@ launcher's own choice; outputs poisoned (NaN) so unwritten elements fail; repeat
 Skips without a GPU.
 
 The 1x1 solvers on packed NHWC / NDHWC (one GEMM over the batch's pixels, strided through a
-channels-last gather or scatter) forced alone through immediate mode on every device against
+channels-last gather or scatter; GemmWrwUniversal for the strided 1x1's backward weights) forced alone through immediate mode on every device against
 PyTorch float64, every direction, outputs poisoned, repeats bit for bit; through legacy Find and
 the run call; and where they (and the general GEMM solvers, NCHW-only) do not apply."""
 import numpy as np
@@ -548,6 +548,17 @@ def test_strided_gemm_1x1_solver_alone_on_nhwc(handle, rng, case, direction):
     first = t.run(handle, direction, sid)
     again = t.run(handle, direction, sid)
     assert rel_l2(first, t.expected(direction)) <= TOL
+    assert first.tobytes() == again.tobytes()
+
+
+@pytest.mark.parametrize("case", NHWC_STRIDED_CASES, ids=str)
+def test_gemm_wrw_universal_on_nhwc_strided_1x1(handle, rng, case):
+    """GemmWrwUniversal takes the strided 1x1 on channels-last tensors (the subsampled x gathered,
+    then one product over the pixels)."""
+    t = ChannelsLast(case, rng)
+    first = t.run(handle, WRW, 102)
+    again = t.run(handle, WRW, 102)
+    assert rel_l2(first, t.expected(WRW)) <= TOL
     assert first.tobytes() == again.tobytes()
 
 

@@ -116,7 +116,8 @@ enum class Kind
 /// (OpenBLAS; the workspace as WorkspaceSize says on a CPU handle); on GPU handles the kind's
 /// invoker runs (kernels/gemm/conv_gemm_launch.cpp). The 1x1 kinds also take packed
 /// channels-last tensors (MIOpen's GEMM solvers are NCHW-only; ours read NHWC as it lies): on the
-/// GPU always, on the CPU where the solver gives its channels-last run `nhwc_run`.
+/// GPU always, on the CPU where the solver gives its channels-last run `nhwc_run`; a Rest solver
+/// with an `nhwc_run` (GemmWrwUniversal) takes the strided 1x1 on them.
 class GemmSolver final : public ConvSolver
 {
 public:
@@ -142,11 +143,23 @@ public:
     }
     Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        const Applicability common = CommonApplicability(ctx, p, dir_, true, kind_ != Kind::Rest);
-        if(!common.ok || kind_ == Kind::Rest)
+        const Applicability common =
+            CommonApplicability(ctx, p, dir_, true, kind_ != Kind::Rest || nhwc_run_ != nullptr);
+        if(!common.ok || (kind_ == Kind::Rest && !p.IsPackedNHWC()))
             return common;
         if(p.IsPackedNHWC() && ctx.handle.IsCpu() && nhwc_run_ == nullptr)
             return NotApplicable("packed NHWC on the CPU: no channels-last run");
+        if(kind_ == Kind::Rest)
+        {
+            // GemmWrwUniversal on packed NHWC: the strided 1x1 (the subsampled x gathered, then
+            // the product over the pixels); stride 1 is GemmWrw1x1_stride1's.
+            const Applicability unpadded = Unpadded1x1(p);
+            if(!unpadded.ok)
+                return NotApplicable("packed NHWC: a 1x1 filter without padding only");
+            if(p.IsUnitStrideNoPad())
+                return NotApplicable("packed NHWC with stride 1: GemmWrw1x1_stride1 needs no gather");
+            return Applicable();
+        }
         if(kind_ == Kind::Unit1x1)
         {
             if(!p.Is1x1() || !p.IsUnitStrideNoPad())
@@ -168,6 +181,8 @@ public:
         case Kind::Strided1x1: return ctx.handle.IsGpu() ? Strided1x1GpuWorkspaceSize(p) : ColBytes(p);
         case Kind::Rest: break;
         }
+        if(p.IsPackedNHWC())
+            return ctx.handle.IsGpu() ? conv_gpu::GemmWrwNhwcWorkspaceSize(ctx.handle, p) : ColBytes(p);
         return conv_gpu::GemmRestWorkspaceSize(ctx.handle, p);
     }
     ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override

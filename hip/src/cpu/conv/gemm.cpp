@@ -273,22 +273,26 @@ void ConvFwdGemm1x1Nhwc(const ConvGeometry& g, float* x, float* w, float* y, flo
                       g.ws[0], 0.0f, y + grp * g.kpg, g.k);
 }
 
+/// col[o][c] = x[n][o * stride][grp * Cg + c]: the subsampled x of image n and group grp.
+static void GatherNhwc(const ConvGeometry& g, const float* x, long n, long grp, float* col)
+{
+    float* dst = col;
+    for(long od = 0; od < g.out[0]; ++od)
+        for(long oh = 0; oh < g.out[1]; ++oh)
+            for(long ow = 0; ow < g.out[2]; ++ow, dst += g.cpg)
+            {
+                const float* src = x + NhwcAt(g, n, od * g.str[0], oh * g.str[1], ow * g.str[2]) + grp * g.cpg;
+                std::copy(src, src + g.cpg, dst);
+            }
+}
+
 void ConvFwdGemm1x1StridedNhwc(const ConvGeometry& g, float* x, float* w, float* y, float* col)
 {
     const long os = g.out[0] * g.out[1] * g.out[2];
     for(long n = 0; n < g.n; ++n)
         for(long grp = 0; grp < g.g; ++grp)
         {
-            // col[o][c] = x[n][o * stride][grp * Cg + c]
-            float* dst = col;
-            for(long od = 0; od < g.out[0]; ++od)
-                for(long oh = 0; oh < g.out[1]; ++oh)
-                    for(long ow = 0; ow < g.out[2]; ++ow, dst += g.cpg)
-                    {
-                        const float* src =
-                            x + NhwcAt(g, n, od * g.str[0], oh * g.str[1], ow * g.str[2]) + grp * g.cpg;
-                        std::copy(src, src + g.cpg, dst);
-                    }
+            GatherNhwc(g, x, n, grp, col);
             SgemmParallel(false, true, os, g.kpg, g.cpg, 1.0f, col, g.cpg, w + grp * g.kpg * g.ws[0], g.ws[0],
                           0.0f, y + n * g.ys[0] + grp * g.kpg, g.k);
         }
@@ -333,6 +337,18 @@ void ConvBwdWeightsGemm1x1Nhwc(const ConvGeometry& g, float* x, float* dw, float
     for(long grp = 0; grp < g.g; ++grp)
         SgemmParallel(true, false, g.kpg, g.cpg, p, 1.0f, dy + grp * g.kpg, g.k, x + grp * g.cpg, g.c, 0.0f,
                       dw + grp * g.kpg * g.ws[0], g.ws[0]);
+}
+
+void ConvBwdWeightsGemm1x1StridedNhwc(const ConvGeometry& g, float* x, float* dw, float* dy, float* col)
+{
+    const long os = g.out[0] * g.out[1] * g.out[2];
+    for(long grp = 0; grp < g.g; ++grp)
+        for(long n = 0; n < g.n; ++n)
+        {
+            GatherNhwc(g, x, n, grp, col);
+            SgemmParallel(true, false, g.kpg, g.cpg, os, 1.0f, dy + n * g.ys[0] + grp * g.kpg, g.k, col, g.cpg,
+                          n == 0 ? 0.0f : 1.0f, dw + grp * g.kpg * g.ws[0], g.ws[0]);
+        }
 }
 
 } // namespace miopen::cpu

@@ -73,5 +73,8 @@ void ConvFwdGemm1x1StridedNhwc(const ConvGeometry& g, float* x, float* w, float*
 void ConvBwdDataGemm1x1Nhwc(const ConvGeometry& g, float* dx, float* w, float* dy, float* /*col*/);
 void ConvBwdDataGemm1x1StridedNhwc(const ConvGeometry& g, float* dx, float* w, float* dy, float* col);
 void ConvBwdWeightsGemm1x1Nhwc(const ConvGeometry& g, float* x, float* dw, float* dy, float* /*col*/);
+/// Backward weights of the strided 1x1 (GemmWrwUniversal): per group and image in order, the
+/// subsampled x into col (output positions x Cg), then dW[g] += dy[n]^T * col.
+void ConvBwdWeightsGemm1x1StridedNhwc(const ConvGeometry& g, float* x, float* dw, float* dy, float* col);
 
 } // namespace miopen::cpu
