@@ -2,7 +2,8 @@
 against PyTorch's float64 operators: all three directions, 1-3 spatial dims, pads, strides,
 dilations, groups (depthwise too), transposed convolution and strided tensors; outputs poisoned
 (NaN) so unwritten elements fail. Find on the GPU: event timing, a find-db named after the GPU's
-architecture, alpha/beta blended on the device. Skipped without a GPU."""
+architecture, alpha/beta blended on the device. ConvGpuDepthwiseFwd / Bwd alone on packed NHWC
+(and Wrw not applicable there). Skipped without a GPU."""
 import glob
 import os
 import re
@@ -12,7 +13,7 @@ import pytest
 
 import miopen_cy as mi
 from support.buffers import Strided, desc, poisoned, rel_l2
-from support.conv import BWD, CASES, FWD, GPU_CASES, TOL, WRW, Case, reference, run
+from support.conv import BWD, CASES, FWD, GPU_CASES, TOL, WRW, Case, ChannelsLast, reference, run
 from support.devices import requires_gpu
 
 pytestmark = pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
@@ -164,3 +165,31 @@ def test_convolution_on_the_gpu_matches_the_cpu(gpu):
                               ws, size)
         out[name] = y
     assert rel_l2(out["gpu"], out["cpu"]) <= 1e-5
+
+
+# ---- ConvGpuDepthwiseFwd / Bwd on packed NHWC (issue 18 item 3) --------------------------------
+
+DEPTHWISE_IDS = {FWD: 2031, BWD: 2032, WRW: 2033}
+NHWC_DEPTHWISE = [c for c in GPU_CASES if depthwise_2d(c)] + [
+    Case(2, 37, (9, 8), 37, (3, 3), (1, 1), (1, 1), (1, 1), groups=37),        # channels a multiple of nothing
+    Case(3, 64, (14, 13), 64, (3, 3), (1, 1), (2, 2), (1, 1), groups=64),      # stride 2
+]
+
+
+@requires_gpu
+@pytest.mark.parametrize("case", NHWC_DEPTHWISE, ids=str)
+@pytest.mark.parametrize("direction", [FWD, BWD])
+def test_depthwise_on_nhwc_alone(rng, case, direction):
+    t = ChannelsLast(case, rng)
+    handle = gpu_handle()
+    first = t.run(handle, direction, DEPTHWISE_IDS[direction])
+    again = t.run(handle, direction, DEPTHWISE_IDS[direction])
+    assert rel_l2(first, t.expected(direction)) <= TOL
+    assert first.tobytes() == again.tobytes()
+
+
+@requires_gpu
+def test_depthwise_wrw_on_nhwc_is_not_applicable(rng):
+    t = ChannelsLast(NHWC_DEPTHWISE[0], rng)
+    with pytest.raises(mi.BadParmError, match="packed NHWC: forward and backward data only"):
+        t.run(gpu_handle(), WRW, DEPTHWISE_IDS[WRW])

@@ -1,7 +1,8 @@
 """Convolution for the tests: a case (Case), its float64 answer (reference, from
 miopen_cy.reference.conv), one direction run through Find or with a given algorithm (run), the case
-lists the conv tests share, one direction's immediate-mode calls (Call) and random geometries for
-hypothesis (cases)."""
+lists the conv tests share, one direction's immediate-mode calls (Call), random geometries for
+hypothesis (cases) and a case on packed channels-last tensors run through one solution
+(ChannelsLast)."""
 import numpy as np
 import torch.nn.functional as F
 from hypothesis import assume, strategies as st
@@ -232,3 +233,48 @@ def cases(draw):
                 groups=groups, transpose=transpose, adj=adj)
 
 
+def channels_last(a):
+    """`a` (logical n, c, spatial...) stored channels-last: a view of a packed (n, spatial..., c) array."""
+    return np.moveaxis(np.ascontiguousarray(np.moveaxis(a, 1, -1)), -1, 1)
+
+
+def cl_desc(a):
+    return desc(a.shape, [s // a.itemsize for s in a.strides])
+
+
+class ChannelsLast:
+    """One case on packed channels-last (NHWC / NDHWC) tensors: the inputs, their descriptors and PyTorch's float64
+    answers; `run` calls the user's direction through solution `sid` alone (immediate mode, the
+    workspace the solution asks for) into a poisoned channels-last output."""
+
+    def __init__(self, case, rng):
+        x, w, dy, self.y_ref, self.dx_ref, self.dw_ref = reference(case, rng)
+        self.x, self.w, self.dy = channels_last(x), channels_last(w), channels_last(dy)
+        self.cd = case.conv_desc()
+        self.xd, self.wd, self.yd = cl_desc(self.x), cl_desc(self.w), cl_desc(self.dy)
+
+    def expected(self, direction):
+        return {FWD: self.y_ref, BWD: self.dx_ref, WRW: self.dw_ref}[direction]
+
+    def workspace(self, handle, direction, sid):
+        if direction == FWD:
+            return mi.convolutionForwardGetSolutionWorkspaceSize(handle, self.wd, self.xd, self.cd, self.yd, sid)
+        if direction == BWD:
+            return mi.convolutionBackwardDataGetSolutionWorkspaceSize(handle, self.yd, self.wd, self.cd, self.xd,
+                                                                      sid)
+        return mi.convolutionBackwardWeightsGetSolutionWorkspaceSize(handle, self.yd, self.xd, self.cd, self.wd, sid)
+
+    def run(self, handle, direction, sid):
+        out = channels_last(poisoned(self.expected(direction).shape))
+        size = self.workspace(handle, direction, sid)
+        ws = np.empty(max(size, 1), np.uint8)
+        if direction == FWD:
+            mi.convolutionForwardImmediate(handle, self.wd, self.w, self.xd, self.x, self.cd, self.yd, out, ws,
+                                           size, sid)
+        elif direction == BWD:
+            mi.convolutionBackwardDataImmediate(handle, self.yd, self.dy, self.wd, self.w, self.cd, self.xd, out,
+                                                ws, size, sid)
+        else:
+            mi.convolutionBackwardWeightsImmediate(handle, self.yd, self.dy, self.xd, self.x, self.cd, self.wd,
+                                                   out, ws, size, sid)
+        return out

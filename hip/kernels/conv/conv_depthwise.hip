@@ -3,7 +3,7 @@
 // filter is read once per run and the index arithmetic is shared; backward weights gives each
 // block one (channel, image) pair whose threads accumulate every filter tap in registers,
 // reduces them in a fixed tree order into the workspace, and a second kernel adds the images
-// in order (deterministic).
+// in order (deterministic). Packed NHWC forward and backward data: DwFwdNhwc / DwBwdNhwc.
 #include "kernels/common/device.hpp"
 #include "kernels/conv/conv_kernels.hpp"
 
@@ -186,6 +186,72 @@ __global__ void DwWrwFinish(Dw d, const float* partial, float* dw)
     }
 }
 
+// Packed channels-last (NHWC; filters (C, R, S, 1), the same order as NCHW's (C, 1, R, S)): one
+// thread per output element with the channel fastest, so that a warp reads and writes runs of
+// consecutive channels (the taps' re-reads of x or dy come from the caches).
+__global__ void DwFwdNhwc(Dw d, const float* __restrict__ x, const float* __restrict__ w, float* __restrict__ y)
+{
+    const int64_t total = int64_t{d.n} * d.ho * d.wo * d.c;
+    const int taps      = d.r * d.s;
+    for(int64_t t = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; t < total; t += int64_t{gridDim.x} * blockDim.x)
+    {
+        const int c        = static_cast<int>(t % d.c);
+        const int64_t pix  = t / d.c;                  // (n, oh, ow)
+        const int ow       = static_cast<int>(pix % d.wo);
+        const int64_t rest = pix / d.wo;
+        const int oh       = static_cast<int>(rest % d.ho);
+        const int64_t n    = rest / d.ho;
+        const float* xp = x + n * d.h * d.w * d.c + c;
+        const float* wp = w + int64_t{c} * taps;
+        float acc = 0.0f;
+        for(int fh = 0; fh < d.r; ++fh)
+        {
+            const int ih = oh * d.sh - d.ph + fh * d.dh;
+            if(ih < 0 || ih >= d.h)
+                continue;
+            for(int fw = 0; fw < d.s; ++fw)
+            {
+                const int iw = ow * d.sw - d.pw + fw * d.dw;
+                if(iw >= 0 && iw < d.w)
+                    acc = fmaf(wp[fh * d.s + fw], xp[(int64_t{ih} * d.w + iw) * d.c], acc);
+            }
+        }
+        y[t] = acc;
+    }
+}
+
+__global__ void DwBwdNhwc(Dw d, float* __restrict__ dx, const float* __restrict__ w, const float* __restrict__ dy)
+{
+    const int64_t total = int64_t{d.n} * d.h * d.w * d.c;
+    const int taps      = d.r * d.s;
+    for(int64_t t = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; t < total; t += int64_t{gridDim.x} * blockDim.x)
+    {
+        const int c        = static_cast<int>(t % d.c);
+        const int64_t pix  = t / d.c;                  // (n, ih, iw)
+        const int iw       = static_cast<int>(pix % d.w);
+        const int64_t rest = pix / d.w;
+        const int ih       = static_cast<int>(rest % d.h);
+        const int64_t n    = rest / d.h;
+        const float* yp = dy + n * d.ho * d.wo * d.c + c;
+        const float* wp = w + int64_t{c} * taps;
+        float acc = 0.0f;
+        for(int fh = 0; fh < d.r; ++fh)
+        {
+            const int th = ih + d.ph - fh * d.dh;
+            if(th < 0 || th % d.sh != 0 || th / d.sh >= d.ho)
+                continue;
+            const int oh = th / d.sh;
+            for(int fw = 0; fw < d.s; ++fw)
+            {
+                const int tw = iw + d.pw - fw * d.dw;
+                if(tw >= 0 && tw % d.sw == 0 && tw / d.sw < d.wo)
+                    acc = fmaf(wp[fh * d.s + fw], yp[(int64_t{oh} * d.wo + tw / d.sw) * d.c], acc);
+            }
+        }
+        dx[t] = acc;
+    }
+}
+
 unsigned DwBlocks(int64_t work, int sms)
 {
     const int64_t need = (work + kDwThreads - 1) / kDwThreads;
@@ -208,6 +274,21 @@ void LaunchConvDepthwiseBwd(const ConvKArgs& a, void* stream, int sms, float* dx
     const Dw d = ToDw(a);
     const int64_t work = int64_t{d.n} * d.c * d.h * ((d.w + kDwRun - 1) / kDwRun);
     DwBwd<<<DwBlocks(work, sms), kDwThreads, 0, ToStream(stream)>>>(d, dx, w, dy);
+}
+
+void LaunchConvDepthwiseFwdNhwc(const ConvKArgs& a, void* stream, int sms, const float* x, const float* w, float* y)
+{
+    const Dw d = ToDw(a);
+    const int64_t work = int64_t{d.n} * d.ho * d.wo * d.c;
+    DwFwdNhwc<<<DwBlocks(work, sms), kDwThreads, 0, ToStream(stream)>>>(d, x, w, y);
+}
+
+void LaunchConvDepthwiseBwdNhwc(const ConvKArgs& a, void* stream, int sms, float* dx, const float* w,
+                                const float* dy)
+{
+    const Dw d = ToDw(a);
+    const int64_t work = int64_t{d.n} * d.h * d.w * d.c;
+    DwBwdNhwc<<<DwBlocks(work, sms), kDwThreads, 0, ToStream(stream)>>>(d, dx, w, dy);
 }
 
 void LaunchConvDepthwiseWrw(const ConvKArgs& a, void* stream, const float* x, float* dw, const float* dy,

@@ -47,6 +47,12 @@ void LaunchConvDepthwiseFwd(const ConvKArgs& a, void* stream, int sms, const flo
                             float* y);
 void LaunchConvDepthwiseBwd(const ConvKArgs& a, void* stream, int sms, float* dx, const float* w,
                             const float* dy);
+/// The same on packed NHWC tensors (filters (C, R, S, 1)), forward and backward data: a thread
+/// per output element, the channel fastest.
+void LaunchConvDepthwiseFwdNhwc(const ConvKArgs& a, void* stream, int sms, const float* x, const float* w,
+                                float* y);
+void LaunchConvDepthwiseBwdNhwc(const ConvKArgs& a, void* stream, int sms, float* dx, const float* w,
+                                const float* dy);
 void LaunchConvDepthwiseWrw(const ConvKArgs& a, void* stream, const float* x, float* dw, const float* dy,
                             float* workspace);
 

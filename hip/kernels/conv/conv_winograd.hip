@@ -12,6 +12,9 @@
 // The transforms are Lavin & Gray's (points 0, +-1, +-2 and infinity for m = 4; 0, +-1 and
 // infinity for m = 2), the same as the CPU solver's (cpu/conv/winograd.cpp), so both devices
 // round alike. Deterministic: no atomics, every output written by one thread.
+// Packed channels-last tensors (a.nhwc) have their own five kernels (*Nhwc): one thread per
+// (tile, channel) with the channel fastest, so that a warp reads and writes runs of consecutive
+// channels in the tensors and in the channels-last workspaces (conv_winograd.hpp).
 #include "kernels/common/device.hpp"
 #include "kernels/conv/conv_winograd.hpp"
 
@@ -360,6 +363,222 @@ WinoWeight(WinogradKArgs a, const float* __restrict__ p, float* __restrict__ dw)
     }
 }
 
+// ---- channels-last (a.nhwc): one thread per (tile, channel), the channel fastest ---------------
+
+/// Blocks of a flattened grid-stride loop over `total` items.
+unsigned FlatBlocks(int64_t total)
+{
+    const int64_t b = (total + kWinoThreads - 1) / kWinoThreads;
+    return static_cast<unsigned>(b < (1 << 20) ? (b > 0 ? b : 1) : (1 << 20));
+}
+
+/// V[e][t][c] = B^T d B of the patch of tile t in channel c of `in` (n, h, w, ic).
+template <int M>
+__global__ void __launch_bounds__(kWinoThreads)
+WinoInputNhwc(WinogradKArgs a, const float* __restrict__ in, float* __restrict__ v)
+{
+    constexpr int A = M + 2;
+    const int per_image = a.tiles_h * a.tiles_w;
+    const int padded = a.splits * a.part;
+    const int64_t plane = int64_t{a.ic} * padded;   // V's stride between tile elements
+    const int total = padded * a.ic;                // < 2^31 (the solvers' 2^31-byte limit)
+    for(int idx = blockIdx.x * blockDim.x + threadIdx.x; idx < total; idx += gridDim.x * blockDim.x)
+    {
+        const int t = idx / a.ic, c = idx - t * a.ic;
+        const bool tile = t < a.tiles;   // tiles past T (the last part's padding) are zero
+        const int n = t / per_image, r = t - n * per_image;
+        const int th = r / a.tiles_w, tw = r - th * a.tiles_w;
+        const int ih0 = th * M - a.pad_h, iw0 = tw * M - a.pad_w;
+        const float* src = in + int64_t{n} * a.h * a.w * a.ic + c;
+        float d[A * A];
+#pragma unroll
+        for(int i = 0; i < A; ++i)
+        {
+            const int ih = ih0 + i;
+            const bool row_in = tile && ih >= 0 && ih < a.h;
+#pragma unroll
+            for(int j = 0; j < A; ++j)
+            {
+                const int iw = iw0 + j;
+                d[i * A + j] = row_in && iw >= 0 && iw < a.w ? src[(int64_t{ih} * a.w + iw) * a.ic] : 0.0f;
+            }
+        }
+        float tmp[A * A], o[A * A];
+#pragma unroll
+        for(int j = 0; j < A; ++j)
+            WinoTile<M>::In(d + j, A, tmp + j, A);
+#pragma unroll
+        for(int i = 0; i < A; ++i)
+            WinoTile<M>::In(tmp + i * A, 1, o + i * A, 1);
+        float* dst = v + int64_t{t} * a.ic + c;
+#pragma unroll
+        for(int e = 0; e < A * A; ++e)
+            dst[e * plane] = o[e];
+    }
+}
+
+/// U[e][icl][k] = G g G^T of the filter (output channel k, input channel icl of its group), from
+/// filters (oc, 3, 3, icpg); flipped: the user's (K, 3, 3, C/g) read transposed and flipped.
+template <int M>
+__global__ void __launch_bounds__(kWinoThreads)
+WinoFilterNhwc(WinogradKArgs a, const float* __restrict__ w, float* __restrict__ u)
+{
+    constexpr int A = M + 2;
+    const int total = a.oc * a.icpg;
+    const int64_t plane = int64_t{a.oc} * a.icpg;
+    for(int f = blockIdx.x * blockDim.x + threadIdx.x; f < total; f += gridDim.x * blockDim.x)
+    {
+        const int icl = f / a.oc, k = f - icl * a.oc;   // consecutive threads: consecutive k
+        float g[9];
+        if(!a.flip)
+        {
+            const float* src = w + int64_t{k} * 9 * a.icpg + icl;
+#pragma unroll
+            for(int i = 0; i < 9; ++i)
+                g[i] = src[int64_t{i} * a.icpg];
+        }
+        else
+        {
+            // As WinoFilter: k is the user's input channel ocl of group grp, icl its output
+            // channel grp * icpg + icl; the user's filters are (K, 3, 3, ocpg).
+            const int grp = k / a.ocpg, ocl = k - grp * a.ocpg;
+            const float* src = w + int64_t{grp * a.icpg + icl} * 9 * a.ocpg + ocl;
+#pragma unroll
+            for(int i = 0; i < 9; ++i)
+                g[i] = src[int64_t{8 - i} * a.ocpg];   // flipped in both spatial dims
+        }
+        float tmp[A * 3], o[A * A];
+#pragma unroll
+        for(int j = 0; j < 3; ++j)
+            WinoTile<M>::Fil(g + j, 3, tmp + j, 3);
+#pragma unroll
+        for(int i = 0; i < A; ++i)
+            WinoTile<M>::Fil(tmp + i * 3, 1, o + i * A, 1);
+#pragma unroll
+        for(int e = 0; e < A * A; ++e)
+            u[e * plane + f] = o[e];
+    }
+}
+
+/// out (n, oh, ow, oc) = A^T M A of tile t, channel k, from M[e][t][k]; the part past the edge dropped.
+template <int M>
+__global__ void __launch_bounds__(kWinoThreads)
+WinoOutputNhwc(WinogradKArgs a, const float* __restrict__ mprod, float* __restrict__ out)
+{
+    constexpr int A = M + 2;
+    const int per_image = a.tiles_h * a.tiles_w;
+    const int64_t plane = int64_t{a.oc} * a.tiles;   // M's stride between tile elements
+    const int total = a.tiles * a.oc;
+    for(int idx = blockIdx.x * blockDim.x + threadIdx.x; idx < total; idx += gridDim.x * blockDim.x)
+    {
+        const int t = idx / a.oc, k = idx - t * a.oc;
+        const float* src = mprod + idx;   // M[e][t][k]
+        float mm[A * A];
+#pragma unroll
+        for(int e = 0; e < A * A; ++e)
+            mm[e] = src[e * plane];
+        float tmp[M * A], o[M * M];
+#pragma unroll
+        for(int j = 0; j < A; ++j)
+            WinoTile<M>::Out(mm + j, A, tmp + j, A);
+#pragma unroll
+        for(int i = 0; i < M; ++i)
+            WinoTile<M>::Out(tmp + i * A, 1, o + i * M, 1);
+        const int n = t / per_image, r = t - n * per_image;
+        const int th = r / a.tiles_w, tw = r - th * a.tiles_w;
+        const int oh0 = th * M, ow0 = tw * M;
+        float* dst = out + int64_t{n} * a.oh * a.ow * a.oc + k;
+#pragma unroll
+        for(int i = 0; i < M; ++i)
+        {
+            if(oh0 + i >= a.oh)
+                break;
+#pragma unroll
+            for(int j = 0; j < M; ++j)
+                if(ow0 + j < a.ow)
+                    dst[(int64_t{oh0 + i} * a.ow + ow0 + j) * a.oc] = o[i * M + j];
+        }
+    }
+}
+
+/// Backward weights: D[e][t][k] = A dy A^T of tile t of dy (n, oh, ow, oc), channel k.
+template <int M>
+__global__ void __launch_bounds__(kWinoThreads)
+WinoDyNhwc(WinogradKArgs a, const float* __restrict__ dy, float* __restrict__ dd)
+{
+    constexpr int A = M + 2;
+    const int per_image = a.tiles_h * a.tiles_w;
+    const int padded = a.splits * a.part;
+    const int64_t plane = int64_t{a.oc} * padded;   // D's stride between tile elements
+    const int total = padded * a.oc;
+    for(int idx = blockIdx.x * blockDim.x + threadIdx.x; idx < total; idx += gridDim.x * blockDim.x)
+    {
+        const int t = idx / a.oc, k = idx - t * a.oc;
+        const bool tile = t < a.tiles;
+        const int n = t / per_image, r = t - n * per_image;
+        const int th = r / a.tiles_w, tw = r - th * a.tiles_w;
+        const int oh0 = th * M, ow0 = tw * M;
+        const float* src = dy + int64_t{n} * a.oh * a.ow * a.oc + k;
+        float d[M * M];
+#pragma unroll
+        for(int i = 0; i < M; ++i)
+        {
+            const bool row_in = tile && oh0 + i < a.oh;
+#pragma unroll
+            for(int j = 0; j < M; ++j)
+                d[i * M + j] = row_in && ow0 + j < a.ow ? src[(int64_t{oh0 + i} * a.ow + ow0 + j) * a.oc] : 0.0f;
+        }
+        float tmp[A * M], o[A * A];
+#pragma unroll
+        for(int j = 0; j < M; ++j)
+            WinoTile<M>::Dy(d + j, M, tmp + j, M);
+#pragma unroll
+        for(int i = 0; i < A; ++i)
+            WinoTile<M>::Dy(tmp + i * M, 1, o + i * A, 1);
+        float* dst = dd + idx;   // D[e][t][k]
+#pragma unroll
+        for(int e = 0; e < A * A; ++e)
+            dst[e * plane] = o[e];
+    }
+}
+
+/// Backward weights: dw (oc, 3, 3, icpg) = G^T (sum over the parts of P, in order) G.
+template <int M>
+__global__ void __launch_bounds__(kWinoThreads)
+WinoWeightNhwc(WinogradKArgs a, const float* __restrict__ p, float* __restrict__ dw)
+{
+    constexpr int A = M + 2;
+    const int total = a.oc * a.icpg;
+    const int64_t plane = int64_t{a.oc} * a.icpg;
+    for(int f = blockIdx.x * blockDim.x + threadIdx.x; f < total; f += gridDim.x * blockDim.x)
+    {
+        const float* src = p + f;   // P[e][s][k][icl], f = k * icpg + icl
+        const int64_t estride = int64_t{a.splits} * plane;
+        float sum[A * A];
+#pragma unroll
+        for(int e = 0; e < A * A; ++e)
+            sum[e] = 0.0f + src[e * estride];
+        for(int s = 1; s < a.splits; ++s)
+        {
+#pragma unroll
+            for(int e = 0; e < A * A; ++e)
+                sum[e] += src[e * estride + s * plane];
+        }
+        float tmp[3 * A], o[9];
+#pragma unroll
+        for(int j = 0; j < A; ++j)
+            WinoTile<M>::Wt(sum + j, A, tmp + j, A);
+#pragma unroll
+        for(int i = 0; i < 3; ++i)
+            WinoTile<M>::Wt(tmp + i * A, 1, o + i * 3, 1);
+        const int k = f / a.icpg, icl = f - k * a.icpg;
+        float* dst = dw + int64_t{k} * 9 * a.icpg + icl;
+#pragma unroll
+        for(int i = 0; i < 9; ++i)
+            dst[int64_t{i} * a.icpg] = o[i];
+    }
+}
+
 dim3 TileGrid(int tiles, int channels)
 {
     const unsigned x = static_cast<unsigned>((tiles + kWinoThreads - 1) / kWinoThreads);
@@ -371,6 +590,15 @@ dim3 TileGrid(int tiles, int channels)
 
 void LaunchWinogradInputTransform(const WinogradKArgs& a, void* stream, const float* in, float* v)
 {
+    if(a.nhwc)
+    {
+        const unsigned blocks = FlatBlocks(int64_t{a.splits} * a.part * a.ic);
+        if(a.m == 4)
+            WinoInputNhwc<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, in, v);
+        else
+            WinoInputNhwc<2><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, in, v);
+        return;
+    }
     const dim3 grid = TileGrid(a.splits * a.part, a.ic);
     if(a.m == 4)
         WinoInput<4><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, in, v);
@@ -382,6 +610,14 @@ void LaunchWinogradFilterTransform(const WinogradKArgs& a, void* stream, const f
 {
     const int total = a.oc * a.icpg;
     const unsigned blocks = static_cast<unsigned>((total + kWinoThreads - 1) / kWinoThreads);
+    if(a.nhwc)
+    {
+        if(a.m == 4)
+            WinoFilterNhwc<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, w, u);
+        else
+            WinoFilterNhwc<2><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, w, u);
+        return;
+    }
     if(a.m == 4)
         WinoFilter<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, w, u);
     else
@@ -390,6 +626,15 @@ void LaunchWinogradFilterTransform(const WinogradKArgs& a, void* stream, const f
 
 void LaunchWinogradOutputTransform(const WinogradKArgs& a, void* stream, const float* mprod, float* out)
 {
+    if(a.nhwc)
+    {
+        const unsigned blocks = FlatBlocks(int64_t{a.tiles} * a.oc);
+        if(a.m == 4)
+            WinoOutputNhwc<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, mprod, out);
+        else
+            WinoOutputNhwc<2><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, mprod, out);
+        return;
+    }
     const dim3 grid = TileGrid(a.tiles, a.oc);
     const bool vec = a.ow % a.m == 0 && reinterpret_cast<uintptr_t>(out) % (sizeof(float) * a.m) == 0;
     if(a.m == 4)
@@ -400,6 +645,15 @@ void LaunchWinogradOutputTransform(const WinogradKArgs& a, void* stream, const f
 
 void LaunchWinogradDyTransform(const WinogradKArgs& a, void* stream, const float* dy, float* d)
 {
+    if(a.nhwc)
+    {
+        const unsigned blocks = FlatBlocks(int64_t{a.splits} * a.part * a.oc);
+        if(a.m == 4)
+            WinoDyNhwc<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, dy, d);
+        else
+            WinoDyNhwc<2><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, dy, d);
+        return;
+    }
     const dim3 grid = TileGrid(a.splits * a.part, a.oc);
     if(a.m == 4)
         WinoDy<4><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, dy, d);
@@ -411,6 +665,14 @@ void LaunchWinogradWeightTransform(const WinogradKArgs& a, void* stream, const f
 {
     const int total = a.oc * a.icpg;
     const unsigned blocks = static_cast<unsigned>((total + kWinoThreads - 1) / kWinoThreads);
+    if(a.nhwc)
+    {
+        if(a.m == 4)
+            WinoWeightNhwc<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, p, dw);
+        else
+            WinoWeightNhwc<2><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, p, dw);
+        return;
+    }
     if(a.m == 4)
         WinoWeight<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, p, dw);
     else

@@ -19,6 +19,14 @@
 //   D[e][s][oc][part]   transformed dy A dy A^T
 //   P[e][s][oc][icpg]   per part: P = D x V^T (the GEMM, not here)
 // and the weight transform adds the parts in order and applies G^T . G into dw (oc, icpg, 3, 3).
+//
+// Packed channels-last tensors (`nhwc`: in (n, h, w, ic), out (n, oh, ow, oc), filters and dw
+// (oc, 3, 3, icpg)) use channels-last workspaces, so that every transform reads and writes whole
+// runs of channels (one thread per (tile, channel), the channel fastest):
+//   V[e][T][ic]      (backward weights V[e][s][part][ic])
+//   U[e][icpg][oc]   the transformed filters transposed: the GEMM's B not transposed
+//   M[e][T][oc]      per tile element and group, M_e = V_e x U_e (T x ocpg, the GEMM)
+//   D[e][s][part][oc], P[e][s][oc][icpg] (P = D^T x V per part: neither operand transposed).
 #pragma once
 
 #include "conv/conv_args.hpp"

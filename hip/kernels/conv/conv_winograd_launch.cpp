@@ -29,10 +29,35 @@ ConvInvoker WinogradInvoker(const Handle& handle, ConvDirection dir, const Winog
             gpu::CheckLaunch("ConvCpuWinogradWrw (x transform)");
             gpu::LaunchWinogradDyTransform(k, stream, static_cast<const float*>(a.y), w1);
             gpu::CheckLaunch("ConvCpuWinogradWrw (dy transform)");
-            // Per group and (tile element, part): P[ocpg][icpg] = D[ocpg][part] x V[icpg][part]^T.
+            // Per group and (tile element, part): P[ocpg][icpg] = D[ocpg][part] x V[icpg][part]^T
+            // (channels-last: D[part][oc]^T x V[part][ic], neither operand transposed on its way
+            // to shared memory).
             for(int g = 0; g < k.groups; ++g)
             {
                 gpu::SgemmArgs s;
+                if(k.nhwc)
+                {
+                    s.trans_a = true;
+                    s.m = k.ocpg;
+                    s.n = k.icpg;
+                    s.k = k.part;
+                    s.batch = e * k.splits;
+                    s.a = w1 + static_cast<int64_t>(g) * k.ocpg;
+                    s.lda = k.oc;
+                    s.stride_a = static_cast<int64_t>(k.part) * k.oc;
+                    s.b = w0 + static_cast<int64_t>(g) * k.icpg;
+                    s.ldb = k.ic;
+                    s.stride_b = static_cast<int64_t>(k.part) * k.ic;
+                    s.c = w2 + static_cast<int64_t>(g) * k.ocpg * k.icpg;
+                    s.ldc = k.icpg;
+                    s.stride_c = static_cast<int64_t>(k.oc) * k.icpg;
+                    if(pl.gemm_tile >= 0)
+                        gpu::LaunchSgemmWith(s, pl.gemm_tile, 1, false, nullptr, stream);
+                    else
+                        gpu::LaunchSgemm(s, stream);
+                    gpu::CheckLaunch("ConvCpuWinogradWrw (tile-element GEMMs)");
+                    continue;
+                }
                 s.trans_b = true;
                 s.m = k.ocpg;
                 s.n = k.icpg;
@@ -62,10 +87,30 @@ ConvInvoker WinogradInvoker(const Handle& handle, ConvDirection dir, const Winog
         gpu::CheckLaunch("ConvMPBidirectWinograd (input transform)");
         gpu::LaunchWinogradFilterTransform(k, stream, static_cast<const float*>(a.w), w1);
         gpu::CheckLaunch("ConvMPBidirectWinograd (filter transform)");
-        // Per group: M_e[ocpg][T] = U_e[ocpg][icpg] x V_e[icpg][T], batched over the tile elements.
+        // Per group: M_e[ocpg][T] = U_e[ocpg][icpg] x V_e[icpg][T], batched over the tile elements
+        // (channels-last: M_e[T][ocpg] = V_e[T][icpg] x U_e[icpg][ocpg]).
         for(int g = 0; g < k.groups; ++g)
         {
             gpu::SgemmArgs s;
+            if(k.nhwc)
+            {
+                s.m = k.tiles;
+                s.n = k.ocpg;
+                s.k = k.icpg;
+                s.batch = e;
+                s.a = w0 + static_cast<int64_t>(g) * k.icpg;
+                s.lda = k.ic;
+                s.stride_a = static_cast<int64_t>(k.tiles) * k.ic;
+                s.b = w1 + static_cast<int64_t>(g) * k.ocpg;
+                s.ldb = k.oc;
+                s.stride_b = static_cast<int64_t>(k.icpg) * k.oc;
+                s.c = w2 + static_cast<int64_t>(g) * k.ocpg;
+                s.ldc = k.oc;
+                s.stride_c = static_cast<int64_t>(k.tiles) * k.oc;
+                gpu::LaunchSgemm(s, stream);
+                gpu::CheckLaunch("ConvMPBidirectWinograd (tile-element GEMMs)");
+                continue;
+            }
             s.m = k.ocpg;
             s.n = k.tiles;
             s.k = k.icpg;

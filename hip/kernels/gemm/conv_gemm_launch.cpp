@@ -3,7 +3,8 @@
 // GEMM per image and group), GemmFwd1x1_0_2 and GemmBwd1x1_stride2 (the strided 1x1 through a
 // gather or scatter), GemmFwdRest, GemmBwdRest, GemmWrwUniversal (im2col / col2im around the
 // GEMM), and miopen_cy's ConvGpuGemmFwd1x1Split (the batch folded into the columns, the sum over C
-// split). Kernels: sgemm.hip, gemm_gather.hip, im2col.hip.
+// split). Kernels: sgemm.hip, gemm_gather.hip, im2col.hip. The 1x1 solvers also take packed
+// channels-last (NHWC / NDHWC) tensors: one GEMM over all the batch's pixels (NhwcGemm).
 #include "conv/conv_gpu.hpp"
 #include "core/errors.hpp"
 #include "gpu/runtime.hpp"
@@ -69,16 +70,205 @@ gpu::SgemmArgs ForGroup(gpu::SgemmArgs s, const ConvGeometry& g, ConvDirection d
     return s;
 }
 
+/// Channels-last 1x1 (packed N, spatial, C): x, dx, y and dy are matrices of pixels x channels as
+/// they lie, so each direction is one GEMM per group over all the batch's `pixels` (group 0's;
+/// the others differ by their pointers, NhwcForGroup):
+///   forward          y (P x Kg, ld K)  = x (P x Cg, ld C) * W[g]^T        (W: Kg x Cg, ld Cg)
+///   backward data    dx (P x Cg, ld C) = dy (P x Kg, ld K) * W[g]
+///   backward weights dW[g] (Kg x Cg)   = dy^T (Kg x P) * x (P x Cg), pixels in order.
+/// The strided 1x1 runs the same GEMM with the packed gathered x (or scattered dx) in place of x.
+gpu::SgemmArgs NhwcGemm(const ConvGeometry& g, ConvDirection dir, long pixels)
+{
+    gpu::SgemmArgs s;
+    s.batch = 1;
+    switch(dir)
+    {
+    case ConvDirection::Forward:
+        s.trans_b = true;
+        s.m = static_cast<int>(pixels); s.n = static_cast<int>(g.kpg); s.k = static_cast<int>(g.cpg);
+        s.lda = g.c; s.ldb = g.ws[0]; s.ldc = g.k;
+        break;
+    case ConvDirection::BackwardData:
+        s.m = static_cast<int>(pixels); s.n = static_cast<int>(g.cpg); s.k = static_cast<int>(g.kpg);
+        s.lda = g.k; s.ldb = g.ws[0]; s.ldc = g.c;
+        break;
+    case ConvDirection::BackwardWeights:
+        s.trans_a = true;
+        s.m = static_cast<int>(g.kpg); s.n = static_cast<int>(g.cpg); s.k = static_cast<int>(pixels);
+        s.lda = g.k; s.ldb = g.c; s.ldc = g.ws[0];
+        break;
+    }
+    return s;
+}
+
+/// Points the channels-last GEMM at group grp's columns of x (or col) and y and its rows of w.
+gpu::SgemmArgs NhwcForGroup(gpu::SgemmArgs s, const ConvGeometry& g, ConvDirection dir, long grp,
+                            const float* x, const float* w, const float* y, float* out)
+{
+    const long xo = grp * g.cpg, wo = grp * g.kpg * g.ws[0], yo = grp * g.kpg;
+    switch(dir)
+    {
+    case ConvDirection::Forward: s.a = x + xo; s.b = w + wo; s.c = out + yo; break;
+    case ConvDirection::BackwardData: s.a = y + yo; s.b = w + wo; s.c = out + xo; break;
+    case ConvDirection::BackwardWeights: s.a = y + yo; s.b = x + xo; s.c = out + wo; break;
+    }
+    return s;
+}
+
+long Pixels(const ConvGeometry& g) { return g.n * g.out[0] * g.out[1] * g.out[2]; }
+
+/// The channels-last unit-stride 1x1 GEMM's plan: tile, split (of the one reduction: C, K or the
+/// pixels) and its workspace bytes.
+struct NhwcPlan
+{
+    gpu::SgemmArgs base;
+    int tile = 0, splits = 1;
+    bool fold = false;
+    size_t need = 0;
+};
+
+NhwcPlan PlanNhwc(const Handle& handle, const ConvProblem& p)
+{
+    NhwcPlan n;
+    const ConvGeometry g(p);
+    n.base = NhwcGemm(g, p.direction, Pixels(g));
+    gpu::SgemmChoose(n.base, gpu::MultiprocessorCount(handle.Ordinal()), n.tile, n.splits, n.fold);
+    n.need = n.splits > 1 ? gpu::SgemmWorkspaceBytes(n.base, n.splits) : 0;
+    return n;
+}
+
+ConvInvoker Gemm1x1NhwcInvoker(const Handle& handle, const ConvProblem& p)
+{
+    const Handle* h         = &handle;
+    const ConvGeometry g(p);
+    const ConvDirection dir = p.direction;
+    const NhwcPlan plan     = PlanNhwc(handle, p);
+    return [h, g, dir, plan](const ConvArgs& r) {
+        // Without the workspace asked for, the unsplit GEMM (the launcher's own choice).
+        const bool split = plan.need > 0 && r.workspace != nullptr && r.workspace_size >= plan.need;
+        float* out = static_cast<float*>(dir == ConvDirection::Forward        ? r.y
+                                         : dir == ConvDirection::BackwardData ? r.x
+                                                                              : r.w);
+        for(long grp = 0; grp < g.g; ++grp)
+        {
+            const gpu::SgemmArgs s = NhwcForGroup(plan.base, g, dir, grp, static_cast<const float*>(r.x),
+                                                  static_cast<const float*>(r.w),
+                                                  static_cast<const float*>(r.y), out);
+            if(split)
+                gpu::LaunchSgemmWith(s, plan.tile, plan.splits, false, static_cast<float*>(r.workspace),
+                                     h->Stream());
+            else if(plan.need == 0)
+                gpu::LaunchSgemmWith(s, plan.tile, 1, false, nullptr, h->Stream());
+            else
+                gpu::LaunchSgemm(s, h->Stream());
+        }
+    };
+}
+
+/// The strided channels-last 1x1: forward gathers the subsampled x into the workspace (packed
+/// N, output positions, C) and runs the GEMM on it; backward data runs the GEMM into the
+/// workspace and scatters it into dx (zeros off the stride grid).
+ConvInvoker Gemm1x1StridedNhwcInvoker(const Handle& handle, const ConvProblem& p)
+{
+    const Handle* h           = &handle;
+    const ConvGeometry g(p);
+    const ConvDirection dir   = p.direction;
+    const gpu::SgemmArgs base = NhwcGemm(g, dir, Pixels(g));
+    int tile = 0, splits = 1;
+    bool fold = false;
+    gpu::SgemmChoose(base, gpu::MultiprocessorCount(handle.Ordinal()), tile, splits, fold);
+    const gpu::ConvKArgs ka = KernelArgs(g);
+    return [h, g, dir, base, tile, ka](const ConvArgs& r) {
+        float* col = static_cast<float*>(r.workspace);
+        if(col == nullptr)
+            ThrowBadParm("workSpace is null; the strided 1x1 GEMM on the GPU needs one");
+        const float* w = static_cast<const float*>(r.w);
+        if(dir == ConvDirection::Forward)
+        {
+            gpu::LaunchConv1x1GatherNhwc(ka, h->Stream(), static_cast<const float*>(r.x), col);
+            gpu::CheckLaunch("GemmFwd1x1_0_2 gather");
+            for(long grp = 0; grp < g.g; ++grp)
+                gpu::LaunchSgemmWith(NhwcForGroup(base, g, dir, grp, col, w, nullptr, static_cast<float*>(r.y)),
+                                     tile, 1, false, nullptr, h->Stream());
+        }
+        else
+        {
+            for(long grp = 0; grp < g.g; ++grp)
+                gpu::LaunchSgemmWith(NhwcForGroup(base, g, dir, grp, nullptr, w, static_cast<const float*>(r.y), col),
+                                     tile, 1, false, nullptr, h->Stream());
+            gpu::LaunchConv1x1ScatterNhwc(ka, h->Stream(), col, static_cast<float*>(r.x));
+            gpu::CheckLaunch("GemmBwd1x1_stride2 scatter");
+        }
+    };
+}
+
+/// GemmWrwUniversal on packed NHWC (strided 1x1): the gathered x (packed pixels x C, 256-byte
+/// rounded) first in the workspace, then the split sum's partials.
+struct WrwNhwcPlan
+{
+    gpu::SgemmArgs base;
+    int tile = 0, splits = 1;
+    size_t col = 0, partial = 0;
+};
+
+WrwNhwcPlan PlanWrwNhwc(const Handle& handle, const ConvProblem& p)
+{
+    const ConvGeometry g(p);
+    WrwNhwcPlan w;
+    w.base = NhwcGemm(g, ConvDirection::BackwardWeights, Pixels(g));
+    bool fold = false;
+    gpu::SgemmChoose(w.base, gpu::MultiprocessorCount(handle.Ordinal()), w.tile, w.splits, fold);
+    w.col     = (sizeof(float) * size_t(Pixels(g)) * size_t(g.c) + 255) / 256 * 256;
+    w.partial = w.splits > 1 ? gpu::SgemmWorkspaceBytes(w.base, w.splits) : 0;
+    return w;
+}
+
+ConvInvoker GemmWrwNhwcInvoker(const Handle& handle, const ConvProblem& p)
+{
+    const Handle* h         = &handle;
+    const ConvGeometry g(p);
+    const WrwNhwcPlan plan  = PlanWrwNhwc(handle, p);
+    const gpu::ConvKArgs ka = KernelArgs(g);
+    return [h, g, plan, ka](const ConvArgs& r) {
+        if(r.workspace == nullptr || r.workspace_size < plan.col)
+            ThrowBadParm("workSpace of ", r.workspace == nullptr ? 0 : r.workspace_size,
+                         " bytes; GemmWrwUniversal on packed NHWC on the GPU needs ", plan.col + plan.partial);
+        float* col = static_cast<float*>(r.workspace);
+        gpu::LaunchConv1x1GatherNhwc(ka, h->Stream(), static_cast<const float*>(r.x), col);
+        gpu::CheckLaunch("GemmWrwUniversal gather");
+        const bool split = plan.partial > 0 && r.workspace_size >= plan.col + plan.partial;
+        float* part      = reinterpret_cast<float*>(static_cast<char*>(r.workspace) + plan.col);
+        for(long grp = 0; grp < g.g; ++grp)
+        {
+            const gpu::SgemmArgs s = NhwcForGroup(plan.base, g, ConvDirection::BackwardWeights, grp, col,
+                                                  nullptr, static_cast<const float*>(r.y), static_cast<float*>(r.w));
+            if(split)
+                gpu::LaunchSgemmWith(s, plan.tile, plan.splits, false, part, h->Stream());
+            else
+                gpu::LaunchSgemmWith(s, plan.tile, 1, false, nullptr, h->Stream());
+        }
+    };
+}
 
 } // namespace
 
+size_t GemmWrwNhwcWorkspaceSize(const Handle& handle, const ConvProblem& p)
+{
+    if(!handle.IsGpu())
+        return 0;
+    const WrwNhwcPlan plan = PlanWrwNhwc(handle, p);
+    return plan.col + plan.partial;
+}
+
 ConvInvoker Gemm1x1StridedInvoker(const Handle& handle, const ConvProblem& p)
 {
-    const Handle* h = &handle;
-    const ConvGeometry g(p);
     const ConvDirection dir = p.direction;
     if(dir == ConvDirection::BackwardWeights)
         ThrowNotImplemented("the strided 1x1 GEMM on the GPU has no backward weights");
+    if(p.IsPackedNHWC())
+        return Gemm1x1StridedNhwcInvoker(handle, p);
+    const Handle* h = &handle;
+    const ConvGeometry g(p);
     const long os = g.out[0] * g.out[1] * g.out[2];
     // The GEMM of group 0 on the packed subsampled tensor (col[n][c][o]) in place of x or dx.
     gpu::SgemmArgs base;
@@ -138,6 +328,8 @@ ConvInvoker Gemm1x1StridedInvoker(const Handle& handle, const ConvProblem& p)
 
 ConvInvoker Gemm1x1Invoker(const Handle& handle, const ConvProblem& p)
 {
+    if(p.IsPackedNHWC())
+        return Gemm1x1NhwcInvoker(handle, p);
     const Handle* h = &handle;
     const ConvGeometry g(p);
     const ConvDirection dir = p.direction;
@@ -164,6 +356,8 @@ ConvInvoker Gemm1x1Invoker(const Handle& handle, const ConvProblem& p)
 
 size_t Gemm1x1WorkspaceSize(const Handle& handle, const ConvProblem& p)
 {
+    if(handle.IsGpu() && p.IsPackedNHWC())
+        return PlanNhwc(handle, p).need;   // any direction: one GEMM whose sum may split
     if(!handle.IsGpu() || p.direction != ConvDirection::BackwardWeights)
         return 0;
     const gpu::SgemmArgs base = GroupGemm(ConvGeometry(p), p.direction);
@@ -175,6 +369,12 @@ size_t Gemm1x1WorkspaceSize(const Handle& handle, const ConvProblem& p)
 
 ConvInvoker GemmRestInvoker(const Handle& handle, const ConvProblem& p)
 {
+    if(p.IsPackedNHWC())
+    {
+        if(p.direction != ConvDirection::BackwardWeights)
+            ThrowNotImplemented("GemmFwdRest / GemmBwdRest on packed NHWC");
+        return GemmWrwNhwcInvoker(handle, p);
+    }
     const Handle* h          = &handle;
     const ConvGeometry g(p);
     const ConvDirection dir  = p.direction;

@@ -30,6 +30,8 @@ struct WinogradKArgs
     int tiles;                      // T = n * tiles_h * tiles_w
     int splits, part;               // the tiles in `splits` parts of `part` (forward: 1, T)
     bool flip;                      // filters are the user's (K, C/g, 3, 3): read transposed, flipped
+    bool nhwc;                      // packed channels-last tensors (filters K, 3, 3, C/g) and the
+                                    // channels-last workspace layouts (kernels/conv/conv_winograd.hpp)
 };
 
 /// The implicit-GEMM tile table (composable_kernel's instance tables): kernels/conv/conv_igemm.hip

@@ -95,6 +95,10 @@ inline size_t GemmRestWorkspaceSize(const Handle& handle, const ConvProblem& p)
         bytes += sizeof(float) * size_t(p.k / p.groups) * rows; // one image's weight gradient
     return bytes;
 }
+/// GemmWrwUniversal on packed NHWC (a 1x1 filter without padding, stride > 1): the subsampled x
+/// of the whole batch gathered into the workspace, then dW[g] = dy^T * col over the pixels (its
+/// sum split where the weight tiles are few). GemmRestInvoker runs it; its workspace in bytes.
+size_t GemmWrwNhwcWorkspaceSize(const Handle& handle, const ConvProblem& p);
 /// ConvGpuGemmFwd1x1Split: forward 1x1 without padding as one GEMM over the whole batch's output
 /// positions, its sum over C split into parts added in order. The parts the launcher's model picks
 /// (1: no split pays, or a CPU handle), and the workspace (the gathered x, then the partials).

@@ -27,6 +27,7 @@ ConvInvoker Gemm1x1Invoker(const Handle&, const ConvProblem&) { NoGpu(); }
 size_t Gemm1x1WorkspaceSize(const Handle&, const ConvProblem&) { return 0; }
 ConvInvoker Gemm1x1StridedInvoker(const Handle&, const ConvProblem&) { NoGpu(); }
 ConvInvoker GemmRestInvoker(const Handle&, const ConvProblem&) { NoGpu(); }
+size_t GemmWrwNhwcWorkspaceSize(const Handle&, const ConvProblem&) { return 0; }
 int Gemm1x1SplitParts(const Handle&, const ConvProblem&) { return 1; }
 size_t Gemm1x1SplitWorkspaceSize(const Handle&, const ConvProblem&) { return 0; }
 ConvInvoker Gemm1x1SplitInvoker(const Handle&, const ConvProblem&) { NoGpu(); }

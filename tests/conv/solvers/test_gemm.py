@@ -20,13 +20,18 @@ split into parts added in order through the workspace) forced alone on a GPU han
 PyTorch float64: stride 1 and strided (gathered x), groups, odd column counts (the scalar paths),
 1-d and 3-d, the split forced to several values (MIOPEN_CY_DEBUG_SGEMM_FOLD_SPLIT) and the
 launcher's own choice; outputs poisoned (NaN) so unwritten elements fail; repeats bit-identical.
-Skips without a GPU."""
+Skips without a GPU.
+
+The 1x1 solvers on packed NHWC / NDHWC (one GEMM over the batch's pixels, strided through a
+channels-last gather or scatter; GemmWrwUniversal for the strided 1x1's backward weights) forced alone through immediate mode on every device against
+PyTorch float64, every direction, outputs poisoned, repeats bit for bit; through legacy Find and
+the run call; and where they (and the general GEMM solvers, NCHW-only) do not apply."""
 import numpy as np
 import pytest
 
 import miopen_cy as mi
 from support.buffers import desc, poisoned, rel_l2
-from support.conv import BWD, FWD, TOL, WRW, Case, reference, run
+from support.conv import BWD, FWD, TOL, WRW, Case, ChannelsLast, channels_last, reference, run
 from support.devices import requires_gpu
 
 pytestmark = pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
@@ -486,3 +491,123 @@ def test_split_gemm_too_small_workspace_is_refused_and_writes_nothing(rng):
     with pytest.raises(mi.BadParmError, match="[Ww]ork[Ss]pace"):
         mi.convolutionForwardImmediate(handle, wd, w, xd, x, cd, yd, y, ws, need // 2, SPLIT_SOLVER_ID)
     assert np.isnan(y).all()
+
+
+# ---- the 1x1 GEMM solvers on packed NHWC / NDHWC (issue 18 item 3) -----------------------------
+# Channels-last tensors are matrices of pixels x channels as they lie: each direction is one GEMM
+# per group over the batch's pixels (strided: through a gather or scatter of the whole batch on
+# the GPU, of one image on the CPU). Each solver is forced alone through immediate mode on every
+# device, against PyTorch float64, outputs poisoned, repeats bit for bit.
+
+UNIT_1X1_IDS = {FWD: 88, BWD: 96, WRW: 101}
+STRIDED_1X1_IDS = {FWD: 90, BWD: 95}
+NHWC_UNIT_CASES = [
+    Case(2, 8, (6, 5), 12, (1, 1), (0, 0), (1, 1), (1, 1)),
+    Case(1, 3, (7, 9), 5, (1, 1), (0, 0), (1, 1), (1, 1)),                  # c and k < 4: scalar loads
+    Case(3, 36, (13, 11), 70, (1, 1), (0, 0), (1, 1), (1, 1), groups=2),    # odd per-group sizes
+    Case(2, 64, (8, 8), 128, (1, 1), (0, 0), (1, 1), (1, 1)),               # vectorised loads
+    Case(32, 16, (7, 7), 24, (1, 1), (0, 0), (1, 1), (1, 1)),               # long pixel sum (wrw)
+    Case(4, 256, (14, 14), 64, (1, 1), (0, 0), (1, 1), (1, 1), groups=4),
+    Case(8, 1024, (7, 7), 64, (1, 1), (0, 0), (1, 1), (1, 1)),              # few tiles: a split sum on the GPU
+    Case(3, 6, (17,), 10, (1,), (0,), (1,), (1,)),                          # 1-d
+    Case(2, 4, (5, 6, 7), 4, (1, 1, 1), (0, 0, 0), (1, 1, 1), (1, 1, 1), groups=2),   # 3-d
+    Case(2, 8, (5, 6), 12, (1, 1), (0, 0), (1, 1), (1, 1), transpose=True),
+    Case(2, 6, (5, 6), 9, (1, 1), (0, 0), (1, 1), (1, 1), groups=3),
+]
+NHWC_STRIDED_CASES = [
+    Case(2, 8, (7, 6), 4, (1, 1), (0, 0), (2, 2), (1, 1)),
+    Case(3, 36, (13, 11), 70, (1, 1), (0, 0), (2, 3), (1, 1), groups=2),    # odd sizes, mixed strides
+    Case(4, 64, (14, 14), 128, (1, 1), (0, 0), (2, 2), (1, 1)),             # float4 gather and scatter
+    Case(3, 6, (17,), 10, (1,), (0,), (3,), (1,)),                          # 1-d
+    Case(2, 4, (5, 6, 7), 6, (1, 1, 1), (0, 0, 0), (2, 1, 2), (1, 1, 1)),   # 3-d
+    Case(2, 8, (5, 6), 12, (1, 1), (0, 0), (2, 2), (1, 1), transpose=True),
+    Case(3, 5, (9, 11), 7, (1, 1), (0, 0), (2, 2), (1, 1)),                 # odd sizes: scalar moves
+]
+
+
+def canonical_of(case, direction):
+    return {FWD: BWD, BWD: FWD, WRW: WRW}[direction] if case.transpose else direction
+
+
+@pytest.mark.parametrize("case", NHWC_UNIT_CASES, ids=str)
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
+def test_gemm_1x1_solver_alone_on_nhwc(handle, rng, case, direction):
+    t = ChannelsLast(case, rng)
+    sid = UNIT_1X1_IDS[canonical_of(case, direction)]
+    first = t.run(handle, direction, sid)
+    again = t.run(handle, direction, sid)
+    assert rel_l2(first, t.expected(direction)) <= TOL
+    assert first.tobytes() == again.tobytes()
+
+
+@pytest.mark.parametrize("case", NHWC_STRIDED_CASES, ids=str)
+@pytest.mark.parametrize("direction", [FWD, BWD])
+def test_strided_gemm_1x1_solver_alone_on_nhwc(handle, rng, case, direction):
+    t = ChannelsLast(case, rng)
+    sid = STRIDED_1X1_IDS[canonical_of(case, direction)]
+    first = t.run(handle, direction, sid)
+    again = t.run(handle, direction, sid)
+    assert rel_l2(first, t.expected(direction)) <= TOL
+    assert first.tobytes() == again.tobytes()
+
+
+@pytest.mark.parametrize("case", NHWC_STRIDED_CASES, ids=str)
+def test_gemm_wrw_universal_on_nhwc_strided_1x1(handle, rng, case):
+    """GemmWrwUniversal takes the strided 1x1 on channels-last tensors (the subsampled x gathered,
+    then one product over the pixels)."""
+    t = ChannelsLast(case, rng)
+    first = t.run(handle, WRW, 102)
+    again = t.run(handle, WRW, 102)
+    assert rel_l2(first, t.expected(WRW)) <= TOL
+    assert first.tobytes() == again.tobytes()
+
+
+def test_gemm_1x1_nhwc_through_find_and_the_run_call(handle, rng):
+    """Legacy Find offers the GEMM algorithm for a channels-last 1x1 layer in every direction, and
+    its run call (the find-db's GEMM solver) matches PyTorch."""
+    case = NHWC_UNIT_CASES[3]
+    t = ChannelsLast(case, rng)
+    gemm = int(mi.miopenConvolutionAlgoGEMM)
+    for direction in (FWD, BWD, WRW):
+        size = max(t.workspace(handle, direction, UNIT_1X1_IDS[direction]), 1)
+        ws = np.empty(size, np.uint8)
+        out = channels_last(poisoned(t.expected(direction).shape))
+        scratch = channels_last(poisoned(t.expected(direction).shape))
+        if direction == FWD:
+            perf = mi.findConvolutionForwardAlgorithm(handle, t.xd, t.x, t.wd, t.w, t.cd, t.yd, scratch, 5, ws,
+                                                      size, False)
+            assert gemm in {int(p.fwd_algo) for p in perf}
+            mi.convolutionForward(handle, 1.0, t.xd, t.x, t.wd, t.w, t.cd, gemm, 0.0, t.yd, out, ws, size)
+        elif direction == BWD:
+            perf = mi.findConvolutionBackwardDataAlgorithm(handle, t.yd, t.dy, t.wd, t.w, t.cd, t.xd, scratch, 5,
+                                                           ws, size, False)
+            assert gemm in {int(p.bwd_data_algo) for p in perf}
+            mi.convolutionBackwardData(handle, 1.0, t.yd, t.dy, t.wd, t.w, t.cd, gemm, 0.0, t.xd, out, ws, size)
+        else:
+            perf = mi.findConvolutionBackwardWeightsAlgorithm(handle, t.yd, t.dy, t.xd, t.x, t.cd, t.wd, scratch,
+                                                              5, ws, size, False)
+            assert gemm in {int(p.bwd_weights_algo) for p in perf}
+            mi.convolutionBackwardWeights(handle, 1.0, t.yd, t.dy, t.xd, t.x, t.cd, gemm, 0.0, t.wd, out, ws,
+                                          size)
+        assert rel_l2(out, t.expected(direction)) <= TOL
+
+
+@pytest.mark.parametrize("direction", [FWD, BWD, WRW])
+def test_gemm_solvers_on_nhwc_not_applicable_beyond_unpadded_1x1(handle, rng, direction):
+    """On channels-last tensors the 1x1 solvers refuse padding and (stride 1 solvers) strides,
+    and the general GEMM solvers stay NCHW-only, each with a BadParm saying why."""
+    rest = {FWD: 91, BWD: 97, WRW: 102}[direction]
+    for case, sid in ((Case(2, 4, (9, 8), 6, (3, 3), (1, 1), (1, 1), (1, 1)), UNIT_1X1_IDS[direction]),
+                      (Case(2, 8, (7, 6), 4, (1, 1), (1, 1), (1, 1), (1, 1)), UNIT_1X1_IDS[direction]),
+                      (Case(2, 8, (7, 6), 4, (1, 1), (0, 0), (2, 2), (1, 1)), UNIT_1X1_IDS[direction]),
+                      (Case(2, 8, (7, 6), 4, (1, 1), (0, 0), (1, 1), (1, 1)), rest)):
+        t = ChannelsLast(case, rng)
+        out = channels_last(poisoned(t.expected(direction).shape))
+        with pytest.raises(mi.BadParmError, match="not applicable"):
+            if direction == FWD:
+                mi.convolutionForwardImmediate(handle, t.wd, t.w, t.xd, t.x, t.cd, t.yd, out, None, 0, sid)
+            elif direction == BWD:
+                mi.convolutionBackwardDataImmediate(handle, t.yd, t.dy, t.wd, t.w, t.cd, t.xd, out, None, 0, sid)
+            else:
+                mi.convolutionBackwardWeightsImmediate(handle, t.yd, t.dy, t.xd, t.x, t.cd, t.wd, out, None, 0, sid)
+        assert np.isnan(out).all()

@@ -15,7 +15,7 @@ import torch
 
 import miopen_cy as mi
 from support.buffers import Strided, desc, poisoned, rel_l2
-from support.conv import BWD, FWD, WRW, Call, Case, reference, run
+from support.conv import BWD, FWD, WRW, Call, Case, ChannelsLast, reference, run
 from support.devices import requires_gpu
 
 
@@ -493,3 +493,42 @@ def test_not_applicable_says_why_on_the_gpu(gpu_handle, rng, monkeypatch, solver
     with pytest.raises(mi.BadParmError, match="not applicable") as info:
         run(gpu_handle, case, direction, x, w, dy, algo=ALGO)
     assert solver in str(info.value) and reason in str(info.value)
+
+
+# ---- packed NHWC on the GPU (issue 18 item 3) ---------------------------------------------------
+# Channels-last transforms and workspaces (conv_winograd.hip's *Nhwc kernels), the GEMMs' operands
+# swapped: each solver forced alone through immediate mode on channels-last tensors, against
+# PyTorch float64, outputs poisoned, repeats bit for bit. The CPU solvers are NCHW-only and say so.
+
+NHWC_GPU_ACCURACY = [
+    c3(1, 3, (5, 5), 2, (1, 1)),                    # batch 1, one tile partly outside
+    c3(3, 7, (13, 11), 9, (2, 2)),                  # odd sizes and channel counts
+    c3(2, 5, (13, 7), 3, (0, 2)),                   # mixed pads
+    c3(2, 8, (11, 10), 6, (2, 0), groups=2),        # groups
+    c3(2, 64, (12, 12), 64, (1, 1), groups=4),
+    c3(2, 6, (6, 5), 4, (3, 4)),                    # pads past the filter: backward data crops
+    c3(2, 256, (14, 14), 256, (1, 1)),              # ResNet-50's 14x14 channels
+    c3(1, 131, (9, 11), 67, (1, 0)),                # channel counts that are multiples of nothing
+    c3(8, 32, (28, 28), 16, (1, 1)),                # backward weights: the tiles in several parts
+    c3(2, 6, (7, 6), 4, (1, 1), transpose=True),    # transposed: canonical backward data is forward
+]
+
+
+@requires_gpu
+@pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
+@pytest.mark.parametrize("case", NHWC_GPU_ACCURACY, ids=str)
+@pytest.mark.parametrize("direction,solver", GPU_FORCED)
+def test_forced_solver_on_nhwc_matches_torch(gpu_handle, rng, solver, direction, case):
+    t = ChannelsLast(case, rng)
+    sid = GPU_SOLVERS[direction][solver]
+    first = t.run(gpu_handle, direction, sid)
+    again = t.run(gpu_handle, direction, sid)
+    assert rel_l2(first, t.expected(direction)) <= TOL
+    assert first.tobytes() == again.tobytes()
+
+
+@pytest.mark.parametrize("direction,solver", FORCED)
+def test_nhwc_is_not_applicable_on_the_cpu(handle, rng, direction, solver):
+    t = ChannelsLast(c3(2, 4, (7, 6), 5, (1, 1)), rng)
+    with pytest.raises(mi.BadParmError, match="not applicable.*packed NHWC: on the GPU only"):
+        t.run(handle, direction, IDS[solver])

@@ -16,8 +16,10 @@
 namespace miopen::solvers::gemm {
 
 /// `gpu_too`: the solver also runs on GPU handles (conv/conv_gpu.hpp), else it is CPU-only.
+/// `nhwc_too`: packed channels-last tensors are accepted too (the 1x1 solvers: one GEMM over the
+/// batch's pixels, whose count must then fit the BLAS's 32-bit ints).
 inline Applicability CommonApplicability(const ConvContext& ctx, const ConvProblem& p, ConvDirection dir,
-                                         bool gpu_too = false)
+                                         bool gpu_too = false, bool nhwc_too = false)
 {
     if(!ctx.handle.IsCpu() && !gpu_too)
         return OtherDomain("CPU solver");
@@ -25,8 +27,16 @@ inline Applicability CommonApplicability(const ConvContext& ctx, const ConvProbl
         return OtherDomain(dir == ConvDirection::Forward ? "forward only"
                            : dir == ConvDirection::BackwardData ? "backward data only"
                                                                 : "backward weights only");
+    if(nhwc_too && p.IsPackedNHWC())
+    {
+        const double pixels = static_cast<double>(p.n) * std::max(p.OutSpatial(), p.InSpatial());
+        if(pixels > INT_MAX || p.k > INT_MAX || p.c > INT_MAX)
+            return NotApplicable("the batch's pixels too many for 32-bit BLAS indices");
+        return Applicable();
+    }
     if(!p.IsPackedNCHW())
-        return NotApplicable("needs packed N, C, spatial tensors");
+        return NotApplicable(nhwc_too ? "needs packed N, C, spatial tensors (or packed N, spatial, C)"
+                                      : "needs packed N, C, spatial tensors");
     const double biggest = static_cast<double>(p.c / p.groups) * p.FilterSpatial() *
                            static_cast<double>(std::max(p.OutSpatial(), p.InSpatial()));
     if(biggest > INT_MAX || p.k > INT_MAX)
@@ -104,7 +114,10 @@ enum class Kind
 
 /// MIOpen's GEMM solvers: a solver states its name, id, direction and kind, and its run on the CPU
 /// (OpenBLAS; the workspace as WorkspaceSize says on a CPU handle); on GPU handles the kind's
-/// invoker runs (kernels/gemm/conv_gemm_launch.cpp).
+/// invoker runs (kernels/gemm/conv_gemm_launch.cpp). The 1x1 kinds also take packed
+/// channels-last tensors (MIOpen's GEMM solvers are NCHW-only; ours read NHWC as it lies): on the
+/// GPU always, on the CPU where the solver gives its channels-last run `nhwc_run`; a Rest solver
+/// with an `nhwc_run` (GemmWrwUniversal) takes the strided 1x1 on them.
 class GemmSolver final : public ConvSolver
 {
 public:
@@ -112,8 +125,9 @@ public:
     /// workspace.
     using CpuRun = void (*)(const ConvGeometry& g, float* x, float* w, float* y, float* col);
 
-    GemmSolver(std::string_view name, uint64_t id, ConvDirection dir, Kind kind, CpuRun run)
-        : name_(name), id_(id), dir_(dir), kind_(kind), run_(run)
+    GemmSolver(std::string_view name, uint64_t id, ConvDirection dir, Kind kind, CpuRun run,
+               CpuRun nhwc_run = nullptr)
+        : name_(name), id_(id), dir_(dir), kind_(kind), run_(run), nhwc_run_(nhwc_run)
     {
     }
     std::string_view Name() const override { return name_; }
@@ -129,9 +143,23 @@ public:
     }
     Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        const Applicability common = CommonApplicability(ctx, p, dir_, true);
-        if(!common.ok || kind_ == Kind::Rest)
+        const Applicability common =
+            CommonApplicability(ctx, p, dir_, true, kind_ != Kind::Rest || nhwc_run_ != nullptr);
+        if(!common.ok || (kind_ == Kind::Rest && !p.IsPackedNHWC()))
             return common;
+        if(p.IsPackedNHWC() && ctx.handle.IsCpu() && nhwc_run_ == nullptr)
+            return NotApplicable("packed NHWC on the CPU: no channels-last run");
+        if(kind_ == Kind::Rest)
+        {
+            // GemmWrwUniversal on packed NHWC: the strided 1x1 (the subsampled x gathered, then
+            // the product over the pixels); stride 1 is GemmWrw1x1_stride1's.
+            const Applicability unpadded = Unpadded1x1(p);
+            if(!unpadded.ok)
+                return NotApplicable("packed NHWC: a 1x1 filter without padding only");
+            if(p.IsUnitStrideNoPad())
+                return NotApplicable("packed NHWC with stride 1: GemmWrw1x1_stride1 needs no gather");
+            return Applicable();
+        }
         if(kind_ == Kind::Unit1x1)
         {
             if(!p.Is1x1() || !p.IsUnitStrideNoPad())
@@ -153,6 +181,8 @@ public:
         case Kind::Strided1x1: return ctx.handle.IsGpu() ? Strided1x1GpuWorkspaceSize(p) : ColBytes(p);
         case Kind::Rest: break;
         }
+        if(p.IsPackedNHWC())
+            return ctx.handle.IsGpu() ? conv_gpu::GemmWrwNhwcWorkspaceSize(ctx.handle, p) : ColBytes(p);
         return conv_gpu::GemmRestWorkspaceSize(ctx.handle, p);
     }
     ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
@@ -161,7 +191,7 @@ public:
             return kind_ == Kind::Unit1x1      ? conv_gpu::Gemm1x1Invoker(ctx.handle, p)
                    : kind_ == Kind::Strided1x1 ? conv_gpu::Gemm1x1StridedInvoker(ctx.handle, p)
                                                : conv_gpu::GemmRestInvoker(ctx.handle, p);
-        return [run = run_, g = ConvGeometry(p)](const ConvArgs& a) {
+        return [run = p.IsPackedNHWC() ? nhwc_run_ : run_, g = ConvGeometry(p)](const ConvArgs& a) {
             run(g, static_cast<float*>(a.x), static_cast<float*>(a.w), static_cast<float*>(a.y),
                 static_cast<float*>(a.workspace));
         };
@@ -173,6 +203,7 @@ private:
     ConvDirection dir_;
     Kind kind_;
     CpuRun run_;
+    CpuRun nhwc_run_;
 };
 
 } // namespace miopen::solvers::gemm

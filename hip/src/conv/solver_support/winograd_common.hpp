@@ -1,6 +1,6 @@
 // What the Winograd solvers share (ConvMPBidirectWinograd<m-3> for forward and backward data,
 // ConvCpuWinogradWrw<m-3> for backward weights): applicability (2-d, 3x3, stride 1, dilation 1,
-// packed NCHW, not depthwise), the workspace of the plan, the time estimate and the invoker over
+// packed NCHW, or packed NHWC on a GPU handle; not depthwise), the workspace of the plan, the time estimate and the invoker over
 // cpu/conv/winograd.cpp on a CPU handle (on a GPU handle: winograd_gpu.hpp), and the solver
 // skeleton WinogradSolver<Weights, WinoDataH> that both families' class templates fill in.
 #pragma once
@@ -49,8 +49,10 @@ inline Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p, 
         return NotApplicable("needs stride 1");
     if(p.dilations[0] != 1 || p.dilations[1] != 1)
         return NotApplicable("needs dilation 1");
-    if(!p.IsPackedNCHW())
-        return NotApplicable("needs packed N, C, spatial tensors");
+    if(p.IsPackedNHWC() && !ctx.handle.IsGpu())
+        return NotApplicable("packed NHWC: on the GPU only (the CPU kernels are NCHW)");
+    if(!p.IsPackedNCHW() && !p.IsPackedNHWC())
+        return NotApplicable("needs packed N, C, spatial tensors (or packed N, spatial, C on the GPU)");
     // Depthwise: each tile-element "GEMM" is 1 x tiles x 1, an elementwise product; the
     // transforms move 4x (F(4x4)) the data of the direct convolution for 2.25x fewer products.
     if(p.c == static_cast<size_t>(p.groups) && p.k == static_cast<size_t>(p.groups))

@@ -171,6 +171,7 @@ ConvInvoker MakeInvoker(const Handle& handle, const ConvProblem& p, int m)
     k.splits = static_cast<int>(pl.splits);
     k.part = static_cast<int>(pl.part);
     k.flip = p.IsBackwardData();
+    k.nhwc = p.IsPackedNHWC();
     plan.gemm_tile = pl.gemm_tile;
     plan.f0 = pl.f0;
     plan.f1 = pl.f1;

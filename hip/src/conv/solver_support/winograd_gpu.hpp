@@ -8,6 +8,8 @@
 // ConvCpuWinogradWrw<4-3> / <2-3> (backward weights): x and dy transformed with the tiles in
 // parts, per (tile element, part) a GEMM reducing over the part's tiles, and a weight transform
 // that adds the parts in order (deterministic) and writes dw.
+// Packed NHWC tensors run the same plan through channels-last transforms and workspaces (the
+// GEMMs' operands swapped so that the channels stay contiguous).
 // Kernels: hip/kernels/conv/conv_winograd.hip (layouts there). Workspace: the whole batch's
 // transformed data and products at once (one pass).
 #pragma once

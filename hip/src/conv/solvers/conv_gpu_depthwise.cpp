@@ -1,6 +1,6 @@
 // ConvGpuDepthwise{Fwd,Bwd,Wrw} (ids 2031-2033, miopen_cy's own): depthwise convolution on the GPU
-// (groups == C == K, 2-d, packed NCHW, any filter, pads, strides, dilations) by the memory-bound
-// kernels of hip/kernels/conv/conv_depthwise.hip. Forward and backward data need no workspace;
+// (groups == C == K, 2-d, packed NCHW, any filter, pads, strides, dilations; forward and backward
+// data on packed NHWC too) by the memory-bound kernels of hip/kernels/conv/conv_depthwise.hip. Forward and backward data need no workspace;
 // backward weights needs C x N x filter floats (per-image partial sums, added in a fixed order:
 // deterministic) and at most 25 filter taps. A GPU solver: other domain on the CPU.
 #include "conv/conv_gpu.hpp"
@@ -31,8 +31,10 @@ public:
             return NotApplicable("2-d only");
         if(!(size_t(p.groups) == p.c && p.c == p.k))
             return NotApplicable("depthwise only (groups == C == K)");
-        if(!p.IsPackedNCHW())
-            return NotApplicable("packed NCHW tensors only");
+        if(p.IsPackedNHWC() && dir_ == ConvDirection::BackwardWeights)
+            return NotApplicable("packed NHWC: forward and backward data only");
+        if(!p.IsPackedNCHW() && !p.IsPackedNHWC())
+            return NotApplicable("packed NCHW tensors only (or packed NHWC forward and backward data)");
         if(!conv_gpu::Fits32(p))
             return NotApplicable("a tensor has 2^31 elements or more");
         if(dir_ == ConvDirection::BackwardWeights && p.FilterSpatial() > 25)

@@ -251,4 +251,104 @@ void ConvBwdWeightsGemm(const ConvGeometry& g, float* x, float* dw, float* dy, f
         }
 }
 
+// ---- channels-last 1x1 -------------------------------------------------------------------------
+
+namespace {
+
+long NhwcPixels(const ConvGeometry& g) { return g.n * g.out[0] * g.out[1] * g.out[2]; }
+
+/// Element offset of input position (id, ih, iw) of image n, channel 0.
+long NhwcAt(const ConvGeometry& g, long n, long id, long ih, long iw)
+{
+    return n * g.xs[0] + id * g.xs[2] + ih * g.xs[3] + iw * g.xs[4];
+}
+
+} // namespace
+
+void ConvFwdGemm1x1Nhwc(const ConvGeometry& g, float* x, float* w, float* y, float* /*col*/)
+{
+    const int p = static_cast<int>(NhwcPixels(g));
+    for(long grp = 0; grp < g.g; ++grp)
+        SgemmParallel(false, true, p, g.kpg, g.cpg, 1.0f, x + grp * g.cpg, g.c, w + grp * g.kpg * g.ws[0],
+                      g.ws[0], 0.0f, y + grp * g.kpg, g.k);
+}
+
+/// col[o][c] = x[n][o * stride][grp * Cg + c]: the subsampled x of image n and group grp.
+static void GatherNhwc(const ConvGeometry& g, const float* x, long n, long grp, float* col)
+{
+    float* dst = col;
+    for(long od = 0; od < g.out[0]; ++od)
+        for(long oh = 0; oh < g.out[1]; ++oh)
+            for(long ow = 0; ow < g.out[2]; ++ow, dst += g.cpg)
+            {
+                const float* src = x + NhwcAt(g, n, od * g.str[0], oh * g.str[1], ow * g.str[2]) + grp * g.cpg;
+                std::copy(src, src + g.cpg, dst);
+            }
+}
+
+void ConvFwdGemm1x1StridedNhwc(const ConvGeometry& g, float* x, float* w, float* y, float* col)
+{
+    const long os = g.out[0] * g.out[1] * g.out[2];
+    for(long n = 0; n < g.n; ++n)
+        for(long grp = 0; grp < g.g; ++grp)
+        {
+            GatherNhwc(g, x, n, grp, col);
+            SgemmParallel(false, true, os, g.kpg, g.cpg, 1.0f, col, g.cpg, w + grp * g.kpg * g.ws[0], g.ws[0],
+                          0.0f, y + n * g.ys[0] + grp * g.kpg, g.k);
+        }
+}
+
+void ConvBwdDataGemm1x1Nhwc(const ConvGeometry& g, float* dx, float* w, float* dy, float* /*col*/)
+{
+    const int p = static_cast<int>(NhwcPixels(g));
+    for(long grp = 0; grp < g.g; ++grp)
+        SgemmParallel(false, false, p, g.cpg, g.kpg, 1.0f, dy + grp * g.kpg, g.k, w + grp * g.kpg * g.ws[0],
+                      g.ws[0], 0.0f, dx + grp * g.cpg, g.c);
+}
+
+void ConvBwdDataGemm1x1StridedNhwc(const ConvGeometry& g, float* dx, float* w, float* dy, float* col)
+{
+    const long os = g.out[0] * g.out[1] * g.out[2];
+    for(long n = 0; n < g.n; ++n)
+        for(long grp = 0; grp < g.g; ++grp)
+        {
+            SgemmParallel(false, false, os, g.cpg, g.kpg, 1.0f, dy + n * g.ys[0] + grp * g.kpg, g.k,
+                          w + grp * g.kpg * g.ws[0], g.ws[0], 0.0f, col, g.cpg);
+            // dx[n][i][grp * Cg + c] = col[i / stride][c] on the stride grid, else 0.
+            for(long id = 0; id < g.in[0]; ++id)
+                for(long ih = 0; ih < g.in[1]; ++ih)
+                    for(long iw = 0; iw < g.in[2]; ++iw)
+                    {
+                        float* dst = dx + NhwcAt(g, n, id, ih, iw) + grp * g.cpg;
+                        if(id % g.str[0] == 0 && ih % g.str[1] == 0 && iw % g.str[2] == 0)
+                        {
+                            const long o = ((id / g.str[0]) * g.out[1] + ih / g.str[1]) * g.out[2] + iw / g.str[2];
+                            std::copy(col + o * g.cpg, col + (o + 1) * g.cpg, dst);
+                        }
+                        else
+                            std::fill(dst, dst + g.cpg, 0.0f);
+                    }
+        }
+}
+
+void ConvBwdWeightsGemm1x1Nhwc(const ConvGeometry& g, float* x, float* dw, float* dy, float* /*col*/)
+{
+    const int p = static_cast<int>(NhwcPixels(g));
+    for(long grp = 0; grp < g.g; ++grp)
+        SgemmParallel(true, false, g.kpg, g.cpg, p, 1.0f, dy + grp * g.kpg, g.k, x + grp * g.cpg, g.c, 0.0f,
+                      dw + grp * g.kpg * g.ws[0], g.ws[0]);
+}
+
+void ConvBwdWeightsGemm1x1StridedNhwc(const ConvGeometry& g, float* x, float* dw, float* dy, float* col)
+{
+    const long os = g.out[0] * g.out[1] * g.out[2];
+    for(long grp = 0; grp < g.g; ++grp)
+        for(long n = 0; n < g.n; ++n)
+        {
+            GatherNhwc(g, x, n, grp, col);
+            SgemmParallel(true, false, g.kpg, g.cpg, os, 1.0f, dy + n * g.ys[0] + grp * g.kpg, g.k, col, g.cpg,
+                          n == 0 ? 0.0f : 1.0f, dw + grp * g.kpg * g.ws[0], g.ws[0]);
+        }
+}
+
 } // namespace miopen::cpu

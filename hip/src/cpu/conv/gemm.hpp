@@ -62,4 +62,19 @@ void ConvBwdWeightsGemm1x1(const ConvGeometry& g, float* x, float* dw, float* dy
 /// dW[g] = sum over n of dy[n][g] * im2col(x[n][g])^T in image order, any geometry (GemmWrwUniversal).
 void ConvBwdWeightsGemm(const ConvGeometry& g, float* x, float* dw, float* dy, float* col);
 
+/// The 1x1 solvers' channels-last runs (packed N, spatial, C; w: K x Cg): x, dx, y and dy are
+/// matrices of pixels x channels as they lie, so stride 1 is one GEMM per group over the batch's
+/// pixels and a stride > 1 one per image and group through `col` (output positions x Cg):
+///   forward          y (P x Kg)  = x (P x Cg) * W[g]^T             (GemmFwd1x1_0_1, _0_2)
+///   backward data    dx (P x Cg) = dy (P x Kg) * W[g]                 (GemmBwd1x1_stride1, _stride2)
+///   backward weights dW[g]       = dy^T (Kg x P) * x (P x Cg)         (GemmWrw1x1_stride1)
+void ConvFwdGemm1x1Nhwc(const ConvGeometry& g, float* x, float* w, float* y, float* /*col*/);
+void ConvFwdGemm1x1StridedNhwc(const ConvGeometry& g, float* x, float* w, float* y, float* col);
+void ConvBwdDataGemm1x1Nhwc(const ConvGeometry& g, float* dx, float* w, float* dy, float* /*col*/);
+void ConvBwdDataGemm1x1StridedNhwc(const ConvGeometry& g, float* dx, float* w, float* dy, float* col);
+void ConvBwdWeightsGemm1x1Nhwc(const ConvGeometry& g, float* x, float* dw, float* dy, float* /*col*/);
+/// Backward weights of the strided 1x1 (GemmWrwUniversal): per group and image in order, the
+/// subsampled x into col (output positions x Cg), then dW[g] += dy[n]^T * col.
+void ConvBwdWeightsGemm1x1StridedNhwc(const ConvGeometry& g, float* x, float* dw, float* dy, float* col);
+
 } // namespace miopen::cpu
