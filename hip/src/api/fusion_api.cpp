@@ -131,10 +131,7 @@ extern "C" miopenStatus_t miopenFusionPlanConvolutionGetAlgo(miopenFusionPlanDes
             miopen::ThrowBadParm("requestAlgoCount = ", requestAlgoCount, "; must be >= 0");
         if(requestAlgoCount > 0)
             Out(returnedAlgos, "returnedAlgos");
-        // The plan has no device of its own: the algorithms are those of the CPU's solvers (the
-        // device every build has); compile checks the chosen one on the handle's device.
-        miopen::Handle cpu;
-        const auto algos = plan.ConvAlgos(cpu);
+        const auto algos = plan.ConvAlgos();
         const int n = std::min(requestAlgoCount, static_cast<int>(algos.size()));
         for(int i = 0; i < n; ++i)
             returnedAlgos[i] = algos[static_cast<size_t>(i)];

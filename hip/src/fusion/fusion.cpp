@@ -289,6 +289,16 @@ void FusionPlan::SetConvAlgo(miopenConvFwdAlgorithm_t algo)
     state_          = State::NotCompiled;
 }
 
+std::vector<miopenConvFwdAlgorithm_t> FusionPlan::ConvAlgos() const
+{
+    if(state_ == State::Compiled && Conv() != nullptr)
+        return compiled_algos_;
+    // Not compiled: the plan has no device yet; the algorithms are those of the CPU's solvers
+    // (the device every build has), and compile checks the chosen one on the handle's device.
+    Handle cpu;
+    return ConvAlgos(cpu);
+}
+
 std::vector<miopenConvFwdAlgorithm_t> FusionPlan::ConvAlgos(const Handle& handle) const
 {
     const FusionOp* c = Conv();
@@ -402,6 +412,10 @@ void FusionPlan::Compile(const Handle& handle)
                      ExplainNoSolver(*pp, survey));
             algo_ = static_cast<miopenConvFwdAlgorithm_t>(algos.front().first);
         }
+        compiled_algos_ = {algo_};   // the algorithm compile picked, then the others
+        for(const auto& a : algos)
+            if(a.first != static_cast<int>(algo_))
+                compiled_algos_.push_back(static_cast<miopenConvFwdAlgorithm_t>(a.first));
     }
     solver_ = solver->name;
     failure_.clear();

@@ -128,6 +128,9 @@ public:
     void SetConvAlgo(miopenConvFwdAlgorithm_t algo);
     /// The algorithms whose solvers can run the plan's convolution (no workspace), best first.
     std::vector<miopenConvFwdAlgorithm_t> ConvAlgos(const Handle& handle) const;
+    /// miopenFusionPlanConvolutionGetAlgo's list: a compiled plan's, on the device it was
+    /// compiled for (the algorithm compile picked first); before compile, the CPU's.
+    std::vector<miopenConvFwdAlgorithm_t> ConvAlgos() const;
     size_t WorkspaceSize(const Handle& handle, miopenConvFwdAlgorithm_t algo) const;
 
     /// Validates the chain and picks the fused solver; UnsupportedOp naming the operator and the
@@ -157,6 +160,7 @@ private:
     std::string failure_;
     std::string solver_;
     miopenConvFwdAlgorithm_t algo_ = miopenConvolutionFwdAlgoDirect;
+    std::vector<miopenConvFwdAlgorithm_t> compiled_algos_;   // UsableAlgos on the compiled device
 };
 
 FusionPlan& DerefFusionPlan(miopenFusionPlanDescriptor_t plan, const char* name);
