@@ -108,7 +108,6 @@ void LaunchBnBwdApplyStrided(const StridedSpace<4>& s, const Launch& l, const T*
 /// kBnPeractThreads.
 constexpr int kBnPeractTrainMaxN = 64;
 constexpr int kBnPeractThreads   = 64; // small blocks: many resident, loads of some overlap
-constexpr int kBnPeractLoads     = 32; // fp32 loads a thread keeps in flight a staged operand
 template <class T>
 void LaunchBnPeractTrain(const Launch& l, int64_t n, int64_t groups, const T* x, T* y,
                          const BnTrainArgs& t, float beta);
