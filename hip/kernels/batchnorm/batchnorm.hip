@@ -135,8 +135,8 @@ constexpr int kPeractBwdBlocks = sizeof(T) == 2 ? 13 : 6;
 /// Loads of one operand a thread keeps in flight while staging (the backward stages x and dy
 /// together: twice as many), within the register caps above (ptxas, sm_90: train 32 registers
 /// for 16-bit data (16 loads; more only serialise under the cap of 40), 56 for fp32 (32 loads);
-/// backward 72 for 16-bit data (2 x 32 loads, 55 issued before the first store), 96 for fp32
-/// (2 x 32)). Full steps are unguarded (guarded ones gave every load its own 64-bit address);
+/// backward 72 for 16-bit data (2 x 32 loads, 57 issued before the first store), 96 for fp32
+/// (2 x 32, all 64 before it)). Full steps are unguarded (guarded ones gave every load its own 64-bit address);
 /// the rest of n goes in steps of kU / 2, kU / 4, ..., 1, each at most once, so a tail keeps
 /// its loads in flight too.
 template <class T>
@@ -180,7 +180,7 @@ __device__ inline void PeractStage(int64_t n, int64_t groups, const T* x, T* sh)
 {
     int64_t i = 0;
     PeractStageSteps<kU, false>(i, n, groups, x, sh, static_cast<const T*>(nullptr),
-                         static_cast<T*>(nullptr));
+                                static_cast<T*>(nullptr));
 }
 
 /// PeractStage of two operands at once (x into shx, dy into shg): kU loads of each in flight.
