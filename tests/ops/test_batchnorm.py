@@ -1054,15 +1054,18 @@ def test_types_backward_and_inference_refuse_mismatches(handle, rng, dt):
 # The GPU's special paths in every type (on the CPU the same cases run the general kernels):
 # spatial training on packed NCHW with H*W a multiple of 4 (bn_train_nchw4), per-activation
 # training and backward on packed data with N <= 64 (bn_peract_train / bn_peract_bwd: one group a
-# thread; N = 70 takes the group reduction), inference on packed NHWC with C a multiple of 4
+# thread, its column staged in steps of 32 or 16 rows, then 16, 8, ..., 1 for the rest of N: N = 63,
+# 46 and 7 take every tail step; N = 70 takes the group reduction), inference on packed NHWC with C a multiple of 4
 # (bn_infer_packed's channels-last mode); blending and in place.
 
 @pytest.mark.parametrize("inplace", [False, True], ids=["out", "inplace"])
 @pytest.mark.parametrize("mode,shape", [(SPATIAL, (5, 8, 8, 12)), (PER_ACT, (33, 3, 4, 5)),
                                         (PER_ACT, (64, 2, 4, 4)), (PER_ACT, (70, 2, 3, 4)),
-                                        (PER_ACT, (1, 3, 2, 4)), (PER_ACT, (17, 5, 7, 9))],
+                                        (PER_ACT, (1, 3, 2, 4)), (PER_ACT, (17, 5, 7, 9)),
+                                        (PER_ACT, (63, 3, 5, 7)), (PER_ACT, (7, 2, 3, 5))],
                          ids=["spatial-nchw4", "per_act-n33", "per_act-n64", "per_act-n70",
-                              "per_act-n1", "per_act-n17-blocks"])
+                              "per_act-n1", "per_act-n17-blocks", "per_act-n63-tail-steps",
+                              "per_act-n7-tail-steps"])
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_fast_paths_train(handle, rng, dt, mode, shape, inplace):
     ps = pshape(mode, shape)
@@ -1091,8 +1094,9 @@ def test_types_fast_paths_train(handle, rng, dt, mode, shape, inplace):
 
 @pytest.mark.parametrize("use_saved", [True, False], ids=["saved", "recomputed"])
 @pytest.mark.parametrize("shape", [(33, 3, 4, 5), (64, 2, 4, 4), (70, 2, 3, 4), (17, 5, 7, 9),
-                                   (64, 3, 9, 11)],
-                         ids=["n33", "n64", "n70", "n17-blocks", "n64-blocks"])
+                                   (64, 3, 9, 11), (63, 3, 5, 7), (46, 2, 3, 5), (7, 3, 3, 3)],
+                         ids=["n33", "n64", "n70", "n17-blocks", "n64-blocks", "n63-tail-steps",
+                              "n46-tail-steps", "n7-tail-steps"])
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_fast_paths_peract_bwd(handle, rng, dt, shape, use_saved):
     x = random_stored(shape, dt, rng, -1.0, 4.0)
@@ -1104,8 +1108,9 @@ def test_types_fast_paths_peract_bwd(handle, rng, dt, shape, use_saved):
 
 @pytest.mark.parametrize("beta", [0.0, 0.5])
 @pytest.mark.parametrize("shape", [(3, 8, 5, 6), (2, 4, 1, 1), (2, 12, 3, 3, 2), (2, 64, 20, 20),
-                                   (2, 1024, 3, 5)],
-                         ids=["c8", "c4-1x1", "5d-c12", "c64-chunks", "c1024"])
+                                   (2, 1024, 3, 5), (2, 136, 3, 5), (3, 24, 5, 7)],
+                         ids=["c8", "c4-1x1", "5d-c12", "c64-chunks", "c1024", "c136-c8-not-fixed",
+                              "c24-odd-spatial"])
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_fast_paths_nhwc_inference(handle, rng, dt, shape, beta):
     order = (0,) + tuple(range(2, len(shape))) + (1,)
@@ -1119,6 +1124,32 @@ def test_types_fast_paths_nhwc_inference(handle, rng, dt, shape, beta):
     ty = F.batch_norm(torch.from_numpy(as64(xv)), torch_param(rm), torch_param(rv),
                       torch_param(scale), torch_param(bias), False, 0.0, EPS).numpy()
     close(yv, ty + beta * y0 if beta else ty, dt, "y")
+
+
+# Spatial inference on packed NCHW (bn_infer_packed's plane mode): 16-bit data whose [D]HW is a
+# multiple of 8 moves 8 elements an access (16-byte loads), one of 4 but not 8 quads, others the
+# general path; chunks with a short last step, odd sizes, 5-d, blending and in place.
+@pytest.mark.parametrize("inplace", [False, True], ids=["out", "inplace"])
+@pytest.mark.parametrize("beta", [0.0, 0.5])
+@pytest.mark.parametrize("shape", [(3, 5, 8, 8), (2, 3, 40, 52), (2, 2, 64, 72), (2, 3, 5, 4),
+                                   (2, 3, 6, 6), (2, 3, 5, 7), (2, 3, 2, 4, 3), (1, 1, 1, 8)],
+                         ids=["hw64", "hw2080-chunk-tail", "hw4608-chunks", "hw20-quads",
+                              "hw36-quads", "hw35-general", "5d-dhw24", "hw8-one-unit"])
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_types_fast_paths_nchw_inference(handle, rng, dt, shape, beta, inplace):
+    x = random_stored(shape, dt, rng)
+    x64 = as64(x)
+    y0 = random_stored(shape, dt, rng)
+    y = x if inplace else y0.copy()
+    y_before = x64 if inplace else as64(y0)
+    ps = pshape(SPATIAL, shape)
+    scale, bias, rm, rv = typed_params(rng, ps, mi.miopenFloat)
+    xd = desc(shape, dtype=dt)
+    bn_call(mi.batchNormalizationForwardInference, handle, SPATIAL, 0.75, beta, xd, x, xd, y,
+            desc(ps), scale, bias, rm, rv, EPS)
+    ty = F.batch_norm(torch.from_numpy(x64), torch_param(rm), torch_param(rv),
+                      torch_param(scale), torch_param(bias), False, 0.0, EPS).numpy()
+    close(y, 0.75 * ty + beta * y_before if beta else 0.75 * ty, dt, "y")
 
 
 @pytest.mark.parametrize("beta", [0.0, 0.5])

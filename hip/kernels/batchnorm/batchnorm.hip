@@ -114,58 +114,82 @@ __global__ void BnTrainFinish(GroupArgs<1> a, const T* x, const Partial2* partia
     }
 }
 
-/// Loads of one operand a thread keeps in flight while staging: kBnPeractLoads fp32 values, as
-/// many bytes of 16-bit data (twice the values).
+/// The per-activation kernels' register cap. Their blocks are small (kBnPeractThreads) and
+/// shared memory bounds how many an SM holds: at n = 64 about 25 (train, 16-bit: 8 KiB a
+/// block, plus 1 KiB the runtime keeps a block, of an H100 / H200's 228 KiB), 13 (train fp32,
+/// backward 16-bit), 6 (backward fp32). Registers must not bound it lower: 4331036 unrolled the
+/// staging to 64 guarded loads a thread and ptxas gave the kernels 115-252 registers (32 before),
+/// 4-6 blocks an SM; on an H200 that made the 16-bit forward and every backward 1.6-1.9x slower.
+/// On CUDA the minimum blocks cap the registers (65536 / (64 * blocks)); HIP's second launch
+/// bound means something else, and its wave64 blocks are one wave each, so it is left out.
+#if defined(MIOPEN_CY_HAVE_CUDA)
+#define MIOPEN_CY_BN_PERACT_BOUNDS(blocks) __launch_bounds__(kBnPeractThreads, blocks)
+#else
+#define MIOPEN_CY_BN_PERACT_BOUNDS(blocks) __launch_bounds__(kBnPeractThreads)
+#endif
 template <class T>
-constexpr int kPeractLoadsOf = kBnPeractLoads * 4 / static_cast<int>(sizeof(T));
+constexpr int kPeractTrainBlocks = sizeof(T) == 2 ? 25 : 13;
+template <class T>
+constexpr int kPeractBwdBlocks = sizeof(T) == 2 ? 13 : 6;
 
-/// x's n values of this thread's group (rows i * groups) into its column of shared memory
-/// (sh[i * kBnPeractThreads], as stored: T), kPeractLoadsOf<T> loads in flight (guarded, so a
-/// last partial step keeps them in flight too). Each thread reads back only its own column: no
-/// barrier.
+/// Loads of one operand a thread keeps in flight while staging (the backward stages x and dy
+/// together: twice as many), within the register caps above (ptxas, sm_90: train 32 registers
+/// for 16-bit data (16 loads; more only serialise under the cap of 40), 56 for fp32 (32 loads);
+/// backward 72 for 16-bit data (2 x 32 loads, 57 issued before the first store), 96 for fp32
+/// (2 x 32, all 64 before it)). Full steps are unguarded (guarded ones gave every load its own 64-bit address);
+/// the rest of n goes in steps of kU / 2, kU / 4, ..., 1, each at most once, so a tail keeps
+/// its loads in flight too.
 template <class T>
-__device__ inline void PeractStage(int64_t n, int64_t groups, const T* x, T* sh)
+constexpr int kPeractTrainLoads = sizeof(T) == 2 ? 16 : 32;
+template <class T>
+constexpr int kPeractBwdLoads = 32;
+
+/// Rows [i, n) of this thread's group (rows r * groups of src) into its column of shared memory
+/// (dst[r * kBnPeractThreads], as stored: T) in steps of kU rows, then of kU / 2, ... (Two: the
+/// same for a second operand, src2 into dst2, its loads in flight with the first's). Each thread
+/// reads back only its own column: no barrier.
+template <int kU, bool Two, class T>
+__device__ inline void PeractStageSteps(int64_t& i, int64_t n, int64_t groups, const T* src,
+                                        T* dst, const T* src2, T* dst2)
 {
-    constexpr int kU = kPeractLoadsOf<T>;
-    for(int64_t i = 0; i < n; i += kU)
+    for(; i + kU <= n; i += kU)
     {
-        T r[kU];
+        T r[kU], r2[kU];
 #pragma unroll
         for(int u = 0; u < kU; ++u)
-            if(i + u < n)
-                r[u] = x[(i + u) * groups];
+        {
+            r[u] = src[(i + u) * groups];
+            if(Two)
+                r2[u] = src2[(i + u) * groups];
+        }
 #pragma unroll
         for(int u = 0; u < kU; ++u)
-            if(i + u < n)
-                sh[(i + u) * kBnPeractThreads] = r[u];
+        {
+            dst[(i + u) * kBnPeractThreads] = r[u];
+            if(Two)
+                dst2[(i + u) * kBnPeractThreads] = r2[u];
+        }
     }
+    if constexpr(kU > 1)
+        PeractStageSteps<kU / 2, Two>(i, n, groups, src, dst, src2, dst2);
 }
 
-/// PeractStage of two operands at once (x into shx, dy into shg): the loads of both in flight
-/// together, twice the bytes of staging one after the other.
-template <class T>
+/// x's n values of this thread's group into its column of shared memory, kU loads in flight.
+template <int kU, class T>
+__device__ inline void PeractStage(int64_t n, int64_t groups, const T* x, T* sh)
+{
+    int64_t i = 0;
+    PeractStageSteps<kU, false>(i, n, groups, x, sh, static_cast<const T*>(nullptr),
+                                static_cast<T*>(nullptr));
+}
+
+/// PeractStage of two operands at once (x into shx, dy into shg): kU loads of each in flight.
+template <int kU, class T>
 __device__ inline void PeractStage2(int64_t n, int64_t groups, const T* x, const T* dy, T* shx,
                                     T* shg)
 {
-    constexpr int kU = kPeractLoadsOf<T>;
-    for(int64_t i = 0; i < n; i += kU)
-    {
-        T rx[kU], rg[kU];
-#pragma unroll
-        for(int u = 0; u < kU; ++u)
-            if(i + u < n)
-            {
-                rx[u] = x[(i + u) * groups];
-                rg[u] = dy[(i + u) * groups];
-            }
-#pragma unroll
-        for(int u = 0; u < kU; ++u)
-            if(i + u < n)
-            {
-                shx[(i + u) * kBnPeractThreads] = rx[u];
-                shg[(i + u) * kBnPeractThreads] = rg[u];
-            }
-    }
+    int64_t i = 0;
+    PeractStageSteps<kU, true>(i, n, groups, x, shx, dy, shg);
 }
 
 /// One group per thread, its n values (n <= kBnPeractTrainMaxN) staged in shared memory (a
@@ -173,7 +197,7 @@ __device__ inline void PeractStage2(int64_t n, int64_t groups, const T* x, const
 /// 256 an SM): the mean and M2 in double by two passes over them (the CPU's formulas), the
 /// finish, then y. x is read once from global memory.
 template <class T, bool ReadY>
-__global__ void __launch_bounds__(kBnPeractThreads)
+__global__ void MIOPEN_CY_BN_PERACT_BOUNDS(kPeractTrainBlocks<T>)
     BnPeractTrain(int64_t n, int64_t groups, const T* x, T* y, BnTrainArgs t, float beta)
 {
     extern __shared__ unsigned char bn_peract_smem[];
@@ -181,7 +205,7 @@ __global__ void __launch_bounds__(kBnPeractThreads)
     if(g >= groups)
         return;
     T* v = reinterpret_cast<T*>(bn_peract_smem) + threadIdx.x; // v[i * kBnPeractThreads]
-    PeractStage(n, groups, x + g, v);
+    PeractStage<kPeractTrainLoads<T>>(n, groups, x + g, v);
     double s = 0.0;
 #pragma unroll 4
     for(int64_t i = 0; i < n; ++i)
@@ -229,7 +253,7 @@ __global__ void BnInferCoef(GroupArgs<1> a, const float* scale, const float* bia
 /// the statistics (saved, or recomputed as bn_bwd_prepare does), the sums, dscale / dbias and dx
 /// by bn_bwd_finish's and bn_bwd_apply's formulas. x and dy are read once from global memory.
 template <class T, bool ReadDx>
-__global__ void __launch_bounds__(kBnPeractThreads)
+__global__ void MIOPEN_CY_BN_PERACT_BOUNDS(kPeractBwdBlocks<T>)
     BnPeractBwd(int64_t n, int64_t groups, const T* x, const T* dy, T* dx, BnPeractBwdArgs b)
 {
     extern __shared__ unsigned char bn_peract_smem[];
@@ -238,7 +262,7 @@ __global__ void __launch_bounds__(kBnPeractThreads)
         return;
     T* vx = reinterpret_cast<T*>(bn_peract_smem) + threadIdx.x;
     T* vg = vx + n * kBnPeractThreads;
-    PeractStage2(n, groups, x + g, dy + g, vx, vg);
+    PeractStage2<kPeractBwdLoads<T>>(n, groups, x + g, dy + g, vx, vg);
     const double m = static_cast<double>(n);
     double mean, inv_std;
     if(b.saved_mean != nullptr)

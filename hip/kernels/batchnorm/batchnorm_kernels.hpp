@@ -52,6 +52,10 @@ struct BnInferPackedArgs
     // spatial NHWC only: coef_q divides BnInferPackedThreads() and chunk_q is a multiple of
     // coef_q, so a thread reads its channels' coefficients once
     bool coef_fixed = false;
+    // elements a unit: 4 (quads), or 8 for 16-bit data (16-byte accesses; spatial NCHW and
+    // coef_fixed only, the plane a multiple of 8 elements, C too channels-last); plane_q,
+    // chunk_q and coef_q count units
+    int vec = 4;
     const float* scale = nullptr;
     const float* bias = nullptr;
     const float* est_mean = nullptr;
@@ -108,7 +112,6 @@ void LaunchBnBwdApplyStrided(const StridedSpace<4>& s, const Launch& l, const T*
 /// kBnPeractThreads.
 constexpr int kBnPeractTrainMaxN = 64;
 constexpr int kBnPeractThreads   = 64; // small blocks: many resident, loads of some overlap
-constexpr int kBnPeractLoads     = 32; // fp32 loads a thread keeps in flight a staged operand
 template <class T>
 void LaunchBnPeractTrain(const Launch& l, int64_t n, int64_t groups, const T* x, T* y,
                          const BnTrainArgs& t, float beta);

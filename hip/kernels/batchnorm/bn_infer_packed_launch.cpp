@@ -85,6 +85,15 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
     int u          = 4 * wide;
     if(per_act && BnInferPeract<T>(h, args, n, plane))
         return true;
+    // 16-bit data in units of 8 elements (16-byte accesses, 4 a thread) where the plane (and
+    // channels-last, C with C / 8 dividing the block) is whole units
+    const bool vec8 = sizeof(T) == 2 && plane % 8 == 0 &&
+                      (nhwc ? c % 8 == 0 && BnInferPackedThreads() % (c / 8) == 0 : !per_act);
+    if(vec8)
+    {
+        p.vec     = 8;
+        p.plane_q = plane / 8;
+    }
     if(per_act || nhwc)
     {
         // the coefficients of bn_infer_coef: per activation in x's (packed) order (group g is
@@ -104,10 +113,10 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
                           args.est_mean, args.est_variance, args.alpha, p.epsilon, coef);
         CheckLaunch("miopenBatchNormalizationForwardInference");
         p.coef_m = coef.m, p.coef_a = coef.a, p.coef_c = coef.c;
-        p.coef_q = ncoef / 4;
+        p.coef_q = ncoef / p.vec;
         u = 2 * wide; // four quad streams a step: two steps in flight (fp32)
-        // channels-last with C / 4 dividing the block: coefficients read once a thread (chunks
-        // rounded to whole pixels below), one quad stream, the spatial unroll
+        // channels-last with C / 4 (C / 8) dividing the block: coefficients read once a thread
+        // (chunks rounded to whole pixels below), one stream of x, the spatial unroll
         p.coef_fixed = nhwc && BnInferPackedThreads() % p.coef_q == 0;
         if(p.coef_fixed)
             u = 4 * wide;
@@ -119,7 +128,9 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
         p.channels     = c;
         p.param_stride = static_cast<int64_t>(args.pDesc->Strides()[1]);
     }
-    // balanced chunks: as few as give each thread at most u float4s per operand
+    if(vec8)
+        u = 4; // units of 8: 4 a thread, as many bytes as 8 quads
+    // balanced chunks: as few as give each thread at most u units per operand
     PlanBalancedChunks(p.plane_q, int64_t{BnInferPackedThreads()} * u, p.chunk_q, p.chunks);
     if(p.coef_fixed)
     {

@@ -5,7 +5,7 @@
 // C[D]HW run, computes its 4 coefficients from scale, bias, mean and variance once (the
 // formulas of bn_infer_coef: inv_std = 1 / sqrtf(var + eps) in float, a = alpha * scale *
 // inv_std, c = alpha * bias, so the same bits as the coefficient path), and applies them to
-// `nb` consecutive n of the batch, kPeractUnroll<T> quads of x loaded before the first is used.
+// `nb` consecutive n of the batch, kPeractUnroll quads of x loaded before the first is used.
 // y = (x - m) * a + c (+ beta * y): fmaf(x - m, a, c), then fmaf(beta, y, that), as
 // bn_infer_packed. Grid: chunks * groups blocks, the group (of nb n) fastest, so the blocks that
 // read the same parameters run together (the parameters come from DRAM about once).
@@ -17,10 +17,10 @@ namespace miopen::gpu {
 namespace {
 
 constexpr int kPeractThreads = 256;
-/// Quads of x a thread loads before it uses any: 4 float4s of fp32, as many bytes (8 quads of 8
-/// bytes: all of a thread's kBnPeractNb = 8 n at once) of fp16 / bf16.
-template <class T>
-constexpr int kPeractUnroll = 16 / static_cast<int>(sizeof(T));
+/// Quads of x a thread loads before it uses any: 4, of any type. (4331036 loaded 8 of fp16 /
+/// bf16, all of a thread's kBnPeractNb = 8 n at once: ptxas gave the kernel 100 registers, 39
+/// before, 2 blocks an SM instead of 6, and on an H200 it ran 1.6x slower.)
+constexpr int kPeractUnroll = 4;
 
 __device__ inline float PeractY(float x, float m, float a, float c) { return fmaf(x - m, a, c); }
 
@@ -50,7 +50,7 @@ __global__ void __launch_bounds__(kPeractThreads) BnInferPeract(BnInferPeractArg
     const T* x       = static_cast<const T*>(p.x) + 4 * q;
     T* y             = static_cast<T*>(p.y) + 4 * q;
     const int64_t st = 4 * p.plane_q; // elements from one n to the next
-    constexpr int kU = kPeractUnroll<T>;
+    constexpr int kU = kPeractUnroll;
     for(int64_t i0 = n0; i0 < n1; i0 += kU)
     {
         float4 v[kU], o[kU];
