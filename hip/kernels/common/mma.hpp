@@ -14,6 +14,18 @@
 //                  wave tile 64 x 64 (2 x 2 MFMA tiles): 4 waves make a 128 x 128 block.
 // Elsewhere (an older NVIDIA target, gfx906, the host pass) Step traps: the solvers are not
 // applicable there, so it never runs.
+//
+// Tile copies (ChunkCopy): a thread's 16-byte chunks from global into shared memory, started for
+// a stage of the block's shared-memory ring ahead of its use.
+//   NVIDIA sm_80+: cp.async.cg.shared.global (16 bytes, L2 only; a chunk outside the tensor is
+//                  zero-filled through the src-size operand, reading nothing), completed in
+//                  commit groups: Wait<n> returns once at most n of the thread's groups are in
+//                  flight; kStages stages (the ring) deep.
+//   Elsewhere (AMD, older NVIDIA): staged through registers: Start loads into registers, Land
+//                  (after the warps' multiply of the current stage) stores them; two stages, as
+//                  the kernels staged before (Commit, Wait: nothing).
+// Either way the caller's pattern is: per step, Wait<kStages - 2>, a barrier, Start the stage
+// kStages - 1 ahead, Commit, multiply the current stage, Land.
 #pragma once
 
 #include "core/storage.hpp"
@@ -35,6 +47,13 @@ inline constexpr int kWarpN = 32;
 #endif
 /// The reduction one Step consumes.
 inline constexpr int kStepK = 16;
+/// Shared-memory stages of the tile ring (ChunkCopy): the same in the host and device passes of
+/// one vendor, so the host sizes the dynamic shared memory the kernel indexes.
+#if defined(MIOPEN_CY_HAVE_HIP)
+inline constexpr int kStages = 2;
+#else
+inline constexpr int kStages = 4;
+#endif
 
 #if defined(MIOPEN_CY_HAVE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
 #define MIOPEN_CY_MMA_NV 1
@@ -256,5 +275,47 @@ private:
 #endif
 };
 #endif
+
+/// A thread's kN 16-byte chunk copies of one stage (see the header comment). `dst` in shared
+/// memory and `src` 16-byte aligned; `src` is not read when !valid (the chunk is zeros), so it
+/// may then point anywhere.
+template <int kN>
+struct ChunkCopy
+{
+#if defined(MIOPEN_CY_MMA_NV)
+    __device__ void Start(int, uint16_t* dst, const uint16_t* src, bool valid)
+    {
+        const unsigned d = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(valid ? 16 : 0)
+                     : "memory");
+    }
+    __device__ static void Commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+    template <int kPending>
+    __device__ static void Wait()
+    {
+        asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+    }
+    __device__ void Land() {}
+#else
+    uint4 v[kN];
+    uint16_t* d[kN];
+    __device__ void Start(int i, uint16_t* dst, const uint16_t* src, bool valid)
+    {
+        v[i] = valid ? *reinterpret_cast<const uint4*>(src) : make_uint4(0, 0, 0, 0);
+        d[i] = dst;
+    }
+    __device__ static void Commit() {}
+    template <int kPending>
+    __device__ static void Wait()
+    {
+    }
+    __device__ void Land()
+    {
+#pragma unroll
+        for(int i = 0; i < kN; ++i)
+            *reinterpret_cast<uint4*>(d[i]) = v[i];
+    }
+#endif
+};
 
 } // namespace miopen::gpu::mma

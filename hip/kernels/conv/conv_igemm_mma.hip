@@ -17,9 +17,14 @@
 // at a time (filter taps * C/G elements apart; w is small and stays in the cache).
 //
 // A block of 256 threads owns a 128 x 128 tile of C and steps through R by 32: each thread
-// fetches two 8-element chunks of A and two of B (rows tid / 4 and tid / 4 + 64, kk offset
-// 8 * (tid % 4)) into registers while the warps multiply the shared-memory stage fetched the step
-// before, then stores them into the other stage (two stages, one barrier a step). The position
+// copies two 8-element chunks of A and two of B (rows tid / 4 and tid / 4 + 64, kk offset
+// 8 * (tid % 4)) into a ring of mma::kStages shared-memory stages (dynamic shared memory), the
+// stage kStages - 1 ahead of the one the warps multiply, one barrier a step. The copies are
+// mma::ChunkCopy's: on NVIDIA asynchronous 16-byte cp.async (zero-filled for padding and bounds)
+// four stages deep; on AMD staged through registers and stored after the multiply, two stages.
+// What cannot go as aligned 16-byte chunks (backward data's B, gathered 2 bytes at a time; any
+// operand of a launch whose pointers are not 16-byte aligned) goes through registers on both
+// vendors, stored after the multiply into the stage's buffer. The position
 // of a thread's chunk in the filter (z, y, x, channel) advances by carries, with no division in
 // the loop (backward data divides by the stride); a row's base offset and input corner are
 // decoded once. Bounds: rows past M, columns past N and kk past R are zero-filled (loads) or
@@ -53,6 +58,10 @@ constexpr int kPasses = BM / kRowsPerPass;
 static_assert(kThreads == 256, "the tile assumes 256 threads");
 static_assert(BM == BN && BM % kRowsPerPass == 0, "A and B are fetched with the same passes");
 static_assert(BK % mma::kStepK == 0, "a step is a whole number of mma steps");
+/// One stage of the shared-memory ring: the A tile, then the B tile.
+constexpr int kStageElems = (BM + BN) * LDS;
+/// The forward / backward data kernel's dynamic shared memory: kStages stages.
+constexpr int kRingBytes = mma::kStages * kStageElems * 2;
 
 struct Args
 {
@@ -121,12 +130,11 @@ struct RedPos
 /// and lies in the output (zero otherwise); w is read across filters (K/G apart), 2 bytes at a
 /// time.
 template <class T, bool Bwd>
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, 2)
     ConvIgemmMmaKernel(Args a, const uint16_t* __restrict__ src, const uint16_t* __restrict__ w,
                        uint16_t* __restrict__ out, float* __restrict__ part)
 {
-    __shared__ __align__(16) uint16_t sa[2][BM * LDS];
-    __shared__ __align__(16) uint16_t sb[2][BN * LDS];
+    extern __shared__ __align__(16) uint16_t smem[];   // kStages x (A tile, B tile)
 
     const int tid = static_cast<int>(threadIdx.x);
     const int g     = static_cast<int>(blockIdx.z) / a.splits;
@@ -190,9 +198,15 @@ __global__ void __launch_bounds__(kThreads)
         pos.fz = t / a.fil[1];
     }
 
+    // A stage's chunks: started as async copies where the source is 16-byte aligned (`vec`:
+    // A always; B forward only), else gathered into registers (ra, rb) and stored by land()
+    // after the warps' multiply, when the stage's buffer is free.
     uint4 ra[kPasses], rb[kPasses];
+    mma::ChunkCopy<kPasses> ca, cb;
     const uint4 zero = make_uint4(0, 0, 0, 0);
-    auto fetch = [&]() {
+    auto fetch = [&](int buf) {
+        uint16_t* const da = smem + buf * kStageElems + lr * LDS + kc;
+        uint16_t* const db = da + BM * LDS;
         const bool kin = kk < kend;
         const int dd = pos.fz * a.dil[0], dh = pos.fy * a.dil[1], dw = pos.fx * a.dil[2];
         if constexpr(!Bwd)
@@ -203,8 +217,17 @@ __global__ void __launch_bounds__(kThreads)
             {
                 const bool ok = kin & a_ok[p] & In(a_d[p] + dd, a.in[0]) & In(a_h[p] + dh, a.in[1]) &
                                 In(a_w[p] + dw, a.in[2]);
-                ra[p] = ok ? Load8(src + a_off[p] + koff, a.vec) : zero;
-                rb[p] = (kin & b_ok[p]) ? Load8(w + b_off[p] + kk, a.vec) : zero;
+                const bool okb = kin & b_ok[p];
+                if(a.vec)
+                {
+                    ca.Start(p, da + p * kRowsPerPass * LDS, ok ? src + a_off[p] + koff : src, ok);
+                    cb.Start(p, db + p * kRowsPerPass * LDS, okb ? w + b_off[p] + kk : w, okb);
+                }
+                else
+                {
+                    ra[p] = ok ? Load8(src + a_off[p] + koff, false) : zero;
+                    rb[p] = okb ? Load8(w + b_off[p] + kk, false) : zero;
+                }
             }
         }
         else
@@ -218,20 +241,31 @@ __global__ void __launch_bounds__(kThreads)
                 const bool ok = kin & a_ok[p] & (td >= 0) & (th >= 0) & (tw >= 0) & (od * a.str[0] == td) &
                                 (oh * a.str[1] == th) & (ow * a.str[2] == tw) & (od < a.out[0]) &
                                 (oh < a.out[1]) & (ow < a.out[2]);
-                ra[p] = ok ? Load8(src + a_off[p] + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4] + pos.c * a.ys[1],
-                                   a.vec)
-                           : zero;
+                const uint16_t* const sp =
+                    ok ? src + a_off[p] + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4] + pos.c * a.ys[1] : src;
+                if(a.vec)
+                    ca.Start(p, da + p * kRowsPerPass * LDS, sp, ok);
+                else
+                    ra[p] = ok ? Load8(sp, false) : zero;
                 rb[p] = (kin & b_ok[p]) ? Gather8(w + b_off[p] + tap, a.ws[0]) : zero;
             }
         }
     };
-    auto stash = [&](int buf) {
+    auto land = [&](int buf) {
+        uint16_t* const da = smem + buf * kStageElems + lr * LDS + kc;
+        uint16_t* const db = da + BM * LDS;
+        if(a.vec)
+            ca.Land();
+        else
 #pragma unroll
-        for(int p = 0; p < kPasses; ++p)
-        {
-            *reinterpret_cast<uint4*>(&sa[buf][(lr + p * kRowsPerPass) * LDS + kc]) = ra[p];
-            *reinterpret_cast<uint4*>(&sb[buf][(lr + p * kRowsPerPass) * LDS + kc]) = rb[p];
-        }
+            for(int p = 0; p < kPasses; ++p)
+                *reinterpret_cast<uint4*>(da + p * kRowsPerPass * LDS) = ra[p];
+        if(!Bwd && a.vec)
+            cb.Land();
+        else
+#pragma unroll
+            for(int p = 0; p < kPasses; ++p)
+                *reinterpret_cast<uint4*>(db + p * kRowsPerPass * LDS) = rb[p];
     };
 
     using Mma = mma::WarpMma<T>;
@@ -240,29 +274,44 @@ __global__ void __launch_bounds__(kThreads)
     const int warp = tid / mma::kLanes, lane = tid % mma::kLanes;
     const int wm = warp % kWarpsM, wn = warp / kWarpsM;
 
+    // The ring: stage t of the reduction lives in buffer t % kStages. The first kStages - 1 are
+    // started ahead; step s waits for stage s (its own copies, then the barrier for everyone's,
+    // which also frees buffer (s - 1) % kStages = the one stage s + kStages - 1 fills), starts
+    // that stage, multiplies stage s and lands what went through registers. One commit group a
+    // stage, empty past the end, so that Wait's count stays exact.
     const int steps = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
-    if(steps > 0)
+#pragma unroll
+    for(int t = 0; t < mma::kStages - 1; ++t)
     {
-        fetch();
-        stash(0);
-    }
-    __syncthreads();
-    for(int s = 0; s < steps; ++s)
-    {
-        const int cur  = s & 1;
-        const bool more = s + 1 < steps;
-        if(more)
+        if(t < steps)
         {
+            fetch(t);
+            land(t);
             kk += BK;
             pos.Advance(BK, a.inner, a.fil);
-            fetch();
         }
+        mma::ChunkCopy<kPasses>::Commit();
+    }
+    for(int s = 0; s < steps; ++s)
+    {
+        mma::ChunkCopy<kPasses>::Wait<mma::kStages - 2>();
+        __syncthreads();
+        const int t     = s + mma::kStages - 1;
+        const bool more = t < steps;
+        if(more)
+            fetch(t % mma::kStages);
+        mma::ChunkCopy<kPasses>::Commit();
+        const uint16_t* const cur = smem + (s % mma::kStages) * kStageElems;
 #pragma unroll
         for(int k = 0; k < BK; k += mma::kStepK)
-            Mma::Step(acc, &sa[cur][wm * mma::kWarpM * LDS + k], &sb[cur][wn * mma::kWarpN * LDS + k], LDS, lane);
+            Mma::Step(acc, cur + wm * mma::kWarpM * LDS + k, cur + BM * LDS + wn * mma::kWarpN * LDS + k, LDS,
+                      lane);
         if(more)
-            stash(cur ^ 1);
-        __syncthreads();
+        {
+            land(t % mma::kStages);
+            kk += BK;
+            pos.Advance(BK, a.inner, a.fil);
+        }
     }
 
     // The output is packed channels-last: row m's channels start at m * (K or C).
@@ -527,7 +576,12 @@ template <class T, bool Bwd>
 void RunIgemmMmaT(const Args& a, const dim3& grid, void* stream, const uint16_t* sp, const uint16_t* wp,
                   uint16_t* op, float* part)
 {
-    ConvIgemmMmaKernel<T, Bwd><<<grid, kThreads, 0, ToStream(stream)>>>(a, sp, wp, op, part);
+#if defined(MIOPEN_CY_HAVE_CUDA)
+    // Over 48 KB of dynamic shared memory needs the kernel's limit raised (per device: set at
+    // every launch, a cheap call). Its error, if any, surfaces as the launch's.
+    (void)cudaFuncSetAttribute(ConvIgemmMmaKernel<T, Bwd>, cudaFuncAttributeMaxDynamicSharedMemorySize, kRingBytes);
+#endif
+    ConvIgemmMmaKernel<T, Bwd><<<grid, kThreads, kRingBytes, ToStream(stream)>>>(a, sp, wp, op, part);
     if(a.splits > 1)
     {
         const int64_t total   = int64_t{a.M} * (Bwd ? a.ctot : a.ktot);
