@@ -10,11 +10,15 @@
 //              zero in the padding; B[n][kk] = w[g * K/G + n][z][y][x][c] (w's rows are contiguous).
 // C / G is a multiple of 8, so 8 consecutive kk never leave one filter position: every global
 // access is one 16-byte vector of 8 channels.
-// Backward data, the same with rows (batch, input position), columns the group's C/G input
-// channels, kk = (filter z, y, x, output channel k), k fastest (K / G a multiple of 8):
-// A[m][kk] = dy at ((input position + pad - filter position * dilation) / stride, g, k) where
-// that divides and lies in dy, else zero; B[n][kk] = w[g * K/G + k][z][y][x][n], gathered 2 bytes
-// at a time (filter taps * C/G elements apart; w is small and stays in the cache).
+// Backward data, the same by stride phase: the input positions i with i % stride = res (per
+// dim; grid z holds the str[0] * str[1] * str[2] phases) are rows (batch, i), columns the group's
+// C/G input channels, kk = (the phase's filter taps z, y, x, output channel k), k fastest (K / G a
+// multiple of 8). Only the taps f with (res + pad - f * dilation) % stride == 0 reach dy from
+// such an i, an arithmetic progression f0 + t * fs (fs = stride / gcd(stride, dilation)); at tap t
+// dy's position is q + e0 - t * ddil (i = res + stride * q, exact: no division in the loop), so
+// A[m][kk] = dy there where it lies in dy, else zero; B[n][kk] = w[g * K/G + k][f][n], gathered 2
+// bytes at a time (filter taps * C/G elements apart; w is small and stays in the cache). A row's
+// dx offset is kept in shared memory for the stores. Stride 1 is the one phase of every tap.
 //
 // A block of 256 threads owns a 128 x 128 tile of C and steps through R by 32: each thread
 // copies two 8-element chunks of A and two of B (rows tid / 4 and tid / 4 + 64, kk offset
@@ -32,9 +36,10 @@
 // elements). An A source (or forward's w) not 16-byte aligned (a user's offset pointer) takes
 // eight 2-byte loads a chunk instead of one vector load: the same values, the same sums.
 // Split reduction (forward and backward data, when the output tiles alone would leave most
-// multiprocessors idle): grid z = G * splits, split s sums kk in [s * per_split, (s + 1) *
-// per_split) and writes its fp32 partial tile into the workspace in the output's own packed order
-// (split-major); ConvIgemmMmaSplitReduce adds the splits in order and rounds once (deterministic).
+// multiprocessors idle): grid z = G * splits (* phases), split s sums kk in [s * per_split,
+// (s + 1) * per_split) (per_split: the group's or phase's reduction in `splits` whole steps) and
+// writes its fp32 partial tile into the workspace in the output's own packed order (split-major);
+// ConvIgemmMmaSplitReduce adds the splits in order and rounds once (deterministic).
 #include "kernels/common/device.hpp"
 #include "kernels/common/mma.hpp"
 #include "kernels/common/storage_types.hpp"
@@ -73,8 +78,10 @@ struct Args
     int rlen[3];  // the spatial lengths the rows run over: out (forward), in (backward data)
     int in[3], out[3], fil[3], pad[3], str[3], dil[3];
     int xs[5], ws[5], ys[5];
-    int splits;     // parts of the reduction (grid z = G * splits); 1: the kernel rounds and stores
-    int per_split;  // reduction elements a part (a multiple of BK)
+    int n;        // batch
+    int total;    // the output's elements (y forward, dx backward data): a split partial's size
+    int splits;     // parts of the reduction (grid z = G * splits * phases); 1: the kernel rounds and stores
+    int phases;     // backward data: the stride phases, str[0] * str[1] * str[2]; forward 1
     bool vec;     // the A source (and forward's w) 16-byte aligned: one vector load a chunk
 };
 
@@ -125,29 +132,86 @@ struct RedPos
     }
 };
 
-/// Forward (Bwd false): src = x, y = out. Backward data (Bwd true): src = dy, out = dx; a row is
-/// an input position i, and tap f reads dy at o = (i + pad - f * dil) / stride when that divides
-/// and lies in the output (zero otherwise); w is read across filters (K/G apart), 2 bytes at a
-/// time.
+/// Forward (Bwd false): src = x, y = out. Backward data (Bwd true): src = dy, out = dx; grid z
+/// = (group, split, stride phase), a row is an input position i of the phase, and its taps t read
+/// dy at o = (i + pad - f * dil) / stride, exact for the phase's taps, where that lies in the
+/// output (zero otherwise); w is read across filters (K/G apart), 2 bytes at a time.
 template <class T, bool Bwd>
 __global__ void __launch_bounds__(kThreads, 2)
     ConvIgemmMmaKernel(Args a, const uint16_t* __restrict__ src, const uint16_t* __restrict__ w,
                        uint16_t* __restrict__ out, float* __restrict__ part)
 {
     extern __shared__ __align__(16) uint16_t smem[];   // kStages x (A tile, B tile)
+    __shared__ int s_row[BM];   // backward data: a row's element offset in dx, -1 past the phase's rows
 
-    const int tid = static_cast<int>(threadIdx.x);
-    const int g     = static_cast<int>(blockIdx.z) / a.splits;
-    const int split = static_cast<int>(blockIdx.z) - g * a.splits;
+    const int tid   = static_cast<int>(threadIdx.x);
+    const int phase = static_cast<int>(blockIdx.z) % a.phases;
+    const int gs    = static_cast<int>(blockIdx.z) / a.phases;
+    const int g     = gs / a.splits;
+    const int split = gs - g * a.splits;
     const int m0    = static_cast<int>(blockIdx.x) * BM;
     const int n0    = static_cast<int>(blockIdx.y) * BN;
     const int kc    = (tid % kChunksK) * 8;
     const int lr    = tid / kChunksK;
-    const int kbeg  = split * a.per_split;
-    const int kend  = min(a.red, kbeg + a.per_split);
+
+    // The rows' spatial lengths and the reduction's taps. Forward: every output position, every
+    // tap. Backward data, the phase's: input positions i = res + str * q (q < rlen), and the taps
+    // f = f0 + fs * t (t < ntap) whose (res + pad - f * dil) the stride divides, the only ones
+    // that reach dy from i; there dy's position is q + e0 - t * ddil (e0 = (res + pad - f0 * dil) /
+    // str, ddil = fs * dil / str), and the tap's w offset wtap0 + t * wstep.
+    int rlen[3], ntap[3], res[3], e0[3], ddil[3], wstep[3], wtap0 = 0;
+    int M = a.M;
+    if constexpr(!Bwd)
+    {
+#pragma unroll
+        for(int j = 0; j < 3; ++j)
+        {
+            rlen[j] = a.rlen[j];
+            ntap[j] = a.fil[j];
+        }
+    }
+    else
+    {
+        int q = phase;
+#pragma unroll
+        for(int j = 2; j >= 0; --j)
+        {
+            res[j] = q % a.str[j];
+            q /= a.str[j];
+        }
+        M = a.n;
+#pragma unroll
+        for(int j = 0; j < 3; ++j)
+        {
+            const int s = a.str[j], d = a.dil[j];
+            rlen[j]     = (a.in[j] - res[j] + s - 1) / s;   // 0 when the input is shorter than res + 1
+            M *= rlen[j];
+            int f0 = 0;
+            while(f0 < s && (res[j] + a.pad[j] - f0 * d) % s != 0)
+                ++f0;
+            int fs = 1;   // the taps' period, s / gcd(s, d)
+            while((fs * d) % s != 0)
+                ++fs;
+            const bool any = f0 < s && f0 < a.fil[j];
+            ntap[j]  = any ? (a.fil[j] - f0 + fs - 1) / fs : 0;
+            e0[j]    = any ? (res[j] + a.pad[j] - f0 * d) / s : 0;
+            ddil[j]  = fs * d / s;
+            wtap0 += any ? f0 * a.ws[2 + j] : 0;
+            wstep[j] = fs * a.ws[2 + j];
+        }
+    }
+    if(m0 >= M)
+        return;   // past the phase's rows (the whole block)
+    // The reduction a group and a split's part of it (whole steps; the last parts may be short or
+    // empty: an empty part still writes its zeros).
+    const int red      = Bwd ? ntap[0] * ntap[1] * ntap[2] * a.inner : a.red;
+    const int per_split = (((red + BK - 1) / BK + a.splits - 1) / a.splits) * BK;
+    const int kbeg     = split * per_split;
+    const int kend     = min(red, kbeg + per_split);
+    const int pitch    = Bwd ? a.ctot : a.ktot;
 
     // Each A row: forward, its input corner (output position * stride - pad); backward data, its
-    // input position + pad. And its base offset.
+    // dy position at the phase's first tap (q + e0). And its base offset.
     int a_off[kPasses], a_d[kPasses], a_h[kPasses], a_w[kPasses];
     bool a_ok[kPasses];
     int b_off[kPasses];
@@ -156,14 +220,14 @@ __global__ void __launch_bounds__(kThreads, 2)
     for(int p = 0; p < kPasses; ++p)
     {
         const int m = m0 + lr + p * kRowsPerPass;
-        a_ok[p]     = m < a.M;
+        a_ok[p]     = m < M;
         int t       = a_ok[p] ? m : 0;
-        const int pw = t % a.rlen[2];
-        t /= a.rlen[2];
-        const int ph = t % a.rlen[1];
-        t /= a.rlen[1];
-        const int pd = t % a.rlen[0];
-        const int b  = t / a.rlen[0];
+        const int pw = t % rlen[2];
+        t /= rlen[2];
+        const int ph = t % rlen[1];
+        t /= rlen[1];
+        const int pd = t % rlen[0];
+        const int b  = t / rlen[0];
         const int n  = n0 + lr + p * kRowsPerPass;
         b_ok[p]      = n < a.cols;
         const int nn = b_ok[p] ? n : 0;
@@ -177,25 +241,34 @@ __global__ void __launch_bounds__(kThreads, 2)
         }
         else
         {
-            a_d[p]   = pd + a.pad[0];
-            a_h[p]   = ph + a.pad[1];
-            a_w[p]   = pw + a.pad[2];
+            a_d[p]   = pd + e0[0];
+            a_h[p]   = ph + e0[1];
+            a_w[p]   = pw + e0[2];
             a_off[p] = b * a.ys[0] + g * a.kpg * a.ys[1];
-            b_off[p] = g * a.kpg * a.ws[0] + nn * a.ws[1];
+            b_off[p] = g * a.kpg * a.ws[0] + nn * a.ws[1] + wtap0;
+            if(kc == 0)
+            {
+                const int row = ((b * a.in[0] + res[0] + a.str[0] * pd) * a.in[1] + res[1] + a.str[1] * ph) * a.in[2] +
+                                res[2] + a.str[2] * pw;
+                s_row[lr + p * kRowsPerPass] = a_ok[p] ? row * pitch : -1;
+            }
         }
     }
 
     // The chunk's first kk (the split's start + kc) as (filter z, y, x, channel); then by carries.
+    // Backward data: the tap indices t of the phase's list (not filter positions). None when the
+    // part is empty (a phase may have no taps).
     int kk = kbeg + kc;
-    RedPos pos;
+    RedPos pos{0, 0, 0, 0};
+    if(kend > kbeg)
     {
         int t  = kk;
         pos.c  = t % a.inner;
         t /= a.inner;
-        pos.fx = t % a.fil[2];
-        t /= a.fil[2];
-        pos.fy = t % a.fil[1];
-        pos.fz = t / a.fil[1];
+        pos.fx = t % ntap[2];
+        t /= ntap[2];
+        pos.fy = t % ntap[1];
+        pos.fz = t / ntap[1];
     }
 
     // A stage's chunks: started as async copies where the source is 16-byte aligned (`vec`:
@@ -208,9 +281,9 @@ __global__ void __launch_bounds__(kThreads, 2)
         uint16_t* const da = smem + buf * kStageElems + lr * LDS + kc;
         uint16_t* const db = da + BM * LDS;
         const bool kin = kk < kend;
-        const int dd = pos.fz * a.dil[0], dh = pos.fy * a.dil[1], dw = pos.fx * a.dil[2];
         if constexpr(!Bwd)
         {
+            const int dd = pos.fz * a.dil[0], dh = pos.fy * a.dil[1], dw = pos.fx * a.dil[2];
             const int koff = dd * a.xs[2] + dh * a.xs[3] + dw * a.xs[4] + pos.c * a.xs[1];
 #pragma unroll
             for(int p = 0; p < kPasses; ++p)
@@ -232,15 +305,13 @@ __global__ void __launch_bounds__(kThreads, 2)
         }
         else
         {
-            const int tap = pos.fz * a.ws[2] + pos.fy * a.ws[3] + pos.fx * a.ws[4] + pos.c * a.ws[0];
+            const int tap = pos.fz * wstep[0] + pos.fy * wstep[1] + pos.fx * wstep[2] + pos.c * a.ws[0];
+            const int dd = pos.fz * ddil[0], dh = pos.fy * ddil[1], dw = pos.fx * ddil[2];
 #pragma unroll
             for(int p = 0; p < kPasses; ++p)
             {
-                const int td = a_d[p] - dd, th = a_h[p] - dh, tw = a_w[p] - dw;
-                const int od = td / a.str[0], oh = th / a.str[1], ow = tw / a.str[2];
-                const bool ok = kin & a_ok[p] & (td >= 0) & (th >= 0) & (tw >= 0) & (od * a.str[0] == td) &
-                                (oh * a.str[1] == th) & (ow * a.str[2] == tw) & (od < a.out[0]) &
-                                (oh < a.out[1]) & (ow < a.out[2]);
+                const int od = a_d[p] - dd, oh = a_h[p] - dh, ow = a_w[p] - dw;
+                const bool ok = kin & a_ok[p] & In(od, a.out[0]) & In(oh, a.out[1]) & In(ow, a.out[2]);
                 const uint16_t* const sp =
                     ok ? src + a_off[p] + od * a.ys[2] + oh * a.ys[3] + ow * a.ys[4] + pos.c * a.ys[1] : src;
                 if(a.vec)
@@ -288,7 +359,7 @@ __global__ void __launch_bounds__(kThreads, 2)
             fetch(t);
             land(t);
             kk += BK;
-            pos.Advance(BK, a.inner, a.fil);
+            pos.Advance(BK, a.inner, ntap);
         }
         mma::ChunkCopy<kPasses>::Commit();
     }
@@ -310,29 +381,32 @@ __global__ void __launch_bounds__(kThreads, 2)
         {
             land(t % mma::kStages);
             kk += BK;
-            pos.Advance(BK, a.inner, a.fil);
+            pos.Advance(BK, a.inner, ntap);
         }
     }
 
-    // The output is packed channels-last: row m's channels start at m * (K or C).
-    const int mw = m0 + wm * mma::kWarpM, nw = n0 + wn * mma::kWarpN;
-    const int pitch = Bwd ? a.ctot : a.ktot;
+    // The output is packed channels-last: forward, row m's channels start at m * K; backward
+    // data, at the phase row's s_row (written before the loop, which may have had no barrier).
+    if constexpr(Bwd)
+        __syncthreads();
+    const int mt = wm * mma::kWarpM, nw = n0 + wn * mma::kWarpN;
     const int first = g * a.cols;
+    auto row_at = [&](int r) { return Bwd ? s_row[mt + r] : (m0 + mt + r < M ? (m0 + mt + r) * pitch : -1); };
     if(a.splits == 1)
     {
         Mma::Store(acc, lane, [&](int r, int c, float v) {
-            const int m = mw + r, n = nw + c;
-            if(m < a.M && n < a.cols)
-                out[m * pitch + first + n] = DeviceFloatTo<T>(v).bits;
+            const int ro = row_at(r), n = nw + c;
+            if(ro >= 0 && n < a.cols)
+                out[ro + first + n] = DeviceFloatTo<T>(v).bits;
         });
         return;
     }
     // The split's fp32 partial, in the output's packed order (an empty split writes its zeros).
-    float* const dst = part + static_cast<int64_t>(split) * a.M * pitch;
+    float* const dst = part + static_cast<int64_t>(split) * a.total;
     Mma::Store(acc, lane, [&](int r, int c, float v) {
-        const int m = mw + r, n = nw + c;
-        if(m < a.M && n < a.cols)
-            dst[m * pitch + first + n] = v;
+        const int ro = row_at(r), n = nw + c;
+        if(ro >= 0 && n < a.cols)
+            dst[ro + first + n] = v;
     });
 }
 
@@ -565,10 +639,23 @@ Args ToArgs(const ConvKArgs& k, bool bwd)
         a.ws[i] = static_cast<int>(k.ws[i]);
         a.ys[i] = static_cast<int>(k.ys[i]);
     }
-    a.M     = static_cast<int>(k.n) * rsp;
-    a.cols  = bwd ? a.cpg : a.kpg;
-    a.inner = bwd ? a.kpg : a.cpg;
-    a.red   = fsp * a.inner;
+    a.n      = static_cast<int>(k.n);
+    a.cols   = bwd ? a.cpg : a.kpg;
+    a.inner  = bwd ? a.kpg : a.cpg;
+    a.red    = fsp * a.inner;
+    a.total  = a.n * rsp * (bwd ? a.ctot : a.ktot);
+    a.phases = 1;
+    a.M      = a.n * rsp;
+    if(bwd)
+    {
+        // The grid's rows: the largest phase's (phase 0, ceil(in / stride) positions a dim).
+        a.M = a.n;
+        for(int i = 0; i < 3; ++i)
+        {
+            a.phases *= a.str[i];
+            a.M *= (a.in[i] + a.str[i] - 1) / a.str[i];
+        }
+    }
     return a;
 }
 
@@ -584,7 +671,7 @@ void RunIgemmMmaT(const Args& a, const dim3& grid, void* stream, const uint16_t*
     ConvIgemmMmaKernel<T, Bwd><<<grid, kThreads, kRingBytes, ToStream(stream)>>>(a, sp, wp, op, part);
     if(a.splits > 1)
     {
-        const int64_t total   = int64_t{a.M} * (Bwd ? a.ctot : a.ktot);
+        const int64_t total   = a.total;
         const unsigned blocks = static_cast<unsigned>(std::min<int64_t>((total + 255) / 256, 65535));
         ConvIgemmMmaSplitReduce<T><<<blocks, 256, 0, ToStream(stream)>>>(part, op, total, a.splits);
     }
@@ -597,9 +684,8 @@ void RunIgemmMma(const ConvKArgs& k, void* stream, bool bf16, int splits, const 
     Args a      = ToArgs(k, Bwd);
     a.vec       = reinterpret_cast<uintptr_t>(src) % 16 == 0 && (Bwd || reinterpret_cast<uintptr_t>(w) % 16 == 0);
     a.splits    = std::max(splits, 1);
-    a.per_split = IgemmMmaPerSplit(a.red, a.splits);
     const dim3 grid(static_cast<unsigned>((a.M + BM - 1) / BM), static_cast<unsigned>((a.cols + BN - 1) / BN),
-                    static_cast<unsigned>(k.g * a.splits));
+                    static_cast<unsigned>(k.g * a.splits * a.phases));
     const auto* sp = static_cast<const uint16_t*>(src);
     const auto* wp = static_cast<const uint16_t*>(w);
     auto* op       = static_cast<uint16_t*>(out);

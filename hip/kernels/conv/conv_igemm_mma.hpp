@@ -34,10 +34,13 @@ inline int IgemmMmaPerSplit(int64_t red, int splits)
 void LaunchConvIgemmMmaFwd(const ConvKArgs& a, void* stream, bool bf16, int splits, const void* x, const void* w,
                            void* y, float* workspace);
 /// Backward data, same layouts, K/G a multiple of 8 and dy's element offset too (C/G any):
-/// dx = conv_bwd_data(dy, w). GEMM per group: rows (n, input position), columns the group's C/G
-/// channels, reduction (filter position, k) with k fastest; a tap whose output position is not on
-/// the stride grid contributes zeros (every stride; stride s wastes 1 - 1/s^dims of the products).
-/// Split as forward (workspace: splits * dx's elements floats).
+/// dx = conv_bwd_data(dy, w). GEMM per group and stride phase (the residue class of the input
+/// position modulo the stride, str[0] * str[1] * str[2] of them): rows (n, the phase's input
+/// positions), columns the group's C/G channels, reduction (the phase's filter taps, k) with k
+/// fastest: only the taps whose output position lies on the stride grid, so no product is wasted
+/// on a zero; a phase with no such tap writes zeros. Grid z = G * splits * phases <= 65535.
+/// Split as forward (workspace: splits * dx's elements floats); a phase's reduction is split in
+/// `splits` parts of its own length (a short phase's last parts may be empty and write zeros).
 void LaunchConvIgemmMmaBwd(const ConvKArgs& a, void* stream, bool bf16, int splits, void* dx, const void* w,
                            const void* dy, float* workspace);
 

@@ -105,6 +105,14 @@ CASES = {
         c2(2, 8, (19, 17), 8, (3, 3), (1, 1), (3, 3)),             # stride 3
         c2(2, 264, (6, 7), 40, (2, 2), (1, 0)),                    # 3 column tiles; even filter
         c2(1, 8, (3, 3), 8, (5, 5), (3, 3)),                       # pads past the input
+        # Stride phases (one GEMM a residue class of dx positions, only the taps on the grid):
+        c2(2, 24, (13, 11), 16, (3, 3), (1, 1), (2, 2)),           # odd sizes: phases of 7 and 6 rows
+        c2(1, 16, (17, 14), 8, (5, 5), (2, 2), (3, 3)),            # stride 3, 5x5: 2 or 1 taps a phase
+        c2(2, 8, (10, 9), 16, (3, 3), (1, 1), (2, 3), (2, 1)),     # dilation 2 = stride: half the phases tapless
+        c2(2, 8, (9, 9), 8, (2, 2), (0, 0), (4, 4)),               # stride 4 > filter: tapless phases, zeros
+        c2(1, 8, (3, 4), 8, (1, 1), (0, 0), (3, 3)),               # 1x1 stride 3, phases of 1 row
+        c2(4, 32, (30, 30), 40, (3, 3), (1, 1), (2, 2)),           # 8 row tiles a phase
+        c2(2, 64, (14, 14), 256, (5, 5), (2, 2), (2, 2)),          # phases of 9/6/6/4 taps, split 15: empty parts
         c2(2, 64, (7, 7), 512, (3, 3), (1, 1)),                    # 1 tile, reduction 4608: split 16 ways
         c2(2, 64, (14, 14), 256, (3, 3), (1, 1), (2, 2)),          # stride 2, split
     ],
@@ -113,6 +121,7 @@ CASES = {
         c2(1, 64, (7, 7), 64, (3, 3), (1, 1), groups=8),           # C/G = K/G = 8
         c2(3, 272, (10, 10), 16, (3, 3), (1, 1), (2, 2), groups=2),  # C/G 136
         c2(2, 6, (11, 8), 24, (1, 1), groups=3),                   # C/G 2
+        c2(2, 32, (11, 11), 32, (3, 3), (1, 1), (2, 2), groups=4),  # stride phases a group (grid z 16)
         c2(2, 80, (7, 7), 256, (3, 3), (1, 1), groups=2),          # split reduction a group
     ],
     BWD_3D: [
@@ -120,6 +129,8 @@ CASES = {
         c3(1, 48, (4, 9, 9), 32, (1, 3, 3), (0, 1, 1), (1, 2, 2), groups=2),
         c3(3, 20, (6, 6, 6), 16, (2, 3, 3), (1, 2, 2), (2, 1, 1), (1, 2, 2)),
         c3(1, 136, (3, 4, 5), 16, (1, 1, 1)),
+        c3(2, 16, (7, 6, 5), 8, (3, 3, 3), (1, 1, 1), (2, 2, 2)),  # 8 stride phases
+        c3(1, 8, (5, 7, 6), 16, (1, 3, 2), (0, 1, 0), (1, 3, 2)),  # strides 1, 3, 2: 6 phases
         c3(1, 16, (3, 4, 5), 64, (3, 3, 3), (1, 1, 1)),            # 54 steps in 11 parts
     ],
     # Backward weights: rows K/G, columns taps * C/G (c fastest), reduction N*Ho*Wo split over
@@ -394,7 +405,7 @@ def test_refusals_say_why(monkeypatch, device, solver, case, dt, layout, reason)
 # ---- split reduction (forward and backward data) ------------------------------------------------
 
 SPLIT_CASES = [(FWD_2D, CASES[FWD_2D][-1]), (BWD_2D, CASES[BWD_2D][-2]), (GROUP_FWD_2D, CASES[GROUP_FWD_2D][-1]),
-               (BWD_3D, CASES[BWD_3D][-1])]
+               (BWD_3D, CASES[BWD_3D][-1]), (BWD_2D, CASES[BWD_2D][-1]), (BWD_2D, CASES[BWD_2D][-3])]
 
 
 @requires_gpu
