@@ -8,8 +8,9 @@
 //   kk = (filter z, y, x, input channel c), c fastest   R = Z * Y * X * C / G
 //   A[m][kk] = x at (batch, output position * stride - pad + filter position * dilation, g, c),
 //              zero in the padding; B[n][kk] = w[g * K/G + n][z][y][x][c] (w's rows are contiguous).
-// C / G is a multiple of 8, so 8 consecutive kk never leave one filter position: every global
-// access is one 16-byte vector of 8 channels.
+// When C / G is a multiple of 8, 8 consecutive kk never leave one filter position: every global
+// access is one 16-byte vector of 8 channels. Otherwise (the stem's C = 3: the narrow kernel) a
+// chunk's 8 kk span taps and each is loaded on its own, 2 bytes at a time.
 // Backward data, the same by stride phase: the input positions i with i % stride = res (per
 // dim; grid z holds the str[0] * str[1] * str[2] phases) are rows (batch, i), columns the group's
 // C/G input channels, kk = (the phase's filter taps z, y, x, output channel k), k fastest (K / G a
@@ -136,7 +137,10 @@ struct RedPos
 /// = (group, split, stride phase), a row is an input position i of the phase, and its taps t read
 /// dy at o = (i + pad - f * dil) / stride, exact for the phase's taps, where that lies in the
 /// output (zero otherwise); w is read across filters (K/G apart), 2 bytes at a time.
-template <class T, bool Bwd>
+/// Narrow (forward with C/G not a multiple of 8, the stem's C = 3): a chunk's 8 kk span filter
+/// taps, so each element is decoded (by carries from the chunk's first) and loaded on its own,
+/// 2 bytes at a time, through registers (the launch clears `vec`).
+template <class T, bool Bwd, bool Narrow>
 __global__ void __launch_bounds__(kThreads, 2)
     ConvIgemmMmaKernel(Args a, const uint16_t* __restrict__ src, const uint16_t* __restrict__ w,
                        uint16_t* __restrict__ out, float* __restrict__ part)
@@ -281,7 +285,45 @@ __global__ void __launch_bounds__(kThreads, 2)
         uint16_t* const da = smem + buf * kStageElems + lr * LDS + kc;
         uint16_t* const db = da + BM * LDS;
         const bool kin = kk < kend;
-        if constexpr(!Bwd)
+        if constexpr(Narrow)
+        {
+            (void)kin;
+            uint32_t ua[kPasses][4], ub[kPasses][4];
+            RedPos q = pos;
+#pragma unroll
+            for(int e = 0; e < 8; ++e)
+            {
+                const bool ein = kk + e < kend;
+                const int dd = q.fz * a.dil[0], dh = q.fy * a.dil[1], dw = q.fx * a.dil[2];
+                const int koff = dd * a.xs[2] + dh * a.xs[3] + dw * a.xs[4] + q.c * a.xs[1];
+#pragma unroll
+                for(int p = 0; p < kPasses; ++p)
+                {
+                    const bool ok = ein & a_ok[p] & In(a_d[p] + dd, a.in[0]) & In(a_h[p] + dh, a.in[1]) &
+                                    In(a_w[p] + dw, a.in[2]);
+                    const uint32_t va = ok ? uint32_t{src[a_off[p] + koff]} : 0u;
+                    const uint32_t vb = (ein & b_ok[p]) ? uint32_t{w[b_off[p] + kk + e]} : 0u;
+                    if(e % 2 == 0)
+                    {
+                        ua[p][e / 2] = va;
+                        ub[p][e / 2] = vb;
+                    }
+                    else
+                    {
+                        ua[p][e / 2] |= va << 16;
+                        ub[p][e / 2] |= vb << 16;
+                    }
+                }
+                q.Advance(1, a.inner, ntap);
+            }
+#pragma unroll
+            for(int p = 0; p < kPasses; ++p)
+            {
+                ra[p] = make_uint4(ua[p][0], ua[p][1], ua[p][2], ua[p][3]);
+                rb[p] = make_uint4(ub[p][0], ub[p][1], ub[p][2], ub[p][3]);
+            }
+        }
+        else if constexpr(!Bwd)
         {
             const int dd = pos.fz * a.dil[0], dh = pos.fy * a.dil[1], dw = pos.fx * a.dil[2];
             const int koff = dd * a.xs[2] + dh * a.xs[3] + dw * a.xs[4] + pos.c * a.xs[1];
@@ -659,16 +701,17 @@ Args ToArgs(const ConvKArgs& k, bool bwd)
     return a;
 }
 
-template <class T, bool Bwd>
+template <class T, bool Bwd, bool Narrow>
 void RunIgemmMmaT(const Args& a, const dim3& grid, void* stream, const uint16_t* sp, const uint16_t* wp,
                   uint16_t* op, float* part)
 {
 #if defined(MIOPEN_CY_HAVE_CUDA)
     // Over 48 KB of dynamic shared memory needs the kernel's limit raised (per device: set at
     // every launch, a cheap call). Its error, if any, surfaces as the launch's.
-    (void)cudaFuncSetAttribute(ConvIgemmMmaKernel<T, Bwd>, cudaFuncAttributeMaxDynamicSharedMemorySize, kRingBytes);
+    (void)cudaFuncSetAttribute(ConvIgemmMmaKernel<T, Bwd, Narrow>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               kRingBytes);
 #endif
-    ConvIgemmMmaKernel<T, Bwd><<<grid, kThreads, kRingBytes, ToStream(stream)>>>(a, sp, wp, op, part);
+    ConvIgemmMmaKernel<T, Bwd, Narrow><<<grid, kThreads, kRingBytes, ToStream(stream)>>>(a, sp, wp, op, part);
     if(a.splits > 1)
     {
         const int64_t total   = a.total;
@@ -689,10 +732,24 @@ void RunIgemmMma(const ConvKArgs& k, void* stream, bool bf16, int splits, const 
     const auto* sp = static_cast<const uint16_t*>(src);
     const auto* wp = static_cast<const uint16_t*>(w);
     auto* op       = static_cast<uint16_t*>(out);
+    // Forward with C/G not a multiple of 8: the element-wise (narrow) fetch, through registers.
+    const bool narrow = !Bwd && a.cpg % 8 != 0;
+    if(narrow)
+        a.vec = false;
     if(bf16)
-        RunIgemmMmaT<BFloat16, Bwd>(a, grid, stream, sp, wp, op, workspace);
+    {
+        if(narrow)
+            RunIgemmMmaT<BFloat16, false, true>(a, grid, stream, sp, wp, op, workspace);
+        else
+            RunIgemmMmaT<BFloat16, Bwd, false>(a, grid, stream, sp, wp, op, workspace);
+    }
     else
-        RunIgemmMmaT<Half, Bwd>(a, grid, stream, sp, wp, op, workspace);
+    {
+        if(narrow)
+            RunIgemmMmaT<Half, false, true>(a, grid, stream, sp, wp, op, workspace);
+        else
+            RunIgemmMmaT<Half, Bwd, false>(a, grid, stream, sp, wp, op, workspace);
+    }
 }
 
 } // namespace

@@ -23,8 +23,9 @@ inline int IgemmMmaPerSplit(int64_t red, int splits)
     return static_cast<int>((steps + splits - 1) / splits * kIgemmMmaBK);
 }
 
-/// Forward, packed NHWC / NDHWC (x N,[D,]H,W,C; w K,[Z,]Y,X,C/G; y N,[Do,]Ho,Wo,K), C/G and the
-/// pointers' element offsets multiples of 8, every tensor under 2^31 elements, G <= 65535:
+/// Forward, packed NHWC / NDHWC (x N,[D,]H,W,C; w K,[Z,]Y,X,C/G; y N,[Do,]Ho,Wo,K), any C/G (a
+/// multiple of 8 with 16-byte aligned pointers: 16-byte copies; else 2-byte loads, the stem's
+/// C = 3 among them), every tensor under 2^31 elements, G <= 65535:
 /// y = conv(x, w) with fp32 accumulation, rounded once. GEMM per group: rows (n, output position),
 /// columns the group's K/G filters, reduction (filter position, c) with c fastest.
 /// `splits` > 1 splits the reduction into that many parts of IgemmMmaPerSplit elements (grid z =

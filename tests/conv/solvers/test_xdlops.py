@@ -76,6 +76,12 @@ CASES = {
         c2(4, 32, (30, 30), 32, (3, 3), (1, 1)),                   # many row tiles (M = 3600)
         c2(2, 40, (6, 7), 264, (2, 2), (1, 0), (1, 1)),            # 3 column tiles; even filter
         c2(1, 8, (3, 3), 8, (5, 5), (3, 3)),                       # pads past the input
+        # C/G not a multiple of 8: the narrow kernel (a chunk's 8 elements span filter taps)
+        c2(2, 3, (32, 32), 64, (7, 7), (3, 3), (2, 2)),            # the stem: C = 3
+        c2(2, 4, (15, 13), 24, (3, 3), (1, 1)),                    # C = 4; reduction 36
+        c2(2, 12, (9, 9), 136, (3, 3), (1, 1)),                    # C = 12; column tail
+        c2(1, 1, (10, 11), 8, (3, 5), (1, 2), (1, 2), (2, 1)),     # C = 1, dilation
+        c2(2, 3, (64, 64), 16, (7, 7), (3, 3), (2, 2)),            # the stem at 2048 rows (16 row tiles)
         c2(2, 512, (7, 7), 64, (3, 3), (1, 1)),                    # 1 tile, reduction 4608: split 16 ways
     ],
     GROUP_FWD_2D: [
@@ -83,6 +89,8 @@ CASES = {
         c2(1, 64, (7, 7), 64, (3, 3), (1, 1), groups=8),           # C/G = K/G = 8
         c2(3, 16, (10, 10), 272, (3, 3), (1, 1), (2, 2), groups=2),  # K/G 136: a column tail a group
         c2(2, 24, (11, 8), 6, (1, 1), groups=3),                   # 1x1, K/G 2
+        c2(2, 24, (9, 9), 16, (3, 3), (1, 1), groups=2),           # C/G 12: narrow
+        c2(2, 6, (9, 9), 12, (3, 3), (1, 1), groups=3),            # C/G 2: narrow, chunk spans 4 taps
         c2(2, 256, (7, 7), 80, (3, 3), (1, 1), groups=2),          # split reduction a group (9 parts)
     ],
     FWD_3D: [
@@ -90,6 +98,7 @@ CASES = {
         c3(1, 32, (4, 9, 9), 48, (1, 3, 3), (0, 1, 1), (1, 2, 2), groups=2),
         c3(3, 16, (6, 6, 6), 20, (2, 3, 3), (1, 2, 2), (2, 1, 1), (1, 2, 2)),
         c3(1, 16, (3, 4, 5), 136, (1, 1, 1)),
+        c3(2, 3, (5, 6, 7), 16, (3, 3, 3), (1, 1, 1)),            # C = 3: narrow
         c3(1, 64, (3, 4, 5), 16, (3, 3, 3), (1, 1, 1)),            # 54 steps in 11 parts: a short last
     ],
     # Backward data: rows N*H*W, columns C/G, reduction Y*X*K/G (K/G a multiple of 8).
@@ -370,10 +379,6 @@ REFUSALS = [
     # (solver, case, type, layout, reason)
     (FWD_2D, CASES[FWD_2D][1], mi.miopenHalf, mi.miopenTensorNCHW,
      "needs packed NHWC / NDHWC tensors (channels last)"),
-    (FWD_2D, c2(2, 12, (9, 9), 16, (3, 3), (1, 1)), mi.miopenHalf, mi.miopenTensorNHWC,
-     "needs C/G a multiple of 8"),
-    (GROUP_FWD_2D, c2(2, 24, (9, 9), 16, (3, 3), (1, 1), groups=2), mi.miopenBFloat16, mi.miopenTensorNHWC,
-     "needs C/G a multiple of 8"),
     (FWD_2D, CASES[GROUP_FWD_2D][0], mi.miopenHalf, mi.miopenTensorNHWC, "needs one group"),
     (GROUP_FWD_2D, CASES[FWD_2D][0], mi.miopenHalf, mi.miopenTensorNHWC, "needs several groups"),
     (FWD_2D, CASES[FWD_3D][0], mi.miopenHalf, mi.miopenTensorNDHWC, "needs 2 spatial dims"),

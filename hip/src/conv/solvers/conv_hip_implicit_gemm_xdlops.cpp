@@ -1,7 +1,8 @@
 // MIOpen's XDLOPS implicit-GEMM solvers on tensor cores (hip/kernels/conv/conv_igemm_mma.hip over
 // the matrix layer kernels/common/mma.hpp: NVIDIA mma.sync on sm_80 and later, AMD MFMA on gfx908
-// and gfx90a), fp16 and bf16 with fp32 accumulation, packed NHWC / NDHWC tensors, the reduction's
-// channels a multiple of 8 (16-byte channel vectors: C/G forward, K/G backward data). MIOpen's
+// and gfx90a), fp16 and bf16 with fp32 accumulation, packed NHWC / NDHWC tensors, backward data's
+// K/G a multiple of 8 (16-byte channel vectors; forward takes any C/G, loading 2 bytes at a time
+// where C/G is not a multiple of 8, as the stem's C = 3). MIOpen's
 // names, ids (src/solver.cpp's ++id order) and switches:
 //   ConvHipImplicitGemmFwdXdlops         128  MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS
 //                                             forward, 2-d, one group
@@ -162,7 +163,9 @@ public:
         const double rows =
             wrw ? double(p.k / p.groups) : double(p.n * (bwd ? p.InSpatial() : p.OutSpatial())) / phases;
         const double fill  = std::min(1.0, cols / 128.0) * std::min(1.0, rows / 128.0);
-        const double waste = wrw ? 3.0 : 1.0;
+        // Forward with C/G not a multiple of 8 loads its operands 2 bytes at a time (the stem).
+        const bool narrow  = dir_ == ConvDirection::Forward && (p.c / p.groups) % 8 != 0;
+        const double waste = wrw ? 3.0 : narrow ? 4.0 : 1.0;
         return 2.0 * p.Macs() * waste / (100e12 * fill) * 1e3 + 0.005;
     }
     Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
@@ -180,8 +183,6 @@ public:
             return NotApplicable("needs several groups");
         const bool bwd = dir_ == ConvDirection::BackwardData;
         const bool wrw = dir_ == ConvDirection::BackwardWeights;
-        if(dir_ == ConvDirection::Forward && (p.c / p.groups) % 8 != 0)
-            return NotApplicable("needs C/G a multiple of 8 (16-byte channel vectors)");
         if(bwd && (p.k / p.groups) % 8 != 0)
             return NotApplicable("needs K/G a multiple of 8 (16-byte channel vectors)");
         if(!conv_gpu::Fits32(p))
