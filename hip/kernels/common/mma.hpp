@@ -7,6 +7,9 @@
 // A warp owns a kM x kN sub-tile of the block's output; WarpMma<T>::Step adds the product of its
 // kM rows of A and kN rows of B over 16 consecutive k (A[m][k] * B[n][k]) to the accumulator, in
 // fp32. Store hands each accumulated value to f(row, col, value) in warp-tile coordinates.
+// StepT is Step on transposed tiles: A kept as rows of k holding M contiguously, B as rows of k
+// holding N (the layout of operands whose contiguous dimension is the tile's rows, as backward
+// weights' dy and x), rows `ld` elements apart (a multiple of 8); the same products, the same sums.
 //
 //   NVIDIA sm_80+: ldmatrix.x4 fragments and mma.sync.m16n8k16 (f16 / bf16 in, f32 accumulate);
 //                  32 lanes, warp tile 64 x 32 (4 x 4 mma tiles): 8 warps make a 128 x 128 block.
@@ -124,6 +127,34 @@ struct WarpMma
 #endif
     }
 
+    /// Step on transposed tiles: sa points at (k0, the warp's first row) of A kept as [k][m],
+    /// sb at (k0, its first column) of B kept as [k][n].
+    __device__ static void StepT(Acc& acc, const uint16_t* sa, const uint16_t* sb, int ld, int lane)
+    {
+#if defined(MIOPEN_CY_MMA_AMD)
+        const int r = lane % 32, kq = 4 * (lane / 32);
+#pragma unroll
+        for(int ks = 0; ks < kStepK; ks += 8)
+        {
+            uint2 a[kMI], b[kNI];
+#pragma unroll
+            for(int i = 0; i < kMI; ++i)
+                a[i] = Column4(sa + (ks + kq) * ld + 32 * i + r, ld);
+#pragma unroll
+            for(int j = 0; j < kNI; ++j)
+                b[j] = Column4(sb + (ks + kq) * ld + 32 * j + r, ld);
+#pragma unroll
+            for(int i = 0; i < kMI; ++i)
+#pragma unroll
+                for(int j = 0; j < kNI; ++j)
+                    acc.v[i][j] = Mfma(a[i], b[j], acc.v[i][j]);
+        }
+#else
+        (void)acc; (void)sa; (void)sb; (void)ld; (void)lane;
+        __builtin_trap();
+#endif
+    }
+
     /// f(row, col, value) for every accumulated value of the lane (warp-tile coordinates).
     template <class F>
     __device__ static void Store(const Acc& acc, int lane, F f)
@@ -140,6 +171,11 @@ struct WarpMma
 
 private:
 #if defined(MIOPEN_CY_MMA_AMD)
+    /// p[0], p[ld], p[2 ld], p[3 ld] packed as Step's four k values.
+    __device__ static uint2 Column4(const uint16_t* p, int ld)
+    {
+        return make_uint2(uint32_t{p[0]} | (uint32_t{p[ld]} << 16), uint32_t{p[2 * ld]} | (uint32_t{p[3 * ld]} << 16));
+    }
     /// One 32x32x8 product of 4 k values a lane (a, b: four 16-bit values each).
     __device__ static MfmaAcc Mfma(uint2 a, uint2 b, MfmaAcc c)
     {
@@ -233,6 +269,41 @@ struct WarpMma
 #endif
     }
 
+    /// Step on transposed tiles: sa points at (k0, the warp's first row) of A kept as [k][m],
+    /// sb at (k0, its first column) of B kept as [k][n]. ldmatrix.trans: lane l receives stored
+    /// rows 2 (l % 4) + 0..1, column l / 4 of each 8x8 matrix, i.e. the fragments Step's plain
+    /// loads give from [m][k] / [n][k] tiles; lanes 8i..8i+7 address matrix i's 8 stored k rows.
+    __device__ static void StepT(Acc& acc, const uint16_t* sa, const uint16_t* sb, int ld, int lane)
+    {
+#if defined(MIOPEN_CY_MMA_NV)
+        uint32_t a[kMI][4], b[kNI][2];
+        const int mi = lane >> 3, r = lane & 7;
+        // A: matrices (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7, k 8-15), (m 8-15, k 8-15).
+#pragma unroll
+        for(int i = 0; i < kMI; ++i)
+            LdMatrix4T(a[i], sa + (r + 8 * (mi >> 1)) * ld + 16 * i + 8 * (mi & 1));
+        // B: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15).
+#pragma unroll
+        for(int j = 0; j < kNI; j += 2)
+        {
+            uint32_t q[4];
+            LdMatrix4T(q, sb + (r + 8 * (mi & 1)) * ld + 8 * j + 8 * (mi >> 1));
+            b[j][0]     = q[0];
+            b[j][1]     = q[1];
+            b[j + 1][0] = q[2];
+            b[j + 1][1] = q[3];
+        }
+#pragma unroll
+        for(int i = 0; i < kMI; ++i)
+#pragma unroll
+            for(int j = 0; j < kNI; ++j)
+                Mma(acc.v[i][j], a[i], b[j]);
+#else
+        (void)acc; (void)sa; (void)sb; (void)ld; (void)lane;
+        __trap();
+#endif
+    }
+
     /// f(row, col, value) for every accumulated value of the lane (warp-tile coordinates).
     template <class F>
     __device__ static void Store(const Acc& acc, int lane, F f)
@@ -256,6 +327,13 @@ private:
     {
         const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(p));
         asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                     : "r"(addr));
+    }
+    __device__ static void LdMatrix4T(uint32_t (&r)[4], const uint16_t* p)
+    {
+        const unsigned addr = static_cast<unsigned>(__cvta_generic_to_shared(p));
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                      : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                      : "r"(addr));
     }

@@ -639,6 +639,162 @@ __global__ void __launch_bounds__(kThreads)
     });
 }
 
+/// Backward weights with K/G and C/G multiples of 8 and 16-byte aligned x and dy: the same GEMM
+/// and partials as ConvIgemmMmaWrwKernel, its operands copied as 16-byte chunks of 8 channels
+/// (dy: 8 filters at one position; x: 8 channels of one tap at one position, zero-filled in the
+/// padding) into transposed tiles ([kk][m], [kk][n], rows padded by 16 bytes: ldmatrix.trans
+/// stays conflict-free) of the mma::ChunkCopy ring, multiplied by WarpMma::StepT. The same
+/// products in the same order as the 2-byte kernel, so the same bits.
+constexpr int LDT = BM + 8;                        // transposed tile row pitch (elements)
+constexpr int kStageElemsT = BK * (BM + BN + 16);  // a stage: A [BK][LDT], then B [BK][BN + 8]
+constexpr int kRingBytesT = mma::kStages * kStageElemsT * 2;
+constexpr int kChunksRowT = BM / 8;                // 16-byte chunks along a tile row
+constexpr int kRowsPerPassT = kThreads / kChunksRowT;
+constexpr int kPassesT = BK / kRowsPerPassT;
+static_assert(BM == BN && BK % kRowsPerPassT == 0, "A and B are fetched with the same passes");
+
+template <class T>
+__global__ void __launch_bounds__(kThreads, 2)
+    ConvIgemmMmaWrwVecKernel(WrwArgs a, const uint16_t* __restrict__ x, const uint16_t* __restrict__ dy,
+                             float* __restrict__ part)
+{
+    extern __shared__ __align__(16) uint16_t smem[];   // kStages x (A [BK][LDT], B [BK][LDT])
+
+    const int tid   = static_cast<int>(threadIdx.x);
+    const int g     = static_cast<int>(blockIdx.z) / a.splits;
+    const int split = static_cast<int>(blockIdx.z) - g * a.splits;
+    const int m0    = static_cast<int>(blockIdx.x) * BM;
+    const int n0    = static_cast<int>(blockIdx.y) * BN;
+    const int mc    = (tid % kChunksRowT) * 8;   // the thread's chunk along the tile's rows
+    const int kr    = tid / kChunksRowT;         // its first kk row of a stage (then + kRowsPerPassT)
+    const int kbeg  = split * a.per_split;
+    const int kend  = min(a.npos, kbeg + a.per_split);
+
+    // The A chunk: filters g * K/G + m0 + mc + 0..7 (all in or all out: K/G is a multiple of 8).
+    const bool a_ok = m0 + mc < a.kpg;
+    const int a_col = g * a.kpg + m0 + mc;
+    // The B chunk: columns (tap, c) n0 + mc + 0..7, one tap (C/G is a multiple of 8).
+    const int n     = n0 + mc;
+    const bool b_ok = n < a.cols;
+    int bd, bh, bw, b_col;
+    {
+        int t        = b_ok ? n : 0;
+        const int c  = t % a.cpg;
+        t /= a.cpg;
+        const int fx = t % a.fil[2];
+        t /= a.fil[2];
+        const int fy = t % a.fil[1];
+        const int fz = t / a.fil[1];
+        bd           = fz * a.dil[0] - a.pad[0];
+        bh           = fy * a.dil[1] - a.pad[1];
+        bw           = fx * a.dil[2] - a.pad[2];
+        b_col        = g * a.cpg + c;
+    }
+
+    // Each pass's position kk as (batch, od, oh, ow), advanced by carries.
+    int kk[kPassesT], pb[kPassesT], pd[kPassesT], ph[kPassesT], pw[kPassesT];
+#pragma unroll
+    for(int p = 0; p < kPassesT; ++p)
+    {
+        kk[p] = kbeg + kr + p * kRowsPerPassT;
+        int t = kk[p];
+        pw[p] = t % a.out[2];
+        t /= a.out[2];
+        ph[p] = t % a.out[1];
+        t /= a.out[1];
+        pd[p] = t % a.out[0];
+        pb[p] = t / a.out[0];
+    }
+    auto advance = [&]() {
+#pragma unroll
+        for(int p = 0; p < kPassesT; ++p)
+        {
+            kk[p] += BK;
+            pw[p] += BK;
+            while(pw[p] >= a.out[2])
+            {
+                pw[p] -= a.out[2];
+                if(++ph[p] == a.out[1])
+                {
+                    ph[p] = 0;
+                    if(++pd[p] == a.out[0])
+                    {
+                        pd[p] = 0;
+                        ++pb[p];
+                    }
+                }
+            }
+        }
+    };
+
+    mma::ChunkCopy<kPassesT> ca, cb;
+    auto fetch = [&](int buf) {
+        uint16_t* const sa = smem + buf * kStageElemsT;
+        uint16_t* const sb = sa + BK * LDT;
+#pragma unroll
+        for(int p = 0; p < kPassesT; ++p)
+        {
+            const int row  = kr + p * kRowsPerPassT;
+            const bool kin = kk[p] < kend;
+            const bool oka = kin & a_ok;
+            ca.Start(p, sa + row * LDT + mc, oka ? dy + kk[p] * a.ktot + a_col : dy, oka);
+            const int id = pd[p] * a.str[0] + bd, ih = ph[p] * a.str[1] + bh, iw = pw[p] * a.str[2] + bw;
+            const bool okb = kin & b_ok & In(id, a.in[0]) & In(ih, a.in[1]) & In(iw, a.in[2]);
+            cb.Start(p, sb + row * LDT + mc,
+                     okb ? x + pb[p] * a.xs[0] + id * a.xs[2] + ih * a.xs[3] + iw * a.xs[4] + b_col : x, okb);
+        }
+    };
+
+    using Mma = mma::WarpMma<T>;
+    typename Mma::Acc acc;
+    Mma::Zero(acc);
+    const int warp = tid / mma::kLanes, lane = tid % mma::kLanes;
+    const int wm = warp % kWarpsM, wn = warp / kWarpsM;
+
+    // The ring, as ConvIgemmMmaKernel's.
+    const int steps = kend > kbeg ? (kend - kbeg + BK - 1) / BK : 0;
+#pragma unroll
+    for(int t = 0; t < mma::kStages - 1; ++t)
+    {
+        if(t < steps)
+        {
+            fetch(t);
+            ca.Land();
+            cb.Land();
+            advance();
+        }
+        mma::ChunkCopy<kPassesT>::Commit();
+    }
+    for(int s = 0; s < steps; ++s)
+    {
+        mma::ChunkCopy<kPassesT>::Wait<mma::kStages - 2>();
+        __syncthreads();
+        const int t     = s + mma::kStages - 1;
+        const bool more = t < steps;
+        if(more)
+            fetch(t % mma::kStages);
+        mma::ChunkCopy<kPassesT>::Commit();
+        const uint16_t* const cur = smem + (s % mma::kStages) * kStageElemsT;
+#pragma unroll
+        for(int k = 0; k < BK; k += mma::kStepK)
+            Mma::StepT(acc, cur + k * LDT + wm * mma::kWarpM, cur + (BK + k) * LDT + wn * mma::kWarpN, LDT, lane);
+        if(more)
+        {
+            ca.Land();
+            cb.Land();
+            advance();
+        }
+    }
+
+    float* const out = part + (static_cast<int64_t>(split) * a.g + g) * a.kpg * a.cols;
+    const int mw = m0 + wm * mma::kWarpM, nw = n0 + wn * mma::kWarpN;
+    Mma::Store(acc, lane, [&](int r, int c, float v) {
+        const int m = mw + r, nn = nw + c;
+        if(m < a.kpg && nn < a.cols)
+            out[m * a.cols + nn] = v;
+    });
+}
+
 /// dw[e] = the sum over splits, in order, of part[split][e], rounded once (e over the output's
 /// `total` elements in its own packed order: dw for backward weights, y or dx for a split forward
 /// or backward data).
@@ -718,6 +874,15 @@ void RunIgemmMmaT(const Args& a, const dim3& grid, void* stream, const uint16_t*
         const unsigned blocks = static_cast<unsigned>(std::min<int64_t>((total + 255) / 256, 65535));
         ConvIgemmMmaSplitReduce<T><<<blocks, 256, 0, ToStream(stream)>>>(part, op, total, a.splits);
     }
+}
+
+template <class T>
+void RunWrwVec(const WrwArgs& a, const dim3& grid, void* stream, const uint16_t* xp, const uint16_t* dp, float* part)
+{
+#if defined(MIOPEN_CY_HAVE_CUDA)
+    (void)cudaFuncSetAttribute(ConvIgemmMmaWrwVecKernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, kRingBytesT);
+#endif
+    ConvIgemmMmaWrwVecKernel<T><<<grid, kThreads, kRingBytesT, ToStream(stream)>>>(a, xp, dp, part);
 }
 
 template <bool Bwd>
@@ -806,14 +971,23 @@ void LaunchConvIgemmMmaWrw(const ConvKArgs& k, void* stream, bool bf16, int spli
     auto* wp       = static_cast<uint16_t*>(dw);
     const int64_t total = int64_t{a.g} * a.kpg * a.cols;
     const unsigned blocks = static_cast<unsigned>(std::min<int64_t>((total + 255) / 256, 65535));
+    // 16-byte chunks where both channel counts are multiples of 8 and both pointers aligned.
+    const bool vec = a.kpg % 8 == 0 && a.cpg % 8 == 0 && reinterpret_cast<uintptr_t>(x) % 16 == 0 &&
+                     reinterpret_cast<uintptr_t>(dy) % 16 == 0;
     if(bf16)
     {
-        ConvIgemmMmaWrwKernel<BFloat16><<<grid, kThreads, 0, ToStream(stream)>>>(a, xp, dp, workspace);
+        if(vec)
+            RunWrwVec<BFloat16>(a, grid, stream, xp, dp, workspace);
+        else
+            ConvIgemmMmaWrwKernel<BFloat16><<<grid, kThreads, 0, ToStream(stream)>>>(a, xp, dp, workspace);
         ConvIgemmMmaSplitReduce<BFloat16><<<blocks, 256, 0, ToStream(stream)>>>(workspace, wp, total, splits);
     }
     else
     {
-        ConvIgemmMmaWrwKernel<Half><<<grid, kThreads, 0, ToStream(stream)>>>(a, xp, dp, workspace);
+        if(vec)
+            RunWrwVec<Half>(a, grid, stream, xp, dp, workspace);
+        else
+            ConvIgemmMmaWrwKernel<Half><<<grid, kThreads, 0, ToStream(stream)>>>(a, xp, dp, workspace);
         ConvIgemmMmaSplitReduce<Half><<<blocks, 256, 0, ToStream(stream)>>>(workspace, wp, total, splits);
     }
 }

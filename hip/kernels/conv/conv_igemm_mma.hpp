@@ -48,7 +48,8 @@ void LaunchConvIgemmMmaBwd(const ConvKArgs& a, void* stream, bool bf16, int spli
 /// Backward weights, same layouts, any channel counts: dw = conv_bwd_weights(x, dy). GEMM per
 /// group: rows the group's K/G filters, columns (filter position, c) with c fastest, reduction
 /// (n, output position) split into `splits` ranges of IgemmMmaWrwPerSplit positions (grid z =
-/// G * splits <= 65535). Every split writes its fp32 partial tile into `workspace`
+/// G * splits <= 65535). K/G and C/G multiples of 8 with 16-byte aligned x and dy: 16-byte
+/// copies into transposed tiles; else 2-byte loads (the same bits). Every split writes its fp32 partial tile into `workspace`
 /// (splits * K * filter taps * C/G floats); a second kernel adds them in split order and rounds
 /// once (deterministic).
 int IgemmMmaWrwPerSplit(const ConvKArgs& a, int splits);

@@ -155,7 +155,7 @@ public:
         // N*Ho*Wo rows) leaves its share of the tile idle.
         // Backward data runs a GEMM a stride phase (its rows N*H*W / phases, its taps only those on
         // the stride grid); backward weights reads both operands 2 bytes at a time (about a
-        // third of the rate).
+        // third of the rate) unless K/G and C/G are multiples of 8 (16-byte copies).
         const bool bwd      = dir_ == ConvDirection::BackwardData;
         const bool wrw      = dir_ == ConvDirection::BackwardWeights;
         const double cols   = wrw ? double(p.c / p.groups * p.FilterSpatial()) : double((bwd ? p.c : p.k) / p.groups);
@@ -165,7 +165,8 @@ public:
         const double fill  = std::min(1.0, cols / 128.0) * std::min(1.0, rows / 128.0);
         // Forward with C/G not a multiple of 8 loads its operands 2 bytes at a time (the stem).
         const bool narrow  = dir_ == ConvDirection::Forward && (p.c / p.groups) % 8 != 0;
-        const double waste = wrw ? 3.0 : narrow ? 4.0 : 1.0;
+        const bool wrw_vec = wrw && (p.k / p.groups) % 8 == 0 && (p.c / p.groups) % 8 == 0;
+        const double waste = wrw ? (wrw_vec ? 1.2 : 3.0) : narrow ? 4.0 : 1.0;
         return 2.0 * p.Macs() * waste / (100e12 * fill) * 1e3 + 0.005;
     }
     Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
