@@ -10,6 +10,7 @@
 // StepT is Step on transposed tiles: A kept as rows of k holding M contiguously, B as rows of k
 // holding N (the layout of operands whose contiguous dimension is the tile's rows, as backward
 // weights' dy and x), rows `ld` elements apart (a multiple of 8); the same products, the same sums.
+// StepAB<TA, TB> takes each operand either way, with its own pitch (backward data's B: [k][n]).
 //
 //   NVIDIA sm_80+: ldmatrix.x4 fragments and mma.sync.m16n8k16 (f16 / bf16 in, f32 accumulate);
 //                  32 lanes, warp tile 64 x 32 (4 x 4 mma tiles): 8 warps make a 128 x 128 block.
@@ -100,8 +101,11 @@ struct WarpMma
                     acc.v[i][j][e] = 0.0f;
     }
 
-    /// acc += A[0:kM][0:16] * B[0:kN][0:16]^T; sa, sb point at the warp's first row, at k0.
-    __device__ static void Step(Acc& acc, const uint16_t* sa, const uint16_t* sb, int ld, int lane)
+    /// acc += A[0:kM][0:16] * B[0:kN][0:16]^T. A kept as [m][k] (TA false: sa at the warp's first
+    /// row, at k0) or [k][m] (TA true: sa at row k0, the warp's first m), rows lda elements
+    /// apart; B likewise as [n][k] or [k][n] (TB), ldb.
+    template <bool TA, bool TB>
+    __device__ static void StepAB(Acc& acc, const uint16_t* sa, int lda, const uint16_t* sb, int ldb, int lane)
     {
 #if defined(MIOPEN_CY_MMA_AMD)
         const int r = lane % 32, kq = 4 * (lane / 32);
@@ -111,10 +115,12 @@ struct WarpMma
             uint2 a[kMI], b[kNI];
 #pragma unroll
             for(int i = 0; i < kMI; ++i)
-                a[i] = *reinterpret_cast<const uint2*>(sa + (32 * i + r) * ld + ks + kq);
+                a[i] = TA ? Column4(sa + (ks + kq) * lda + 32 * i + r, lda)
+                          : *reinterpret_cast<const uint2*>(sa + (32 * i + r) * lda + ks + kq);
 #pragma unroll
             for(int j = 0; j < kNI; ++j)
-                b[j] = *reinterpret_cast<const uint2*>(sb + (32 * j + r) * ld + ks + kq);
+                b[j] = TB ? Column4(sb + (ks + kq) * ldb + 32 * j + r, ldb)
+                          : *reinterpret_cast<const uint2*>(sb + (32 * j + r) * ldb + ks + kq);
 #pragma unroll
             for(int i = 0; i < kMI; ++i)
 #pragma unroll
@@ -122,37 +128,19 @@ struct WarpMma
                     acc.v[i][j] = Mfma(a[i], b[j], acc.v[i][j]);
         }
 #else
-        (void)acc; (void)sa; (void)sb; (void)ld; (void)lane;
+        (void)acc; (void)sa; (void)lda; (void)sb; (void)ldb; (void)lane;
         __builtin_trap();
 #endif
     }
-
-    /// Step on transposed tiles: sa points at (k0, the warp's first row) of A kept as [k][m],
-    /// sb at (k0, its first column) of B kept as [k][n].
+    /// acc += A[0:kM][0:16] * B[0:kN][0:16]^T; sa, sb point at the warp's first row, at k0.
+    __device__ static void Step(Acc& acc, const uint16_t* sa, const uint16_t* sb, int ld, int lane)
+    {
+        StepAB<false, false>(acc, sa, ld, sb, ld, lane);
+    }
+    /// Step on transposed tiles ([k][m], [k][n]).
     __device__ static void StepT(Acc& acc, const uint16_t* sa, const uint16_t* sb, int ld, int lane)
     {
-#if defined(MIOPEN_CY_MMA_AMD)
-        const int r = lane % 32, kq = 4 * (lane / 32);
-#pragma unroll
-        for(int ks = 0; ks < kStepK; ks += 8)
-        {
-            uint2 a[kMI], b[kNI];
-#pragma unroll
-            for(int i = 0; i < kMI; ++i)
-                a[i] = Column4(sa + (ks + kq) * ld + 32 * i + r, ld);
-#pragma unroll
-            for(int j = 0; j < kNI; ++j)
-                b[j] = Column4(sb + (ks + kq) * ld + 32 * j + r, ld);
-#pragma unroll
-            for(int i = 0; i < kMI; ++i)
-#pragma unroll
-                for(int j = 0; j < kNI; ++j)
-                    acc.v[i][j] = Mfma(a[i], b[j], acc.v[i][j]);
-        }
-#else
-        (void)acc; (void)sa; (void)sb; (void)ld; (void)lane;
-        __builtin_trap();
-#endif
+        StepAB<true, true>(acc, sa, ld, sb, ld, lane);
     }
 
     /// f(row, col, value) for every accumulated value of the lane (warp-tile coordinates).
@@ -237,43 +225,14 @@ struct WarpMma
                     acc.v[i][j][e] = 0.0f;
     }
 
-    /// acc += A[0:kM][0:16] * B[0:kN][0:16]^T; sa, sb point at the warp's first row, at k0.
-    __device__ static void Step(Acc& acc, const uint16_t* sa, const uint16_t* sb, int ld, int lane)
-    {
-#if defined(MIOPEN_CY_MMA_NV)
-        uint32_t a[kMI][4], b[kNI][2];
-        // A: matrices (rows 0-7, k 0-7), (rows 8-15, k 0-7), (rows 0-7, k 8-15), (rows 8-15, k 8-15).
-#pragma unroll
-        for(int i = 0; i < kMI; ++i)
-            LdMatrix4(a[i], sa + (16 * i + (lane & 15)) * ld + (lane >> 4) * 8);
-        // B (rows n, k contiguous): matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7),
-        // (n 8-15, k 8-15): b0, b1 of the first n8 tile, then of the second.
-#pragma unroll
-        for(int j = 0; j < kNI; j += 2)
-        {
-            uint32_t r[4];
-            LdMatrix4(r, sb + (8 * j + (lane & 7) + ((lane >> 4) << 3)) * ld + ((lane >> 3) & 1) * 8);
-            b[j][0]     = r[0];
-            b[j][1]     = r[1];
-            b[j + 1][0] = r[2];
-            b[j + 1][1] = r[3];
-        }
-#pragma unroll
-        for(int i = 0; i < kMI; ++i)
-#pragma unroll
-            for(int j = 0; j < kNI; ++j)
-                Mma(acc.v[i][j], a[i], b[j]);
-#else
-        (void)acc; (void)sa; (void)sb; (void)ld; (void)lane;
-        __trap();
-#endif
-    }
-
-    /// Step on transposed tiles: sa points at (k0, the warp's first row) of A kept as [k][m],
-    /// sb at (k0, its first column) of B kept as [k][n]. ldmatrix.trans: lane l receives stored
-    /// rows 2 (l % 4) + 0..1, column l / 4 of each 8x8 matrix, i.e. the fragments Step's plain
-    /// loads give from [m][k] / [n][k] tiles; lanes 8i..8i+7 address matrix i's 8 stored k rows.
-    __device__ static void StepT(Acc& acc, const uint16_t* sa, const uint16_t* sb, int ld, int lane)
+    /// acc += A[0:kM][0:16] * B[0:kN][0:16]^T. A kept as [m][k] (TA false: sa at the warp's first
+    /// row, at k0) or [k][m] (TA true: sa at row k0, the warp's first m), rows lda elements
+    /// apart; B likewise as [n][k] or [k][n] (TB), ldb. Transposed tiles load by ldmatrix.trans:
+    /// lane l receives stored rows 2 (l % 4) + 0..1, column l / 4 of each 8x8 matrix, the very
+    /// fragments the plain loads give from untransposed tiles; lanes 8i..8i+7 address matrix i's
+    /// 8 stored k rows.
+    template <bool TA, bool TB>
+    __device__ static void StepAB(Acc& acc, const uint16_t* sa, int lda, const uint16_t* sb, int ldb, int lane)
     {
 #if defined(MIOPEN_CY_MMA_NV)
         uint32_t a[kMI][4], b[kNI][2];
@@ -281,13 +240,22 @@ struct WarpMma
         // A: matrices (m 0-7, k 0-7), (m 8-15, k 0-7), (m 0-7, k 8-15), (m 8-15, k 8-15).
 #pragma unroll
         for(int i = 0; i < kMI; ++i)
-            LdMatrix4T(a[i], sa + (r + 8 * (mi >> 1)) * ld + 16 * i + 8 * (mi & 1));
-        // B: (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15).
+        {
+            if constexpr(TA)
+                LdMatrix4T(a[i], sa + (r + 8 * (mi >> 1)) * lda + 16 * i + 8 * (mi & 1));
+            else
+                LdMatrix4(a[i], sa + (16 * i + (lane & 15)) * lda + (lane >> 4) * 8);
+        }
+        // B: matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15): b0, b1
+        // of the first n8 tile, then of the second.
 #pragma unroll
         for(int j = 0; j < kNI; j += 2)
         {
             uint32_t q[4];
-            LdMatrix4T(q, sb + (r + 8 * (mi & 1)) * ld + 8 * j + 8 * (mi >> 1));
+            if constexpr(TB)
+                LdMatrix4T(q, sb + (r + 8 * (mi & 1)) * ldb + 8 * j + 8 * (mi >> 1));
+            else
+                LdMatrix4(q, sb + (8 * j + (lane & 7) + ((lane >> 4) << 3)) * ldb + ((lane >> 3) & 1) * 8);
             b[j][0]     = q[0];
             b[j][1]     = q[1];
             b[j + 1][0] = q[2];
@@ -299,9 +267,19 @@ struct WarpMma
             for(int j = 0; j < kNI; ++j)
                 Mma(acc.v[i][j], a[i], b[j]);
 #else
-        (void)acc; (void)sa; (void)sb; (void)ld; (void)lane;
+        (void)acc; (void)sa; (void)lda; (void)sb; (void)ldb; (void)lane;
         __trap();
 #endif
+    }
+    /// acc += A[0:kM][0:16] * B[0:kN][0:16]^T; sa, sb point at the warp's first row, at k0.
+    __device__ static void Step(Acc& acc, const uint16_t* sa, const uint16_t* sb, int ld, int lane)
+    {
+        StepAB<false, false>(acc, sa, ld, sb, ld, lane);
+    }
+    /// Step on transposed tiles ([k][m], [k][n]).
+    __device__ static void StepT(Acc& acc, const uint16_t* sa, const uint16_t* sb, int ld, int lane)
+    {
+        StepAB<true, true>(acc, sa, ld, sb, ld, lane);
     }
 
     /// f(row, col, value) for every accumulated value of the lane (warp-tile coordinates).

@@ -27,9 +27,11 @@
 // stage kStages - 1 ahead of the one the warps multiply, one barrier a step. The copies are
 // mma::ChunkCopy's: on NVIDIA asynchronous 16-byte cp.async (zero-filled for padding and bounds)
 // four stages deep; on AMD staged through registers and stored after the multiply, two stages.
-// What cannot go as aligned 16-byte chunks (backward data's B, gathered 2 bytes at a time; any
-// operand of a launch whose pointers are not 16-byte aligned) goes through registers on both
-// vendors, stored after the multiply into the stage's buffer. The position
+// Backward data's B (w, contiguous along the tile's columns) goes as 16-byte chunks into a
+// transposed tile [kk][n] where C/G is a multiple of 8 (BT). What cannot go as aligned 16-byte
+// chunks (backward data's B otherwise, gathered 2 bytes at a time; any operand of a launch whose
+// pointers are not 16-byte aligned) goes through registers on both vendors, stored after the
+// multiply into the stage's buffer. The position
 // of a thread's chunk in the filter (z, y, x, channel) advances by carries, with no division in
 // the loop (backward data divides by the stride); a row's base offset and input corner are
 // decoded once. Bounds: rows past M, columns past N and kk past R are zero-filled (loads) or
@@ -66,6 +68,17 @@ static_assert(BM == BN && BM % kRowsPerPass == 0, "A and B are fetched with the 
 static_assert(BK % mma::kStepK == 0, "a step is a whole number of mma steps");
 /// One stage of the shared-memory ring: the A tile, then the B tile.
 constexpr int kStageElems = (BM + BN) * LDS;
+// Transposed tiles ([kk][rows], the rows' 16-byte chunks contiguous): backward weights' A and B,
+// backward data's B where C/G is a multiple of 8.
+constexpr int LDT = BM + 8;                        // transposed tile row pitch (elements)
+constexpr int kStageElemsT = BK * (BM + BN + 16);  // a stage: A [BK][LDT], then B [BK][BN + 8]
+constexpr int kRingBytesT = mma::kStages * kStageElemsT * 2;
+constexpr int kChunksRowT = BM / 8;                // 16-byte chunks along a tile row
+constexpr int kRowsPerPassT = kThreads / kChunksRowT;
+constexpr int kPassesT = BK / kRowsPerPassT;
+static_assert(BM == BN && BK % kRowsPerPassT == 0, "A and B are fetched with the same passes");
+static_assert(BK * LDT <= BN * LDS, "a transposed B tile fits the stage's B tile");
+static_assert(kPassesT == kPasses, "backward data's B copies (ChunkCopy<kPasses>) match the transposed passes");
 /// The forward / backward data kernel's dynamic shared memory: kStages stages.
 constexpr int kRingBytes = mma::kStages * kStageElems * 2;
 
@@ -140,7 +153,10 @@ struct RedPos
 /// Narrow (forward with C/G not a multiple of 8, the stem's C = 3): a chunk's 8 kk span filter
 /// taps, so each element is decoded (by carries from the chunk's first) and loaded on its own,
 /// 2 bytes at a time, through registers (the launch clears `vec`).
-template <class T, bool Bwd, bool Narrow>
+/// BT (backward data with C/G a multiple of 8 and w 16-byte aligned): B goes as 16-byte chunks of
+/// 8 channels of w at one (filter, tap) into a transposed tile [kk][n] (WarpMma::StepAB<false,
+/// true>) instead of the 2-byte gather: the same fragments, the same bits.
+template <class T, bool Bwd, bool Narrow, bool BT>
 __global__ void __launch_bounds__(kThreads, 2)
     ConvIgemmMmaKernel(Args a, const uint16_t* __restrict__ src, const uint16_t* __restrict__ w,
                        uint16_t* __restrict__ out, float* __restrict__ part)
@@ -262,18 +278,46 @@ __global__ void __launch_bounds__(kThreads, 2)
     // The chunk's first kk (the split's start + kc) as (filter z, y, x, channel); then by carries.
     // Backward data: the tap indices t of the phase's list (not filter positions). None when the
     // part is empty (a phase may have no taps).
+    auto decode = [&](int t, RedPos& q) {
+        q.c  = t % a.inner;
+        t /= a.inner;
+        q.fx = t % ntap[2];
+        t /= ntap[2];
+        q.fy = t % ntap[1];
+        q.fz = t / ntap[1];
+    };
     int kk = kbeg + kc;
     RedPos pos{0, 0, 0, 0};
     if(kend > kbeg)
+        decode(kk, pos);
+    // BT: the thread's B chunk, channels n0 + mcb + 0..7 (all in or all out), at kk rows
+    // kkb + 0, kRowsPerPassT (their (tap, k) by carries as pos).
+    const int mcb    = (tid % kChunksRowT) * 8;
+    const bool bt_ok = n0 + mcb < a.cols;
+    const int bt_off = g * a.kpg * a.ws[0] + wtap0 + n0 + mcb;
+    int kkb          = kbeg + tid / kChunksRowT;
+    RedPos posb[BT ? kPassesT : 1];
+    if constexpr(BT)
     {
-        int t  = kk;
-        pos.c  = t % a.inner;
-        t /= a.inner;
-        pos.fx = t % ntap[2];
-        t /= ntap[2];
-        pos.fy = t % ntap[1];
-        pos.fz = t / ntap[1];
+#pragma unroll
+        for(int p = 0; p < kPassesT; ++p)
+        {
+            posb[p] = RedPos{0, 0, 0, 0};
+            if(kend > kbeg)
+                decode(kkb + p * kRowsPerPassT, posb[p]);
+        }
     }
+    auto advance = [&]() {
+        kk += BK;
+        pos.Advance(BK, a.inner, ntap);
+        if constexpr(BT)
+        {
+            kkb += BK;
+#pragma unroll
+            for(int p = 0; p < kPassesT; ++p)
+                posb[p].Advance(BK, a.inner, ntap);
+        }
+    };
 
     // A stage's chunks: started as async copies where the source is 16-byte aligned (`vec`:
     // A always; B forward only), else gathered into registers (ra, rb) and stored by land()
@@ -360,7 +404,20 @@ __global__ void __launch_bounds__(kThreads, 2)
                     ca.Start(p, da + p * kRowsPerPass * LDS, sp, ok);
                 else
                     ra[p] = ok ? Load8(sp, false) : zero;
-                rb[p] = (kin & b_ok[p]) ? Gather8(w + b_off[p] + tap, a.ws[0]) : zero;
+                if constexpr(!BT)
+                    rb[p] = (kin & b_ok[p]) ? Gather8(w + b_off[p] + tap, a.ws[0]) : zero;
+            }
+            if constexpr(BT)
+            {
+                uint16_t* const dbt = smem + buf * kStageElems + BM * LDS + (tid / kChunksRowT) * LDT + mcb;
+#pragma unroll
+                for(int p = 0; p < kPassesT; ++p)
+                {
+                    const RedPos& q = posb[p];
+                    const bool ok   = (kkb + p * kRowsPerPassT < kend) & bt_ok;
+                    const int off   = bt_off + q.c * a.ws[0] + q.fz * wstep[0] + q.fy * wstep[1] + q.fx * wstep[2];
+                    cb.Start(p, dbt + p * kRowsPerPassT * LDT, ok ? w + off : w, ok);
+                }
             }
         }
     };
@@ -373,7 +430,7 @@ __global__ void __launch_bounds__(kThreads, 2)
 #pragma unroll
             for(int p = 0; p < kPasses; ++p)
                 *reinterpret_cast<uint4*>(da + p * kRowsPerPass * LDS) = ra[p];
-        if(!Bwd && a.vec)
+        if(BT || (!Bwd && a.vec))
             cb.Land();
         else
 #pragma unroll
@@ -400,8 +457,7 @@ __global__ void __launch_bounds__(kThreads, 2)
         {
             fetch(t);
             land(t);
-            kk += BK;
-            pos.Advance(BK, a.inner, ntap);
+            advance();
         }
         mma::ChunkCopy<kPasses>::Commit();
     }
@@ -417,13 +473,18 @@ __global__ void __launch_bounds__(kThreads, 2)
         const uint16_t* const cur = smem + (s % mma::kStages) * kStageElems;
 #pragma unroll
         for(int k = 0; k < BK; k += mma::kStepK)
-            Mma::Step(acc, cur + wm * mma::kWarpM * LDS + k, cur + BM * LDS + wn * mma::kWarpN * LDS + k, LDS,
-                      lane);
+        {
+            if constexpr(BT)
+                Mma::template StepAB<false, true>(acc, cur + wm * mma::kWarpM * LDS + k, LDS,
+                                                  cur + BM * LDS + k * LDT + wn * mma::kWarpN, LDT, lane);
+            else
+                Mma::Step(acc, cur + wm * mma::kWarpM * LDS + k, cur + BM * LDS + wn * mma::kWarpN * LDS + k, LDS,
+                          lane);
+        }
         if(more)
         {
             land(t % mma::kStages);
-            kk += BK;
-            pos.Advance(BK, a.inner, ntap);
+            advance();
         }
     }
 
@@ -645,13 +706,6 @@ __global__ void __launch_bounds__(kThreads)
 /// padding) into transposed tiles ([kk][m], [kk][n], rows padded by 16 bytes: ldmatrix.trans
 /// stays conflict-free) of the mma::ChunkCopy ring, multiplied by WarpMma::StepT. The same
 /// products in the same order as the 2-byte kernel, so the same bits.
-constexpr int LDT = BM + 8;                        // transposed tile row pitch (elements)
-constexpr int kStageElemsT = BK * (BM + BN + 16);  // a stage: A [BK][LDT], then B [BK][BN + 8]
-constexpr int kRingBytesT = mma::kStages * kStageElemsT * 2;
-constexpr int kChunksRowT = BM / 8;                // 16-byte chunks along a tile row
-constexpr int kRowsPerPassT = kThreads / kChunksRowT;
-constexpr int kPassesT = BK / kRowsPerPassT;
-static_assert(BM == BN && BK % kRowsPerPassT == 0, "A and B are fetched with the same passes");
 
 template <class T>
 __global__ void __launch_bounds__(kThreads, 2)
@@ -857,17 +911,17 @@ Args ToArgs(const ConvKArgs& k, bool bwd)
     return a;
 }
 
-template <class T, bool Bwd, bool Narrow>
+template <class T, bool Bwd, bool Narrow, bool BT>
 void RunIgemmMmaT(const Args& a, const dim3& grid, void* stream, const uint16_t* sp, const uint16_t* wp,
                   uint16_t* op, float* part)
 {
 #if defined(MIOPEN_CY_HAVE_CUDA)
     // Over 48 KB of dynamic shared memory needs the kernel's limit raised (per device: set at
     // every launch, a cheap call). Its error, if any, surfaces as the launch's.
-    (void)cudaFuncSetAttribute(ConvIgemmMmaKernel<T, Bwd, Narrow>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    (void)cudaFuncSetAttribute(ConvIgemmMmaKernel<T, Bwd, Narrow, BT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                kRingBytes);
 #endif
-    ConvIgemmMmaKernel<T, Bwd, Narrow><<<grid, kThreads, kRingBytes, ToStream(stream)>>>(a, sp, wp, op, part);
+    ConvIgemmMmaKernel<T, Bwd, Narrow, BT><<<grid, kThreads, kRingBytes, ToStream(stream)>>>(a, sp, wp, op, part);
     if(a.splits > 1)
     {
         const int64_t total   = a.total;
@@ -901,19 +955,25 @@ void RunIgemmMma(const ConvKArgs& k, void* stream, bool bf16, int splits, const 
     const bool narrow = !Bwd && a.cpg % 8 != 0;
     if(narrow)
         a.vec = false;
+    // Backward data with C/G a multiple of 8 and w 16-byte aligned: B as 16-byte chunks (BT).
+    const bool bt = Bwd && a.cpg % 8 == 0 && reinterpret_cast<uintptr_t>(w) % 16 == 0;
     if(bf16)
     {
         if(narrow)
-            RunIgemmMmaT<BFloat16, false, true>(a, grid, stream, sp, wp, op, workspace);
+            RunIgemmMmaT<BFloat16, false, true, false>(a, grid, stream, sp, wp, op, workspace);
+        else if(bt)
+            RunIgemmMmaT<BFloat16, true, false, true>(a, grid, stream, sp, wp, op, workspace);
         else
-            RunIgemmMmaT<BFloat16, Bwd, false>(a, grid, stream, sp, wp, op, workspace);
+            RunIgemmMmaT<BFloat16, Bwd, false, false>(a, grid, stream, sp, wp, op, workspace);
     }
     else
     {
         if(narrow)
-            RunIgemmMmaT<Half, false, true>(a, grid, stream, sp, wp, op, workspace);
+            RunIgemmMmaT<Half, false, true, false>(a, grid, stream, sp, wp, op, workspace);
+        else if(bt)
+            RunIgemmMmaT<Half, true, false, true>(a, grid, stream, sp, wp, op, workspace);
         else
-            RunIgemmMmaT<Half, Bwd, false>(a, grid, stream, sp, wp, op, workspace);
+            RunIgemmMmaT<Half, Bwd, false, false>(a, grid, stream, sp, wp, op, workspace);
     }
 }
 

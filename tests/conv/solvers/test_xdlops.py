@@ -290,7 +290,8 @@ def test_forced_xdlops_matches_torch_float64(rng, monkeypatch, solver, case, dt)
 @pytest.mark.parametrize("solver", list(CASES))
 def test_unaligned_buffers_give_the_same_bits(rng, monkeypatch, solver, dt):
     """Buffers one element past 16-byte alignment take the kernel's 2-byte loads: same sums, same
-    order, so the same bits as the aligned run; and the same bits on a second run."""
+    order, so the same bits as the aligned run (whose 16-byte copies fill transposed tiles for
+    backward data's w and backward weights' x and dy); and the same bits on a second run."""
     monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", solver)
     h = mi.Handle(device="gpu")
     case, direction = CASES[solver][1], DIRECTION[solver]
