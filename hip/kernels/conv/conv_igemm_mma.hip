@@ -38,6 +38,9 @@
 // skipped (stores). Indices are 32-bit (the solvers require every tensor to hold fewer than 2^31
 // elements). An A source (or forward's w) not 16-byte aligned (a user's offset pointer) takes
 // eight 2-byte loads a chunk instead of one vector load: the same values, the same sums.
+// The unsplit store goes through shared memory when the output allows (16-byte aligned, its pitch
+// and the group's columns multiples of 8): the tile is rounded into the free ring, then written
+// as 16-byte row chunks instead of one 2-byte store a value.
 // Split reduction (forward and backward data, when the output tiles alone would leave most
 // multiprocessors idle): grid z = G * splits (* phases), split s sums kk in [s * per_split,
 // (s + 1) * per_split) (per_split: the group's or phase's reduction in `splits` whole steps) and
@@ -78,6 +81,10 @@ constexpr int kRowsPerPassT = kThreads / kChunksRowT;
 constexpr int kPassesT = BK / kRowsPerPassT;
 static_assert(BM == BN && BK % kRowsPerPassT == 0, "A and B are fetched with the same passes");
 static_assert(BK * LDT <= BN * LDS, "a transposed B tile fits the stage's B tile");
+/// The output tile staged for 16-byte stores: [BM][LDO] in the ring.
+constexpr int LDO = BN + 8;
+static_assert(BM * LDO <= mma::kStages * kStageElems, "the output tile fits the ring");
+static_assert(BM * (BN / 8) % kThreads == 0, "the output tile's chunks divide among the threads");
 static_assert(kPassesT == kPasses, "backward data's B copies (ChunkCopy<kPasses>) match the transposed passes");
 /// The forward / backward data kernel's dynamic shared memory: kStages stages.
 constexpr int kRingBytes = mma::kStages * kStageElems * 2;
@@ -97,6 +104,7 @@ struct Args
     int splits;     // parts of the reduction (grid z = G * splits * phases); 1: the kernel rounds and stores
     int phases;     // backward data: the stride phases, str[0] * str[1] * str[2]; forward 1
     bool vec;     // the A source (and forward's w) 16-byte aligned: one vector load a chunk
+    bool vec_out; // the output 16-byte aligned, its pitch and the group's columns multiples of 8
 };
 
 __device__ inline bool In(int i, int len) { return static_cast<unsigned>(i) < static_cast<unsigned>(len); }
@@ -495,6 +503,29 @@ __global__ void __launch_bounds__(kThreads, 2)
     const int mt = wm * mma::kWarpM, nw = n0 + wn * mma::kWarpN;
     const int first = g * a.cols;
     auto row_at = [&](int r) { return Bwd ? s_row[mt + r] : (m0 + mt + r < M ? (m0 + mt + r) * pitch : -1); };
+    if(a.splits == 1 && a.vec_out)
+    {
+        // Through shared memory (the ring is free once every warp has multiplied its last stage;
+        // only empty copy groups are in flight): the tile rounded into [BM][LDO], then each row's
+        // 128 channels written as 16-byte stores (channels all in or all out: cols % 8 == 0).
+        if constexpr(!Bwd)
+            __syncthreads();
+        uint16_t* const so = smem;
+        const int ntile = wn * mma::kWarpN;
+        Mma::Store(acc, lane, [&](int r, int c, float v) { so[(mt + r) * LDO + ntile + c] = DeviceFloatTo<T>(v).bits; });
+        __syncthreads();
+#pragma unroll
+        for(int i = 0; i < BM * (BN / 8) / kThreads; ++i)
+        {
+            const int chunk = tid + i * kThreads;
+            const int r = chunk / (BN / 8), cj = (chunk % (BN / 8)) * 8;
+            const int ro = Bwd ? s_row[r] : (m0 + r < M ? (m0 + r) * pitch : -1);
+            if(ro >= 0 && n0 + cj < a.cols)
+                *reinterpret_cast<uint4*>(out + ro + first + n0 + cj) =
+                    *reinterpret_cast<const uint4*>(so + r * LDO + cj);
+        }
+        return;
+    }
     if(a.splits == 1)
     {
         Mma::Store(acc, lane, [&](int r, int c, float v) {
@@ -946,6 +977,7 @@ void RunIgemmMma(const ConvKArgs& k, void* stream, bool bf16, int splits, const 
     Args a      = ToArgs(k, Bwd);
     a.vec       = reinterpret_cast<uintptr_t>(src) % 16 == 0 && (Bwd || reinterpret_cast<uintptr_t>(w) % 16 == 0);
     a.splits    = std::max(splits, 1);
+    a.vec_out   = reinterpret_cast<uintptr_t>(out) % 16 == 0 && (Bwd ? a.ctot : a.ktot) % 8 == 0 && a.cols % 8 == 0;
     const dim3 grid(static_cast<unsigned>((a.M + BM - 1) / BM), static_cast<unsigned>((a.cols + BN - 1) / BN),
                     static_cast<unsigned>(k.g * a.splits * a.phases));
     const auto* sp = static_cast<const uint16_t*>(src);
