@@ -69,6 +69,14 @@ constexpr int kPasses = BM / kRowsPerPass;
 static_assert(kThreads == 256, "the tile assumes 256 threads");
 static_assert(BM == BN && BM % kRowsPerPass == 0, "A and B are fetched with the same passes");
 static_assert(BK % mma::kStepK == 0, "a step is a whole number of mma steps");
+/// NVIDIA: two blocks a multiprocessor, so at most 128 registers a thread (uncapped, backward
+/// data took 155). AMD keeps the plain bound: HIP's second argument counts waves per execution
+/// unit, another limit.
+#if defined(MIOPEN_CY_HAVE_HIP)
+#define MIOPEN_CY_IGEMM_MMA_BOUNDS __launch_bounds__(kThreads)
+#else
+#define MIOPEN_CY_IGEMM_MMA_BOUNDS __launch_bounds__(kThreads, 2)
+#endif
 /// One stage of the shared-memory ring: the A tile, then the B tile.
 constexpr int kStageElems = (BM + BN) * LDS;
 // Transposed tiles ([kk][rows], the rows' 16-byte chunks contiguous): backward weights' A and B,
@@ -165,7 +173,7 @@ struct RedPos
 /// 8 channels of w at one (filter, tap) into a transposed tile [kk][n] (WarpMma::StepAB<false,
 /// true>) instead of the 2-byte gather: the same fragments, the same bits.
 template <class T, bool Bwd, bool Narrow, bool BT>
-__global__ void __launch_bounds__(kThreads, 2)
+__global__ void MIOPEN_CY_IGEMM_MMA_BOUNDS
     ConvIgemmMmaKernel(Args a, const uint16_t* __restrict__ src, const uint16_t* __restrict__ w,
                        uint16_t* __restrict__ out, float* __restrict__ part)
 {
@@ -739,7 +747,7 @@ __global__ void __launch_bounds__(kThreads)
 /// products in the same order as the 2-byte kernel, so the same bits.
 
 template <class T>
-__global__ void __launch_bounds__(kThreads, 2)
+__global__ void MIOPEN_CY_IGEMM_MMA_BOUNDS
     ConvIgemmMmaWrwVecKernel(WrwArgs a, const uint16_t* __restrict__ x, const uint16_t* __restrict__ dy,
                              float* __restrict__ part)
 {
