@@ -23,8 +23,9 @@ inline int IgemmMmaPerSplit(int64_t red, int splits)
     return static_cast<int>((steps + splits - 1) / splits * kIgemmMmaBK);
 }
 
-/// Forward, packed NHWC / NDHWC (x N,[D,]H,W,C; w K,[Z,]Y,X,C/G; y N,[Do,]Ho,Wo,K), C/G and the
-/// pointers' element offsets multiples of 8, every tensor under 2^31 elements, G <= 65535:
+/// Forward, packed NHWC / NDHWC (x N,[D,]H,W,C; w K,[Z,]Y,X,C/G; y N,[Do,]Ho,Wo,K), any C/G (a
+/// multiple of 8 with 16-byte aligned pointers: 16-byte copies; else 2-byte loads, the stem's
+/// C = 3 among them), every tensor under 2^31 elements, G <= 65535:
 /// y = conv(x, w) with fp32 accumulation, rounded once. GEMM per group: rows (n, output position),
 /// columns the group's K/G filters, reduction (filter position, c) with c fastest.
 /// `splits` > 1 splits the reduction into that many parts of IgemmMmaPerSplit elements (grid z =
@@ -34,17 +35,21 @@ inline int IgemmMmaPerSplit(int64_t red, int splits)
 void LaunchConvIgemmMmaFwd(const ConvKArgs& a, void* stream, bool bf16, int splits, const void* x, const void* w,
                            void* y, float* workspace);
 /// Backward data, same layouts, K/G a multiple of 8 and dy's element offset too (C/G any):
-/// dx = conv_bwd_data(dy, w). GEMM per group: rows (n, input position), columns the group's C/G
-/// channels, reduction (filter position, k) with k fastest; a tap whose output position is not on
-/// the stride grid contributes zeros (every stride; stride s wastes 1 - 1/s^dims of the products).
-/// Split as forward (workspace: splits * dx's elements floats).
+/// dx = conv_bwd_data(dy, w). GEMM per group and stride phase (the residue class of the input
+/// position modulo the stride, str[0] * str[1] * str[2] of them): rows (n, the phase's input
+/// positions), columns the group's C/G channels, reduction (the phase's filter taps, k) with k
+/// fastest: only the taps whose output position lies on the stride grid, so no product is wasted
+/// on a zero; a phase with no such tap writes zeros. Grid z = G * splits * phases <= 65535.
+/// Split as forward (workspace: splits * dx's elements floats); a phase's reduction is split in
+/// `splits` parts of its own length (a short phase's last parts may be empty and write zeros).
 void LaunchConvIgemmMmaBwd(const ConvKArgs& a, void* stream, bool bf16, int splits, void* dx, const void* w,
                            const void* dy, float* workspace);
 
 /// Backward weights, same layouts, any channel counts: dw = conv_bwd_weights(x, dy). GEMM per
 /// group: rows the group's K/G filters, columns (filter position, c) with c fastest, reduction
 /// (n, output position) split into `splits` ranges of IgemmMmaWrwPerSplit positions (grid z =
-/// G * splits <= 65535). Every split writes its fp32 partial tile into `workspace`
+/// G * splits <= 65535). K/G and C/G multiples of 8 with 16-byte aligned x and dy: 16-byte
+/// copies into transposed tiles; else 2-byte loads (the same bits). Every split writes its fp32 partial tile into `workspace`
 /// (splits * K * filter taps * C/G floats); a second kernel adds them in split order and rounds
 /// once (deterministic).
 int IgemmMmaWrwPerSplit(const ConvKArgs& a, int splits);

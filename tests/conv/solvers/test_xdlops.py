@@ -76,6 +76,12 @@ CASES = {
         c2(4, 32, (30, 30), 32, (3, 3), (1, 1)),                   # many row tiles (M = 3600)
         c2(2, 40, (6, 7), 264, (2, 2), (1, 0), (1, 1)),            # 3 column tiles; even filter
         c2(1, 8, (3, 3), 8, (5, 5), (3, 3)),                       # pads past the input
+        # C/G not a multiple of 8: the narrow kernel (a chunk's 8 elements span filter taps)
+        c2(2, 3, (32, 32), 64, (7, 7), (3, 3), (2, 2)),            # the stem: C = 3
+        c2(2, 4, (15, 13), 24, (3, 3), (1, 1)),                    # C = 4; reduction 36
+        c2(2, 12, (9, 9), 136, (3, 3), (1, 1)),                    # C = 12; column tail
+        c2(1, 1, (10, 11), 8, (3, 5), (1, 2), (1, 2), (2, 1)),     # C = 1, dilation
+        c2(2, 3, (64, 64), 16, (7, 7), (3, 3), (2, 2)),            # the stem at 2048 rows (16 row tiles)
         c2(2, 512, (7, 7), 64, (3, 3), (1, 1)),                    # 1 tile, reduction 4608: split 16 ways
     ],
     GROUP_FWD_2D: [
@@ -83,6 +89,8 @@ CASES = {
         c2(1, 64, (7, 7), 64, (3, 3), (1, 1), groups=8),           # C/G = K/G = 8
         c2(3, 16, (10, 10), 272, (3, 3), (1, 1), (2, 2), groups=2),  # K/G 136: a column tail a group
         c2(2, 24, (11, 8), 6, (1, 1), groups=3),                   # 1x1, K/G 2
+        c2(2, 24, (9, 9), 16, (3, 3), (1, 1), groups=2),           # C/G 12: narrow
+        c2(2, 6, (9, 9), 12, (3, 3), (1, 1), groups=3),            # C/G 2: narrow, chunk spans 4 taps
         c2(2, 256, (7, 7), 80, (3, 3), (1, 1), groups=2),          # split reduction a group (9 parts)
     ],
     FWD_3D: [
@@ -90,6 +98,7 @@ CASES = {
         c3(1, 32, (4, 9, 9), 48, (1, 3, 3), (0, 1, 1), (1, 2, 2), groups=2),
         c3(3, 16, (6, 6, 6), 20, (2, 3, 3), (1, 2, 2), (2, 1, 1), (1, 2, 2)),
         c3(1, 16, (3, 4, 5), 136, (1, 1, 1)),
+        c3(2, 3, (5, 6, 7), 16, (3, 3, 3), (1, 1, 1)),            # C = 3: narrow
         c3(1, 64, (3, 4, 5), 16, (3, 3, 3), (1, 1, 1)),            # 54 steps in 11 parts: a short last
     ],
     # Backward data: rows N*H*W, columns C/G, reduction Y*X*K/G (K/G a multiple of 8).
@@ -105,6 +114,14 @@ CASES = {
         c2(2, 8, (19, 17), 8, (3, 3), (1, 1), (3, 3)),             # stride 3
         c2(2, 264, (6, 7), 40, (2, 2), (1, 0)),                    # 3 column tiles; even filter
         c2(1, 8, (3, 3), 8, (5, 5), (3, 3)),                       # pads past the input
+        # Stride phases (one GEMM a residue class of dx positions, only the taps on the grid):
+        c2(2, 24, (13, 11), 16, (3, 3), (1, 1), (2, 2)),           # odd sizes: phases of 7 and 6 rows
+        c2(1, 16, (17, 14), 8, (5, 5), (2, 2), (3, 3)),            # stride 3, 5x5: 2 or 1 taps a phase
+        c2(2, 8, (10, 9), 16, (3, 3), (1, 1), (2, 3), (2, 1)),     # dilation 2 = stride: half the phases tapless
+        c2(2, 8, (9, 9), 8, (2, 2), (0, 0), (4, 4)),               # stride 4 > filter: tapless phases, zeros
+        c2(1, 8, (3, 4), 8, (1, 1), (0, 0), (3, 3)),               # 1x1 stride 3, phases of 1 row
+        c2(4, 32, (30, 30), 40, (3, 3), (1, 1), (2, 2)),           # 8 row tiles a phase
+        c2(2, 64, (14, 14), 256, (5, 5), (2, 2), (2, 2)),          # phases of 9/6/6/4 taps, split 15: empty parts
         c2(2, 64, (7, 7), 512, (3, 3), (1, 1)),                    # 1 tile, reduction 4608: split 16 ways
         c2(2, 64, (14, 14), 256, (3, 3), (1, 1), (2, 2)),          # stride 2, split
     ],
@@ -113,6 +130,7 @@ CASES = {
         c2(1, 64, (7, 7), 64, (3, 3), (1, 1), groups=8),           # C/G = K/G = 8
         c2(3, 272, (10, 10), 16, (3, 3), (1, 1), (2, 2), groups=2),  # C/G 136
         c2(2, 6, (11, 8), 24, (1, 1), groups=3),                   # C/G 2
+        c2(2, 32, (11, 11), 32, (3, 3), (1, 1), (2, 2), groups=4),  # stride phases a group (grid z 16)
         c2(2, 80, (7, 7), 256, (3, 3), (1, 1), groups=2),          # split reduction a group
     ],
     BWD_3D: [
@@ -120,6 +138,8 @@ CASES = {
         c3(1, 48, (4, 9, 9), 32, (1, 3, 3), (0, 1, 1), (1, 2, 2), groups=2),
         c3(3, 20, (6, 6, 6), 16, (2, 3, 3), (1, 2, 2), (2, 1, 1), (1, 2, 2)),
         c3(1, 136, (3, 4, 5), 16, (1, 1, 1)),
+        c3(2, 16, (7, 6, 5), 8, (3, 3, 3), (1, 1, 1), (2, 2, 2)),  # 8 stride phases
+        c3(1, 8, (5, 7, 6), 16, (1, 3, 2), (0, 1, 0), (1, 3, 2)),  # strides 1, 3, 2: 6 phases
         c3(1, 16, (3, 4, 5), 64, (3, 3, 3), (1, 1, 1)),            # 54 steps in 11 parts
     ],
     # Backward weights: rows K/G, columns taps * C/G (c fastest), reduction N*Ho*Wo split over
@@ -270,7 +290,8 @@ def test_forced_xdlops_matches_torch_float64(rng, monkeypatch, solver, case, dt)
 @pytest.mark.parametrize("solver", list(CASES))
 def test_unaligned_buffers_give_the_same_bits(rng, monkeypatch, solver, dt):
     """Buffers one element past 16-byte alignment take the kernel's 2-byte loads: same sums, same
-    order, so the same bits as the aligned run; and the same bits on a second run."""
+    order, so the same bits as the aligned run (whose 16-byte copies fill transposed tiles for
+    backward data's w and backward weights' x and dy); and the same bits on a second run."""
     monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", solver)
     h = mi.Handle(device="gpu")
     case, direction = CASES[solver][1], DIRECTION[solver]
@@ -359,10 +380,6 @@ REFUSALS = [
     # (solver, case, type, layout, reason)
     (FWD_2D, CASES[FWD_2D][1], mi.miopenHalf, mi.miopenTensorNCHW,
      "needs packed NHWC / NDHWC tensors (channels last)"),
-    (FWD_2D, c2(2, 12, (9, 9), 16, (3, 3), (1, 1)), mi.miopenHalf, mi.miopenTensorNHWC,
-     "needs C/G a multiple of 8"),
-    (GROUP_FWD_2D, c2(2, 24, (9, 9), 16, (3, 3), (1, 1), groups=2), mi.miopenBFloat16, mi.miopenTensorNHWC,
-     "needs C/G a multiple of 8"),
     (FWD_2D, CASES[GROUP_FWD_2D][0], mi.miopenHalf, mi.miopenTensorNHWC, "needs one group"),
     (GROUP_FWD_2D, CASES[FWD_2D][0], mi.miopenHalf, mi.miopenTensorNHWC, "needs several groups"),
     (FWD_2D, CASES[FWD_3D][0], mi.miopenHalf, mi.miopenTensorNDHWC, "needs 2 spatial dims"),
@@ -394,7 +411,7 @@ def test_refusals_say_why(monkeypatch, device, solver, case, dt, layout, reason)
 # ---- split reduction (forward and backward data) ------------------------------------------------
 
 SPLIT_CASES = [(FWD_2D, CASES[FWD_2D][-1]), (BWD_2D, CASES[BWD_2D][-2]), (GROUP_FWD_2D, CASES[GROUP_FWD_2D][-1]),
-               (BWD_3D, CASES[BWD_3D][-1])]
+               (BWD_3D, CASES[BWD_3D][-1]), (BWD_2D, CASES[BWD_2D][-1]), (BWD_2D, CASES[BWD_2D][-3])]
 
 
 @requires_gpu

@@ -1,7 +1,8 @@
 // MIOpen's XDLOPS implicit-GEMM solvers on tensor cores (hip/kernels/conv/conv_igemm_mma.hip over
 // the matrix layer kernels/common/mma.hpp: NVIDIA mma.sync on sm_80 and later, AMD MFMA on gfx908
-// and gfx90a), fp16 and bf16 with fp32 accumulation, packed NHWC / NDHWC tensors, the reduction's
-// channels a multiple of 8 (16-byte channel vectors: C/G forward, K/G backward data). MIOpen's
+// and gfx90a), fp16 and bf16 with fp32 accumulation, packed NHWC / NDHWC tensors, backward data's
+// K/G a multiple of 8 (16-byte channel vectors; forward takes any C/G, loading 2 bytes at a time
+// where C/G is not a multiple of 8, as the stem's C = 3). MIOpen's
 // names, ids (src/solver.cpp's ++id order) and switches:
 //   ConvHipImplicitGemmFwdXdlops         128  MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS
 //                                             forward, 2-d, one group
@@ -80,21 +81,41 @@ int IgemmMmaWrwSplits(const Handle& handle, const ConvProblem& p)
     return static_cast<int>(std::max<size_t>(splits, 1));
 }
 
+/// Backward data's stride phases (the kernel runs one GEMM a residue class of dx positions, grid z
+/// = G * splits * phases): the product of the strides; forward 1.
+size_t IgemmMmaPhases(const ConvProblem& p)
+{
+    size_t phases = 1;
+    for(int i = 0; p.direction == ConvDirection::BackwardData && i < p.dims; ++i)
+        phases *= size_t(p.strides[i]);
+    return phases;
+}
+
 /// Forward and backward data: parts of the reduction (filter taps * C/G, or * K/G) when the
 /// 128 x 128 output tiles alone leave multiprocessors idle (fewer tiles than multiprocessors:
 /// 512x7x7 at batch 32 has 52), so that the grid holds about two blocks a multiprocessor: at
-/// least 4 steps (128 elements) a part, at most 16 parts, G * parts <= 65535, no empty part.
+/// least 4 steps (128 elements) a part, at most 16 parts, G * phases * parts <= 65535, no empty
+/// part in the largest phase (backward data: a smaller phase's last parts may be empty).
 /// 1: unsplit. Measured on an H200 (fp16, batch 32): splitting the 52-tile 3x3 layers into 6 made
 /// them 1.3x (forward) and 1.6x (backward data) faster, while splitting grids of 196-208 tiles
 /// (one to two blocks a multiprocessor; the 1x1 layers at 28x28 and 7x7) made them 1.4-1.5x
 /// slower: those stay whole.
 int IgemmMmaSplitsK(const Handle& handle, const ConvProblem& p)
 {
+    // Backward data by stride phase: a phase's rows are about N * prod(in / stride), its taps
+    // about prod(filter / stride) (the largest phase's: ceil).
     const bool bwd      = p.direction == ConvDirection::BackwardData;
-    const size_t rows   = p.n * (bwd ? p.InSpatial() : p.OutSpatial());
+    const size_t phases = IgemmMmaPhases(p);
+    size_t rows = p.n, taps = 1;
+    for(int i = 0; i < p.dims; ++i)
+    {
+        const size_t s = bwd ? size_t(p.strides[i]) : 1;
+        rows *= bwd ? (size_t(p.in[i]) + s - 1) / s : size_t(p.out[i]);
+        taps *= (size_t(p.filter[i]) + s - 1) / s;
+    }
     const size_t cols   = (bwd ? p.c : p.k) / p.groups;
-    const size_t red    = p.FilterSpatial() * ((bwd ? p.k : p.c) / p.groups);
-    const size_t tiles  = ((rows + 127) / 128) * ((cols + 127) / 128) * size_t(p.groups);
+    const size_t red    = taps * ((bwd ? p.k : p.c) / p.groups);
+    const size_t tiles  = ((rows + 127) / 128) * ((cols + 127) / 128) * size_t(p.groups) * phases;
     const size_t sms    = size_t(gpu::MultiprocessorCount(handle.Ordinal()));
     const size_t target = 2 * sms;
     if(tiles >= sms)
@@ -103,7 +124,7 @@ int IgemmMmaSplitsK(const Handle& handle, const ConvProblem& p)
     size_t splits      = (target + tiles - 1) / tiles;
     splits             = std::min<size_t>(splits, std::max<size_t>(1, steps / 4));
     splits             = std::min<size_t>(splits, 16);
-    splits             = std::min<size_t>(splits, 65535 / size_t(p.groups));
+    splits             = std::min<size_t>(splits, 65535 / (size_t(p.groups) * phases));
     splits             = std::max<size_t>(splits, 1);
     const size_t per   = (steps + splits - 1) / splits;   // steps a part; then no part is empty
     return static_cast<int>((steps + per - 1) / per);
@@ -132,16 +153,20 @@ public:
     {
         // About 100 TFLOP/s on full 128 x 128 tiles; a GEMM narrower than the tile (K/G columns,
         // N*Ho*Wo rows) leaves its share of the tile idle.
-        // Backward data multiplies the zeros of the taps off the stride grid too; backward
-        // weights reads both operands 2 bytes at a time (about a third of the rate).
-        const bool bwd    = dir_ == ConvDirection::BackwardData;
-        const bool wrw    = dir_ == ConvDirection::BackwardWeights;
-        const double cols = wrw ? double(p.c / p.groups * p.FilterSpatial()) : double((bwd ? p.c : p.k) / p.groups);
-        const double rows = wrw ? double(p.k / p.groups) : double(p.n * (bwd ? p.InSpatial() : p.OutSpatial()));
-        const double fill = std::min(1.0, cols / 128.0) * std::min(1.0, rows / 128.0);
-        double waste      = wrw ? 3.0 : 1.0;
-        for(int i = 0; bwd && i < p.dims; ++i)
-            waste *= p.strides[i];
+        // Backward data runs a GEMM a stride phase (its rows N*H*W / phases, its taps only those on
+        // the stride grid); backward weights reads both operands 2 bytes at a time (about a
+        // third of the rate) unless K/G and C/G are multiples of 8 (16-byte copies).
+        const bool bwd      = dir_ == ConvDirection::BackwardData;
+        const bool wrw      = dir_ == ConvDirection::BackwardWeights;
+        const double cols   = wrw ? double(p.c / p.groups * p.FilterSpatial()) : double((bwd ? p.c : p.k) / p.groups);
+        const double phases = double(IgemmMmaPhases(p));
+        const double rows =
+            wrw ? double(p.k / p.groups) : double(p.n * (bwd ? p.InSpatial() : p.OutSpatial())) / phases;
+        const double fill  = std::min(1.0, cols / 128.0) * std::min(1.0, rows / 128.0);
+        // Forward with C/G not a multiple of 8 loads its operands 2 bytes at a time (the stem).
+        const bool narrow  = dir_ == ConvDirection::Forward && (p.c / p.groups) % 8 != 0;
+        const bool wrw_vec = wrw && (p.k / p.groups) % 8 == 0 && (p.c / p.groups) % 8 == 0;
+        const double waste = wrw ? (wrw_vec ? 1.2 : 3.0) : narrow ? 4.0 : 1.0;
         return 2.0 * p.Macs() * waste / (100e12 * fill) * 1e3 + 0.005;
     }
     Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
@@ -159,8 +184,6 @@ public:
             return NotApplicable("needs several groups");
         const bool bwd = dir_ == ConvDirection::BackwardData;
         const bool wrw = dir_ == ConvDirection::BackwardWeights;
-        if(dir_ == ConvDirection::Forward && (p.c / p.groups) % 8 != 0)
-            return NotApplicable("needs C/G a multiple of 8 (16-byte channel vectors)");
         if(bwd && (p.k / p.groups) % 8 != 0)
             return NotApplicable("needs K/G a multiple of 8 (16-byte channel vectors)");
         if(!conv_gpu::Fits32(p))
@@ -168,6 +191,8 @@ public:
         const size_t cols = wrw ? p.c / p.groups * p.FilterSpatial() : (bwd ? p.c : p.k) / p.groups;
         if(p.groups > 65535 || (cols + 127) / 128 > 65535)
             return NotApplicable("more than 65535 groups or column tiles");
+        if(bwd && size_t(p.groups) * IgemmMmaPhases(p) > 65535)
+            return NotApplicable("more than 65535 groups times stride phases (the product of the strides)");
         if(!ctx.handle.IsGpu())
             return OtherDomain("GPU solver");
         const std::string why = MmaArchWhyNot(gpu::ArchName(ctx.handle.Ordinal()));
