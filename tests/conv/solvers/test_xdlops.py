@@ -18,9 +18,9 @@ import pytest
 import torch
 
 import miopen_cy as mi
-from support.conv import Case
+from support.conv import Case, driver_tolerance
 from support.devices import requires_gpu
-from support.dtypes import HALF_TYPES, as64, check_close, np_dtype, random_stored
+from support.dtypes import HALF_TYPES, as64, check_close, np_dtype, random_stored, rms_range
 
 pytestmark = pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
 
@@ -44,10 +44,6 @@ SWITCHES = {FWD_2D: "MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS",
             BWD_3D: "MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_BWD_XDLOPS",
             GROUP_WRW_2D: "MIOPEN_DEBUG_GROUP_CONV_IMPLICIT_GEMM_HIP_WRW_XDLOPS",
             WRW_3D: "MIOPEN_DEBUG_3D_CONV_IMPLICIT_GEMM_HIP_WRW_XDLOPS"}
-HALF, BF16 = int(mi.miopenHalf), int(mi.miopenBFloat16)
-DRIVER_TOL = {FWD: {HALF: 8.2e-3 * 10, BF16: 8.2e-3 * 8 * 10},
-              BWD: {HALF: 8.2e-3 * 10, BF16: 8.2e-3 * 8 * 10},
-              WRW: {HALF: 8.2e-3 * 2 * 5, BF16: 8.2e-3 * 8 * 2}}
 
 
 def c2(n, c, hw, k, filt, pad=(0, 0), stride=(1, 1), dil=(1, 1), groups=1):
@@ -224,13 +220,6 @@ def inputs(case, dt, direction, rng):
     return dy, w, torch_bwd_ref(case, dy, w)
 
 
-def rms_range(a, e):
-    """MIOpenDriver's error metric: ||a - e||_2 / (sqrt(n) * max(max|a|, max|e|))."""
-    a, e = as64(a).ravel(), np.asarray(e, np.float64).ravel()
-    mag = max(np.max(np.abs(a)), np.max(np.abs(e)), np.finfo(np.float64).tiny)
-    return float(np.linalg.norm(a - e) / (np.sqrt(a.size) * mag))
-
-
 def run_gpu(h, case, dt, direction, src, w, offset=0):
     """Forward: y = conv(src = x, w); backward data: dx = conv_bwd_data(src = dy, w); backward
     weights: dw = conv_bwd_weights(src = x, w = dy); with algorithm ImplicitGEMM on GPU handle h;
@@ -281,7 +270,7 @@ def test_forced_xdlops_matches_torch_float64(rng, monkeypatch, solver, case, dt)
     y = run_gpu(h, case, dt, direction, src, w)
     what = f"{solver} {case} {'fp16' if int(dt) == int(mi.miopenHalf) else 'bf16'}"
     assert np.all(np.isfinite(as64(y))), f"{what}: unwritten (NaN) outputs"
-    assert rms_range(y, ref) <= DRIVER_TOL[direction][int(dt)], what
+    assert rms_range(y, ref) <= driver_tolerance(dt, direction, igemm=True), what
     check_close(y, ref, dt, ulps=2, err_msg=what)
 
 
