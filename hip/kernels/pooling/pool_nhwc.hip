@@ -395,8 +395,8 @@ __global__ void __launch_bounds__(kThreadsNhwc)
 // ---- the 2-d forward for K x K windows (K = 2, 3): every window load in flight at once ---------
 // PoolFwdNhwcK: depth 1, a K x K window with pad < K in h and w, any strides. A thread owns V
 // channels of one output (V = 4; V = 8 for fp16/bf16 where C, the strides and the pointers allow
-// 16-byte vectors) and loads all K * K window vectors (the in-bounds ones; the others stay 0)
-// before it uses the first: 9 loads in flight a thread for 3x3 where PoolFwdNhwc's window loops,
+// 16-byte vectors) and loads all K * K window vectors (positions outside the image clamped to
+// the edge, then skipped) before it uses the first: 9 loads in flight a thread for 3x3 where PoolFwdNhwc's window loops,
 // their bounds known only at run time, issued them one or a few at a time. One output a thread,
 // no grid-stride loop. The results are PoolFwdNhwc's bit for bit: the same scan (first strict
 // maximum in (kh, kw) order over the in-bounds window, NaN largest, the argmax starting at the
@@ -455,6 +455,8 @@ __global__ void __launch_bounds__(kThreadsNhwc)
     const int xs_h = static_cast<int>(args.xs[3]), xs_w = static_cast<int>(args.xs[4]);
     const T* xb    = x + n * static_cast<int>(args.xs[0]) + c;
 
+    // Every load unconditional (a position outside the image reads its clamped neighbour, which
+    // the scan then skips): no branch between the loads, so all K * K are issued back to back.
     Raw raw[K][K];
     bool inside[K][K];
 #pragma unroll
@@ -462,14 +464,14 @@ __global__ void __launch_bounds__(kThreadsNhwc)
     {
         const int hh   = h0 + kh;
         const bool hin = hh >= 0 && hh < in_h;
+        const int hc   = hh < 0 ? 0 : (hh < in_h ? hh : in_h - 1);
 #pragma unroll
         for(int kw = 0; kw < K; ++kw)
         {
-            const int ww     = w0 + kw;
-            inside[kh][kw]   = hin && ww >= 0 && ww < in_w;
-            raw[kh][kw]      = Raw{};
-            if(inside[kh][kw])
-                raw[kh][kw] = *reinterpret_cast<const Raw*>(xb + hh * xs_h + ww * xs_w);
+            const int ww   = w0 + kw;
+            inside[kh][kw] = hin && ww >= 0 && ww < in_w;
+            const int wc   = ww < 0 ? 0 : (ww < in_w ? ww : in_w - 1);
+            raw[kh][kw]    = *reinterpret_cast<const Raw*>(xb + hc * xs_h + wc * xs_w);
         }
     }
 
