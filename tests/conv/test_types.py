@@ -20,10 +20,9 @@ import pytest
 import torch
 
 import miopen_cy as mi
-from miopen_cy.driver.report import rms_range
 from support.buffers import desc
-from support.conv import BWD, CASES, FWD, WRW
-from support.dtypes import FLOAT_TYPES, HALF_TYPES, RMS_TOL, as64, check_close, np_dtype, random_stored
+from support.conv import BWD, CASES, FWD, WRW, driver_tolerance
+from support.dtypes import FLOAT_TYPES, HALF_TYPES, as64, check_close, np_dtype, random_stored, rms_range
 
 LAYOUTS = ["nchw", "nhwc"]
 # The naive solvers by canonical direction (a transposed convolution swaps forward and backward
@@ -41,7 +40,7 @@ def canonical(case, direction):
 
 def tolerance(dt, direction):
     """MIOpenDriver's rms_range tolerance of the type and direction (WrW: twice the default)."""
-    return RMS_TOL[int(dt)] * (2 if direction == WRW else 1)
+    return driver_tolerance(dt, direction)
 
 
 def layout_array(shape, dt, layout, values=None):

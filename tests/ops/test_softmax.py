@@ -778,7 +778,7 @@ def test_types_rows_with_a_row_stride(handle, rng, dt, c, pad, algo):
 
 
 # CHANNEL mode on NCHW in fp16/bf16: the GPU's columns engine takes two neighbouring positions a
-# thread where H * W is even (and the strides and pointers allow: C up to 32 forward, 24 backward),
+# thread where H * W is even (and the strides and pointers allow: C up to 64),
 # one a thread otherwise; every register bucket's edges (the backward's 64 included), both
 # parities, a blend.
 @pytest.mark.parametrize("dt", FLOAT_TYPES[1:])

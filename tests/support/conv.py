@@ -14,6 +14,22 @@ FWD, BWD, WRW = "F", "B", "W"
 TOL = 1e-5
 
 
+def driver_tolerance(dt, direction, igemm=False):
+    """MIOpenDriver's rms_range tolerance for a convolution (driver/conv_driver.hpp):
+    GetDefaultTolerance() (1.5e-6 fp32, 8.2e-3 fp16, x8 bf16); backward weights twice that; an
+    implicit GEMM x10 forward and backward data (is_fwd_igemm / is_bwd_igemm) and, backward
+    weights in fp16, x5 more (is_wrw_igemm; bf16 gets no extra factor there)."""
+    from support.dtypes import RMS_TOL
+    tol = RMS_TOL[int(dt)]
+    if direction == WRW:
+        tol *= 2
+        if igemm and int(dt) == int(mi.miopenHalf):
+            tol *= 5
+    elif igemm:
+        tol *= 10
+    return tol
+
+
 class Case:
     """One convolution: input (n, c, *spatial), k filters of (c/groups, *filter)."""
 

@@ -86,6 +86,13 @@ def poison(shape, dt):
     return np.full(shape, np.nan, dtype=np_dtype(dt))
 
 
+def rms_range(actual, expected):
+    """MIOpenDriver's error metric: ||a - e||_2 / (sqrt(n) * max(max|a|, max|e|))."""
+    a, e = as64(actual).ravel(), np.asarray(expected, np.float64).ravel()
+    mag = max(np.max(np.abs(a)), np.max(np.abs(e)), np.finfo(np.float64).tiny)
+    return float(np.linalg.norm(a - e) / (np.sqrt(a.size) * mag))
+
+
 def check_close(actual, expected, dt, ulps=2.0, floor=None, err_msg=""):
     """Every element of `actual` (stored) within `ulps` units of the storage type of the float64
     `expected`, relative to max(|expected|, floor); floor defaults to 1 (absolute near zero)."""

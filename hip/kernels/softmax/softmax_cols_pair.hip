@@ -3,7 +3,8 @@
 // bf16 with a thread per two neighbouring positions: one 4-byte load per channel brings both
 // values, where the generic kernel moves 2 bytes a load. Taken by the launcher where the positions
 // are unit-stride in every operand, their count, the channel and image strides are even and the
-// pointers 4-byte aligned, with C <= 32 (forward) or 24 (backward, two operands in registers).
+// pointers 4-byte aligned, with C <= 64. A thread keeps each channel's 4-byte word as loaded (both
+// positions' stored values: 64 registers per operand at C = 64) and widens it where it is used.
 // Per position the same arithmetic in the same order as softmax.hip's register path (max, then
 // the sum of exp(x - m) in channel order), one rounding per output.
 //   forward   y = alpha / sum * exp(x - m) (+ beta y)        LOG: y = alpha * (x - m - log sum)
@@ -18,13 +19,26 @@
 namespace miopen::gpu {
 namespace {
 
+/// The 4-byte word at p (4-byte aligned): the stored values of two neighbouring positions.
+template <class T>
+__device__ inline uint32_t Word(const T* p)
+{
+    return *reinterpret_cast<const uint32_t*>(p);
+}
+
+/// The two stored values of word u as fp32 (position 0 in the low half).
+template <class T>
+__device__ inline void Widen(uint32_t u, float (&v)[2])
+{
+    v[0] = DeviceToFloat(T{static_cast<uint16_t>(u & 0xffffu)});
+    v[1] = DeviceToFloat(T{static_cast<uint16_t>(u >> 16)});
+}
+
 /// The two 16-bit values at p (4-byte aligned) as fp32.
 template <class T>
 __device__ inline void Load2(const T* p, float (&v)[2])
 {
-    const uint32_t u = *reinterpret_cast<const uint32_t*>(p);
-    v[0]             = DeviceToFloat(T{static_cast<uint16_t>(u & 0xffffu)});
-    v[1]             = DeviceToFloat(T{static_cast<uint16_t>(u >> 16)});
+    Widen<T>(Word(p), v);
 }
 
 /// Rounds two fp32 values into the two 16-bit values at p (4-byte aligned).
@@ -72,10 +86,10 @@ __global__ void __launch_bounds__(256)
         PairOffsets(a, t, off);
         const T* xt = x + off[0];
         T* yt       = y + off[1];
-        float v[RegC][2];
+        uint32_t w[RegC];
 #pragma unroll
         for(int c = 0; c < RegC; ++c)
-            Load2(xt + Clamped(c, C) * xc, v[c]);
+            w[c] = Word(xt + Clamped(c, C) * xc);
         float m[2] = {0.0f, 0.0f}, sum[2] = {0.0f, 0.0f};
         if(!fast)
         {
@@ -84,16 +98,20 @@ __global__ void __launch_bounds__(256)
             for(int c = 0; c < RegC; ++c)
                 if(c < C)
                 {
-                    m[0] = MaxNanOp{}(m[0], v[c][0]);
-                    m[1] = MaxNanOp{}(m[1], v[c][1]);
+                    float v[2];
+                    Widen<T>(w[c], v);
+                    m[0] = MaxNanOp{}(m[0], v[0]);
+                    m[1] = MaxNanOp{}(m[1], v[1]);
                 }
         }
 #pragma unroll
         for(int c = 0; c < RegC; ++c)
             if(c < C)
             {
-                sum[0] += expf(v[c][0] - m[0]);
-                sum[1] += expf(v[c][1] - m[1]);
+                float v[2];
+                Widen<T>(w[c], v);
+                sum[0] += expf(v[0] - m[0]);
+                sum[1] += expf(v[1] - m[1]);
             }
         float scale[2], shift[2];
 #pragma unroll
@@ -107,10 +125,11 @@ __global__ void __launch_bounds__(256)
         {
             if(c >= C)
                 continue;
-            float r[2];
+            float v[2], r[2];
+            Widen<T>(w[c], v);
 #pragma unroll
             for(int p = 0; p < 2; ++p)
-                r[p] = log ? a.alpha * v[c][p] + shift[p] : scale[p] * expf(v[c][p] - m[p]);
+                r[p] = log ? a.alpha * v[p] + shift[p] : scale[p] * expf(v[p] - m[p]);
             if(read_y)
             {
                 float o[2];
@@ -140,32 +159,36 @@ __global__ void __launch_bounds__(256)
         const T* yt  = y + off[0];
         const T* dyt = dy + off[1];
         T* dxt       = dx + off[2];
-        float yv[RegC][2], dv[RegC][2];
+        uint32_t yw[RegC], dw[RegC];
 #pragma unroll
         for(int c = 0; c < RegC; ++c)
         {
             const int64_t cc = Clamped(c, C);
-            Load2(dyt + cc * dyc, dv[c]);
-            Load2(yt + cc * ycs, yv[c]);
+            dw[c] = Word(dyt + cc * dyc);
+            yw[c] = Word(yt + cc * ycs);
         }
         float r[2] = {0.0f, 0.0f};
 #pragma unroll
         for(int c = 0; c < RegC; ++c)
             if(c < C)
             {
-                r[0] += log ? dv[c][0] : yv[c][0] * dv[c][0];
-                r[1] += log ? dv[c][1] : yv[c][1] * dv[c][1];
+                float yv[2], dv[2];
+                Widen<T>(yw[c], yv);
+                Widen<T>(dw[c], dv);
+                r[0] += log ? dv[0] : yv[0] * dv[0];
+                r[1] += log ? dv[1] : yv[1] * dv[1];
             }
 #pragma unroll
         for(int c = 0; c < RegC; ++c)
         {
             if(c >= C)
                 continue;
-            float o[2];
+            float yv[2], dv[2], o[2];
+            Widen<T>(yw[c], yv);
+            Widen<T>(dw[c], dv);
 #pragma unroll
             for(int p = 0; p < 2; ++p)
-                o[p] = log ? a.alpha * (dv[c][p] - expf(yv[c][p]) * r[p])
-                           : a.alpha * yv[c][p] * (dv[c][p] - r[p]);
+                o[p] = log ? a.alpha * (dv[p] - expf(yv[p]) * r[p]) : a.alpha * yv[p] * (dv[p] - r[p]);
             if(read_dx)
             {
                 float old[2];
@@ -190,8 +213,10 @@ void LaunchSoftmaxColsPairFwd(const SoftmaxArgs<2>& a, const Launch& l, int algo
         MIOPEN_CY_LAUNCH((SoftmaxColsPairFwd<T, 16>), l, 0, a, algorithm, x, y);
     else if(a.c <= 24)
         MIOPEN_CY_LAUNCH((SoftmaxColsPairFwd<T, 24>), l, 0, a, algorithm, x, y);
-    else
+    else if(a.c <= 32)
         MIOPEN_CY_LAUNCH((SoftmaxColsPairFwd<T, 32>), l, 0, a, algorithm, x, y);
+    else
+        MIOPEN_CY_LAUNCH((SoftmaxColsPairFwd<T, 64>), l, 0, a, algorithm, x, y);
 }
 
 template <class T>
@@ -202,8 +227,12 @@ void LaunchSoftmaxColsPairBwd(const SoftmaxArgs<3>& a, const Launch& l, int algo
         MIOPEN_CY_LAUNCH((SoftmaxColsPairBwd<T, 8>), l, 0, a, algorithm, y, dy, dx);
     else if(a.c <= 16)
         MIOPEN_CY_LAUNCH((SoftmaxColsPairBwd<T, 16>), l, 0, a, algorithm, y, dy, dx);
-    else
+    else if(a.c <= 24)
         MIOPEN_CY_LAUNCH((SoftmaxColsPairBwd<T, 24>), l, 0, a, algorithm, y, dy, dx);
+    else if(a.c <= 32)
+        MIOPEN_CY_LAUNCH((SoftmaxColsPairBwd<T, 32>), l, 0, a, algorithm, y, dy, dx);
+    else
+        MIOPEN_CY_LAUNCH((SoftmaxColsPairBwd<T, 64>), l, 0, a, algorithm, y, dy, dx);
 }
 
 #define MIOPEN_CY_SOFTMAX_INSTANCE(T)                                                              \

@@ -87,8 +87,8 @@ void LaunchSoftmaxTileBwd(const SoftmaxTileArgs& a, const Launch& l, int algorit
 /// softmax_cols_pair.hip: the columns engine for fp16/bf16 (Half, BFloat16 only) with a thread
 /// per two neighbouring positions, C <= kSoftmaxPairMaxCFwd (forward) or kSoftmaxPairMaxCBwd
 /// (backward). `a` counts pairs: its inner space is the positions halved, at stride 2.
-constexpr int kSoftmaxPairMaxCFwd = 32;
-constexpr int kSoftmaxPairMaxCBwd = 24;
+constexpr int kSoftmaxPairMaxCFwd = 64;
+constexpr int kSoftmaxPairMaxCBwd = 64;
 
 template <class T>
 void LaunchSoftmaxColsPairFwd(const SoftmaxArgs<2>& a, const Launch& l, int algorithm, const T* x,

@@ -21,9 +21,9 @@ import torch
 
 import miopen_cy as mi
 from support.buffers import desc
-from support.conv import BWD, FWD, WRW, Case
+from support.conv import BWD, CASES as COMMON_CASES, FWD, WRW, Case, driver_tolerance
 from support.db import perf_db, write_perf_db
-from support.dtypes import HALF_TYPES, as64, np_dtype, poison, random_stored
+from support.dtypes import HALF_TYPES, as64, np_dtype, poison, random_stored, rms_range
 
 pytestmark = pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
 
@@ -31,39 +31,16 @@ SOLVERS = {FWD: "ConvCpuImplicitGemmFwd", BWD: "ConvCpuImplicitGemmBwd", WRW: "C
 SOLVER_IDS = {FWD: 1001, BWD: 1002, WRW: 1003}
 IGEMM = int(mi.miopenConvolutionAlgoImplicitGEMM)
 
-CASES = [
-    Case(2, 4, (9, 8), 6, (3, 3), (1, 1), (1, 1), (1, 1)),
-    Case(2, 8, (9, 8), 6, (3, 2), (1, 2), (2, 1), (1, 2), groups=2),
-    Case(1, 6, (7, 7), 6, (3, 3), (1, 1), (1, 1), (1, 1), groups=6),           # depthwise
-    Case(2, 8, (6, 5), 12, (1, 1), (0, 0), (1, 1), (1, 1)),                     # 1x1
-    Case(2, 8, (7, 6), 4, (1, 1), (0, 0), (2, 2), (1, 1)),                      # 1x1 stride 2
-    Case(1, 3, (15, 13), 5, (5, 5), (2, 1), (3, 2), (1, 1)),
-    Case(1, 2, (11, 12), 3, (3, 3), (0, 0), (1, 1), (3, 2)),                    # dilation
-    Case(2, 4, (5, 6, 4), 3, (3, 2, 2), (1, 0, 1), (1, 2, 1), (1, 1, 2)),       # 3-d
+# The shared cases, an odd K in 1-d, and tiles partly filled / several panels.
+CASES = COMMON_CASES + [
     Case(3, 5, (17,), 7, (3,), (1,), (2,), (1,)),                                # 1-d, odd K
-    Case(2, 4, (5, 6), 6, (3, 3), (1, 1), (2, 2), (1, 1), transpose=True, adj=(1, 0)),
     Case(2, 37, (12, 11), 45, (3, 3), (1, 1), (1, 1), (1, 1)),                  # tiles partly filled
     Case(2, 64, (14, 14), 40, (3, 3), (1, 1), (1, 1), (1, 1), groups=2),        # several panels
 ]
 
-BASE_TOL = {int(mi.miopenHalf): 8.2e-3, int(mi.miopenBFloat16): 8.2e-3 * 8}
-
 
 def tolerance(dt, direction):
-    base = BASE_TOL[int(dt)]
-    if direction in (FWD, BWD):
-        return base * 10                     # is_fwd_igemm / is_bwd_igemm
-    tol = 2 * base                           # backward weights
-    if int(dt) == int(mi.miopenHalf):
-        tol *= 5                             # is_wrw_igemm, fp16
-    return tol
-
-
-def rms_range(a, e):
-    """MIOpen's rms_range: RMS of the difference over the larger of the two arrays' max |value|."""
-    a, e = as64(a).ravel(), np.asarray(e, np.float64).ravel()
-    mag = max(np.max(np.abs(a)), np.max(np.abs(e)), np.finfo(np.float64).tiny)
-    return float(np.sqrt(np.mean((a - e) ** 2)) / mag)
+    return driver_tolerance(dt, direction, igemm=True)
 
 
 def reference64(case, x, w, dy):

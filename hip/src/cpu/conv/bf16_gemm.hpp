@@ -20,6 +20,8 @@ namespace miopen::cpu::bf16gemm {
 
 inline constexpr long MR = 12;
 inline constexpr long NR = 32;
+/// Pairs of k a pass of the micro-kernel takes (a B panel's block of KC x NR pairs stays in L1).
+inline constexpr long KC = 128;
 
 /// The CPU has AVX-512 BF16 and the cap (MIOPEN_CY_DEBUG_CPU_ISA, read at each call) allows it.
 bool Available();
