@@ -4,7 +4,7 @@ generator, or _mirror.pyi for the mirror's names)."""
 from typing import Any, Literal
 
 from miopen_cy._mirror import *  # noqa: F401,F403
-from miopen_cy._mirror import Status, DataType, TensorLayout, IndexType, TensorOp, ConvolutionMode, PaddingMode, PoolingMode, PoolingWorkspaceIndexMode, LRNMode, BatchNormMode, ActivationMode, SoftmaxAlgorithm, SoftmaxMode, ConvolutionAttrib, ConvFwdAlgorithm, ConvBwdWeightsAlgorithm, ConvBwdDataAlgorithm, ConvAlgorithm, ProblemDirection, TensorArgumentId, FindResultsOrder
+from miopen_cy._mirror import Status, DataType, TensorLayout, IndexType, TensorOp, ConvolutionMode, PaddingMode, PoolingMode, PoolingWorkspaceIndexMode, LRNMode, BatchNormMode, ActivationMode, SoftmaxAlgorithm, SoftmaxMode, ConvolutionAttrib, ConvFwdAlgorithm, ConvBwdWeightsAlgorithm, ConvBwdDataAlgorithm, ConvAlgorithm, ProblemDirection, TensorArgumentId, FindResultsOrder, FusionDirection
 
 __version__: str
 
@@ -153,3 +153,7 @@ miopenTensorConvolutionY: TensorArgumentId
 # FindResultsOrder
 miopenFindResultsOrderByTime: FindResultsOrder
 miopenFindResultsOrderByWorkspaceSize: FindResultsOrder
+
+# FusionDirection
+miopenVerticalFusion: FusionDirection
+miopenHorizontalFusion: FusionDirection

@@ -15,7 +15,7 @@ in the same type and memory format.
 --size large (the GPU default) takes tensors of 100 MB or more, which no GPU cache holds; small
 (the CPU default) batch 8. Groups: elementwise, elementwise16 (fp16/bf16 element-wise ops),
 pooling, batchnorm, bntypes (batch norm in fp32 / fp16 / bf16, NCHW / NHWC), lrn, softmax,
-softmax_types (fp16/bf16 and NHWC channel softmax), overhead.
+softmax_types (fp16/bf16 and NHWC channel softmax), fusion (fusion plans beside the separate calls), overhead.
 """
 import argparse
 import sys
@@ -549,10 +549,71 @@ def bench_overhead(b):
                   "(min of 7 x 2000 calls, no sync)")
 
 
+def bench_fusion(b):
+    """Fusion plans (issue 19) beside the same ops called one by one and PyTorch eager: conv + bias
+    + ReLU (a ResNet-50 3x3 layer) and batch-norm inference + ReLU. Rows *_fused run the plan,
+    *_separate our separate calls; both against PyTorch's conv2d(bias) + relu / batch_norm + relu,
+    so fused over separate is the ratio of the two rows' ratios."""
+    shape = b.shape((4, 64, 56, 56), (32, 64, 56, 56))
+    n, c, hh, ww = shape
+    k = 64
+    xd, wd, yd, bd = desc(shape), desc((k, c, 3, 3)), desc((n, k, hh, ww)), desc((1, k, 1, 1))
+    cd = mi.ConvolutionDescriptor()
+    mi.initConvolutionDescriptor(cd, mi.miopenConvolution, 1, 1, 1, 1, 1, 1)
+    x, w, bias, y = b.array(shape), b.array((k, c, 3, 3)), b.array((k,)), b.empty((n, k, hh, ww))
+    tx, tw, tb = b.tensor(shape), b.tensor((k, c, 3, 3)), b.tensor((k,))
+    plan = mi.createFusionPlan(mi.miopenVerticalFusion, xd)
+    args = mi.createOperatorArgs()
+    mi.setOpArgsConvForward(args, mi.createOpConvForward(plan, cd, wd), 1.0, 0.0, w)
+    mi.setOpArgsBiasForward(args, mi.createOpBiasForward(plan, bd), 1.0, 0.0, bias)
+    mi.setOpArgsActivForward(args, mi.createOpActivationForward(plan, mi.miopenActivationRELU), 1.0, 0.0,
+                             0.0, 0.0, 0.0)
+    mi.compileFusionPlan(b.h, plan)
+    algo = mi.fusionPlanConvolutionGetAlgo(plan, 1)[0]
+    ad = mi.ActivationDescriptor()
+    mi.setActivationDescriptor(ad, mi.miopenActivationRELU, 0.0, 0.0, 0.0)
+
+    def separate():
+        mi.convolutionForward(b.h, 1.0, xd, x, wd, w, cd, algo, 0.0, yd, y, None, 0)
+        mi.convolutionForwardBias(b.h, 1.0, bd, bias, 0.0, yd, y)
+        mi.activationForward(b.h, ad, 1.0, yd, y, 0.0, yd, y)
+
+    nbytes = 4 * (int(np.prod(shape)) + n * k * hh * ww)
+    peer = lambda: F.relu(F.conv2d(tx, tw, tb, 1, 1))
+    flags = {"-k": k, "-y": 3, "-x": 3, "-p": 1, "-q": 1, "-F": 4}
+    b.row("cba_fused", shape, nbytes, lambda: mi.executeFusionPlan(b.h, plan, xd, x, yd, y, args), peer,
+          "CBAInfer", flags)
+    b.row("cba_separate", shape, nbytes, separate, peer, "CBAInfer", flags)
+    # batch-norm inference + ReLU on the same tensor
+    pd = mi.TensorDescriptor()
+    mi.deriveBNTensorDescriptor(pd, xd, mi.miopenBNSpatial)
+    scale, bb, mean, var = b.array((c,)), b.array((c,)), b.array((c,)), b.array((c,), positive=True)
+    tw2, tb2, tm, tv = b.tensor((c,)), b.tensor((c,)), b.tensor((c,)), b.tensor((c,), positive=True)
+    bplan = mi.createFusionPlan(mi.miopenVerticalFusion, xd)
+    bargs = mi.createOperatorArgs()
+    mi.setOpArgsBatchNormInference(bargs, mi.createOpBatchNormInference(bplan, mi.miopenBNSpatial, pd), 1.0, 0.0,
+                                   scale, bb, mean, var, 1e-5)
+    mi.setOpArgsActivForward(bargs, mi.createOpActivationForward(bplan, mi.miopenActivationRELU), 1.0, 0.0,
+                             0.0, 0.0, 0.0)
+    mi.compileFusionPlan(b.h, bplan)
+    xbn = b.empty(shape)
+
+    def bn_separate():
+        mi.batchNormalizationForwardInference(b.h, mi.miopenBNSpatial, 1.0, 0.0, xd, x, xd, xbn, pd, scale, bb,
+                                              mean, var, 1e-5)
+        mi.activationForward(b.h, ad, 1.0, xd, xbn, 0.0, xd, xbn)
+
+    bn_peer = lambda: F.relu(F.batch_norm(tx, tm, tv, tw2, tb2, training=False, eps=1e-5))
+    nb = 8 * int(np.prod(shape))
+    b.row("bn_relu_fused", shape, nb, lambda: mi.executeFusionPlan(b.h, bplan, xd, x, xd, xbn, bargs), bn_peer,
+          "CBAInfer", {"-F": 2, "-M": 1, "-m": 3})
+    b.row("bn_relu_separate", shape, nb, bn_separate, bn_peer, "CBAInfer", {"-F": 2, "-M": 1, "-m": 3})
+
+
 GROUPS = {"elementwise": bench_elementwise, "elementwise16": bench_elementwise_16,
           "pooling": bench_pooling, "batchnorm": bench_batchnorm, "bntypes": bench_batchnorm_types,
           "lrn": bench_lrn, "softmax": bench_softmax, "softmax_types": bench_softmax_types,
-          "overhead": bench_overhead}
+          "overhead": bench_overhead, "fusion": bench_fusion}
 
 
 def main(argv=None):

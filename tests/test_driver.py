@@ -208,6 +208,7 @@ OTHER_OPS = [
     ("softmaxForward_V2", "softmax", "-n 2 -c 4 -H 3 -W 3 -F 1"),
     ("batchNormalizationForwardTraining", "bnorm", "-n 4 -c 3 -H 5 -W 5 -m 1 -F 1"),
     ("opTensor", "tensorop", "-n 2 -c 3 -H 4 -W 4 -o 2"),
+    ("executeFusionPlan", "CBAInfer", "-n 2 -c 4 -H 6 -W 6 -k 8 -p 1 -q 1 -F 0"),
 ]
 
 
@@ -531,6 +532,7 @@ TYPED_CASES = {
     "lrn": "-n 2 -c 5 -H 6 -W 6 -m cross",
     "tensorop": "-n 2 -c 3 -H 4 -W 4 -o 2",
     "bnorm": "-n 4 -c 3 -H 5 -W 5 -m 1 -F 1",
+    "CBAInfer": "-n 2 -c 4 -H 6 -W 6 -k 8 -p 1 -q 1 -F 4",
 }
 
 
@@ -552,7 +554,7 @@ def test_typed_subcommands_run_and_verify(capsys, name, base):
 def test_miopen_driver_names_and_ours():
     miopen = {n for n, v in driver.VARIANTS.items() if v[3]}
     assert miopen == {"convfp16", "convbfp16", "activfp16", "softmaxfp16", "poolfp16", "lrnfp16",
-                      "tensoropfp16", "bnormfp16", "bnormfp16fp32", "bnormbfp16fp32"}
+                      "tensoropfp16", "bnormfp16", "bnormfp16fp32", "bnormbfp16fp32", "CBAInferfp16"}
     assert {"activbfp16", "softmaxbfp16", "poolbfp16", "lrnbfp16", "tensoropbfp16"} <= set(driver.VARIANTS)
     assert set(driver.VARIANTS) <= set(driver.COMMANDS)
 
@@ -737,3 +739,28 @@ def test_solvers_usage_errors(capsys):
     assert code == 2 and "solvers conv <conv flags>" in err
     code, _, err = run_main(capsys, "solvers", "conv", "--nonsense", 1)
     assert code == 2 and "unknown flag --nonsense" in err
+
+
+# ---- CBAInfer: MIOpenDriver's fusion sub-command ------------------------------------------------
+
+@needs("executeFusionPlan")
+@pytest.mark.parametrize("mode", range(7))
+@pytest.mark.parametrize("layout", ["NCHW", "NHWC"])
+def test_cbainfer_every_fusion_mode(capsys, mode, layout):
+    code, out, err = run_main(capsys, "CBAInfer", "-n", 2, "-c", 4, "-H", 6, "-W", 6, "-k", 4, "-p", 1,
+                              "-q", 1, "-M", 1, "-m", 8, "-F", mode, "-L", layout, "--json")
+    doc = json.loads(out)
+    assert code == 0, out + err
+    assert doc["problem"]["fusion_mode"] == mode and doc["results"][0]["verified"]
+
+
+@needs("executeFusionPlan")
+@pytest.mark.parametrize("flags, message", [
+    ("-F 7", "fusion modes are 0..6"),
+    ("-M 2", "per-activation"),
+    ("-z same", "padding"),
+    ("-g 3", "-g 3"),
+])
+def test_cbainfer_usage_errors(capsys, flags, message):
+    code, _, err = run_main(capsys, "CBAInfer", "-n", 1, "-c", 4, "-H", 4, "-W", 4, "-k", 4, *flags.split())
+    assert code == 2 and message in err

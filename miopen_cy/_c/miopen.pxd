@@ -548,3 +548,106 @@ cdef extern from "miopen/miopen.h" nogil:
     miopenStatus_t miopenCyGetSolverApplicability(miopenHandle_t handle, miopenProblem_t problem,
                                                   uint64_t solverId, cbool* switchedOn, cbool* applicable,
                                                   size_t* workspaceSize, const char** reason)
+
+    # ---- Fusion ----
+    cdef struct miopenFusionOpDescriptor:
+        pass
+    ctypedef miopenFusionOpDescriptor* miopenFusionOpDescriptor_t
+    cdef struct miopenFusionPlanDescriptor:
+        pass
+    ctypedef miopenFusionPlanDescriptor* miopenFusionPlanDescriptor_t
+    cdef struct miopenOperatorArgs:
+        pass
+    ctypedef miopenOperatorArgs* miopenOperatorArgs_t
+    ctypedef enum miopenFusionDirection_t:
+        miopenVerticalFusion
+        miopenHorizontalFusion
+
+    miopenStatus_t miopenCreateFusionPlan(miopenFusionPlanDescriptor_t* fusePlanDesc,
+                                          const miopenFusionDirection_t fuseDirection,
+                                          const miopenTensorDescriptor_t inputDesc)
+    miopenStatus_t miopenDestroyFusionPlan(miopenFusionPlanDescriptor_t fusePlanDesc)
+    miopenStatus_t miopenCompileFusionPlan(miopenHandle_t handle, miopenFusionPlanDescriptor_t fusePlanDesc)
+    miopenStatus_t miopenFusionPlanGetOp(miopenFusionPlanDescriptor_t fusePlanDesc, const int op_idx,
+                                         miopenFusionOpDescriptor_t* op)
+    miopenStatus_t miopenFusionPlanGetWorkSpaceSize(miopenHandle_t handle,
+                                                    miopenFusionPlanDescriptor_t fusePlanDesc,
+                                                    size_t* workSpaceSize, miopenConvFwdAlgorithm_t algo)
+    miopenStatus_t miopenFusionPlanConvolutionGetAlgo(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                                      const int requestAlgoCount, int* returnedAlgoCount,
+                                                      miopenConvFwdAlgorithm_t* returnedAlgos)
+    miopenStatus_t miopenFusionPlanConvolutionSetAlgo(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                                      miopenConvFwdAlgorithm_t algo)
+    miopenStatus_t miopenCreateOpConvForward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                             miopenFusionOpDescriptor_t* convOp,
+                                             miopenConvolutionDescriptor_t convDesc,
+                                             const miopenTensorDescriptor_t wDesc)
+    miopenStatus_t miopenCreateOpActivationForward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                                   miopenFusionOpDescriptor_t* activFwdOp,
+                                                   miopenActivationMode_t mode)
+    miopenStatus_t miopenCreateOpActivationBackward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                                    miopenFusionOpDescriptor_t* activBwdOp,
+                                                    miopenActivationMode_t mode)
+    miopenStatus_t miopenCreateOpBiasForward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                             miopenFusionOpDescriptor_t* biasOp,
+                                             const miopenTensorDescriptor_t bDesc)
+    miopenStatus_t miopenCreateOpBatchNormInference(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                                    miopenFusionOpDescriptor_t* bnOp,
+                                                    const miopenBatchNormMode_t bn_mode,
+                                                    const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc)
+    miopenStatus_t miopenCreateOpBatchNormForward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                                  miopenFusionOpDescriptor_t* bnFwdOp,
+                                                  const miopenBatchNormMode_t bn_mode,
+                                                  cbool runningMeanVariance)
+    miopenStatus_t miopenCreateOpBatchNormBackward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                                   miopenFusionOpDescriptor_t* bnBwdOp,
+                                                   const miopenBatchNormMode_t bn_mode)
+    miopenStatus_t miopenCreateOperatorArgs(miopenOperatorArgs_t* args)
+    miopenStatus_t miopenDestroyOperatorArgs(miopenOperatorArgs_t args)
+    miopenStatus_t miopenSetOpArgsConvForward(miopenOperatorArgs_t args,
+                                              const miopenFusionOpDescriptor_t convOp,
+                                              const void* alpha, const void* beta, const void* w)
+    miopenStatus_t miopenSetOpArgsActivForward(miopenOperatorArgs_t args,
+                                               const miopenFusionOpDescriptor_t activFwdOp,
+                                               const void* alpha, const void* beta,
+                                               double activAlpha, double activBeta, double activGamma)
+    miopenStatus_t miopenSetOpArgsActivBackward(miopenOperatorArgs_t args,
+                                                const miopenFusionOpDescriptor_t activBwdOp,
+                                                const void* alpha, const void* beta, const void* y,
+                                                const void* reserved, double activAlpha,
+                                                double activBeta, double activGamma)
+    miopenStatus_t miopenSetOpArgsBatchNormInference(miopenOperatorArgs_t args,
+                                                     const miopenFusionOpDescriptor_t bnOp,
+                                                     const void* alpha, const void* beta,
+                                                     const void* bnScale, const void* bnBias,
+                                                     const void* estimatedMean,
+                                                     const void* estimatedVariance, double epsilon)
+    miopenStatus_t miopenSetOpArgsBatchNormForward(miopenOperatorArgs_t args,
+                                                   const miopenFusionOpDescriptor_t bnOp,
+                                                   const void* alpha, const void* beta,
+                                                   const void* bnScale, const void* bnBias,
+                                                   void* savedMean, void* savedInvVariance,
+                                                   void* runningMean, void* runningVariance,
+                                                   double expAvgFactor, double epsilon)
+    miopenStatus_t miopenSetOpArgsBatchNormBackward(miopenOperatorArgs_t args,
+                                                    const miopenFusionOpDescriptor_t bnOp,
+                                                    const void* alpha, const void* beta, const void* x,
+                                                    const void* bnScale, const void* bnBias,
+                                                    void* resultBnScaleDiff, void* resultBnBiasDiff,
+                                                    const void* savedMean, const void* savedInvVariance)
+    miopenStatus_t miopenSetOpArgsBiasForward(miopenOperatorArgs_t args,
+                                              const miopenFusionOpDescriptor_t biasOp,
+                                              const void* alpha, const void* beta, const void* bias)
+    miopenStatus_t miopenExecuteFusionPlan(const miopenHandle_t handle,
+                                           const miopenFusionPlanDescriptor_t fusePlanDesc,
+                                           const miopenTensorDescriptor_t inputDesc, const void* input,
+                                           const miopenTensorDescriptor_t outputDesc, void* output,
+                                           miopenOperatorArgs_t args)
+    miopenStatus_t miopenConvolutionBiasActivationForward(
+        miopenHandle_t handle, const void* alpha1, const miopenTensorDescriptor_t xDesc, const void* x,
+        const miopenTensorDescriptor_t wDesc, const void* w,
+        const miopenConvolutionDescriptor_t convDesc, miopenConvFwdAlgorithm_t algo, void* workspace,
+        size_t workspaceSizeInBytes, const void* alpha2, const miopenTensorDescriptor_t zDesc,
+        const void* z, const miopenTensorDescriptor_t biasDesc, const void* bias,
+        const miopenActivationDescriptor_t activationDesc, const miopenTensorDescriptor_t yDesc,
+        void* y)

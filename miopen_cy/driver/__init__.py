@@ -26,6 +26,7 @@ import sys
 import miopen_cy as mi
 from .activ import ACTIV_NAMES, cmd_activ
 from .bnorm import BN_EPS, BN_TOL, BnParam, cmd_bnorm
+from .cbainfer import CBA_FLAGS, cmd_cbainfer
 from .buffers import Device, HostTensor, LibraryMissing, layout_strides
 from .dtypes import VARIANTS, DataTypeMissing
 from .conv import (ALGO_NAMES, CONV_TOL, DIRECTIONS, ConvCase, ConvRunner, cmd_conv, solver_that_ran,
@@ -49,7 +50,7 @@ _corrupt_hook = None
 
 COMMANDS = {"conv": cmd_conv, "pool": cmd_pool, "lrn": cmd_lrn, "activ": cmd_activ,
             "softmax": cmd_softmax, "bnorm": cmd_bnorm, "tensorop": cmd_tensorop, "net": cmd_net,
-            "solvers": cmd_solvers}
+            "solvers": cmd_solvers, "CBAInfer": cmd_cbainfer}
 # The fp16/bf16 sub-commands (MIOpenDriver's names and ours in the same naming): the base command
 # with its data type (and batch norm's parameter type).
 COMMANDS.update({name: functools.partial(COMMANDS[base], dtype=dt, name=name,
@@ -58,7 +59,7 @@ COMMANDS.update({name: functools.partial(COMMANDS[base], dtype=dt, name=name,
 # MIOpenDriver's other base arguments: data-type variants and operations this driver lacks.
 OTHER_TYPES = {"fp16": "fp16 (miopenHalf)", "bfp16": "bfloat16", "int8": "int8", "fp64": "fp64",
                "fp8": "fp8", "bfp8": "bfp8"}
-OTHER_OPS = ("CBAInfer", "CBAInferfp16", "rnn", "rnnfp16", "gemm", "gemmfp16", "ctc", "dropout",
+OTHER_OPS = ("rnn", "rnnfp16", "gemm", "gemmfp16", "ctc", "dropout",
              "dropoutfp16", "reduce", "reducefp16", "reducefp64")
 
 

@@ -78,6 +78,8 @@ VARIANTS = {
     "lrnbfp16": ("lrn", BF16, None, False),
     "tensoropbfp16": ("tensorop", BF16, None, False),
     "bnormbfp16": ("bnorm", BF16, BF16, False),
+    "CBAInferfp16": ("CBAInfer", FP16, None, True),
+    "CBAInferbfp16": ("CBAInfer", BF16, None, False),
 }
 
 # MIOpenDriver's fp16 tolerance per op (None: its driver has none for fp16, see the module's text).

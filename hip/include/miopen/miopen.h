@@ -153,6 +153,8 @@ MIOPEN_DECLARE_OBJECT(miopenPoolingDescriptor);
 MIOPEN_DECLARE_OBJECT(miopenLRNDescriptor);
 /*! @ingroup activation @brief Creates the miopenActivationDescriptor_t type */
 MIOPEN_DECLARE_OBJECT(miopenActivationDescriptor);
+/*! @brief An operator of a fusion plan (owned by its plan, destroyed with it). */
+MIOPEN_DECLARE_OBJECT(miopenFusionOpDescriptor);
 
 /*! @enum miopenDataType_t
  * Data types. miopen_cy's CPU backend implements miopenFloat; the others are accepted by the
@@ -2406,6 +2408,371 @@ MIOPEN_EXPORT miopenStatus_t miopenSoftmaxBackward_V2(miopenHandle_t handle,
                                                       void* dx,
                                                       miopenSoftmaxAlgorithm_t algorithm,
                                                       miopenSoftmaxMode_t mode);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Fusion                                                                                     */
+/* ------------------------------------------------------------------------------------------ */
+
+/*! @brief A fusion plan: an ordered chain of operators over one input tensor. */
+MIOPEN_DECLARE_OBJECT(miopenFusionPlanDescriptor);
+/*! @brief Declared as in MIOpen; no call takes it. */
+MIOPEN_DECLARE_OBJECT(miopenOperatorDescriptor);
+/*! @brief The run-time arguments (scalars, pointers) of a plan's operators. */
+MIOPEN_DECLARE_OBJECT(miopenOperatorArgs);
+
+/*! @enum miopenFusionDirection_t
+ * @brief Kernel fusion direction in the network
+ */
+typedef enum
+{
+    miopenVerticalFusion   = 0, /*!< fuses layers vertically, the only supported mode */
+    miopenHorizontalFusion = 1, /*!< fuses layers horizontally: refused (miopenStatusNotImplemented) */
+} miopenFusionDirection_t;
+
+/*! @brief Creates a fusion plan over the input tensor inputDesc (the descriptor is copied)
+ * @param fusePlanDesc  Pointer to a fusion plan (output)
+ * @param fuseDirection Horizontal or Vertical fusion (input)
+ * @param inputDesc     Descriptor of the plan's input tensor (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCreateFusionPlan(miopenFusionPlanDescriptor_t* fusePlanDesc,
+                                                    const miopenFusionDirection_t fuseDirection,
+                                                    const miopenTensorDescriptor_t inputDesc);
+
+/*! @brief Destroys a fusion plan and its operators
+ * @param fusePlanDesc  A fusion plan descriptor (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDestroyFusionPlan(miopenFusionPlanDescriptor_t fusePlanDesc);
+
+/*! @brief Compiles the fusion plan: validates the chain and picks its implementation, or fails
+ * with miopenStatusUnsupportedOp and a message naming the operator and the reason
+ * @param handle       MIOpen handle (input)
+ * @param fusePlanDesc A fusion plan descriptor (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCompileFusionPlan(miopenHandle_t handle,
+                                                     miopenFusionPlanDescriptor_t fusePlanDesc);
+
+/*! @brief The operator op_idx of a plan (in the order of insertion); BadParm when out of bounds
+ * @param fusePlanDesc A fusion plan descriptor (input)
+ * @param op_idx       Index of the operator (input)
+ * @param op           The operator (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenFusionPlanGetOp(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                                   const int op_idx,
+                                                   miopenFusionOpDescriptor_t* op);
+
+/*! @brief The workspace the plan needs with its convolution run by algo
+ * @param handle         MIOpen handle (input)
+ * @param fusePlanDesc   A fusion plan descriptor (input)
+ * @param workSpaceSize  Size in bytes (output)
+ * @param algo           Algorithm selected (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenFusionPlanGetWorkSpaceSize(miopenHandle_t handle,
+                                 miopenFusionPlanDescriptor_t fusePlanDesc,
+                                 size_t* workSpaceSize,
+                                 miopenConvFwdAlgorithm_t algo);
+
+/*! @brief The algorithms the plan's convolution can use, in decreasing priority
+ * @param fusePlanDesc      A fusion plan descriptor (input)
+ * @param requestAlgoCount  Number of algorithms to return (input)
+ * @param returnedAlgoCount Number returned, at most requestAlgoCount (output)
+ * @param returnedAlgos     The algorithms (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenFusionPlanConvolutionGetAlgo(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                   const int requestAlgoCount,
+                                   int* returnedAlgoCount,
+                                   miopenConvFwdAlgorithm_t* returnedAlgos);
+
+/*! @brief Asks the plan to run its convolution with algo
+ * @param fusePlanDesc A fusion plan descriptor (input)
+ * @param algo         Requested algorithm (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenFusionPlanConvolutionSetAlgo(
+    miopenFusionPlanDescriptor_t fusePlanDesc, miopenConvFwdAlgorithm_t algo);
+
+/*! @brief Creates a forward convolution operator
+ * @param fusePlanDesc A fusion plan descriptor (input)
+ * @param convOp       The operator (output)
+ * @param convDesc     Convolution layer descriptor (input; copied)
+ * @param wDesc        Descriptor of the weights (input; copied)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCreateOpConvForward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                                       miopenFusionOpDescriptor_t* convOp,
+                                                       miopenConvolutionDescriptor_t convDesc,
+                                                       const miopenTensorDescriptor_t wDesc);
+
+/*! @brief Creates a forward activation operator
+ * @param fusePlanDesc A fusion plan descriptor (input)
+ * @param activFwdOp   The operator (output)
+ * @param mode         Activation mode (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenCreateOpActivationForward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                miopenFusionOpDescriptor_t* activFwdOp,
+                                miopenActivationMode_t mode);
+
+/*! @brief Creates a backward activation operator
+ * @param fusePlanDesc A fusion plan descriptor (input)
+ * @param activBwdOp   The operator (output)
+ * @param mode         Activation mode (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenCreateOpActivationBackward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                 miopenFusionOpDescriptor_t* activBwdOp,
+                                 miopenActivationMode_t mode);
+
+/*! @brief Creates a forward bias operator
+ * @param fusePlanDesc A fusion plan descriptor (input)
+ * @param biasOp       The operator (output)
+ * @param bDesc        Descriptor of the bias, 1xKx1x1 (input; copied)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCreateOpBiasForward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                                       miopenFusionOpDescriptor_t* biasOp,
+                                                       const miopenTensorDescriptor_t bDesc);
+
+/*! @brief Creates a forward inference batch normalization operator
+ * @param fusePlanDesc           A fusion plan descriptor (input)
+ * @param bnOp                   The operator (output)
+ * @param bn_mode                Batch normalization mode (input)
+ * @param bnScaleBiasMeanVarDesc Descriptor of scale, bias, mean and variance (input; copied)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenCreateOpBatchNormInference(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                 miopenFusionOpDescriptor_t* bnOp,
+                                 const miopenBatchNormMode_t bn_mode,
+                                 const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc);
+
+/*! @brief Creates a forward training batch normalization operator
+ * @param fusePlanDesc        A fusion plan descriptor (input)
+ * @param bnFwdOp             The operator (output)
+ * @param bn_mode             Batch normalization mode (input)
+ * @param runningMeanVariance Whether the running mean and variance are updated (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenCreateOpBatchNormForward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                               miopenFusionOpDescriptor_t* bnFwdOp,
+                               const miopenBatchNormMode_t bn_mode,
+                               bool runningMeanVariance);
+
+/*! @brief Creates a back propagation batch normalization operator
+ * @param fusePlanDesc A fusion plan descriptor (input)
+ * @param bnBwdOp      The operator (output)
+ * @param bn_mode      Batch normalization mode (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenCreateOpBatchNormBackward(miopenFusionPlanDescriptor_t fusePlanDesc,
+                                miopenFusionOpDescriptor_t* bnBwdOp,
+                                const miopenBatchNormMode_t bn_mode);
+
+/*! @brief Creates an operator argument object
+ * @param args The object (output)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCreateOperatorArgs(miopenOperatorArgs_t* args);
+
+/*! @brief Destroys an operator argument object
+ * @param args The object (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDestroyOperatorArgs(miopenOperatorArgs_t args);
+
+/*! @brief Sets the arguments of a forward convolution operator
+ * @param args   An arguments object (output)
+ * @param convOp Forward convolution operator (input)
+ * @param alpha  Scaling factor of the convolution, on the host (input)
+ * @param beta   Shift factor, on the host; must be 0 (input)
+ * @param w      The weights (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetOpArgsConvForward(miopenOperatorArgs_t args,
+                                                        const miopenFusionOpDescriptor_t convOp,
+                                                        const void* alpha,
+                                                        const void* beta,
+                                                        const void* w);
+
+/*! @brief Sets the arguments of a forward activation operator
+ * @param args       An arguments object (output)
+ * @param activFwdOp Forward activation operator (input)
+ * @param alpha      Scaling factor, on the host (input)
+ * @param beta       Shift factor, on the host; must be 0 (input)
+ * @param activAlpha Activation parameter (input)
+ * @param activBeta  Activation parameter (input)
+ * @param activGamma Activation parameter (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenSetOpArgsActivForward(miopenOperatorArgs_t args,
+                            const miopenFusionOpDescriptor_t activFwdOp,
+                            const void* alpha,
+                            const void* beta,
+                            double activAlpha,
+                            double activBeta,
+                            double activGamma);
+
+/*! @brief Sets the arguments of a backward activation operator
+ * @param args       An arguments object (output)
+ * @param activBwdOp Backward activation operator (input)
+ * @param alpha      Scaling factor, on the host (input)
+ * @param beta       Shift factor, on the host; must be 0 (input)
+ * @param y          Output of the forward activation (input; the derivative is taken at the
+ *                   batch norm's output, recomputed, so y may be null)
+ * @param reserved   Must be null (input)
+ * @param activAlpha Activation parameter (input)
+ * @param activBeta  Activation parameter (input)
+ * @param activGamma Activation parameter (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenSetOpArgsActivBackward(miopenOperatorArgs_t args,
+                             const miopenFusionOpDescriptor_t activBwdOp,
+                             const void* alpha,
+                             const void* beta,
+                             const void* y,
+                             const void* reserved,
+                             double activAlpha,
+                             double activBeta,
+                             double activGamma);
+
+/*! @brief Sets the arguments of an inference batch normalization operator
+ * @param args              An arguments object (output)
+ * @param bnOp              Batch normalization inference operator (input)
+ * @param alpha             Scaling factor, on the host (input)
+ * @param beta              Shift factor, on the host; must be 0 (input)
+ * @param bnScale           Scale (input)
+ * @param bnBias            Bias (input)
+ * @param estimatedMean     Population mean (input)
+ * @param estimatedVariance Population variance (input)
+ * @param epsilon           Added to the variance (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenSetOpArgsBatchNormInference(miopenOperatorArgs_t args,
+                                  const miopenFusionOpDescriptor_t bnOp,
+                                  const void* alpha,
+                                  const void* beta,
+                                  const void* bnScale,
+                                  const void* bnBias,
+                                  const void* estimatedMean,
+                                  const void* estimatedVariance,
+                                  double epsilon);
+
+/*! @brief Sets the arguments of a forward training batch normalization operator
+ * @param args             An arguments object (output)
+ * @param bnOp             Batch normalization forward operator (input)
+ * @param alpha            Scaling factor, on the host (input)
+ * @param beta             Shift factor, on the host; must be 0 (input)
+ * @param bnScale          Scale (input)
+ * @param bnBias           Bias (input)
+ * @param savedMean        Batch mean (output; may be null)
+ * @param savedInvVariance Batch inverse standard deviation (output; may be null)
+ * @param runningMean      Population mean (input/output)
+ * @param runningVariance  Population variance (input/output)
+ * @param expAvgFactor     Running average factor (input)
+ * @param epsilon          Added to the variance (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetOpArgsBatchNormForward(miopenOperatorArgs_t args,
+                                                             const miopenFusionOpDescriptor_t bnOp,
+                                                             const void* alpha,
+                                                             const void* beta,
+                                                             const void* bnScale,
+                                                             const void* bnBias,
+                                                             void* savedMean,
+                                                             void* savedInvVariance,
+                                                             void* runningMean,
+                                                             void* runningVariance,
+                                                             double expAvgFactor,
+                                                             double epsilon);
+
+/*! @brief Sets the arguments of a backward batch normalization operator
+ * @param args              An arguments object (output)
+ * @param bnOp              Batch normalization backward operator (input)
+ * @param alpha             Scaling factor, on the host (input)
+ * @param beta              Shift factor, on the host; must be 0 (input)
+ * @param x                 Input of the forward batch norm (input)
+ * @param bnScale           Scale (input)
+ * @param bnBias            Bias (input)
+ * @param resultBnScaleDiff Gradient of the scale (output)
+ * @param resultBnBiasDiff  Gradient of the bias (output)
+ * @param savedMean         Batch mean saved by the forward pass (input)
+ * @param savedInvVariance  Batch inverse standard deviation saved by the forward pass (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetOpArgsBatchNormBackward(miopenOperatorArgs_t args,
+                                                              const miopenFusionOpDescriptor_t bnOp,
+                                                              const void* alpha,
+                                                              const void* beta,
+                                                              const void* x,
+                                                              const void* bnScale,
+                                                              const void* bnBias,
+                                                              void* resultBnScaleDiff,
+                                                              void* resultBnBiasDiff,
+                                                              const void* savedMean,
+                                                              const void* savedInvVariance);
+
+/*! @brief Sets the arguments of a forward bias operator
+ * @param args   An arguments object (output)
+ * @param biasOp Forward bias operator (input)
+ * @param alpha  Scaling factor, on the host (input)
+ * @param beta   Shift factor, on the host; must be 0 (input)
+ * @param bias   The bias (input)
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetOpArgsBiasForward(miopenOperatorArgs_t args,
+                                                        const miopenFusionOpDescriptor_t biasOp,
+                                                        const void* alpha,
+                                                        const void* beta,
+                                                        const void* bias);
+
+/*! @brief Executes a compiled fusion plan (an uncompiled or failed plan is BadParm)
+ * @param handle       MIOpen handle (input)
+ * @param fusePlanDesc A fusion plan descriptor (input)
+ * @param inputDesc    Descriptor of the input tensor: the plan's (input)
+ * @param input        Input tensor (input)
+ * @param outputDesc   Descriptor of the output tensor (input)
+ * @param output       Output tensor (output)
+ * @param args         The operators' arguments (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenExecuteFusionPlan(const miopenHandle_t handle,
+                        const miopenFusionPlanDescriptor_t fusePlanDesc,
+                        const miopenTensorDescriptor_t inputDesc,
+                        const void* input,
+                        const miopenTensorDescriptor_t outputDesc,
+                        void* output,
+                        miopenOperatorArgs_t args);
+
+/*! @brief y = activation(alpha1 * conv(x, w) + alpha2 * z + bias)
+ * @param handle               MIOpen handle (input)
+ * @param alpha1               Scaling factor of the convolution, on the host (input)
+ * @param xDesc                Descriptor of x (input)
+ * @param x                    Data tensor x (input)
+ * @param wDesc                Descriptor of w (input)
+ * @param w                    Weights w (input)
+ * @param convDesc             Convolution layer descriptor (input)
+ * @param algo                 Algorithm of the convolution (input)
+ * @param workspace            Workspace (input; may be null)
+ * @param workspaceSizeInBytes Its size in bytes (input)
+ * @param alpha2               Scaling factor of z, on the host (input)
+ * @param zDesc                Descriptor of z, y's lengths (input; may be null with z null)
+ * @param z                    Residual tensor z (input; null: no residual)
+ * @param biasDesc             Descriptor of the bias, 1xKx1x1 (input)
+ * @param bias                 Bias (input)
+ * @param activationDesc       Activation descriptor (input)
+ * @param yDesc                Descriptor of y (input)
+ * @param y                    Output y (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenConvolutionBiasActivationForward(miopenHandle_t handle,
+                                       const void* alpha1,
+                                       const miopenTensorDescriptor_t xDesc,
+                                       const void* x,
+                                       const miopenTensorDescriptor_t wDesc,
+                                       const void* w,
+                                       const miopenConvolutionDescriptor_t convDesc,
+                                       miopenConvFwdAlgorithm_t algo,
+                                       void* workspace,
+                                       size_t workspaceSizeInBytes,
+                                       const void* alpha2,
+                                       const miopenTensorDescriptor_t zDesc,
+                                       const void* z,
+                                       const miopenTensorDescriptor_t biasDesc,
+                                       const void* bias,
+                                       const miopenActivationDescriptor_t activationDesc,
+                                       const miopenTensorDescriptor_t yDesc,
+                                       void* y);
 
 /* ------------------------------------------------------------------------------------------ */
 /* miopen_cy extensions (not in MIOpen)                                                       */

@@ -1,0 +1,33 @@
+// The fused convolution epilogue as the kernels see it: y = act(a[c] * (y + alpha2 * z + bias[c])
+// + b[c]), batch-norm inference folded into a and b; with `in`, y = act(a[c] * in + b[c]) (the
+// batch-norm inference + activation chain). Device-neutral: the fusion front door and
+// the CPU kernel (cpu/fusion_epilogue.cpp) include it.
+#pragma once
+
+#include "activation/activation_args.hpp"
+#include "core/tensor.hpp"
+
+#include <vector>
+
+namespace miopen {
+
+struct ConvEpilogueArgs
+{
+    float alpha2    = 0.0f;
+    const void* z   = nullptr;     // y's type and strides; null: no residual
+    const void* in  = nullptr;     // read instead of y (y's type and strides); null: y in place
+    std::vector<float> scale;      // a[c] (1 without batch norm), K values
+    std::vector<float> shift;      // a[c] * bias[c] + b[c], K values
+    bool has_act = false;
+    ActivationParams act{};
+};
+
+namespace cpu {
+/// Applies the epilogue to y in place in one pass: each block of y (a plane of packed NC[D]HW,
+/// a run of pixels of packed N[D]HWC) gets the affine part and then the activation while it is
+/// in cache. Returns false, writing nothing, for other layouts.
+template <class T>
+bool ConvEpilogue(const ConvEpilogueArgs& e, const TensorDescriptor& yDesc, T* y);
+} // namespace cpu
+
+} // namespace miopen
