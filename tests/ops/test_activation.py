@@ -19,7 +19,8 @@ import miopen_cy as mi
 from miopen_cy.reference import activation as ref
 from support.buffers import Strided, desc, max_ulp, poisoned, rel_l2
 from support.devices import requires_gpu, requires_torch_cuda
-from support.dtypes import FLOAT_TYPES, as64, check_close, np_dtype, poison, round_to
+from support.dtypes import (FLOAT_TYPES, HALF_TYPES, as64, check_close, np_dtype, poison,
+                            round_to)
 
 M = mi.ActivationMode
 
@@ -429,6 +430,47 @@ def test_large_inputs_are_stable_and_accurate_elementwise(handle, case):
     np.testing.assert_allclose(y[finite], fwd, rtol=2e-6, atol=1e-38)
     moderate = np.abs(x[finite]) <= 10
     np.testing.assert_allclose(dx[finite][moderate], grad[moderate], rtol=2e-6, atol=1e-38)
+
+
+# The 16-bit forms of the GPU: the forward of logistic / tanh / elu takes fast fp32 forms (on
+# NVIDIA tanh and elu the flush-to-zero exponential and reciprocal), the backward of the three the
+# fast exponential and reciprocal with denormals kept. Value by value, on every device: NaN and
+# the infinities as in fp32, saturation far out, the Taylor forms and the exponential forms on
+# both sides of |u| = 1/16, tiny and denormal inputs, and results far out in the tails (bf16
+# reaches fp32's range: logistic(-90) and tanh's derivative at |u| = 45 are bf16 denormals): within
+# 1 ulp of the type down to its smallest normal, within the smallest normal below it (the fp32
+# tests' convention: the CPU's vector exponential flushes fp32 denormals, logistic(-90) = 0).
+EDGE_16 = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 3e-7, -3e-7, 1e-4, -1e-4, 0.0624, -0.0624,
+                    0.0626, -0.0626, 0.0893, -0.0893, 0.25, -0.5, 1.0, -1.0, 3.0, -3.0, 9.0, -9.0,
+                    17.0, -17.0, 40.0, -40.0, 64.0, -64.0, 90.0, -90.0, 120.0, -120.0, 1e4, -1e4])
+
+
+@pytest.mark.parametrize("dt", HALF_TYPES)
+@pytest.mark.parametrize("case", [
+    (M.miopenActivationLOGISTIC, 0.0, 0.0, 0.0),
+    (M.miopenActivationTANH, 1.0, 1.0, 0.0),
+    (M.miopenActivationTANH, 0.7, -1.3, 0.0),
+    (M.miopenActivationELU, 1.0, 0.0, 0.0),
+    (M.miopenActivationELU, 0.3, 0.0, 0.0),
+], ids=case_id)
+def test_16_bit_fast_forms_at_edge_values(handle, case, dt):
+    x = round_to(np.tile(EDGE_16, 3), dt)          # 105 elements: packed vectors and a tail
+    dy = round_to(np.full(x.shape, 0.75), dt)
+    d = desc(x.shape, dtype=dt)
+    y, dx = poison(x.shape, dt), poison(x.shape, dt)
+    act = activation(*case)
+    mi.activationForward(handle, act, 1.0, d, x, 0.0, d, y)
+    mi.activationBackward(handle, act, 1.0, d, y, d, dy, d, x, 0.0, d, dx)
+    tiny = float(np.finfo(np.float16).tiny) if int(dt) == int(mi.miopenHalf) \
+        else float(np.finfo(np.float32).tiny)
+    with np.errstate(all="ignore"):
+        fwd, bwd = ref.forward(*case, as64(x)), ref.backward(*case, as64(x), as64(dy))
+    for got, expect, what in ((y, fwd, "y"), (dx, bwd, "dx")):
+        assert np.array_equal(np.isnan(as64(got)), np.isnan(expect)), what
+        normal = ~(np.abs(expect) < tiny)                       # NaN and the infinities too
+        with np.errstate(invalid="ignore"):                     # inf - inf where both are inf
+            check_close(got[normal], expect[normal], dt, ulps=1, floor=tiny, err_msg=what)
+        assert np.all(np.abs(as64(got[~normal]) - expect[~normal]) <= tiny), what
 
 
 KINKS = {

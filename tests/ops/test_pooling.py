@@ -823,7 +823,13 @@ def _nhwc_back(buf, shape, dtype, offset):
 @pytest.mark.parametrize("case", [TYPED_CASES[1], TYPED_CASES[5],
                                   # the backward's 4 quads a thread: 5 quads (a thread's last
                                   # quads past C), 16 quads (every quad of a thread in C)
-                                  Case((2, 20, 9, 11), 3, 1, 2), Case((2, 64, 10, 12), 3, 1, 2)],
+                                  Case((2, 20, 9, 11), 3, 1, 2), Case((2, 64, 10, 12), 3, 1, 2),
+                                  # the forward's K x K kernel (K = 2, 3; pad < K; 8 channels a
+                                  # thread for fp16/bf16 where C % 8 == 0, else 4 or, C = 12 in
+                                  # 16 bits, the general channels-last kernel): 2x2 with pad 1,
+                                  # 3x3 with pad 2 and stride 3, 3x3 stride 1
+                                  Case((2, 16, 7, 9), 2, 1, 1), Case((1, 24, 10, 11), 3, 2, 3),
+                                  Case((3, 12, 6, 5), 3, 1, 1)],
                          ids=str)
 def test_nhwc_kernel_equals_the_generic_kernel_bit_for_bit(rng, case, mode, dt):
     h = mi.Handle(device="gpu")

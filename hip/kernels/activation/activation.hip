@@ -1,7 +1,8 @@
 // activation_fwd / activation_bwd: the ten activation modes on the element-wise engine
 // (common/elementwise.hpp) for fp32, fp16 and bf16: any strides, 16-byte rows on packed tensors.
 // The 16-bit forward computes logistic, tanh and elu in fast fp32 forms (FastF) and runs packed
-// tensors through ActivationPacked (four 16-byte vectors in flight a thread).
+// tensors through ActivationPacked (four 16-byte vectors in flight a thread); the 16-bit
+// backward of the three takes the fast exponential and reciprocal too (FastBack).
 // One functor per mode with f(x) and f'(x)·dy, written as the CPU kernels' (cpu/activation.cpp) so that both backends give
 // the same values at the kinks, for NaN and at the ends of the range (see activation/activation.hpp):
 // SOFTRELU and the derivatives of LOGISTIC and TANH are computed so that they neither overflow
@@ -135,10 +136,44 @@ struct Elu
 // ---- the fast forward forms of the 16-bit types ----------------------------------------------
 // At 2 bytes an element the precise expf / tanhf / expm1f make logistic, tanh and elu
 // compute-bound. A 16-bit output is rounded to 11 (fp16) or 8 (bf16) significant bits, so these
-// compute in fp32 with the hardware's exponential (__expf: ex2.approx on NVIDIA) and approximate
-// division (__fdividef), a relative error of a few fp32 ulp, and use a short Taylor series where
-// the exponential form would cancel (|x| < 1/16): far below a 16-bit ulp. fp32 outputs keep the
-// precise forms. NaN and the infinities come out as in the precise forms.
+// compute in fp32 with the hardware's exponential and reciprocal, a relative error of a few fp32
+// ulp, and use a short Taylor series where the exponential form would cancel (|x| < 1/16): far
+// below a 16-bit ulp. fp32 outputs keep the precise forms. NaN and the infinities come out as in
+// the precise forms.
+// On NVIDIA, tanh and elu take the flush-to-zero forms of the exponential and the reciprocal
+// (ex2.approx.ftz, rcp.approx.ftz: one MUFU instruction each; the IEEE-denormal forms behind
+// __expf and __fdividef add a range test and two rescaling multiplies around each, which at the
+// 16-bit element rate are a fifth of the arithmetic): there the exponential only ever enters
+// 1 - e, 1 + e or e - 1 and the reciprocal's argument lies in [1, 2], so a flushed denormal
+// changes no result. Logistic keeps __expf (its reciprocal is the fast one): its e * r for
+// x < -87 is a bf16 denormal, kept.
+
+constexpr float kLog2e = 1.4426950408889634f;
+
+/// 2^y (y <= 0 where called) for a sum with 1: denormal results may flush to 0. Callers pass
+/// y = x * log2(e) as one multiply (what __expf(x) computes first).
+__device__ inline float Exp2NearOne(float y)
+{
+#if defined(MIOPEN_CY_HAVE_CUDA)
+    float r;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(y));
+    return r;
+#else
+    return exp2f(y);
+#endif
+}
+
+/// 1 / d for d in [1, 2].
+__device__ inline float Rcp12Fast(float d)
+{
+#if defined(MIOPEN_CY_HAVE_CUDA)
+    float r;
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(d));
+    return r;
+#else
+    return __fdividef(1.0f, d);
+#endif
+}
 
 /// The mode's forward in the fast form where it has one, else its precise F.
 template <class Op>
@@ -150,7 +185,7 @@ __device__ inline float FastF(const Op& op, float x)
 __device__ inline float FastF(const Logistic&, float x)
 {
     const float e = __expf(-fabsf(x));
-    const float r = __fdividef(1.0f, 1.0f + e);
+    const float r = Rcp12Fast(1.0f + e);
     return x >= 0.0f ? r : e * r;
 }
 
@@ -158,29 +193,48 @@ __device__ inline float FastF(const Tanh& op, float x)
 {
     const float u  = op.a * x;
     const float au = fabsf(u);
-    float t;
-    if(au < 0.0625f)
-    {
-        // tanh(u) = u (1 - u^2/3 + 2 u^4/15 - ...): the next term is below 2^-27 relative
-        const float u2 = au * au;
-        t              = au * fmaf(u2, fmaf(u2, 2.0f / 15.0f, -1.0f / 3.0f), 1.0f);
-    }
-    else
-    {
-        const float e = __expf(-2.0f * au); // in (0, 0.883]: 1 - e does not cancel
-        t             = (1.0f - e) * __fdividef(1.0f, 1.0f + e);
-    }
-    return op.b * copysignf(t, u);
+    // tanh(u) = u (1 - u^2/3 + 2 u^4/15 - ...) for |u| < 1/16: the next term is below 2^-27
+    // relative. Both forms are computed (a warp of random data takes both anyway): no branch.
+    const float u2    = u * u;
+    const float small = u * fmaf(u2, fmaf(u2, 2.0f / 15.0f, -1.0f / 3.0f), 1.0f);
+    const float e = Exp2NearOne(au * (-2.0f * kLog2e)); // in [0, 0.883]: 1 - e does not cancel
+    const float large = copysignf((1.0f - e) * Rcp12Fast(1.0f + e), u);
+    return op.b * (au < 0.0625f ? small : large);
 }
 
 __device__ inline float FastF(const Elu& op, float x)
 {
-    float em1;
-    if(fabsf(x) < 0.0625f)
-        em1 = x * fmaf(x, fmaf(x, fmaf(x, 1.0f / 24.0f, 1.0f / 6.0f), 0.5f), 1.0f);
-    else
-        em1 = __expf(x) - 1.0f;
+    // x > 0 gives x; below, e^x - 1, by the series where it would cancel (|x| < 1/16)
+    const float series = x * fmaf(x, fmaf(x, fmaf(x, 1.0f / 24.0f, 1.0f / 6.0f), 0.5f), 1.0f);
+    const float em1    = x > -0.0625f ? series : Exp2NearOne(x * kLog2e) - 1.0f;
     return x > 0.0f ? x : op.a * em1;
+}
+
+/// The mode's f'(x) dy in the fast form where it has one (the 16-bit backward), else its precise
+/// Back. The exponential keeps IEEE denormals here (__expf): dy * e can be a bf16 denormal.
+template <class Op>
+__device__ inline float FastBack(const Op& op, float x, float dy)
+{
+    return op.Back(x, dy);
+}
+
+__device__ inline float FastBack(const Logistic&, float x, float dy)
+{
+    const float e = __expf(-fabsf(x));
+    const float r = Rcp12Fast(1.0f + e);
+    return dy * (e * r * r);
+}
+
+__device__ inline float FastBack(const Tanh& op, float x, float dy)
+{
+    const float e = __expf(-2.0f * fabsf(op.a * x));
+    const float r = Rcp12Fast(1.0f + e);
+    return dy * (4.0f * op.a * op.b) * (e * r * r);
+}
+
+__device__ inline float FastBack(const Elu& op, float x, float dy)
+{
+    return x >= 0.0f ? dy : op.a * __expf(x) * dy;
 }
 
 template <class Op, bool Fast = false>
@@ -270,12 +324,18 @@ void LaunchForward16(const MapArgs<1, T>& a, const Launch& l, bool read_out, F f
         MIOPEN_CY_LAUNCH((ActivationPacked<T, false, F>), p, 0, a, f);
 }
 
-template <class Op>
+template <class Op, bool Fast = false>
 struct Backward
 {
     Op op;
     float alpha;
-    __device__ float operator()(const float* v) const { return alpha * op.Back(v[1], v[0]); }
+    __device__ float operator()(const float* v) const
+    {
+        if constexpr(Fast)
+            return alpha * FastBack(op, v[1], v[0]);
+        else
+            return alpha * op.Back(v[1], v[0]);
+    }
 };
 
 /// Calls fn(op) with the functor of the mode.
@@ -318,7 +378,7 @@ void LaunchActivationBwd(const MapArgs<2, T>& a, const Launch& l, const Activati
                          float alpha, bool read_out)
 {
     WithMode(m, [&](auto op) {
-        LaunchMapPackedOr(a, l, read_out, Backward<decltype(op)>{op, alpha});
+        LaunchMapPackedOr(a, l, read_out, Backward<decltype(op), sizeof(T) == 2>{op, alpha});
     });
 }
 

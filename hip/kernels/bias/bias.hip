@@ -83,7 +83,8 @@ __global__ void __launch_bounds__(kBiasFwdThreads) BiasFwdPacked(BiasFwdPackedAr
 
 // BiasBwdNchw4: block (p, c) sums chunk p of channel c of packed dy (S = D*H*W a multiple of the
 // 16-byte vector's W elements: 4 fp32, 8 fp16/bf16) in double, each thread over its vectors in
-// increasing order (elements in order within a vector), then a fixed shared-memory tree;
+// increasing order (fp32: elements in order within a vector; fp16/bf16: a vector's 8 values
+// first summed in fp32 by a fixed tree, then widened once), then a fixed shared-memory tree;
 // partial[c * chunks + p].s1, the layout BiasBwdFinish adds up in chunk order. No atomics: the
 // same bits on every run.
 template <class T>
@@ -106,9 +107,20 @@ __global__ void __launch_bounds__(kBiasBwdThreads)
     };
     double sum = 0.0;
     auto add   = [&](const float (&v)[W]) {
+        if constexpr(W == 8)
+        {
+            // 16-bit: the vector's 8 values summed in fp32 as a fixed tree, then one widening
+            // and one double add (8 of each made the fp32 -> fp64 conversions, a quarter-rate
+            // unit, the limit at the 16-bit element rate)
+            sum += static_cast<double>(((v[0] + v[1]) + (v[2] + v[3])) +
+                                       ((v[4] + v[5]) + (v[6] + v[7])));
+        }
+        else
+        {
 #pragma unroll
-        for(int j = 0; j < W; ++j)
-            sum += static_cast<double>(v[j]);
+            for(int j = 0; j < W; ++j)
+                sum += static_cast<double>(v[j]);
+        }
     };
     uint32_t i = begin + threadIdx.x;
     for(; i + (kUnroll - 1) * kBiasBwdThreads < end; i += kUnroll * kBiasBwdThreads)

@@ -3,7 +3,12 @@
 // host's (core/storage.hpp: Half and BFloat16 hold the 16 stored bits), so a launcher passes its
 // pointers straight through. Conversions give the host's bits: fp16 by the hardware's
 // round-to-nearest-even conversion (CUDA's __float2half_rn, clang's _Float16 on AMD), bf16 by
-// the same integer rounding as the CPU (a NaN stays a NaN; its payload may differ by vendor).
+// the hardware's round-to-nearest-even conversion where there is one (NVIDIA sm_80 and later:
+// cvt.rn.bf16.f32, one instruction) and elsewhere by the same integer rounding as the CPU; both
+// give the CPU's bits for every number, denormals included (a NaN stays a NaN; its payload and
+// sign may differ by vendor). Pairs round through the two-wide conversions where the hardware
+// has them (cvt.rn.f16x2.f32 / cvt.rn.bf16x2.f32 on NVIDIA sm_80+: one instruction for two
+// elements instead of the integer rounding's eight or so for one).
 //
 //   template <class T> __global__ void K(const T* x, T* y) {
 //       const float v = LoadFloat(x + i);  StoreFloat(y + i, f(v));
@@ -14,6 +19,7 @@
 #include "gpu/compat.hpp"
 
 #include <cstdint>
+#include <type_traits>
 
 #if defined(MIOPEN_CY_HAVE_CUDA)
 #include <cuda_fp16.h>
@@ -48,10 +54,16 @@ __device__ inline float DeviceFloatTo<float>(float f)
 template <>
 __device__ inline BFloat16 DeviceFloatTo<BFloat16>(float f)
 {
+#if defined(MIOPEN_CY_HAVE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    unsigned short h;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return {static_cast<uint16_t>(h)};
+#else
     const uint32_t u = __float_as_uint(f);
     if((u & 0x7fffffffu) > 0x7f800000u)
         return {static_cast<uint16_t>((u >> 16) | 0x40u)};
     return {static_cast<uint16_t>((u + 0x7fffu + ((u >> 16) & 1u)) >> 16)};
+#endif
 }
 
 template <>
@@ -77,6 +89,25 @@ template <class T>
 __device__ inline void StoreFloat(T* p, float v)
 {
     *p = DeviceFloatTo<T>(v);
+}
+
+/// a and b rounded into two elements of T, a in the low 16 bits: the bits of two
+/// DeviceFloatTo<T> for every number (a NaN stays a NaN), through one two-wide conversion where
+/// the hardware has it.
+template <class T>
+__device__ inline uint32_t Pack2(float a, float b)
+{
+#if defined(MIOPEN_CY_HAVE_CUDA) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    uint32_t r;
+    // cvt.rn.{bf16x2,f16x2}.f32 d, hi, lo
+    if constexpr(std::is_same_v<T, BFloat16>)
+        asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(b), "f"(a));
+    else
+        asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(b), "f"(a));
+    return r;
+#else
+    return uint32_t{DeviceFloatTo<T>(a).bits} | (uint32_t{DeviceFloatTo<T>(b).bits} << 16);
+#endif
 }
 
 // ---- four consecutive elements (p aligned to 4 elements) ------------------------------------
@@ -122,9 +153,7 @@ __device__ inline void Store4(T* p, float4 v)
         *reinterpret_cast<float4*>(p) = v;
     else
     {
-        const uint32_t a = DeviceFloatTo<T>(v.x).bits | (uint32_t{DeviceFloatTo<T>(v.y).bits} << 16);
-        const uint32_t b = DeviceFloatTo<T>(v.z).bits | (uint32_t{DeviceFloatTo<T>(v.w).bits} << 16);
-        *reinterpret_cast<uint2*>(p) = make_uint2(a, b);
+        *reinterpret_cast<uint2*>(p) = make_uint2(Pack2<T>(v.x, v.y), Pack2<T>(v.z, v.w));
     }
 }
 
@@ -147,12 +176,6 @@ __device__ inline void Unpack8(const uint4& q, float* v)
         v[2 * j]     = DeviceToFloat(T{static_cast<uint16_t>(w[j] & 0xffffu)});
         v[2 * j + 1] = DeviceToFloat(T{static_cast<uint16_t>(w[j] >> 16)});
     }
-}
-
-template <class T>
-__device__ inline uint32_t Pack2(float a, float b)
-{
-    return uint32_t{DeviceFloatTo<T>(a).bits} | (uint32_t{DeviceFloatTo<T>(b).bits} << 16);
 }
 
 /// The W elements at p (16-byte aligned; W a multiple of 16 / sizeof(T)) as fp32.

@@ -13,12 +13,17 @@
 // maximum, NaN largest), the same sums in (d, h, w) order, the same scales and the blend of
 // pool_math.hpp; the index workspace stays in y's logical (N, C, D, H, W) order. Storage types:
 // template T, arithmetic in fp32, one rounding per output (Store4).
+// The 2-d forward with a 2x2 or 3x3 window (pad < window) takes PoolFwdNhwcK instead: its window
+// unrolled, all its loads in flight before the first use, 8 channels (16 bytes) a thread for
+// fp16/bf16 where C and the strides allow, one output a thread; the same bits.
 #include "kernels/common/device.hpp"
 #include "kernels/common/storage_types.hpp"
 #include "kernels/pooling/pool_math.hpp"
 #include "kernels/pooling/pooling_kernels.hpp"
 
 #include <miopen/miopen.h>
+
+#include <type_traits>
 
 namespace miopen::gpu {
 namespace {
@@ -387,6 +392,188 @@ __global__ void __launch_bounds__(kThreadsNhwc)
     }
 }
 
+// ---- the 2-d forward for K x K windows (K = 2, 3): every window load in flight at once ---------
+// PoolFwdNhwcK: depth 1, a K x K window with pad < K in h and w, any strides. A thread owns V
+// channels of one output (V = 4; V = 8 for fp16/bf16 where C, the strides and the pointers allow
+// 16-byte vectors) and loads all K * K window vectors (positions outside the image clamped to
+// the edge, then skipped) before it uses the first: 9 loads in flight a thread for 3x3 where PoolFwdNhwc's window loops,
+// their bounds known only at run time, issued them one or a few at a time. One output a thread,
+// no grid-stride loop. The results are PoolFwdNhwc's bit for bit: the same scan (first strict
+// maximum in (kh, kw) order over the in-bounds window, NaN largest, the argmax starting at the
+// first in-bounds position), the same sums in (kh, kw) order from 0, the same scale and blend.
+
+/// The raw storage of V elements of T (16 or 8 bytes).
+template <class T, int V>
+using RawOf = std::conditional_t<sizeof(T) * V == 16, uint4, uint2>;
+
+template <class T, int V>
+__device__ inline void Unraw(const RawOf<T, V>& r, float (&v)[V])
+{
+    if constexpr(sizeof(T) == 4)
+    {
+        v[0] = __uint_as_float(r.x);
+        v[1] = __uint_as_float(r.y);
+        v[2] = __uint_as_float(r.z);
+        v[3] = __uint_as_float(r.w);
+    }
+    else if constexpr(V == 8)
+        Unpack8<T>(r, v);
+    else
+        Unpack(QuadToFloat4<T>(r), v);
+}
+
+template <class T, int V>
+__device__ inline void StoreV(T* p, const float (&v)[V])
+{
+    if constexpr(V == 8)
+        StoreVec<T, 8>(p, v);
+    else
+        Store4(p, make_float4(v[0], v[1], v[2], v[3]));
+}
+
+template <int K, int V, class T, class Idx, bool Max, bool Index, bool ReadY>
+__global__ void __launch_bounds__(kThreadsNhwc)
+    PoolFwdNhwcK(PoolArgs args, const T* __restrict__ x, T* __restrict__ y, Idx* index)
+{
+    static_assert(sizeof(T) * V == 16 || sizeof(T) * V == 8, "16- or 8-byte vectors");
+    using Raw        = RawOf<T, V>;
+    const int groups = static_cast<int>(args.c) / V;
+    const int out_h = static_cast<int>(args.out[1]), out_w = static_cast<int>(args.out[2]);
+    const int total = static_cast<int>(args.n) * out_h * out_w * groups;
+    const int i     = static_cast<int>(blockIdx.x) * kThreadsNhwc + static_cast<int>(threadIdx.x);
+    if(i >= total)
+        return;
+    int r        = i / groups;
+    const int c  = (i - r * groups) * V;
+    const int q  = r / out_w;
+    const int ow = r - q * out_w;
+    const int n  = q / out_h;
+    const int oh = q - n * out_h;
+    const int in_h = static_cast<int>(args.in[1]), in_w = static_cast<int>(args.in[2]);
+    const int h0   = oh * static_cast<int>(args.stride[1]) - static_cast<int>(args.pad[1]);
+    const int w0   = ow * static_cast<int>(args.stride[2]) - static_cast<int>(args.pad[2]);
+    const int xs_h = static_cast<int>(args.xs[3]), xs_w = static_cast<int>(args.xs[4]);
+    const T* xb    = x + n * static_cast<int>(args.xs[0]) + c;
+
+    // Every load unconditional (a position outside the image reads its clamped neighbour, which
+    // the scan then skips): no branch between the loads, so all K * K are issued back to back.
+    Raw raw[K][K];
+    bool inside[K][K];
+#pragma unroll
+    for(int kh = 0; kh < K; ++kh)
+    {
+        const int hh   = h0 + kh;
+        const bool hin = hh >= 0 && hh < in_h;
+        const int hc   = hh < 0 ? 0 : (hh < in_h ? hh : in_h - 1);
+#pragma unroll
+        for(int kw = 0; kw < K; ++kw)
+        {
+            const int ww   = w0 + kw;
+            inside[kh][kw] = hin && ww >= 0 && ww < in_w;
+            const int wc   = ww < 0 ? 0 : (ww < in_w ? ww : in_w - 1);
+            raw[kh][kw]    = *reinterpret_cast<const Raw*>(xb + hc * xs_h + wc * xs_w);
+        }
+    }
+
+    // the in-bounds window [k0, k1) along h and w (nonempty: pad < K)
+    const int k0h = h0 < 0 ? -h0 : 0, k0w = w0 < 0 ? -w0 : 0;
+    const int k1h = K < in_h - h0 ? K : in_h - h0, k1w = K < in_w - w0 ? K : in_w - w0;
+    float v[V];
+    int best[V];
+    if(Max)
+    {
+#pragma unroll
+        for(int e = 0; e < V; ++e)
+        {
+            v[e]    = __uint_as_float(0xff800000u); // -inf: the first in-bounds value replaces it
+            best[e] = k0h * K + k0w;                // unless it is -inf itself
+        }
+#pragma unroll
+        for(int kh = 0; kh < K; ++kh)
+#pragma unroll
+            for(int kw = 0; kw < K; ++kw)
+            {
+                float w[V];
+                Unraw<T, V>(raw[kh][kw], w);
+#pragma unroll
+                for(int e = 0; e < V; ++e)
+                    if(inside[kh][kw] && GreaterNhwc(w[e], v[e]))
+                    {
+                        v[e]    = w[e];
+                        best[e] = kh * K + kw;
+                    }
+            }
+    }
+    else
+    {
+#pragma unroll
+        for(int e = 0; e < V; ++e)
+            v[e] = 0.0f;
+#pragma unroll
+        for(int kh = 0; kh < K; ++kh)
+#pragma unroll
+            for(int kw = 0; kw < K; ++kw)
+            {
+                float w[V];
+                Unraw<T, V>(raw[kh][kw], w);
+#pragma unroll
+                for(int e = 0; e < V; ++e)
+                    if(inside[kh][kw])
+                        v[e] += w[e];
+            }
+        const float scale = args.mode == miopenPoolingAverageInclusive
+                                ? 1.0f / static_cast<float>(K * K)
+                                : (1.0f / static_cast<float>(k1h - k0h)) *
+                                      (1.0f / static_cast<float>(k1w - k0w));
+#pragma unroll
+        for(int e = 0; e < V; ++e)
+            v[e] = v[e] * scale;
+    }
+    T* out = y + n * static_cast<int>(args.ys[0]) + c + oh * static_cast<int>(args.ys[3]) +
+             ow * static_cast<int>(args.ys[4]);
+    float res[V];
+    if(ReadY)
+    {
+        float old[V];
+        Unraw<T, V>(*reinterpret_cast<const Raw*>(out), old);
+#pragma unroll
+        for(int e = 0; e < V; ++e)
+            res[e] = PoolBlend(args.alpha, v[e], args.beta, old[e]);
+    }
+    else
+    {
+#pragma unroll
+        for(int e = 0; e < V; ++e)
+            res[e] = args.alpha * v[e];
+    }
+    StoreV<T, V>(out, res);
+    if(Index)
+    {
+        const int64_t plane = static_cast<int64_t>(out_h) * out_w;
+        const int64_t at    = (static_cast<int64_t>(n) * args.c + c) * plane +
+                           static_cast<int64_t>(oh) * out_w + ow;
+#pragma unroll
+        for(int e = 0; e < V; ++e)
+        {
+            const int bh = best[e] / K, bw = best[e] - bh * K;
+            const int64_t code =
+                args.image ? static_cast<int64_t>(h0 + bh) * in_w + (w0 + bw) : best[e];
+            index[at + e * plane] = static_cast<Idx>(code);
+        }
+    }
+}
+
+/// Whether PoolFwdNhwcK applies (PoolNhwcApplies holds): its window size K, else 0.
+int PoolNhwcK(const PoolArgs& a)
+{
+    if(a.in[0] != 1 || a.out[0] != 1 || a.window[0] != 1 || a.pad[0] != 0)
+        return 0;
+    const int64_t k = a.window[1];
+    if((k != 2 && k != 3) || a.window[2] != k || a.pad[1] >= k || a.pad[2] >= k)
+        return 0;
+    return static_cast<int>(k);
+}
+
 template <class F>
 void WithIndexTypeNhwc(int type, F&& f)
 {
@@ -433,6 +620,50 @@ void FwdNhwc(const PoolArgs& a, const Launch& l, const T* x, T* y, void* index)
     });
 }
 
+template <int K, int V, class T, class Idx, bool Max, bool Index>
+void FwdNhwcKBlend(const PoolArgs& a, const Launch& p, const T* x, T* y, Idx* idx)
+{
+    if(a.beta != 0.0f)
+        MIOPEN_CY_LAUNCH((PoolFwdNhwcK<K, V, T, Idx, Max, Index, true>), p, 0, a, x, y, idx);
+    else
+        MIOPEN_CY_LAUNCH((PoolFwdNhwcK<K, V, T, Idx, Max, Index, false>), p, 0, a, x, y, idx);
+}
+
+/// PoolFwdNhwcK on one output a thread (its own grid, l's stream).
+template <int K, int V, class T>
+void FwdNhwcK(const PoolArgs& a, const Launch& l, const T* x, T* y, void* index)
+{
+    const int64_t total = a.n * a.out[1] * a.out[2] * (a.c / V);
+    Launch p;
+    p.grid.x  = static_cast<unsigned>((total + kThreadsNhwc - 1) / kThreadsNhwc);
+    p.block.x = kThreadsNhwc;
+    p.stream  = l.stream;
+    if(a.mode != miopenPoolingMax)
+        return FwdNhwcKBlend<K, V, T, uint8_t, false, false>(a, p, x, y, nullptr);
+    if(index == nullptr)
+        return FwdNhwcKBlend<K, V, T, uint8_t, true, false>(a, p, x, y, nullptr);
+    WithIndexTypeNhwc(a.index_type, [&](auto tag) {
+        using Idx = decltype(tag);
+        FwdNhwcKBlend<K, V, T, Idx, true, true>(a, p, x, y, static_cast<Idx*>(index));
+    });
+}
+
+/// The vector width of PoolFwdNhwcK for T: 4 for fp32 (a float4); 8 for fp16/bf16 (16 bytes)
+/// where C, the N/H/W strides and both pointers allow it, else 0 (PoolFwdNhwc takes it).
+template <class T>
+int PoolNhwcKVec(const PoolArgs& a, const void* x, const void* y)
+{
+    if constexpr(sizeof(T) == 4)
+        return 4;
+    auto aligned = [](const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15) == 0; };
+    if(a.c % 8 != 0 || !aligned(x) || !aligned(y))
+        return 0;
+    for(int j : {0, 3, 4})
+        if(a.xs[j] % 8 != 0 || a.ys[j] % 8 != 0)
+            return 0;
+    return 8;
+}
+
 template <class I, class T>
 void BwdNhwc(const PoolArgs& a, const Launch& l, const T* dy, const void* index, T* dx)
 {
@@ -474,7 +705,15 @@ bool PoolNhwcApplies(const PoolArgs& a, const void* in, const void* out, size_t 
 template <class T>
 void LaunchPoolFwdNhwc(const PoolArgs& a, const Launch& l, const T* x, T* y, void* index)
 {
-    FwdNhwc<int32_t>(a, l, x, y, index); // PoolNhwcApplies demands `small`
+    // PoolNhwcApplies demands `small`: 32-bit offsets
+    const int k = PoolNhwcK(a);
+    const int v = k != 0 ? PoolNhwcKVec<T>(a, x, y) : 0;
+    constexpr int V = sizeof(T) == 4 ? 4 : 8;
+    if(k == 3 && v == V)
+        return FwdNhwcK<3, V>(a, l, x, y, index);
+    if(k == 2 && v == V)
+        return FwdNhwcK<2, V>(a, l, x, y, index);
+    FwdNhwc<int32_t>(a, l, x, y, index);
 }
 
 size_t PoolIndexBytes(int index_type)

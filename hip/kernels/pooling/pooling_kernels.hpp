@@ -38,7 +38,8 @@ void LaunchPoolBwd(const PoolArgs& a, const Launch& l, const T* dy, const void* 
 /// stride and both pointers aligned to 4 elements, 32-bit offsets: PoolNhwcApplies), a thread
 /// per 4 neighbouring channels of one output (forward) or dx position (backward, average or max
 /// with the index workspace). Same results, bit for bit, as pool_fwd / pool_bwd. Grid:
-/// grid-stride, any size.
+/// grid-stride, any size; the forward's 2-d 2x2 / 3x3 windows (pad < window) launch a kernel of
+/// one output a thread on their own grid, on l's stream.
 bool PoolNhwcApplies(const PoolArgs& a, const void* in, const void* out, size_t elem);
 template <class T>
 void LaunchPoolFwdNhwc(const PoolArgs& a, const Launch& l, const T* x, T* y, void* index);
