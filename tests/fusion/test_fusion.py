@@ -241,7 +241,7 @@ def test_conv_bias_activation_forward(handle, dt, layout, residual, rng):
     yd, y = case.out()
     mi.convolutionBiasActivationForward(handle, 0.75, case.xd, case.x, case.wd, case.w, case.cd,
                                         mi.fusionPlanConvolutionGetAlgo(
-                                            _plan_of(case), 1)[0],
+                                            _plan_of(case, handle), 1)[0],
                                         None, 0, 0.5, zd, z, case.bd, case.b, act_desc(mode), yd, y)
     pre = 0.75 * case.conv64() + as64(case.b)
     if residual:
@@ -250,7 +250,7 @@ def test_conv_bias_activation_forward(handle, dt, layout, residual, rng):
     # The same ops one by one: conv (alpha1), OpTensor add of alpha2 * z, bias, activation.
     y2d, y2 = case.out()
     mi.convolutionForward(handle, 0.75, case.xd, case.x, case.wd, case.w, case.cd,
-                          mi.fusionPlanConvolutionGetAlgo(_plan_of(case), 1)[0], 0.0, y2d, y2,
+                          mi.fusionPlanConvolutionGetAlgo(_plan_of(case, handle), 1)[0], 0.0, y2d, y2,
                           None, 0)
     if residual:
         mi.opTensor(handle, mi.miopenTensorOpAdd, 1.0, y2d, y2, 0.5, zd, z, 0.0, y2d, y2)
@@ -259,9 +259,12 @@ def test_conv_bias_activation_forward(handle, dt, layout, residual, rng):
     assert rel_l2(as64(y), as64(y2)) <= tol(dt)
 
 
-def _plan_of(case):
+def _plan_of(case, handle):
+    """A plan of the case's convolution alone, compiled on `handle` (getAlgo then lists that
+    device's algorithms)."""
     plan = mi.createFusionPlan(mi.miopenVerticalFusion, case.xd)
     mi.createOpConvForward(plan, case.cd, case.wd)
+    mi.compileFusionPlan(handle, plan)
     return plan
 
 
