@@ -9,6 +9,19 @@
 #include "kernels/gemm/sgemm.hpp"
 
 namespace miopen::conv_gpu {
+namespace {
+
+/// Backward weights' tile-element GEMMs with the plan's tile (its own choice where the plan has none).
+void WrwTileGemms(const gpu::SgemmArgs& s, const WinogradGpuPlan& pl, void* stream)
+{
+    if(pl.gemm_tile >= 0)
+        gpu::LaunchSgemmWith(s, pl.gemm_tile, 1, false, nullptr, stream);
+    else
+        gpu::LaunchSgemm(s, stream);
+    gpu::CheckLaunch("ConvCpuWinogradWrw (tile-element GEMMs)");
+}
+
+} // namespace
 
 ConvInvoker WinogradInvoker(const Handle& handle, ConvDirection dir, const WinogradGpuPlan& pl)
 {
@@ -51,11 +64,7 @@ ConvInvoker WinogradInvoker(const Handle& handle, ConvDirection dir, const Winog
                     s.c = w2 + static_cast<int64_t>(g) * k.ocpg * k.icpg;
                     s.ldc = k.icpg;
                     s.stride_c = static_cast<int64_t>(k.oc) * k.icpg;
-                    if(pl.gemm_tile >= 0)
-                        gpu::LaunchSgemmWith(s, pl.gemm_tile, 1, false, nullptr, stream);
-                    else
-                        gpu::LaunchSgemm(s, stream);
-                    gpu::CheckLaunch("ConvCpuWinogradWrw (tile-element GEMMs)");
+                    WrwTileGemms(s, pl, stream);
                     continue;
                 }
                 s.trans_b = true;
@@ -72,11 +81,7 @@ ConvInvoker WinogradInvoker(const Handle& handle, ConvDirection dir, const Winog
                 s.c = w2 + static_cast<int64_t>(g) * k.ocpg * k.icpg;
                 s.ldc = k.icpg;
                 s.stride_c = static_cast<int64_t>(k.oc) * k.icpg;
-                if(pl.gemm_tile >= 0)
-                    gpu::LaunchSgemmWith(s, pl.gemm_tile, 1, false, nullptr, stream);
-                else
-                    gpu::LaunchSgemm(s, stream);
-                gpu::CheckLaunch("ConvCpuWinogradWrw (tile-element GEMMs)");
+                WrwTileGemms(s, pl, stream);
             }
             gpu::LaunchWinogradWeightTransform(k, stream, w2, static_cast<float*>(a.w));
             gpu::CheckLaunch("ConvCpuWinogradWrw (weight transform)");
