@@ -176,7 +176,7 @@ class Layer:
         with only_solver(solver):
             try:
                 fn, out, find_ms = self.ours(d, args.exhaustive)
-                t_ours, t_peer = self.dev.pair_ms(fn, self.theirs[d])
+                t_ours, t_peer = self.dev.pair_ms(fn, self.theirs[d], inner=args.inner)
             except mi.MIOpenError as e:
                 print(f"# {d} {layer_name(self.n, *self.layer)} {solver}: n/a ({str(e)[-80:]})")
                 return None
@@ -290,12 +290,17 @@ def main(argv=None):
     ap.add_argument("--quick", action="store_true", help="the quick set, 3 repeats")
     ap.add_argument("--filter", default="", help="only the layers whose name contains this")
     ap.add_argument("--directions", default="FBW")
+    ap.add_argument("--inner", type=int, default=None,
+                    help="back-to-back calls a timed run (default 20 on the GPU, where one call "
+                         "between events also times the host's launch latency; 1 on the CPU)")
     ap.add_argument("--solvers", default="", help="comma-separated solver names, each also forced alone")
     ap.add_argument("--exhaustive", action="store_true", help="Find with exhaustiveSearch=true")
     ap.add_argument("--overhead", action="store_true", help="the per-call host cost of each call path")
     ap.add_argument("--dtype", default="fp32", choices=sorted(DTYPES), help="x, w and y's type (default fp32)")
     ap.add_argument("--layout", default="nchw", choices=["nchw", "nhwc"], help="x, w and y's layout (default nchw)")
     args = ap.parse_args(argv)
+    if args.inner is None:
+        args.inner = 20 if args.device == "gpu" else 1
     if args.quick:
         args.set = "quick"
         args.repeat = min(args.repeat, 3)

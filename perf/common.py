@@ -124,6 +124,12 @@ def conv_driver(n, layer, d, dev, repeat, solver=None, exhaustive=False):
 # ---------------------------------------------------------------------------------------------
 # Devices and timing.
 
+def Stat(args):
+    """How a row's time is taken: "median of 5", "median of 5 runs of 20 back-to-back calls"."""
+    inner = getattr(args, "inner", 1) or 1
+    return f"{args.stat} of {args.repeat}" + (f" runs of {inner} back-to-back calls" if inner > 1 else "")
+
+
 def add_common_args(ap, repeat):
     ap.add_argument("--device", default="cpu", choices=["cpu", "gpu"])
     ap.add_argument("--repeat", type=int, default=repeat, help=f"timed runs per side (default {repeat})")
@@ -261,10 +267,9 @@ class Report:
                                             [os.path.relpath(sys.argv[0])] + sys.argv[1:]),
             "device": dev.name, "device_name": dev.description, "peer": dev.peer,
             "miopen_cy": mi.__version__, "date": datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
-            "stat": f"{args.stat} of {args.repeat}", "note": args.note,
+            "stat": Stat(args), "note": args.note,
         }
-        print(f"# {title}: miopen_cy {mi.__version__} vs {dev.peer} on {dev.description}, "
-              f"{args.stat} of {args.repeat}")
+        print(f"# {title}: miopen_cy {mi.__version__} vs {dev.peer} on {dev.description}, {Stat(args)}")
         print("  ".join(_head(h, fmt) for _, h, fmt in columns))
 
     def add(self, **row):
