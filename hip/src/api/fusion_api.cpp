@@ -21,16 +21,6 @@ using miopen::Out;
 
 namespace {
 
-/// The bits of a C enum argument as an int (a C caller may pass any value).
-template <class E>
-int IntOf(E e)
-{
-    int v = 0;
-    static_assert(sizeof(v) == sizeof(e), "enums are int-sized");
-    std::memcpy(&v, &e, sizeof(v));
-    return v;
-}
-
 /// Scalars of miopenSetOpArgs*: host floats (null: alpha 1, beta 0, as nothing was given).
 double ScalarOr(const void* p, double fallback)
 {
@@ -63,12 +53,12 @@ extern "C" miopenStatus_t miopenCreateFusionPlan(miopenFusionPlanDescriptor_t* f
                                                  const miopenFusionDirection_t fuseDirection,
                                                  const miopenTensorDescriptor_t inputDesc)
 {
-    MIOPEN_LOG_FUNCTION(fusePlanDesc, IntOf(fuseDirection), inputDesc);
+    MIOPEN_LOG_FUNCTION(fusePlanDesc, miopen::EnumValue(fuseDirection), inputDesc);
     return MIOPEN_TRY({
         Out(fusePlanDesc, "fusePlanDesc");
         const auto& in = DerefTensor(inputDesc, "inputDesc");
         auto* plan     = new miopen::FusionPlan(
-            static_cast<miopenFusionDirection_t>(IntOf(fuseDirection)), in);
+            static_cast<miopenFusionDirection_t>(miopen::EnumValue(fuseDirection)), in);
         miopen::registry::Add(static_cast<miopenFusionPlanDescriptor*>(plan),
                               typeid(miopen::FusionPlan));
         *fusePlanDesc = plan;
@@ -108,7 +98,7 @@ extern "C" miopenStatus_t miopenFusionPlanGetWorkSpaceSize(miopenHandle_t handle
                                                            size_t* workSpaceSize,
                                                            miopenConvFwdAlgorithm_t algo)
 {
-    MIOPEN_LOG_FUNCTION(handle, fusePlanDesc, workSpaceSize, IntOf(algo));
+    MIOPEN_LOG_FUNCTION(handle, fusePlanDesc, workSpaceSize, miopen::EnumValue(algo));
     return MIOPEN_TRY({
         auto& h    = miopen::DerefHandle(handle);
         auto& plan = DerefFusionPlan(fusePlanDesc, "fusePlanDesc");
@@ -142,7 +132,7 @@ extern "C" miopenStatus_t miopenFusionPlanConvolutionGetAlgo(miopenFusionPlanDes
 extern "C" miopenStatus_t miopenFusionPlanConvolutionSetAlgo(miopenFusionPlanDescriptor_t fusePlanDesc,
                                                              miopenConvFwdAlgorithm_t algo)
 {
-    MIOPEN_LOG_FUNCTION(fusePlanDesc, IntOf(algo));
+    MIOPEN_LOG_FUNCTION(fusePlanDesc, miopen::EnumValue(algo));
     return MIOPEN_TRY({
         auto& plan   = DerefFusionPlan(fusePlanDesc, "fusePlanDesc");
         const auto a = miopen::CheckedEnum(algo, "algo", "miopenConvFwdAlgorithm_t", {0, 1, 2, 3, 5});
@@ -168,10 +158,10 @@ extern "C" miopenStatus_t miopenCreateOpActivationForward(miopenFusionPlanDescri
                                                           miopenFusionOpDescriptor_t* activFwdOp,
                                                           miopenActivationMode_t mode)
 {
-    MIOPEN_LOG_FUNCTION(fusePlanDesc, activFwdOp, IntOf(mode));
+    MIOPEN_LOG_FUNCTION(fusePlanDesc, activFwdOp, miopen::EnumValue(mode));
     return MIOPEN_TRY({
         CreateOp(fusePlanDesc, activFwdOp, "activFwdOp", FusionOpKind::ActivForward,
-                 [&](FusionOp& op) { miopen::ConfigureActivOp(op, IntOf(mode)); });
+                 [&](FusionOp& op) { miopen::ConfigureActivOp(op, miopen::EnumValue(mode)); });
     });
 }
 
@@ -179,10 +169,10 @@ extern "C" miopenStatus_t miopenCreateOpActivationBackward(miopenFusionPlanDescr
                                                            miopenFusionOpDescriptor_t* activBwdOp,
                                                            miopenActivationMode_t mode)
 {
-    MIOPEN_LOG_FUNCTION(fusePlanDesc, activBwdOp, IntOf(mode));
+    MIOPEN_LOG_FUNCTION(fusePlanDesc, activBwdOp, miopen::EnumValue(mode));
     return MIOPEN_TRY({
         CreateOp(fusePlanDesc, activBwdOp, "activBwdOp", FusionOpKind::ActivBackward,
-                 [&](FusionOp& op) { miopen::ConfigureActivOp(op, IntOf(mode)); });
+                 [&](FusionOp& op) { miopen::ConfigureActivOp(op, miopen::EnumValue(mode)); });
     });
 }
 
@@ -203,11 +193,11 @@ extern "C" miopenStatus_t miopenCreateOpBatchNormInference(miopenFusionPlanDescr
                                                            const miopenBatchNormMode_t bn_mode,
                                                            const miopenTensorDescriptor_t bnScaleBiasMeanVarDesc)
 {
-    MIOPEN_LOG_FUNCTION(fusePlanDesc, bnOp, IntOf(bn_mode), bnScaleBiasMeanVarDesc);
+    MIOPEN_LOG_FUNCTION(fusePlanDesc, bnOp, miopen::EnumValue(bn_mode), bnScaleBiasMeanVarDesc);
     return MIOPEN_TRY({
         const auto& d = DerefTensor(bnScaleBiasMeanVarDesc, "bnScaleBiasMeanVarDesc");
         CreateOp(fusePlanDesc, bnOp, "bnOp", FusionOpKind::BatchNormInference, [&](FusionOp& op) {
-            miopen::ConfigureBnOp(op, IntOf(bn_mode), &d, "bnScaleBiasMeanVarDesc");
+            miopen::ConfigureBnOp(op, miopen::EnumValue(bn_mode), &d, "bnScaleBiasMeanVarDesc");
         });
     });
 }
@@ -217,10 +207,10 @@ extern "C" miopenStatus_t miopenCreateOpBatchNormForward(miopenFusionPlanDescrip
                                                          const miopenBatchNormMode_t bn_mode,
                                                          bool runningMeanVariance)
 {
-    MIOPEN_LOG_FUNCTION(fusePlanDesc, bnFwdOp, IntOf(bn_mode), runningMeanVariance);
+    MIOPEN_LOG_FUNCTION(fusePlanDesc, bnFwdOp, miopen::EnumValue(bn_mode), runningMeanVariance);
     return MIOPEN_TRY({
         CreateOp(fusePlanDesc, bnFwdOp, "bnFwdOp", FusionOpKind::BatchNormFwdTrain, [&](FusionOp& op) {
-            miopen::ConfigureBnOp(op, IntOf(bn_mode), nullptr, "bn_mode");
+            miopen::ConfigureBnOp(op, miopen::EnumValue(bn_mode), nullptr, "bn_mode");
             op.running_mean_variance = runningMeanVariance;
         });
     });
@@ -230,10 +220,10 @@ extern "C" miopenStatus_t miopenCreateOpBatchNormBackward(miopenFusionPlanDescri
                                                           miopenFusionOpDescriptor_t* bnBwdOp,
                                                           const miopenBatchNormMode_t bn_mode)
 {
-    MIOPEN_LOG_FUNCTION(fusePlanDesc, bnBwdOp, IntOf(bn_mode));
+    MIOPEN_LOG_FUNCTION(fusePlanDesc, bnBwdOp, miopen::EnumValue(bn_mode));
     return MIOPEN_TRY({
         CreateOp(fusePlanDesc, bnBwdOp, "bnBwdOp", FusionOpKind::BatchNormBwdTrain, [&](FusionOp& op) {
-            miopen::ConfigureBnOp(op, IntOf(bn_mode), nullptr, "bn_mode");
+            miopen::ConfigureBnOp(op, miopen::EnumValue(bn_mode), nullptr, "bn_mode");
         });
     });
 }
@@ -410,7 +400,7 @@ extern "C" miopenStatus_t miopenConvolutionBiasActivationForward(
     const miopenActivationDescriptor_t activationDesc, const miopenTensorDescriptor_t yDesc,
     void* y)
 {
-    MIOPEN_LOG_FUNCTION(handle, alpha1, xDesc, x, wDesc, w, convDesc, IntOf(algo), workspace,
+    MIOPEN_LOG_FUNCTION(handle, alpha1, xDesc, x, wDesc, w, convDesc, miopen::EnumValue(algo), workspace,
                         workspaceSizeInBytes, alpha2, zDesc, z, biasDesc, bias, activationDesc,
                         yDesc, y);
     return MIOPEN_TRY({
