@@ -50,6 +50,21 @@ void CheckDataType(int type, const char* name)
     }
 }
 
+std::vector<size_t> ChannelsLastStrides(const std::vector<size_t>& lens)
+{
+    std::vector<size_t> s(lens.size());
+    size_t step = 1;
+    s[1]        = step;
+    step *= lens[1];
+    for(size_t d = lens.size() - 1; d >= 2; --d)
+    {
+        s[d] = step;
+        step *= lens[d];
+    }
+    s[0] = step;
+    return s;
+}
+
 std::vector<size_t> PackedStrides(const std::vector<size_t>& lens)
 {
     std::vector<size_t> strides(lens.size());

@@ -59,6 +59,8 @@ const TensorDescriptor& DerefTensor(miopenTensorDescriptor_t desc, const char* n
 
 /// Packed strides for `lens` (row-major).
 std::vector<size_t> PackedStrides(const std::vector<size_t>& lens);
+/// Packed channels-last strides for `lens` given as (N, C, spatial...), at least 3 of them.
+std::vector<size_t> ChannelsLastStrides(const std::vector<size_t>& lens);
 
 // ---- checks shared by the op front doors -------------------------------------------------
 

@@ -4,6 +4,7 @@
 #include "fusion/fusion_args.hpp"
 
 #include "core/storage.hpp"
+#include "core/tensor.hpp"
 
 #include <algorithm>
 
@@ -12,22 +13,6 @@
 namespace miopen::cpu {
 
 namespace {
-
-/// Packed channels-last strides of `lens` (N, C, spatial...).
-std::vector<size_t> ChannelsLast(const std::vector<size_t>& lens)
-{
-    std::vector<size_t> s(lens.size());
-    size_t step = 1;
-    s[1]        = step;
-    step *= lens[1];
-    for(size_t d = lens.size() - 1; d >= 2; --d)
-    {
-        s[d] = step;
-        step *= lens[d];
-    }
-    s[0] = step;
-    return s;
-}
 
 template <class T>
 void Activate(const ConvEpilogueArgs& e, T* p, size_t n)
@@ -48,7 +33,7 @@ bool ConvEpilogue(const ConvEpilogueArgs& e, const TensorDescriptor& yDesc, T* y
     if(lens.size() < 3)
         return false;
     const bool nchw = yDesc.IsPacked();
-    const bool nhwc = !nchw && yDesc.Strides() == ChannelsLast(lens);
+    const bool nhwc = !nchw && yDesc.Strides() == ChannelsLastStrides(lens);
     if(!nchw && !nhwc)
         return false;
     const size_t N = lens[0], C = lens[1];

@@ -111,17 +111,7 @@ std::vector<size_t> StridesLike(const TensorDescriptor& like, const std::vector<
                                !like.IsPacked() && like.Lens()[1] > 1;
     if(!channels_last)
         return PackedStrides(lens);
-    std::vector<size_t> s(lens.size());
-    size_t step = 1;
-    s[1]        = step;
-    step *= lens[1];
-    for(size_t d = lens.size() - 1; d >= 2; --d)
-    {
-        s[d] = step;
-        step *= lens[d];
-    }
-    s[0] = step;
-    return s;
+    return ChannelsLastStrides(lens);
 }
 
 ConvCall PlanConvCall(const FusionOp& c, const TensorDescriptor& in, const void* x,
