@@ -8,9 +8,9 @@
 // The hook for the GPU convolution kernels (not yet wired into any of them): a kernel takes a
 // ConvEpilogueK by value (scale and shift as device arrays of K floats) and, in its store,
 //   StoreFloat(y + i, act(EpilogueAffine(e, acc, k, i)))
-// with `act` one of activation.hip's functors (PassThru when there is no activation). Those
-// functors live in activation.hip today; sharing them through a header is the step before this
-// is wired, so that fused and unfused activations stay one code.
+// with `act` one of the functors of kernels/activation/activation_functors.hpp (PassThru when
+// there is no activation), the ones activation.hip applies, so that fused and unfused
+// activations stay one code.
 #pragma once
 
 #include "kernels/common/storage_types.hpp"
