@@ -596,47 +596,35 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
         for(size_t i = 1; i < ops_.size(); ++i)
             epilogue(*ops_[i], *a[i]);
         break;
-    case FusionOpKind::BatchNormFwdTrain:
+    case FusionOpKind::BatchNormFwdTrain: {
+        // One pass: the activation is applied where the training kernels store y (both devices).
+        std::optional<ActivationParams> act;
+        if(ops_.size() > 1)
+            act = ActivationParams{ops_[1]->activ_mode, static_cast<float>(a[1]->activ_alpha),
+                                   static_cast<float>(a[1]->activ_beta),
+                                   static_cast<float>(a[1]->activ_gamma)};
         BatchNormForwardTraining(handle, first.bn_mode, &one, &zero, inputDesc, input, outputDesc,
                                  output, BnParamDescs::One(first.param, "bnScale"), fa.scale,
                                  fa.bias, fa.exp_avg_factor,
                                  first.running_mean_variance ? fa.running_mean : nullptr,
                                  first.running_mean_variance ? fa.running_var : nullptr,
-                                 fa.epsilon, fa.saved_mean, fa.saved_inv_var);
-        for(size_t i = 1; i < ops_.size(); ++i)
-            epilogue(*ops_[i], *a[i]);
+                                 fa.epsilon, fa.saved_mean, fa.saved_inv_var,
+                                 act ? &*act : nullptr);
         break;
+    }
     case FusionOpKind::BatchNormBwdTrain: {
-        // input = dy (the gradient of the chain's output), output = dx. With an activation, dy is
-        // first taken through its derivative at the batch norm's output, recomputed from x and
-        // the saved statistics: bn(x) with variance savedInvVariance^-2 and epsilon 0.
-        const void* dy = input;
-        std::optional<conv_device::Buffer> tmp;
-        TensorDescriptor tmp_desc;
+        // input = dy (the gradient of the chain's output), output = dx. With an activation, the
+        // backward kernels take dy through its derivative at the batch norm's output, recomputed
+        // from x, the saved statistics, bnScale and bnBias as they go (no temporary tensor).
+        std::optional<ActivationParams> act;
         if(ops_.size() > 1)
-        {
-            const FusionOp& act    = *ops_[1];
-            const FusionOpArgs& av = *a[1];
-            tmp_desc.Set(inputDesc.Type(), inputDesc.Lens(), {});
-            tmp.emplace(handle, tmp_desc.NumBytes(), "the fused batch-norm backward's dy");
-            conv_device::Buffer var(handle, first.param.NumBytes(), "the fused batch-norm variance");
-            ActivationDescriptor power;
-            power.Set(miopenActivationPOWER, 0.0, 1.0, -2.0);
-            ActivationForward(handle, power, &one, first.param, fa.var, &zero, first.param,
-                              var.Get());
-            BatchNormForwardInference(handle, first.bn_mode, &one, &zero, inputDesc, fa.x,
-                                      tmp_desc, tmp->Get(), BnParamDescs::One(first.param, "bnScale"),
-                                      fa.scale, fa.bias, fa.mean, var.Get(), 0.0);
-            ActivationDescriptor ad;
-            ad.Set(act.activ_mode, av.activ_alpha, av.activ_beta, av.activ_gamma);
-            ActivationBackward(handle, ad, &one, tmp_desc, tmp->Get(), inputDesc, input, tmp_desc,
-                               tmp->Get(), &zero, tmp_desc, tmp->Get());
-            dy = tmp->Get();
-        }
-        const TensorDescriptor& dy_desc = tmp ? tmp_desc : inputDesc;
-        BatchNormBackward(handle, first.bn_mode, &one, &zero, &one, &zero, inputDesc, fa.x, dy_desc,
-                          dy, outputDesc, output, BnParamDescs::One(first.param, "bnScale"),
-                          fa.scale, fa.dscale, fa.dbias, 0.0, fa.mean, fa.var);
+            act = ActivationParams{ops_[1]->activ_mode, static_cast<float>(a[1]->activ_alpha),
+                                   static_cast<float>(a[1]->activ_beta),
+                                   static_cast<float>(a[1]->activ_gamma)};
+        BatchNormBackward(handle, first.bn_mode, &one, &zero, &one, &zero, inputDesc, fa.x,
+                          inputDesc, input, outputDesc, output,
+                          BnParamDescs::One(first.param, "bnScale"), fa.scale, fa.dscale,
+                          fa.dbias, 0.0, fa.mean, fa.var, act ? &*act : nullptr, fa.bias);
         break;
     }
     default: ThrowBadParm(first.Name(), " cannot start a plan"); // compile prevents it
