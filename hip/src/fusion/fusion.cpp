@@ -2,7 +2,11 @@
 // solvers' rules, MIOpen's switches honoured) and execute. The fused solvers run the chain through
 // the ops' own front doors (convolution, OpTensor, bias, batch norm, activation), in place on the
 // plan's output after its first operator, so a fused result equals the same ops run one by one on
-// either device. Every argument of every operator is checked before the first one writes.
+// either device; the batch-norm training and backward chains pass the activation to the batch
+// norm's own kernels (applied as y is stored; the backward's dy' = act'(bn(x)) * dy on the fly),
+// and the CPU's convolution epilogue goes to a solver that applies it per block of y
+// (ConvArgs::cpu_epilogue) or runs as one pass. Every argument of every operator is checked
+// before the first one writes.
 #include "fusion/fusion.hpp"
 #include "fusion/fusion_args.hpp"
 
@@ -161,15 +165,13 @@ float ParamAt(const void* p, const TensorDescriptor& d, size_t c)
 }
 
 /// The CPU's fused epilogue of a convolution chain (cpu/fusion_epilogue.cpp): the operators after
-/// the convolution folded into one per-channel affine and the activation, applied in one pass.
-/// False (nothing written) where it does not apply: per-activation batch norm, a residual with
-/// other strides than y, y neither packed NC[D]HW nor packed N[D]HWC.
-bool CpuConvEpilogue(const std::vector<std::unique_ptr<FusionOp>>& ops,
-                     const std::vector<const FusionOpArgs*>& a, const TensorDescriptor& yDesc,
-                     void* y, size_t first = 1, const void* in = nullptr)
+/// the convolution folded into one per-channel affine and the activation. False where it does
+/// not apply: per-activation batch norm, a residual with other strides than y.
+bool BuildCpuEpilogue(const std::vector<std::unique_ptr<FusionOp>>& ops,
+                      const std::vector<const FusionOpArgs*>& a, const TensorDescriptor& yDesc,
+                      ConvEpilogueArgs& e, size_t first = 1, const void* in = nullptr)
 {
     const size_t K = yDesc.Lens()[1];
-    ConvEpilogueArgs e;
     e.in = in;
     e.scale.assign(K, 1.0f);
     e.shift.assign(K, 0.0f);
@@ -210,6 +212,13 @@ bool CpuConvEpilogue(const std::vector<std::unique_ptr<FusionOp>>& ops,
         default: return false;
         }
     }
+    return true;
+}
+
+/// BuildCpuEpilogue's epilogue applied in one pass over y (false, nothing written, where it does
+/// not apply: y neither packed NC[D]HW nor packed N[D]HWC).
+bool CpuConvEpilogue(const ConvEpilogueArgs& e, const TensorDescriptor& yDesc, void* y)
+{
     return DispatchFloating(yDesc.Type(), "outputDesc", [&](auto tag) {
         using T = typename decltype(tag)::type;
         return cpu::ConvEpilogue<T>(e, yDesc, static_cast<T*>(y));
@@ -401,6 +410,27 @@ void FusionPlan::Compile(const Handle& handle)
                 fail(&c, "no solver can run this convolution without workspace: ",
                      ExplainNoSolver(*pp, survey));
             algo_ = static_cast<miopenConvFwdAlgorithm_t>(algos.front().first);
+            // The CPU: an algorithm whose solver carries the epilogue (ConvArgs::cpu_epilogue:
+            // applied to each block of y while it is in cache) is preferred unless its estimate
+            // is more than kCarryMargin above the best one's: the pass over y it saves costs
+            // about that on a memory-bound layer, and no more is given up for it.
+            constexpr double kCarryMargin = 1.25;
+            if(handle.IsCpu() && ops_.size() > 1)
+            {
+                const ConvContext ctx{handle};
+                double best = -1.0;
+                for(const auto& st : survey)
+                {
+                    if(!st.usable || !st.solver->CarriesCpuEpilogue())
+                        continue;
+                    const double ms = st.solver->EstimateMs(ctx, *pp);
+                    if(ms <= kCarryMargin * algos.front().second && (best < 0.0 || ms < best))
+                    {
+                        best  = ms;
+                        algo_ = static_cast<miopenConvFwdAlgorithm_t>(st.solver->Algorithm());
+                    }
+                }
+            }
         }
         compiled_algos_ = {algo_};   // the algorithm compile picked, then the others
         for(const auto& a : algos)
@@ -576,8 +606,17 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
             if(!ok)
                 algo = static_cast<miopenConvFwdAlgorithm_t>(algos.front().first);
         }
-        ConvRun(handle, first.conv, call, algo, &alpha, &zero, workspace, workspace_size);
-        if(ops_.size() > 1 && handle.IsCpu() && CpuConvEpilogue(ops_, a, outputDesc, output))
+        // The CPU: the epilogue folded; a solver that writes y in blocks applies it to each block
+        // while it is in cache (ConvArgs::cpu_epilogue), else one pass over y after the
+        // convolution.
+        ConvEpilogueArgs cpu_e;
+        const bool folded = ops_.size() > 1 && handle.IsCpu() &&
+                            BuildCpuEpilogue(ops_, a, outputDesc, cpu_e);
+        cpu::ConvBlockEpilogue block;
+        block.e = &cpu_e;
+        ConvRun(handle, first.conv, call, algo, &alpha, &zero, workspace, workspace_size,
+                folded ? &block : nullptr);
+        if(folded && (block.applied || CpuConvEpilogue(cpu_e, outputDesc, output)))
             break;
         for(size_t i = 1; i < ops_.size(); ++i)
             epilogue(*ops_[i], *a[i]);
@@ -586,9 +625,13 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
     case FusionOpKind::BatchNormInference:
         // The CPU: one pass reading x and writing y (batch norm folded, then the activation of
         // each block in cache) where x and y share a packed layout and the mode is spatial.
-        if(handle.IsCpu() && inputDesc.Strides() == outputDesc.Strides() && input != output &&
-           CpuConvEpilogue(ops_, a, outputDesc, output, 0, input))
-            break;
+        if(handle.IsCpu() && inputDesc.Strides() == outputDesc.Strides() && input != output)
+        {
+            ConvEpilogueArgs e;
+            if(BuildCpuEpilogue(ops_, a, outputDesc, e, 0, input) &&
+               CpuConvEpilogue(e, outputDesc, output))
+                break;
+        }
         BatchNormForwardInference(handle, first.bn_mode, &one, &zero, inputDesc, input,
                                   outputDesc, output,
                                   BnParamDescs::One(first.param, "bnScaleBiasMeanVarDesc"),
