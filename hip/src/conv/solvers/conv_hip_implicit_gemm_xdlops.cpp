@@ -95,13 +95,18 @@ size_t IgemmMmaPhases(const ConvProblem& p)
 
 /// Forward and backward data: parts of the reduction (filter taps * C/G, or * K/G) when the
 /// 128 x 128 output tiles alone leave multiprocessors idle (fewer tiles than multiprocessors:
-/// 512x7x7 at batch 32 has 52), so that the grid holds about two blocks a multiprocessor: at
-/// least 4 steps (128 elements) a part, at most 16 parts, G * phases * parts <= 65535, no empty
-/// part in the largest phase (backward data: a smaller phase's last parts may be empty).
-/// 1: unsplit. Measured on an H200 (fp16, batch 32): splitting the 52-tile 3x3 layers into 6 made
-/// them 1.3x (forward) and 1.6x (backward data) faster, while splitting grids of 196-208 tiles
-/// (one to two blocks a multiprocessor; the 1x1 layers at 28x28 and 7x7) made them 1.4-1.5x
-/// slower: those stay whole.
+/// 512x7x7 at batch 32 has 52). The count s <= 16 (at least 4 steps, 128 elements, a part;
+/// G * phases * parts <= 65535; no empty part in the largest phase: backward data's smaller
+/// phases may end with empty parts) minimises a time model fitted to an H200 (fp16, batch 32):
+/// the grid runs two blocks a multiprocessor, so 2 * SMs blocks make a wave, and a wave of
+/// blocks of k steps takes about k + 1 microseconds (3x3 c64 56x56: 784 tiles of 18 steps in
+/// 56.7 us, 1.06 us a step a wave); a split adds its fp32 partials' traffic (each written once
+/// and read once by the reduction, about 3 bytes a nanosecond) and the reduction's launch
+/// (about 3 us). So 7x7 3x3 c512 k512 (52 tiles of 144 steps) takes 5 parts, one full wave
+/// (ceil(2 * SMs / tiles) = 6 before: a full wave and a 48-block second one, 61 us measured),
+/// and 14x14 1x1 c1024 k256 (98 tiles of 32 steps) 2 parts (3 before: two waves, 44 us).
+/// 1: unsplit, which grids of one tile a multiprocessor or more always are (splitting grids of
+/// 196-208 tiles made them 1.4-1.5x slower).
 int IgemmMmaSplitsK(const Handle& handle, const ConvProblem& p)
 {
     // Backward data by stride phase: a phase's rows are about N * prod(in / stride), its taps
@@ -119,16 +124,27 @@ int IgemmMmaSplitsK(const Handle& handle, const ConvProblem& p)
     const size_t red    = taps * ((bwd ? p.k : p.c) / p.groups);
     const size_t tiles  = ((rows + 127) / 128) * ((cols + 127) / 128) * size_t(p.groups) * phases;
     const size_t sms    = size_t(gpu::MultiprocessorCount(handle.Ordinal()));
-    const size_t target = 2 * sms;
+    const size_t slots  = 2 * sms;
     if(tiles >= sms)
         return 1;
     const size_t steps = (red + 31) / 32;   // the kernel's reduction step (kIgemmMmaBK)
-    size_t splits      = (target + tiles - 1) / tiles;
-    splits             = std::min<size_t>(splits, std::max<size_t>(1, steps / 4));
-    splits             = std::min<size_t>(splits, 16);
-    splits             = std::min<size_t>(splits, 65535 / (size_t(p.groups) * phases));
-    splits             = std::max<size_t>(splits, 1);
-    const size_t per   = (steps + splits - 1) / splits;   // steps a part; then no part is empty
+    size_t most        = std::min<size_t>(16, std::max<size_t>(1, steps / 4));
+    most               = std::max<size_t>(1, std::min<size_t>(most, 65535 / (size_t(p.groups) * phases)));
+    const double out_elems = double(rows) * double(cols) * double(p.groups) * double(phases);
+    auto time_us           = [&](size_t s) {
+        const double waves = double((tiles * s + slots - 1) / slots);
+        const double t     = waves * (double((steps + s - 1) / s) + 1.0);
+        return s == 1 ? t : t + double(s) * out_elems * 8.0 / 3000.0 + 3.0;
+    };
+    size_t splits = 1;
+    double best   = time_us(1);
+    for(size_t s = 2; s <= most; ++s)
+        if(const double t = time_us(s); t < best)
+        {
+            best   = t;
+            splits = s;
+        }
+    const size_t per = (steps + splits - 1) / splits;   // steps a part; then no part is empty
     return static_cast<int>((steps + per - 1) / per);
 }
 
