@@ -15,6 +15,7 @@
 #include "core/env.hpp"
 #include "core/object.hpp"
 #include "core/op_call.hpp"
+#include "gpu/runtime.hpp"
 #include "tensor/tensor_ops.hpp"
 
 #include <algorithm>
@@ -216,6 +217,87 @@ bool CpuConvEpilogue(const std::vector<std::unique_ptr<FusionOp>>& ops,
     });
 }
 
+/// The GPU's fused epilogue (kernels/fusion/epilogue_pass.hip): the operators from `first` on
+/// folded on the device (one tiny kernel into the plan's buffer `buf`, 2 * K floats) and applied
+/// in one pass from `in` (inDesc) into y. False (nothing queued) for a per-activation batch norm.
+/// `alpha` scales `in` (a convolution's alpha when it ran unscaled; 1 otherwise).
+bool GpuEpilogue(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& ops,
+                 const std::vector<const FusionOpArgs*>& a, size_t first,
+                 const TensorDescriptor& inDesc, const void* in, const TensorDescriptor& yDesc,
+                 void* y, float* buf, float alpha = 1.0f)
+{
+#if MIOPEN_CY_HAVE_GPU
+    const size_t K = yDesc.Lens()[1];
+    GpuEpilogueArgs e;
+    e.alpha = alpha;
+    e.scale = buf;
+    e.shift = buf + K;
+    std::vector<EpilogueFoldParam> steps;
+    for(size_t i = first; i < ops.size(); ++i)
+    {
+        const FusionOp& op    = *ops[i];
+        const FusionOpArgs& v = *a[i];
+        switch(op.kind)
+        {
+        case FusionOpKind::TensorScaleAdd:
+            e.z      = v.z;
+            e.zDesc  = &op.param;
+            e.alpha2 = static_cast<float>(v.alpha);
+            break;
+        case FusionOpKind::BiasForward: {
+            EpilogueFoldParam f;
+            f.desc = &op.param;
+            f.bias = v.bias;
+            steps.push_back(f);
+            break;
+        }
+        case FusionOpKind::BatchNormInference: {
+            if(op.bn_mode != miopenBNSpatial)
+                return false;
+            EpilogueFoldParam f;
+            f.batch_norm = true;
+            f.desc       = &op.param;
+            f.bias = v.bias, f.scale = v.scale, f.mean = v.mean, f.var = v.var;
+            f.epsilon = v.epsilon;
+            steps.push_back(f);
+            break;
+        }
+        case FusionOpKind::ActivForward:
+            e.has_act = true;
+            e.act     = {op.activ_mode, static_cast<float>(v.activ_alpha),
+                         static_cast<float>(v.activ_beta), static_cast<float>(v.activ_gamma)};
+            break;
+        default: return false;
+        }
+    }
+    DispatchFloating(yDesc.Type(), "outputDesc", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        RunOp(
+            handle, [] {},
+            [&](auto& h) {
+                gpu::FoldEpilogue(h, K, steps, buf, buf + K);
+                gpu::EpiloguePass<T>(h, e, inDesc, static_cast<const T*>(in), yDesc,
+                                     static_cast<T*>(y));
+            });
+    });
+    return true;
+#else
+    (void)handle, (void)ops, (void)a, (void)first, (void)inDesc, (void)in, (void)yDesc, (void)y,
+        (void)buf, (void)alpha;
+    return false;
+#endif
+}
+
+/// Whether the operators from `first` on fold into the GPU epilogue (no per-activation batch
+/// norm).
+bool GpuFoldable(const std::vector<std::unique_ptr<FusionOp>>& ops, size_t first)
+{
+    for(size_t i = first; i < ops.size(); ++i)
+        if(ops[i]->kind == FusionOpKind::BatchNormInference && ops[i]->bn_mode != miopenBNSpatial)
+            return false;
+    return true;
+}
+
 } // namespace
 
 // ---- The plan ----
@@ -239,8 +321,32 @@ FusionPlan::FusionPlan(miopenFusionDirection_t direction, const TensorDescriptor
 
 FusionPlan::~FusionPlan()
 {
+    for(const auto& b : fold_bufs_)
+    {
+        try
+        {
+            gpu::DeviceScope scope(b.ordinal);
+            gpu::StreamSynchronize(b.stream);
+            gpu::Free(b.p);
+        }
+        catch(...)
+        {
+        }
+    }
     for(const auto& op : ops_)
         registry::Remove(static_cast<const void*>(static_cast<miopenFusionOpDescriptor*>(op.get())));
+}
+
+float* FusionPlan::FoldBuffer(const Handle& handle, size_t k) const
+{
+    std::lock_guard<std::mutex> lock(fold_mutex_);
+    for(const auto& b : fold_bufs_)
+        if(b.ordinal == handle.Ordinal() && b.stream == handle.Stream() && b.k >= k)
+            return static_cast<float*>(b.p);
+    gpu::DeviceScope scope(handle.Ordinal());
+    void* p = gpu::Malloc(2 * k * sizeof(float), "the fusion plan's folded scale and shift");
+    fold_bufs_.push_back({handle.Ordinal(), handle.Stream(), k, p});
+    return static_cast<float*>(p);
 }
 
 uint64_t FusionPlan::NextOpSerial()
@@ -579,6 +685,11 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
         ConvRun(handle, first.conv, call, algo, &alpha, &zero, workspace, workspace_size);
         if(ops_.size() > 1 && handle.IsCpu() && CpuConvEpilogue(ops_, a, outputDesc, output))
             break;
+        // The GPU: the epilogue in one pass over y, in place (its parameters folded first).
+        if(ops_.size() > 1 && handle.IsGpu() && GpuFoldable(ops_, 1) &&
+           GpuEpilogue(handle, ops_, a, 1, outputDesc, output, outputDesc, output,
+                       FoldBuffer(handle, outputDesc.Lens()[1])))
+            break;
         for(size_t i = 1; i < ops_.size(); ++i)
             epilogue(*ops_[i], *a[i]);
         break;
@@ -588,6 +699,12 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
         // each block in cache) where x and y share a packed layout and the mode is spatial.
         if(handle.IsCpu() && inputDesc.Strides() == outputDesc.Strides() && input != output &&
            CpuConvEpilogue(ops_, a, outputDesc, output, 0, input))
+            break;
+        // The GPU: one pass reading x and writing y (any strides; 16-byte vectors where x and y
+        // share a packed layout), spatial mode (per activation runs the ops one by one).
+        if(handle.IsGpu() && GpuFoldable(ops_, 0) &&
+           GpuEpilogue(handle, ops_, a, 0, inputDesc, input, outputDesc, output,
+                       FoldBuffer(handle, outputDesc.Lens()[1])))
             break;
         BatchNormForwardInference(handle, first.bn_mode, &one, &zero, inputDesc, input,
                                   outputDesc, output,

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -145,6 +146,20 @@ public:
     const std::string& SolverName() const { return solver_; }
 
 private:
+    /// GPU: the fold's scale and shift (2 * k floats of device memory) for the handle's device
+    /// and stream, allocated by the first Execute there and kept until the plan is destroyed
+    /// (never an allocation per Execute; one per stream, so plans executed on two streams at
+    /// once never share one).
+    float* FoldBuffer(const Handle& handle, size_t k) const;
+    struct FoldBuf
+    {
+        int ordinal;
+        void* stream;
+        size_t k;
+        void* p;
+    };
+    mutable std::vector<FoldBuf> fold_bufs_;
+    mutable std::mutex fold_mutex_;
     static uint64_t NextOpSerial();
     FusionOp& Register(std::unique_ptr<FusionOp> op);
     enum class State
