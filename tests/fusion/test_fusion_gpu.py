@@ -199,3 +199,72 @@ def test_plan_executes_repeatedly_with_new_parameters(gpu, rng):
         assert rel_l2(as64(y), ref_bn.forward(as64(x), scale, bias, mean, var, 1e-5)) <= 1e-5
         scale *= 2.0
         mean += 0.25
+
+
+# ---- the epilogue inside the tensor-core kernel (ConvHipImplicitGemm*FwdXdlops) ----
+# fp16 / bf16 packed NHWC: the solver carries the epilogue, in its store when the output tiles fill
+# the GPU (at least one 128 x 128 tile a multiprocessor: unsplit) and in its split reduction
+# otherwise (the plan provides the split's workspace).
+
+XDLOPS_TYPES = [pytest.param(mi.miopenHalf, id="fp16"), pytest.param(mi.miopenBFloat16, id="bf16")]
+XDLOPS_SHAPES = [
+    pytest.param(dict(n=10, c=16, hw=48, k=24), id="unsplit"),           # 180 row tiles
+    pytest.param(dict(n=10, c=16, hw=48, k=20), id="unsplit-narrow-k"),  # K % 8: 2-byte stores
+    pytest.param(dict(n=10, c=3, hw=48, k=16), id="unsplit-c3"),         # the narrow (stem) kernel
+    pytest.param(dict(n=10, c=16, hw=48, k=16, groups=2), id="unsplit-groups"),
+    pytest.param(dict(n=2, c=64, hw=8, k=32), id="split"),               # one tile: split-K
+]
+
+
+@pytest.mark.parametrize("dt", XDLOPS_TYPES)
+@pytest.mark.parametrize("shape", XDLOPS_SHAPES)
+@pytest.mark.parametrize("chain", [("bias", "act"), ("bias", "bn", "act"), ("act",)],
+                         ids=lambda c: "conv-" + "-".join(c))
+def test_xdlops_epilogue(gpu, dt, shape, chain, rng):
+    case = ConvCase(dt, "NHWC", rng, **shape)
+    y, ref, sep = _run_chain(gpu, case, chain, mi.miopenActivationLEAKYRELU, rng)
+    assert rel_l2(nchw(y, "NHWC"), ref) <= tol(dt)
+    assert rel_l2(as64(y), as64(sep)) <= tol(dt)
+
+
+@pytest.mark.parametrize("dt", XDLOPS_TYPES)
+@pytest.mark.parametrize("mode", ALL_MODES, ids=lambda m: m.name)
+def test_xdlops_epilogue_every_mode(gpu, dt, mode, rng):
+    case = ConvCase(dt, "NHWC", rng, n=10, c=16, hw=48, k=24)
+    y, ref, sep = _run_chain(gpu, case, ("bias", "bn", "act"), mode, rng)
+    assert rel_l2(nchw(y, "NHWC"), ref) <= tol(dt)
+    assert rel_l2(as64(y), as64(sep)) <= tol(dt)
+
+
+@pytest.mark.parametrize("dt", XDLOPS_TYPES)
+@pytest.mark.parametrize("shape", [XDLOPS_SHAPES[0], XDLOPS_SHAPES[-1]])
+@pytest.mark.parametrize("workspace", [False, True], ids=["plan-workspace", "caller-workspace"])
+def test_xdlops_epilogue_residual_alpha(gpu, dt, shape, workspace, rng):
+    """miopenConvolutionBiasActivationForward in the kernel: alpha1 and alpha2 * z in the store (or
+    the split reduction, with the caller's workspace or the plan's)."""
+    case = ConvCase(dt, "NHWC", rng, **shape)
+    zd, z = tensor(case.yshape, dt, "NHWC", rng)
+    mode = mi.miopenActivationCLIPPEDRELU
+    algo = mi.miopenConvolutionFwdAlgoImplicitGEMM
+    ws, wsz = None, 0
+    if workspace:
+        wsz = max(mi.convolutionForwardGetWorkSpaceSize(gpu, case.wd, case.xd, case.cd, case.out()[0]), 4)
+        ws = mi.DeviceBuffer(gpu, wsz)
+    yd, y = case.out()
+    mi.convolutionBiasActivationForward(gpu, 0.75, case.xd, case.x, case.wd, case.w, case.cd, algo,
+                                        ws, wsz, 0.5, zd, z, case.bd, case.b, act_desc(mode), yd, y)
+    pre = 0.75 * case.conv64() + as64(case.b) + 0.5 * nchw(z, "NHWC")
+    assert rel_l2(nchw(y, "NHWC"), ref_act.forward(int(mode), *ACT, pre)) <= tol(dt)
+
+
+@pytest.mark.parametrize("dt", XDLOPS_TYPES)
+def test_single_pass_without_the_tensor_core_solver(gpu, monkeypatch, dt, rng):
+    """With the tensor-core forward solver switched off, the plan's convolution takes a solver that
+    carries no epilogue and the epilogue runs as the one pass over y: the same values."""
+    case = ConvCase(dt, "NHWC", rng, n=10, c=16, hw=48, k=24)
+    y_fused, ref, _ = _run_chain(gpu, case, ("bias", "bn", "act"), mi.miopenActivationTANH, rng)
+    monkeypatch.setenv("MIOPEN_DEBUG_CONV_IMPLICIT_GEMM_HIP_FWD_XDLOPS", "0")
+    y_pass, ref2, sep = _run_chain(gpu, case, ("bias", "bn", "act"), mi.miopenActivationTANH, rng)
+    assert rel_l2(nchw(y_pass, "NHWC"), ref2) <= tol(dt)
+    assert rel_l2(as64(y_pass), as64(sep)) <= tol(dt)
+    assert rel_l2(nchw(y_fused, "NHWC"), ref) <= tol(dt)

@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cmath>
 #include <map>
 
@@ -217,19 +218,15 @@ bool CpuConvEpilogue(const std::vector<std::unique_ptr<FusionOp>>& ops,
     });
 }
 
-/// The GPU's fused epilogue (kernels/fusion/epilogue_pass.hip): the operators from `first` on
-/// folded on the device (one tiny kernel into the plan's buffer `buf`, 2 * K floats) and applied
-/// in one pass from `in` (inDesc) into y. False (nothing queued) for a per-activation batch norm.
-/// `alpha` scales `in` (a convolution's alpha when it ran unscaled; 1 otherwise).
-bool GpuEpilogue(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& ops,
-                 const std::vector<const FusionOpArgs*>& a, size_t first,
-                 const TensorDescriptor& inDesc, const void* in, const TensorDescriptor& yDesc,
-                 void* y, float* buf, float alpha = 1.0f)
+/// The GPU's fold: the operators from `first` on (residual, bias, spatial batch-norm inference,
+/// activation) as the epilogue's arguments `e`, the per-channel scale and shift computed on the
+/// device by one tiny kernel into the plan's buffer `buf` (2 * K floats). False (nothing queued)
+/// for a per-activation batch norm.
+bool GpuFold(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& ops,
+             const std::vector<const FusionOpArgs*>& a, size_t first, size_t K, float* buf,
+             GpuEpilogueArgs& e)
 {
 #if MIOPEN_CY_HAVE_GPU
-    const size_t K = yDesc.Lens()[1];
-    GpuEpilogueArgs e;
-    e.alpha = alpha;
     e.scale = buf;
     e.shift = buf + K;
     std::vector<EpilogueFoldParam> steps;
@@ -270,12 +267,31 @@ bool GpuEpilogue(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& o
         default: return false;
         }
     }
+    RunOp(
+        handle, [] {}, [&](auto& h) { gpu::FoldEpilogue(h, K, steps, buf, buf + K); });
+    return true;
+#else
+    (void)handle, (void)ops, (void)a, (void)first, (void)K, (void)buf, (void)e;
+    return false;
+#endif
+}
+
+/// The GPU's fused epilogue as one pass (kernels/fusion/epilogue_pass.hip): folded (GpuFold), then
+/// applied from `in` (inDesc) into y. False (nothing queued) where GpuFold refuses.
+bool GpuEpilogue(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& ops,
+                 const std::vector<const FusionOpArgs*>& a, size_t first,
+                 const TensorDescriptor& inDesc, const void* in, const TensorDescriptor& yDesc,
+                 void* y, float* buf)
+{
+#if MIOPEN_CY_HAVE_GPU
+    GpuEpilogueArgs e;
+    if(!GpuFold(handle, ops, a, first, yDesc.Lens()[1], buf, e))
+        return false;
     DispatchFloating(yDesc.Type(), "outputDesc", [&](auto tag) {
         using T = typename decltype(tag)::type;
         RunOp(
             handle, [] {},
             [&](auto& h) {
-                gpu::FoldEpilogue(h, K, steps, buf, buf + K);
                 gpu::EpiloguePass<T>(h, e, inDesc, static_cast<const T*>(in), yDesc,
                                      static_cast<T*>(y));
             });
@@ -283,7 +299,7 @@ bool GpuEpilogue(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& o
     return true;
 #else
     (void)handle, (void)ops, (void)a, (void)first, (void)inDesc, (void)in, (void)yDesc, (void)y,
-        (void)buf, (void)alpha;
+        (void)buf;
     return false;
 #endif
 }
@@ -337,16 +353,29 @@ FusionPlan::~FusionPlan()
         registry::Remove(static_cast<const void*>(static_cast<miopenFusionOpDescriptor*>(op.get())));
 }
 
-float* FusionPlan::FoldBuffer(const Handle& handle, size_t k) const
+void* FusionPlan::FoldBuffer(const Handle& handle, size_t bytes) const
 {
     std::lock_guard<std::mutex> lock(fold_mutex_);
-    for(const auto& b : fold_bufs_)
-        if(b.ordinal == handle.Ordinal() && b.stream == handle.Stream() && b.k >= k)
-            return static_cast<float*>(b.p);
+    for(auto& b : fold_bufs_)
+    {
+        if(b.ordinal != handle.Ordinal() || b.stream != handle.Stream())
+            continue;
+        if(b.bytes >= bytes)
+            return b.p;
+        // grown (a larger workspace than an earlier execute's): the old one once the stream
+        // is done with it
+        gpu::DeviceScope scope(b.ordinal);
+        gpu::StreamSynchronize(b.stream);
+        gpu::Free(b.p);
+        b.p     = nullptr;
+        b.p     = gpu::Malloc(bytes, "the fusion plan's folded scale and shift");
+        b.bytes = bytes;
+        return b.p;
+    }
     gpu::DeviceScope scope(handle.Ordinal());
-    void* p = gpu::Malloc(2 * k * sizeof(float), "the fusion plan's folded scale and shift");
-    fold_bufs_.push_back({handle.Ordinal(), handle.Stream(), k, p});
-    return static_cast<float*>(p);
+    void* p = gpu::Malloc(bytes, "the fusion plan's folded scale and shift");
+    fold_bufs_.push_back({handle.Ordinal(), handle.Stream(), bytes, p});
+    return p;
 }
 
 uint64_t FusionPlan::NextOpSerial()
@@ -418,6 +447,7 @@ void FusionPlan::Compile(const Handle& handle)
 {
     state_  = State::Failed;
     solver_.clear();
+    epi_solver_ = nullptr;
     auto fail = [&](const FusionOp* op, const auto&... why) {
         failure_ = op != nullptr ? Concat(op->Name(), ": ", why...) : Concat(why...);
         Throw(miopenStatusUnsupportedOp, failure_);
@@ -490,10 +520,41 @@ void FusionPlan::Compile(const Handle& handle)
         {
             fail(&c, e.what());
         }
+        // The GPU: the epilogue inside the convolution kernel's store where a solver carries one
+        // (the chain foldable, a residual of y's layout). Such a solver may need workspace (the
+        // tensor-core kernel's split reduction): the plan provides it (FoldBuffer), so it is
+        // surveyed without a workspace limit. Its algorithm is preferred unless one was
+        // requested; Execute runs that solver with the epilogue.
+        epi_solver_ = nullptr;
+        epi_workspace_ = 0;
+        const bool z_ok = std::all_of(ops_.begin(), ops_.end(), [&](const auto& op) {
+            return op->kind != FusionOpKind::TensorScaleAdd || op->param.Strides() == c.out.Strides();
+        });
+        if(handle.IsGpu() && ops_.size() > 1 && GpuFoldable(ops_, 1) && z_ok)
+        {
+            const ConvContext ctx{handle};
+            double best = 0.0;
+            for(const auto& st : SurveySolvers(ctx, *pp, SIZE_MAX))
+            {
+                if(!st.usable || !st.solver->CarriesEpilogue(ctx, *pp))
+                    continue;
+                if(requested_algo_ &&
+                   static_cast<int>(st.solver->Algorithm()) != static_cast<int>(*requested_algo_))
+                    continue;
+                const double ms = st.solver->EstimateMs(ctx, *pp);
+                if(epi_solver_ == nullptr || ms < best)
+                {
+                    epi_solver_    = st.solver;
+                    epi_workspace_ = st.solver->WorkspaceSize(ctx, *pp);
+                    best           = ms;
+                }
+            }
+        }
         if(requested_algo_)
         {
             const int want = static_cast<int>(*requested_algo_);
-            const bool ok  = std::any_of(algos.begin(), algos.end(),
+            const bool ok  = epi_solver_ != nullptr ||
+                            std::any_of(algos.begin(), algos.end(),
                                         [&](const auto& a) { return a.first == want; });
             if(!ok)
                 fail(&c, "no enabled solver of ", AlgoName(want),
@@ -501,6 +562,8 @@ void FusionPlan::Compile(const Handle& handle)
                      "workspace on this device");
             algo_ = *requested_algo_;
         }
+        else if(epi_solver_ != nullptr)
+            algo_ = static_cast<miopenConvFwdAlgorithm_t>(epi_solver_->Algorithm());
         else
         {
             if(algos.empty())
@@ -682,13 +745,52 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
             if(!ok)
                 algo = static_cast<miopenConvFwdAlgorithm_t>(algos.front().first);
         }
+        // The GPU: the compiled solver that carries the epilogue, on the strides compile saw, runs
+        // it in the convolution kernel's store (y written once; alpha goes into the epilogue).
+        if(epi_solver_ != nullptr && handle.IsGpu() && algo == algo_ &&
+           inputDesc.Strides() == input_.Strides() && outputDesc.Strides() == out.Strides())
+        {
+            const ConvProblem p = ConvProblemOf(first.conv, call);
+            const ConvContext ctx{handle};
+            if(SurveySolver(ctx, p, *epi_solver_, SIZE_MAX).usable &&
+               epi_solver_->CarriesEpilogue(ctx, p))
+            {
+                ConvPrepareRun(handle, first.conv, call, workspace, workspace_size);
+                // The solver's workspace: the caller's where it is large enough, else the plan's
+                // (after the fold's scale and shift in the same buffer).
+                const size_t K    = outputDesc.Lens()[1];
+                const size_t at   = (2 * K * sizeof(float) + 255) / 256 * 256;
+                const bool own_ws = epi_workspace_ > 0 &&
+                                    (workspace == nullptr || workspace_size < epi_workspace_);
+                char* buf = static_cast<char*>(FoldBuffer(handle, at + (own_ws ? epi_workspace_ : 0)));
+                void* ws  = own_ws ? buf + at : workspace;
+                const size_t ws_size = own_ws ? epi_workspace_ : workspace_size;
+                GpuEpilogueArgs e;
+                if(GpuFold(handle, ops_, a, 1, K, reinterpret_cast<float*>(buf), e))
+                {
+                    gpu::ConvEpilogueParams k;
+                    k.scale = e.scale, k.shift = e.shift, k.z = e.z;
+                    k.alpha = alpha, k.alpha2 = e.alpha2;
+                    if(e.has_act)
+                    {
+                        k.act       = static_cast<int>(e.act.mode);
+                        k.act_alpha = e.act.alpha, k.act_beta = e.act.beta,
+                        k.act_gamma = e.act.gamma;
+                    }
+                    ConvRunSolver(handle, first.conv, call, p, *epi_solver_, 1.0, 0.0, ws, ws_size,
+                                  &k);
+                    break;
+                }
+            }
+        }
         ConvRun(handle, first.conv, call, algo, &alpha, &zero, workspace, workspace_size);
         if(ops_.size() > 1 && handle.IsCpu() && CpuConvEpilogue(ops_, a, outputDesc, output))
             break;
         // The GPU: the epilogue in one pass over y, in place (its parameters folded first).
         if(ops_.size() > 1 && handle.IsGpu() && GpuFoldable(ops_, 1) &&
            GpuEpilogue(handle, ops_, a, 1, outputDesc, output, outputDesc, output,
-                       FoldBuffer(handle, outputDesc.Lens()[1])))
+                       static_cast<float*>(
+                           FoldBuffer(handle, 2 * sizeof(float) * outputDesc.Lens()[1]))))
             break;
         for(size_t i = 1; i < ops_.size(); ++i)
             epilogue(*ops_[i], *a[i]);
@@ -704,7 +806,8 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
         // share a packed layout), spatial mode (per activation runs the ops one by one).
         if(handle.IsGpu() && GpuFoldable(ops_, 0) &&
            GpuEpilogue(handle, ops_, a, 0, inputDesc, input, outputDesc, output,
-                       FoldBuffer(handle, outputDesc.Lens()[1])))
+                       static_cast<float*>(
+                           FoldBuffer(handle, 2 * sizeof(float) * outputDesc.Lens()[1]))))
             break;
         BatchNormForwardInference(handle, first.bn_mode, &one, &zero, inputDesc, input,
                                   outputDesc, output,
