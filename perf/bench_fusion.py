@@ -183,7 +183,6 @@ def bn_rows(args, dev, h, rep):
                     separate_ms=t_sep, peer_ms=t_peer, fused_x=t_sep / t_fused, ratio=t_peer / t_fused,
                     ours_gbs=nbytes / t_fused / 1e6, copy_gbs=nbytes / t_copy / 1e6, of_copy=t_copy / t_fused,
                     nbytes=nbytes, driver=drv)
-            del tx, ty, ty2, x, y, y2
 
 
 def main(argv=None):

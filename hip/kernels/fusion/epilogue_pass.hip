@@ -2,7 +2,8 @@
 //   y = act(scale[c] * (alpha * in + alpha2 * z) + shift[c]),
 // computed in fp32 and rounded once to the storage type, the activation through the functors of
 // kernels/activation/activation_functors.hpp (the 16-bit types through their fast forms, FastF,
-// as activation.hip's forward), so that fused and unfused activations are one code.
+// as activation.hip's forward, through epilogue.hpp's EpilogueAct, as the convolution kernels'
+// in-store epilogue), so that fused and unfused activations are one code.
 // Packed operands move 16-byte vectors (4 fp32, 8 fp16 / bf16), kEpiUnroll of in (and of z) in
 // flight a thread before the first is computed; a block takes a balanced chunk of one plane
 // (NC[D]HW: one (n, c), whose scale and shift are read once) or of the pixel rows (N[D]HWC: a
@@ -11,6 +12,7 @@
 // strides the general path. And the fold: scale and shift from the chain's device parameters.
 #include "kernels/activation/activation_functors.hpp"
 #include "kernels/common/device.hpp"
+#include "kernels/common/epilogue.hpp"
 #include "kernels/common/storage_types.hpp"
 #include "kernels/fusion/epilogue_pass.hpp"
 
@@ -18,15 +20,6 @@
 
 namespace miopen::gpu {
 namespace {
-
-template <class T, class Op>
-__device__ inline float Act(const Op& op, float v)
-{
-    if constexpr(sizeof(T) == 2)
-        return FastF(op, v);
-    else
-        return op.F(v);
-}
 
 /// The vector paths (kEpiPlanes, kEpiPixels): W elements a vector, kEpiUnroll vectors a thread.
 template <class T, bool Pixels, bool HasZ, class Op>
@@ -95,7 +88,7 @@ __global__ void __launch_bounds__(kEpiThreads) EpiloguePacked(EpiloguePassK p, O
                 float t = p.alpha * v[u][j];
                 if(HasZ)
                     t = fmaf(p.alpha2, zv[u][j], t);
-                r[j] = Act<T>(op, fmaf(s[j], t, b[j]));
+                r[j] = EpilogueAct<T>(op, fmaf(s[j], t, b[j]));
             }
             StoreVec<T, W>(out + q * W, r);
         }
@@ -118,7 +111,7 @@ __global__ void __launch_bounds__(kEpiThreads) EpilogueScalar(EpiloguePassK p, O
         float t = p.alpha * LoadFloat(in + i);
         if(HasZ)
             t = fmaf(p.alpha2, LoadFloat(z + i), t);
-        StoreFloat(out + i, Act<T>(op, fmaf(p.scale[c], t, p.shift[c])));
+        StoreFloat(out + i, EpilogueAct<T>(op, fmaf(p.scale[c], t, p.shift[c])));
     }
 }
 
@@ -147,7 +140,7 @@ __global__ void __launch_bounds__(kEpiThreads) EpilogueGeneral(EpiloguePassK p, 
         float t = p.alpha * LoadFloat(in + oi);
         if(HasZ)
             t = fmaf(p.alpha2, LoadFloat(z + oz), t);
-        StoreFloat(out + oo, Act<T>(op, fmaf(p.scale[c], t, p.shift[c])));
+        StoreFloat(out + oo, EpilogueAct<T>(op, fmaf(p.scale[c], t, p.shift[c])));
     }
 }
 
