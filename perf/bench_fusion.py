@@ -6,8 +6,10 @@ plan (miopenExecuteFusionPlan), the sum of our three separate calls (convolution
 convolutionForwardBias, activationForward) with the plan's algorithm, and PyTorch eager
 F.relu(F.conv2d(x, w, b)) in the same type and memory format (cuDNN with TF32 off on the GPU).
 `fused x` is separate / fused (> 1: fusing pays), `vs peer` PyTorch / fused (> 1: we are faster).
-The plan's algorithm is Find's fastest among those that need no workspace (a plan takes none;
-miopenFusionPlanConvolutionSetAlgo), as a framework would set it; `algo` names it.
+Find runs first (its find-db record guides both sides' solver choice); the plan then picks its
+own algorithm at compile (on the GPU preferring a solver that carries the epilogue in its kernel,
+the plan providing any workspace that solver needs), and the separate calls run that algorithm
+(`algo`) with the workspace Find asked for, as a user's three calls would.
 
 Table fusion-bn: batch-norm inference + ReLU as one plan on tensors of 100 MB or more (fp32 and
 fp16, NCHW and NHWC) against the bandwidth of a device copy that moves the same bytes (x read, y
@@ -76,21 +78,19 @@ def conv_rows(args, dev, h, rep, dtype, layout, layers, n):
         mi.setTensorDescriptor(bd, mtype, 4, [1, k, 1, 1], None)
         x, w, y, bias = (ours_of(t, dev) for t in (L.tx, L.tw, L.y, tb))
         try:
-            # Find with the workspace it asks for; its fastest algorithm without workspace goes to
-            # the plan (a plan takes none).
+            # Find with the workspace it asks for (the find-db record); the plan's compile picks
+            # its algorithm, which the separate calls then run with that workspace.
             wsz = mi.convolutionForwardGetWorkSpaceSize(h, L.wd, L.xd, L.cd, L.yd)
             ws = L.alloc(wsz)
-            perfs = mi.findConvolutionForwardAlgorithm(h, L.xd, x, L.wd, w, L.cd, L.yd, y, 5, ws, wsz, False)
-            free = [pf.fwd_algo for pf in perfs if pf.memory == 0]
-            algo = free[0] if free else perfs[0].fwd_algo
+            mi.findConvolutionForwardAlgorithm(h, L.xd, x, L.wd, w, L.cd, L.yd, y, 5, ws, wsz, False)
             plan = mi.createFusionPlan(mi.miopenVerticalFusion, L.xd)
             fargs = mi.createOperatorArgs()
             mi.setOpArgsConvForward(fargs, mi.createOpConvForward(plan, L.cd, L.wd), 1.0, 0.0, w)
             mi.setOpArgsBiasForward(fargs, mi.createOpBiasForward(plan, bd), 1.0, 0.0, bias)
             mi.setOpArgsActivForward(fargs, mi.createOpActivationForward(plan, mi.miopenActivationRELU),
                                      1.0, 0.0, 0.0, 0.0, 0.0)
-            mi.fusionPlanConvolutionSetAlgo(plan, algo)
             mi.compileFusionPlan(h, plan)
+            algo = mi.fusionPlanConvolutionGetAlgo(plan, 1)[0]
         except mi.MIOpenError as e:
             print(f"# {dtype}-{layout} {name}: n/a ({str(e)[-100:]})")
             continue
@@ -99,7 +99,7 @@ def conv_rows(args, dev, h, rep, dtype, layout, layers, n):
             mi.executeFusionPlan(h, plan, L.xd, x, L.yd, y, fargs)
 
         def separate():
-            mi.convolutionForward(h, 1.0, L.xd, x, L.wd, w, L.cd, algo, 0.0, L.yd, y, None, 0)
+            mi.convolutionForward(h, 1.0, L.xd, x, L.wd, w, L.cd, algo, 0.0, L.yd, y, ws, wsz)
             mi.convolutionForwardBias(h, 1.0, bd, bias, 0.0, L.yd, y)
             mi.activationForward(h, relu, 1.0, L.yd, y, 0.0, L.yd, y)
 
