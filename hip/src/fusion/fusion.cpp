@@ -1,8 +1,11 @@
 // The fusion plan: operators, their arguments, compile (the chain checked against the fused
-// solvers' rules, MIOpen's switches honoured) and execute. The fused solvers run the chain through
-// the ops' own front doors (convolution, OpTensor, bias, batch norm, activation), in place on the
-// plan's output after its first operator, so a fused result equals the same ops run one by one on
-// either device. Every argument of every operator is checked before the first one writes.
+// solvers' rules, MIOpen's switches honoured) and execute. The convolution and batch-norm inference
+// chains fold their epilogue into a per-channel scale and shift applied in one pass (the CPU's
+// cpu::ConvEpilogue; the GPU's epilogue pass, or the convolution kernel's store where its solver
+// carries the epilogue), rounded once; what does not fold, and the other chains, run through the
+// ops' own front doors (convolution, OpTensor, bias, batch norm, activation), in place on the
+// plan's output after its first operator, equal to the same ops run one by one. Every argument of
+// every operator is checked before the first one writes.
 #include "fusion/fusion.hpp"
 #include "fusion/fusion_args.hpp"
 
