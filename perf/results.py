@@ -16,8 +16,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ORDER = ["conv-gpu", "conv-fp16-nhwc-gpu", "conv-bf16-nhwc-gpu", "conv-fp16-nchw-gpu", "conv-bf16-nchw-gpu",
-         "conv-fp32-nhwc-gpu", "ops-gpu", "gemm-gpu", "conv-overhead-gpu", "conv-cpu", "conv-bf16-nhwc-cpu", "conv-bf16-nchw-cpu",
-         "conv-fp16-nhwc-cpu", "conv-fp32-nhwc-cpu", "ops-cpu", "gemm-cpu", "conv-overhead-cpu"]
+         "conv-fp32-nhwc-gpu", "ops-gpu", "fusion-conv-gpu", "fusion-bn-gpu", "gemm-gpu", "conv-overhead-gpu", "conv-cpu", "conv-bf16-nhwc-cpu", "conv-bf16-nchw-cpu",
+         "conv-fp16-nhwc-cpu", "conv-fp32-nhwc-cpu", "ops-cpu", "fusion-conv-cpu", "fusion-bn-cpu", "gemm-cpu", "conv-overhead-cpu"]
 BEGIN = re.compile(r"^<!-- section: (\S+) -->$")
 
 HEADER = """\

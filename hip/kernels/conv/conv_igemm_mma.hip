@@ -46,7 +46,11 @@
 // (s + 1) * per_split) (per_split: the group's or phase's reduction in `splits` whole steps) and
 // writes its fp32 partial tile into the workspace in the output's own packed order (split-major);
 // ConvIgemmMmaSplitReduce adds the splits in order and rounds once (deterministic).
+// Fused epilogue (forward, Epi: a fusion plan's residual, bias, batch norm and activation,
+// kernels/common/epilogue.hpp): applied to each fp32 sum before its one rounding, in the unsplit
+// store (both forms) or, split, in ConvIgemmMmaSplitReduce; Epi false compiles the plain store.
 #include "kernels/common/device.hpp"
+#include "kernels/common/epilogue.hpp"
 #include "kernels/common/mma.hpp"
 #include "kernels/common/storage_types.hpp"
 #include "kernels/conv/conv_igemm_mma.hpp"
@@ -172,11 +176,12 @@ struct RedPos
 /// BT (backward data with C/G a multiple of 8 and w 16-byte aligned): B goes as 16-byte chunks of
 /// 8 channels of w at one (filter, tap) into a transposed tile [kk][n] (WarpMma::StepAB<false,
 /// true>) instead of the 2-byte gather: the same fragments, the same bits.
-template <class T, bool Bwd, bool Narrow, bool BT>
+template <class T, bool Bwd, bool Narrow, bool BT, bool Epi>
 __global__ void MIOPEN_CY_IGEMM_MMA_BOUNDS
     ConvIgemmMmaKernel(Args a, const uint16_t* __restrict__ src, const uint16_t* __restrict__ w,
-                       uint16_t* __restrict__ out, float* __restrict__ part)
+                       uint16_t* __restrict__ out, float* __restrict__ part, ConvEpilogueK<T> epi)
 {
+    static_assert(!(Epi && Bwd), "the fused epilogue is forward's");
     extern __shared__ __align__(16) uint16_t smem[];   // kStages x (A tile, B tile)
     __shared__ int s_row[BM];   // backward data: a row's element offset in dx, -1 past the phase's rows
 
@@ -520,7 +525,17 @@ __global__ void MIOPEN_CY_IGEMM_MMA_BOUNDS
             __syncthreads();
         uint16_t* const so = smem;
         const int ntile = wn * mma::kWarpN;
-        Mma::Store(acc, lane, [&](int r, int c, float v) { so[(mt + r) * LDO + ntile + c] = DeviceFloatTo<T>(v).bits; });
+        Mma::Store(acc, lane, [&](int r, int c, float v) {
+            if constexpr(Epi)
+            {
+                // the epilogue at (row m, column n), in bounds only (z and the channel's
+                // parameters are read there; the others are never written out)
+                const int m = m0 + mt + r, n = nw + c;
+                if(m < M && n < a.cols)
+                    v = EpilogueApply(epi, v, first + n, static_cast<size_t>(m) * pitch + first + n);
+            }
+            so[(mt + r) * LDO + ntile + c] = DeviceFloatTo<T>(v).bits;
+        });
         __syncthreads();
 #pragma unroll
         for(int i = 0; i < BM * (BN / 8) / kThreads; ++i)
@@ -539,7 +554,11 @@ __global__ void MIOPEN_CY_IGEMM_MMA_BOUNDS
         Mma::Store(acc, lane, [&](int r, int c, float v) {
             const int ro = row_at(r), n = nw + c;
             if(ro >= 0 && n < a.cols)
+            {
+                if constexpr(Epi)
+                    v = EpilogueApply(epi, v, first + n, static_cast<size_t>(ro) + first + n);
                 out[ro + first + n] = DeviceFloatTo<T>(v).bits;
+            }
         });
         return;
     }
@@ -891,15 +910,19 @@ __global__ void MIOPEN_CY_IGEMM_MMA_BOUNDS
 /// dw[e] = the sum over splits, in order, of part[split][e], rounded once (e over the output's
 /// `total` elements in its own packed order: dw for backward weights, y or dx for a split forward
 /// or backward data).
-template <class T>
+/// Epi (a split forward with a fused epilogue): the epilogue applied to the sum before the
+/// rounding, its channel e % channels (y packed channels-last).
+template <class T, bool Epi>
 __global__ void ConvIgemmMmaSplitReduce(const float* __restrict__ part, uint16_t* __restrict__ dw, int64_t total,
-                                        int splits)
+                                        int splits, ConvEpilogueK<T> epi, int channels)
 {
     for(int64_t e = blockIdx.x * int64_t{blockDim.x} + threadIdx.x; e < total; e += int64_t{gridDim.x} * blockDim.x)
     {
         float s = 0.0f;
         for(int z = 0; z < splits; ++z)
             s += part[z * total + e];
+        if constexpr(Epi)
+            s = EpilogueApply(epi, s, static_cast<int>(e % channels), static_cast<size_t>(e));
         dw[e] = DeviceFloatTo<T>(s).bits;
     }
 }
@@ -950,22 +973,43 @@ Args ToArgs(const ConvKArgs& k, bool bwd)
     return a;
 }
 
-template <class T, bool Bwd, bool Narrow, bool BT>
+template <class T, bool Bwd, bool Narrow, bool BT, bool Epi = false>
 void RunIgemmMmaT(const Args& a, const dim3& grid, void* stream, const uint16_t* sp, const uint16_t* wp,
-                  uint16_t* op, float* part)
+                  uint16_t* op, float* part, const ConvEpilogueK<T>& epi = {})
 {
+    if constexpr(Epi)
+    {
+        // Unsplit: the epilogue in the kernel's store. Split: the kernel writes its plain fp32
+        // partials and the reduction applies the epilogue.
+        if(a.splits == 1)
+        {
+#if defined(MIOPEN_CY_HAVE_CUDA)
+            (void)cudaFuncSetAttribute(ConvIgemmMmaKernel<T, Bwd, Narrow, BT, true>,
+                                       cudaFuncAttributeMaxDynamicSharedMemorySize, kRingBytes);
+#endif
+            ConvIgemmMmaKernel<T, Bwd, Narrow, BT, true>
+                <<<grid, kThreads, kRingBytes, ToStream(stream)>>>(a, sp, wp, op, part, epi);
+            return;
+        }
+    }
 #if defined(MIOPEN_CY_HAVE_CUDA)
     // Over 48 KB of dynamic shared memory needs the kernel's limit raised (per device: set at
     // every launch, a cheap call). Its error, if any, surfaces as the launch's.
-    (void)cudaFuncSetAttribute(ConvIgemmMmaKernel<T, Bwd, Narrow, BT>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               kRingBytes);
+    (void)cudaFuncSetAttribute(ConvIgemmMmaKernel<T, Bwd, Narrow, BT, false>,
+                               cudaFuncAttributeMaxDynamicSharedMemorySize, kRingBytes);
 #endif
-    ConvIgemmMmaKernel<T, Bwd, Narrow, BT><<<grid, kThreads, kRingBytes, ToStream(stream)>>>(a, sp, wp, op, part);
+    ConvIgemmMmaKernel<T, Bwd, Narrow, BT, false>
+        <<<grid, kThreads, kRingBytes, ToStream(stream)>>>(a, sp, wp, op, part, ConvEpilogueK<T>{});
     if(a.splits > 1)
     {
         const int64_t total   = a.total;
         const unsigned blocks = static_cast<unsigned>(std::min<int64_t>((total + 255) / 256, 65535));
-        ConvIgemmMmaSplitReduce<T><<<blocks, 256, 0, ToStream(stream)>>>(part, op, total, a.splits);
+        if constexpr(Epi)
+            ConvIgemmMmaSplitReduce<T, true>
+                <<<blocks, 256, 0, ToStream(stream)>>>(part, op, total, a.splits, epi, a.ktot);
+        else
+            ConvIgemmMmaSplitReduce<T, false>
+                <<<blocks, 256, 0, ToStream(stream)>>>(part, op, total, a.splits, ConvEpilogueK<T>{}, 1);
     }
 }
 
@@ -980,7 +1024,7 @@ void RunWrwVec(const WrwArgs& a, const dim3& grid, void* stream, const uint16_t*
 
 template <bool Bwd>
 void RunIgemmMma(const ConvKArgs& k, void* stream, bool bf16, int splits, const void* src, const void* w,
-                 void* out, float* workspace)
+                 void* out, float* workspace, const ConvEpilogueParams* epi = nullptr)
 {
     Args a      = ToArgs(k, Bwd);
     a.vec       = reinterpret_cast<uintptr_t>(src) % 16 == 0 && (Bwd || reinterpret_cast<uintptr_t>(w) % 16 == 0);
@@ -997,6 +1041,30 @@ void RunIgemmMma(const ConvKArgs& k, void* stream, bool bf16, int splits, const 
         a.vec = false;
     // Backward data with C/G a multiple of 8 and w 16-byte aligned: B as 16-byte chunks (BT).
     const bool bt = Bwd && a.cpg % 8 == 0 && reinterpret_cast<uintptr_t>(w) % 16 == 0;
+    if constexpr(!Bwd)
+    {
+        // A fusion plan's epilogue in the store (or in the split reduction).
+        if(epi != nullptr)
+        {
+            if(bf16)
+            {
+                const auto e = EpilogueOf<BFloat16>(epi);
+                if(narrow)
+                    RunIgemmMmaT<BFloat16, false, true, false, true>(a, grid, stream, sp, wp, op, workspace, e);
+                else
+                    RunIgemmMmaT<BFloat16, false, false, false, true>(a, grid, stream, sp, wp, op, workspace, e);
+            }
+            else
+            {
+                const auto e = EpilogueOf<Half>(epi);
+                if(narrow)
+                    RunIgemmMmaT<Half, false, true, false, true>(a, grid, stream, sp, wp, op, workspace, e);
+                else
+                    RunIgemmMmaT<Half, false, false, false, true>(a, grid, stream, sp, wp, op, workspace, e);
+            }
+            return;
+        }
+    }
     if(bf16)
     {
         if(narrow)
@@ -1020,9 +1088,9 @@ void RunIgemmMma(const ConvKArgs& k, void* stream, bool bf16, int splits, const 
 } // namespace
 
 void LaunchConvIgemmMmaFwd(const ConvKArgs& k, void* stream, bool bf16, int splits, const void* x, const void* w,
-                           void* y, float* workspace)
+                           void* y, float* workspace, const ConvEpilogueParams* epilogue)
 {
-    RunIgemmMma<false>(k, stream, bf16, splits, x, w, y, workspace);
+    RunIgemmMma<false>(k, stream, bf16, splits, x, w, y, workspace, epilogue);
 }
 
 void LaunchConvIgemmMmaBwd(const ConvKArgs& k, void* stream, bool bf16, int splits, void* dx, const void* w,
@@ -1080,7 +1148,8 @@ void LaunchConvIgemmMmaWrw(const ConvKArgs& k, void* stream, bool bf16, int spli
             RunWrwVec<BFloat16>(a, grid, stream, xp, dp, workspace);
         else
             ConvIgemmMmaWrwKernel<BFloat16><<<grid, kThreads, 0, ToStream(stream)>>>(a, xp, dp, workspace);
-        ConvIgemmMmaSplitReduce<BFloat16><<<blocks, 256, 0, ToStream(stream)>>>(workspace, wp, total, splits);
+        ConvIgemmMmaSplitReduce<BFloat16, false>
+            <<<blocks, 256, 0, ToStream(stream)>>>(workspace, wp, total, splits, ConvEpilogueK<BFloat16>{}, 1);
     }
     else
     {
@@ -1088,7 +1157,8 @@ void LaunchConvIgemmMmaWrw(const ConvKArgs& k, void* stream, bool bf16, int spli
             RunWrwVec<Half>(a, grid, stream, xp, dp, workspace);
         else
             ConvIgemmMmaWrwKernel<Half><<<grid, kThreads, 0, ToStream(stream)>>>(a, xp, dp, workspace);
-        ConvIgemmMmaSplitReduce<Half><<<blocks, 256, 0, ToStream(stream)>>>(workspace, wp, total, splits);
+        ConvIgemmMmaSplitReduce<Half, false>
+            <<<blocks, 256, 0, ToStream(stream)>>>(workspace, wp, total, splits, ConvEpilogueK<Half>{}, 1);
     }
 }
 

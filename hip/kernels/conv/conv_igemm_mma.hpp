@@ -31,9 +31,11 @@ inline int IgemmMmaPerSplit(int64_t red, int splits)
 /// `splits` > 1 splits the reduction into that many parts of IgemmMmaPerSplit elements (grid z =
 /// G * splits <= 65535): each writes its fp32 partial of the whole output into `workspace`
 /// (splits * output elements floats), and a second kernel adds them in split order and rounds
-/// once (deterministic); `workspace` is unused when splits is 1.
+/// once (deterministic); `workspace` is unused when splits is 1. `epilogue` (a fusion plan's;
+/// null: none) is applied to each fp32 sum before its rounding: in the store, or split, in the
+/// reduction kernel, so every split configuration stays fused.
 void LaunchConvIgemmMmaFwd(const ConvKArgs& a, void* stream, bool bf16, int splits, const void* x, const void* w,
-                           void* y, float* workspace);
+                           void* y, float* workspace, const ConvEpilogueParams* epilogue = nullptr);
 /// Backward data, same layouts, K/G a multiple of 8 and dy's element offset too (C/G any):
 /// dx = conv_bwd_data(dy, w). GEMM per group and stride phase (the residue class of the input
 /// position modulo the stride, str[0] * str[1] * str[2] of them): rows (n, the phase's input

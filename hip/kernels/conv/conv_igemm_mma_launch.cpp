@@ -1,6 +1,7 @@
 // The invoker of the tensor-core implicit-GEMM kernels (conv_igemm_mma.hip) for the
 // ConvHipImplicitGemm*Xdlops solvers (conv/solvers/conv_hip_implicit_gemm_xdlops.cpp, which
-// declares IgemmMmaInvoker and defines it for CPU-only builds).
+// declares IgemmMmaInvoker and defines it for CPU-only builds). Forward applies ConvArgs::epilogue
+// (a fusion plan's) in the kernel's store or its split reduction.
 #include "kernels/conv/conv_igemm_mma.hpp"
 #include "kernels/conv/conv_launch.hpp"
 
@@ -32,7 +33,7 @@ ConvInvoker IgemmMmaInvoker(const Handle& handle, const ConvProblem& p, const ch
         };
     return [h, a, bf16, name, split_for](const ConvArgs& r) {
         gpu::LaunchConvIgemmMmaFwd(a, h->Stream(), bf16, split_for(r), r.x, r.w, r.y,
-                                   static_cast<float*>(r.workspace));
+                                   static_cast<float*>(r.workspace), r.epilogue);
         gpu::CheckLaunch(name);
     };
 }

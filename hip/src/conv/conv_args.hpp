@@ -18,6 +18,22 @@ struct ConvKArgs
     int64_t xs[5], ws[5], ys[5];
 };
 
+/// A fused epilogue that a forward convolution kernel applies in its store (the fusion plans,
+/// hip/src/fusion; kernels/common/epilogue.hpp's ConvEpilogueK on the device), per output element
+/// of channel k at y's element index i, before the one rounding to y's type:
+///   y = act(scale[k] * (alpha * acc + alpha2 * z[i]) + shift[k])
+/// scale and shift: K fp32 values in device memory (never null); z: y's type and packed layout
+/// (null: none); act: a miopenActivationMode_t value (PASTHRU: none) and its parameters.
+struct ConvEpilogueParams
+{
+    const float* scale = nullptr;
+    const float* shift = nullptr;
+    const void* z      = nullptr;
+    float alpha = 1.0f, alpha2 = 0.0f;
+    int act = 0;
+    float act_alpha = 0.0f, act_beta = 0.0f, act_gamma = 0.0f;
+};
+
 /// The GPU Winograd F(m x m, 3 x 3) transforms' view of a problem (kernels/conv/conv_winograd.hpp
 /// has the layouts), in the forward terms `in` (n, ic, h, w) -> `out` (n, oc, oh, ow).
 struct WinogradKArgs

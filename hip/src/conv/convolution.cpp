@@ -366,12 +366,22 @@ void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& 
 
 void ConvRunSolver(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
                    const ConvProblem& p, const ConvSolver& solver, double a, double b,
-                   void* workspace, size_t workspace_size, const cpu::ConvBlockEpilogue* cpu_epilogue)
+                   void* workspace, size_t workspace_size, const cpu::ConvBlockEpilogue* cpu_epilogue,
+                   const gpu::ConvEpilogueParams* epilogue)
 {
     const ConvContext ctx{handle};
     ConvArgs args = ArgsOf(conv, call, workspace, workspace_size);
     const ConvInvoker run = solver.MakeInvoker(ctx, p);
     KernelTimer timer(handle);
+    if(epilogue != nullptr)
+    {
+        if(a != 1.0 || b != 0.0 || !solver.CarriesEpilogue(ctx, p))
+            ThrowBadParm(solver.Name(), ": a fused epilogue needs a solver that carries one, alpha = 1 "
+                         "and beta = 0 (the epilogue scales)");
+        args.epilogue = epilogue;
+        run(args);
+        return;
+    }
     if(a == 1.0 && b == 0.0)
     {
         if(handle.IsCpu() && solver.CarriesCpuEpilogue())

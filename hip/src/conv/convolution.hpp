@@ -61,11 +61,14 @@ std::vector<FindDbEntry> ConvMeasure(Handle& handle, const ConvolutionDescriptor
 void ConvPrepareRun(const Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
                     const void* workspace, size_t workspace_size);
 
-/// Runs one solver on the call's buffers: out = a * conv + b * out.
+/// Runs one solver on the call's buffers: out = a * conv + b * out. `epilogue` (a fusion plan's,
+/// forward, for a solver whose CarriesEpilogue is true; a = 1 and b = 0 then) goes to the
+/// invoker, which applies it in the kernel's store.
 void ConvRunSolver(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
                    const ConvProblem& p, const ConvSolver& solver, double a, double b,
                    void* workspace, size_t workspace_size,
-                   const cpu::ConvBlockEpilogue* cpu_epilogue = nullptr);
+                   const cpu::ConvBlockEpilogue* cpu_epilogue = nullptr,
+                   const gpu::ConvEpilogueParams* epilogue = nullptr);
 
 /// The device architecture name ("cpu", "sm_90", ...).
 std::string DeviceArch(const Handle& handle);

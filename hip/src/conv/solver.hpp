@@ -5,6 +5,7 @@
 // and its parameters, which runs the convolution when called.
 #pragma once
 
+#include "conv/conv_args.hpp"
 #include "conv/problem.hpp"
 #include "core/handle.hpp"
 
@@ -63,6 +64,9 @@ struct ConvArgs
     /// that write y in blocks (CarriesCpuEpilogue) apply it to each block as soon as it is
     /// written and set its `applied`; the others ignore it (the plan then runs it as a pass).
     const cpu::ConvBlockEpilogue* cpu_epilogue = nullptr;
+    /// Forward only, from a fusion plan: the epilogue the kernel applies in its store (null:
+    /// none, the plain convolution). Given only to a solver whose CarriesEpilogue is true.
+    const gpu::ConvEpilogueParams* epilogue = nullptr;
 };
 
 using ConvInvoker = std::function<void(const ConvArgs&)>;
@@ -89,6 +93,10 @@ public:
     virtual Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const = 0;
     virtual size_t WorkspaceSize(const ConvContext&, const ConvProblem&) const { return 0; }
     virtual ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const = 0;
+    /// Whether the invoker applies ConvArgs::epilogue in the kernel's store (a fusion plan's
+    /// residual, bias, batch norm and activation, y written once) for this problem on this
+    /// device. Default no: a fusion plan then runs its epilogue as one pass over y after it.
+    virtual bool CarriesEpilogue(const ConvContext&, const ConvProblem&) const { return false; }
 };
 
 /// A solver with a short table of variants (composable_kernel's instance tables, MIOpen's

@@ -1,12 +1,14 @@
 // The fusion plan: operators, their arguments, compile (the chain checked against the fused
-// solvers' rules, MIOpen's switches honoured) and execute. The fused solvers run the chain through
-// the ops' own front doors (convolution, OpTensor, bias, batch norm, activation), in place on the
-// plan's output after its first operator, so a fused result equals the same ops run one by one on
-// either device; the batch-norm training and backward chains pass the activation to the batch
-// norm's own kernels (applied as y is stored; the backward's dy' = act'(bn(x)) * dy on the fly),
-// and the CPU's convolution epilogue goes to a solver that applies it per block of y
-// (ConvArgs::cpu_epilogue) or runs as one pass. Every argument of every operator is checked
-// before the first one writes.
+// solvers' rules, MIOpen's switches honoured) and execute. The convolution and batch-norm inference
+// chains fold their epilogue into a per-channel scale and shift applied in one pass (the CPU's
+// cpu::ConvEpilogue, per block of y inside a solver that writes y in blocks
+// (ConvArgs::cpu_epilogue), else one pass; the GPU's epilogue pass, or the convolution kernel's
+// store where its solver carries the epilogue), rounded once; the batch-norm training and
+// backward chains pass the activation to the batch norm's own kernels (applied as y is stored;
+// the backward's dy' = act'(bn(x)) * dy on the fly); what does not fold runs through the ops' own
+// front doors (convolution, OpTensor, bias, batch norm, activation), in place on the plan's
+// output after its first operator, equal to the same ops run one by one. Every argument of every
+// operator is checked before the first one writes.
 #include "fusion/fusion.hpp"
 #include "fusion/fusion_args.hpp"
 
@@ -19,10 +21,12 @@
 #include "core/env.hpp"
 #include "core/object.hpp"
 #include "core/op_call.hpp"
+#include "gpu/runtime.hpp"
 #include "tensor/tensor_ops.hpp"
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cmath>
 #include <map>
 
@@ -225,6 +229,102 @@ bool CpuConvEpilogue(const ConvEpilogueArgs& e, const TensorDescriptor& yDesc, v
     });
 }
 
+/// The GPU's fold: the operators from `first` on (residual, bias, spatial batch-norm inference,
+/// activation) as the epilogue's arguments `e`, the per-channel scale and shift computed on the
+/// device by one tiny kernel into the plan's buffer `buf` (2 * K floats). False (nothing queued)
+/// for a per-activation batch norm.
+bool GpuFold(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& ops,
+             const std::vector<const FusionOpArgs*>& a, size_t first, size_t K, float* buf,
+             GpuEpilogueArgs& e)
+{
+#if MIOPEN_CY_HAVE_GPU
+    e.scale = buf;
+    e.shift = buf + K;
+    std::vector<EpilogueFoldParam> steps;
+    for(size_t i = first; i < ops.size(); ++i)
+    {
+        const FusionOp& op    = *ops[i];
+        const FusionOpArgs& v = *a[i];
+        switch(op.kind)
+        {
+        case FusionOpKind::TensorScaleAdd:
+            e.z      = v.z;
+            e.zDesc  = &op.param;
+            e.alpha2 = static_cast<float>(v.alpha);
+            break;
+        case FusionOpKind::BiasForward: {
+            EpilogueFoldParam f;
+            f.desc = &op.param;
+            f.bias = v.bias;
+            steps.push_back(f);
+            break;
+        }
+        case FusionOpKind::BatchNormInference: {
+            if(op.bn_mode != miopenBNSpatial)
+                return false;
+            EpilogueFoldParam f;
+            f.batch_norm = true;
+            f.desc       = &op.param;
+            f.bias = v.bias, f.scale = v.scale, f.mean = v.mean, f.var = v.var;
+            f.epsilon = v.epsilon;
+            steps.push_back(f);
+            break;
+        }
+        case FusionOpKind::ActivForward:
+            e.has_act = true;
+            e.act     = {op.activ_mode, static_cast<float>(v.activ_alpha),
+                         static_cast<float>(v.activ_beta), static_cast<float>(v.activ_gamma)};
+            break;
+        default: return false;
+        }
+    }
+    RunOp(
+        handle, [] {}, [&](auto& h) { gpu::FoldEpilogue(h, K, steps, buf, buf + K); });
+    return true;
+#else
+    (void)handle, (void)ops, (void)a, (void)first, (void)K, (void)buf, (void)e;
+    return false;
+#endif
+}
+
+/// The GPU's fused epilogue as one pass (kernels/fusion/epilogue_pass.hip): folded (GpuFold), then
+/// applied from `in` (inDesc) into y. False (nothing queued) where GpuFold refuses.
+bool GpuEpilogue(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& ops,
+                 const std::vector<const FusionOpArgs*>& a, size_t first,
+                 const TensorDescriptor& inDesc, const void* in, const TensorDescriptor& yDesc,
+                 void* y, float* buf)
+{
+#if MIOPEN_CY_HAVE_GPU
+    GpuEpilogueArgs e;
+    if(!GpuFold(handle, ops, a, first, yDesc.Lens()[1], buf, e))
+        return false;
+    DispatchFloating(yDesc.Type(), "outputDesc", [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        RunOp(
+            handle, [] {},
+            [&](auto& h) {
+                gpu::EpiloguePass<T>(h, e, inDesc, static_cast<const T*>(in), yDesc,
+                                     static_cast<T*>(y));
+            });
+    });
+    return true;
+#else
+    (void)handle, (void)ops, (void)a, (void)first, (void)inDesc, (void)in, (void)yDesc, (void)y,
+        (void)buf;
+    return false;
+#endif
+}
+
+/// Whether the operators from `first` on fold into the GPU epilogue (no per-activation batch
+/// norm).
+bool GpuFoldable(const std::vector<std::unique_ptr<FusionOp>>& ops, size_t first)
+{
+    for(size_t i = first; i < ops.size(); ++i)
+        if(ops[i]->kind == FusionOpKind::BatchNormInference && ops[i]->bn_mode != miopenBNSpatial)
+            return false;
+    return true;
+}
+
 } // namespace
 
 // ---- The plan ----
@@ -248,8 +348,45 @@ FusionPlan::FusionPlan(miopenFusionDirection_t direction, const TensorDescriptor
 
 FusionPlan::~FusionPlan()
 {
+    for(const auto& b : fold_bufs_)
+    {
+        try
+        {
+            gpu::DeviceScope scope(b.ordinal);
+            gpu::StreamSynchronize(b.stream);
+            gpu::Free(b.p);
+        }
+        catch(...)
+        {
+        }
+    }
     for(const auto& op : ops_)
         registry::Remove(static_cast<const void*>(static_cast<miopenFusionOpDescriptor*>(op.get())));
+}
+
+void* FusionPlan::FoldBuffer(const Handle& handle, size_t bytes) const
+{
+    std::lock_guard<std::mutex> lock(fold_mutex_);
+    for(auto& b : fold_bufs_)
+    {
+        if(b.ordinal != handle.Ordinal() || b.stream != handle.Stream())
+            continue;
+        if(b.bytes >= bytes)
+            return b.p;
+        // grown (a larger workspace than an earlier execute's): the old one once the stream
+        // is done with it
+        gpu::DeviceScope scope(b.ordinal);
+        gpu::StreamSynchronize(b.stream);
+        gpu::Free(b.p);
+        b.p     = nullptr;
+        b.p     = gpu::Malloc(bytes, "the fusion plan's folded scale and shift");
+        b.bytes = bytes;
+        return b.p;
+    }
+    gpu::DeviceScope scope(handle.Ordinal());
+    void* p = gpu::Malloc(bytes, "the fusion plan's folded scale and shift");
+    fold_bufs_.push_back({handle.Ordinal(), handle.Stream(), bytes, p});
+    return p;
 }
 
 uint64_t FusionPlan::NextOpSerial()
@@ -321,6 +458,7 @@ void FusionPlan::Compile(const Handle& handle)
 {
     state_  = State::Failed;
     solver_.clear();
+    epi_solver_ = nullptr;
     auto fail = [&](const FusionOp* op, const auto&... why) {
         failure_ = op != nullptr ? Concat(op->Name(), ": ", why...) : Concat(why...);
         Throw(miopenStatusUnsupportedOp, failure_);
@@ -393,10 +531,41 @@ void FusionPlan::Compile(const Handle& handle)
         {
             fail(&c, e.what());
         }
+        // The GPU: the epilogue inside the convolution kernel's store where a solver carries one
+        // (the chain foldable, a residual of y's layout). Such a solver may need workspace (the
+        // tensor-core kernel's split reduction): the plan provides it (FoldBuffer), so it is
+        // surveyed without a workspace limit. Its algorithm is preferred unless one was
+        // requested; Execute runs that solver with the epilogue.
+        epi_solver_ = nullptr;
+        epi_workspace_ = 0;
+        const bool z_ok = std::all_of(ops_.begin(), ops_.end(), [&](const auto& op) {
+            return op->kind != FusionOpKind::TensorScaleAdd || op->param.Strides() == c.out.Strides();
+        });
+        if(handle.IsGpu() && ops_.size() > 1 && GpuFoldable(ops_, 1) && z_ok)
+        {
+            const ConvContext ctx{handle};
+            double best = 0.0;
+            for(const auto& st : SurveySolvers(ctx, *pp, SIZE_MAX))
+            {
+                if(!st.usable || !st.solver->CarriesEpilogue(ctx, *pp))
+                    continue;
+                if(requested_algo_ &&
+                   static_cast<int>(st.solver->Algorithm()) != static_cast<int>(*requested_algo_))
+                    continue;
+                const double ms = st.solver->EstimateMs(ctx, *pp);
+                if(epi_solver_ == nullptr || ms < best)
+                {
+                    epi_solver_    = st.solver;
+                    epi_workspace_ = st.solver->WorkspaceSize(ctx, *pp);
+                    best           = ms;
+                }
+            }
+        }
         if(requested_algo_)
         {
             const int want = static_cast<int>(*requested_algo_);
-            const bool ok  = std::any_of(algos.begin(), algos.end(),
+            const bool ok  = epi_solver_ != nullptr ||
+                            std::any_of(algos.begin(), algos.end(),
                                         [&](const auto& a) { return a.first == want; });
             if(!ok)
                 fail(&c, "no enabled solver of ", AlgoName(want),
@@ -404,6 +573,8 @@ void FusionPlan::Compile(const Handle& handle)
                      "workspace on this device");
             algo_ = *requested_algo_;
         }
+        else if(epi_solver_ != nullptr)
+            algo_ = static_cast<miopenConvFwdAlgorithm_t>(epi_solver_->Algorithm());
         else
         {
             if(algos.empty())
@@ -606,6 +777,44 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
             if(!ok)
                 algo = static_cast<miopenConvFwdAlgorithm_t>(algos.front().first);
         }
+        // The GPU: the compiled solver that carries the epilogue, on the strides compile saw, runs
+        // it in the convolution kernel's store (y written once; alpha goes into the epilogue).
+        if(epi_solver_ != nullptr && handle.IsGpu() && algo == algo_ &&
+           inputDesc.Strides() == input_.Strides() && outputDesc.Strides() == out.Strides())
+        {
+            const ConvProblem p = ConvProblemOf(first.conv, call);
+            const ConvContext ctx{handle};
+            if(SurveySolver(ctx, p, *epi_solver_, SIZE_MAX).usable &&
+               epi_solver_->CarriesEpilogue(ctx, p))
+            {
+                ConvPrepareRun(handle, first.conv, call, workspace, workspace_size);
+                // The solver's workspace: the caller's where it is large enough, else the plan's
+                // (after the fold's scale and shift in the same buffer).
+                const size_t K    = outputDesc.Lens()[1];
+                const size_t at   = (2 * K * sizeof(float) + 255) / 256 * 256;
+                const bool own_ws = epi_workspace_ > 0 &&
+                                    (workspace == nullptr || workspace_size < epi_workspace_);
+                char* buf = static_cast<char*>(FoldBuffer(handle, at + (own_ws ? epi_workspace_ : 0)));
+                void* ws  = own_ws ? buf + at : workspace;
+                const size_t ws_size = own_ws ? epi_workspace_ : workspace_size;
+                GpuEpilogueArgs e;
+                if(GpuFold(handle, ops_, a, 1, K, reinterpret_cast<float*>(buf), e))
+                {
+                    gpu::ConvEpilogueParams k;
+                    k.scale = e.scale, k.shift = e.shift, k.z = e.z;
+                    k.alpha = alpha, k.alpha2 = e.alpha2;
+                    if(e.has_act)
+                    {
+                        k.act       = static_cast<int>(e.act.mode);
+                        k.act_alpha = e.act.alpha, k.act_beta = e.act.beta,
+                        k.act_gamma = e.act.gamma;
+                    }
+                    ConvRunSolver(handle, first.conv, call, p, *epi_solver_, 1.0, 0.0, ws, ws_size,
+                                  nullptr, &k);
+                    break;
+                }
+            }
+        }
         // The CPU: the epilogue folded; a solver that writes y in blocks applies it to each block
         // while it is in cache (ConvArgs::cpu_epilogue), else one pass over y after the
         // convolution.
@@ -617,6 +826,12 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
         ConvRun(handle, first.conv, call, algo, &alpha, &zero, workspace, workspace_size,
                 folded ? &block : nullptr);
         if(folded && (block.applied || CpuConvEpilogue(cpu_e, outputDesc, output)))
+            break;
+        // The GPU: the epilogue in one pass over y, in place (its parameters folded first).
+        if(ops_.size() > 1 && handle.IsGpu() && GpuFoldable(ops_, 1) &&
+           GpuEpilogue(handle, ops_, a, 1, outputDesc, output, outputDesc, output,
+                       static_cast<float*>(
+                           FoldBuffer(handle, 2 * sizeof(float) * outputDesc.Lens()[1]))))
             break;
         for(size_t i = 1; i < ops_.size(); ++i)
             epilogue(*ops_[i], *a[i]);
@@ -632,6 +847,13 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
                CpuConvEpilogue(e, outputDesc, output))
                 break;
         }
+        // The GPU: one pass reading x and writing y (any strides; 16-byte vectors where x and y
+        // share a packed layout), spatial mode (per activation runs the ops one by one).
+        if(handle.IsGpu() && GpuFoldable(ops_, 0) &&
+           GpuEpilogue(handle, ops_, a, 0, inputDesc, input, outputDesc, output,
+                       static_cast<float*>(
+                           FoldBuffer(handle, 2 * sizeof(float) * outputDesc.Lens()[1]))))
+            break;
         BatchNormForwardInference(handle, first.bn_mode, &one, &zero, inputDesc, input,
                                   outputDesc, output,
                                   BnParamDescs::One(first.param, "bnScaleBiasMeanVarDesc"),

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,6 +44,7 @@ enum class FusionOpKind
 const char* FusionOpName(FusionOpKind kind);
 
 class FusionPlan;
+class ConvSolver;
 
 class FusionOp : public miopenFusionOpDescriptor
 {
@@ -145,6 +147,20 @@ public:
     const std::string& SolverName() const { return solver_; }
 
 private:
+    /// GPU: `bytes` of device memory for the fold's scale and shift (2 * K floats) and the
+    /// epilogue-carrying solver's workspace, for the handle's device and stream, allocated by
+    /// the first Execute there and kept until the plan is destroyed (never an allocation per
+    /// Execute; one per stream, so a plan executed on two streams at once never shares one).
+    void* FoldBuffer(const Handle& handle, size_t bytes) const;
+    struct FoldBuf
+    {
+        int ordinal;
+        void* stream;
+        size_t bytes;
+        void* p;
+    };
+    mutable std::vector<FoldBuf> fold_bufs_;
+    mutable std::mutex fold_mutex_;
     static uint64_t NextOpSerial();
     FusionOp& Register(std::unique_ptr<FusionOp> op);
     enum class State
@@ -161,6 +177,10 @@ private:
     std::string solver_;
     miopenConvFwdAlgorithm_t algo_ = miopenConvolutionFwdAlgoDirect;
     std::vector<miopenConvFwdAlgorithm_t> compiled_algos_;   // UsableAlgos on the compiled device
+    /// GPU: the usable solver of algo_ that carries the epilogue in its kernel (best estimate),
+    /// or null (the convolution, then the one-pass epilogue).
+    const ConvSolver* epi_solver_ = nullptr;
+    size_t epi_workspace_         = 0;   // its workspace (the plan's buffer when the caller's is smaller)
 };
 
 FusionPlan& DerefFusionPlan(miopenFusionPlanDescriptor_t plan, const char* name);

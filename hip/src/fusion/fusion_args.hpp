@@ -22,6 +22,31 @@ struct ConvEpilogueArgs
     ActivationParams act{};
 };
 
+/// One step of the GPU fold (fusion/fusion.cpp, kernels/fusion/epilogue_pass.hip): a bias, or a
+/// spatial batch norm inference, its parameters in device memory along `desc`'s dim 1.
+struct EpilogueFoldParam
+{
+    bool batch_norm = false;
+    const TensorDescriptor* desc = nullptr;
+    const void* bias  = nullptr; // the bias; batch norm: bnBias
+    const void* scale = nullptr, *mean = nullptr, *var = nullptr;
+    double epsilon = 0.0;
+};
+
+/// The GPU epilogue pass: y = act(scale[c] * (alpha * in + alpha2 * z) + shift[c]), scale and
+/// shift K fp32 values in device memory (the fold's), z of y's type with zDesc's strides.
+struct GpuEpilogueArgs
+{
+    float alpha  = 1.0f;
+    float alpha2 = 0.0f;
+    const void* z = nullptr;
+    const TensorDescriptor* zDesc = nullptr;
+    const float* scale = nullptr;
+    const float* shift = nullptr;
+    bool has_act = false;
+    ActivationParams act{};
+};
+
 namespace cpu {
 /// The epilogue as a CPU forward-convolution solver carries it (ConvArgs::cpu_epilogue): a
 /// solver that writes y in blocks (ConvSolver::CarriesCpuEpilogue: the implicit GEMM's chunks of
@@ -47,5 +72,18 @@ void EpilogueRun(const ConvEpilogueArgs& e, float* v, size_t off, size_t n, size
 template <class T>
 bool ConvEpilogue(const ConvEpilogueArgs& e, const TensorDescriptor& yDesc, T* y);
 } // namespace cpu
+
+namespace gpu {
+/// scale[c] = 1, shift[c] = 0, then each step in order (a bias adds to shift; a batch norm maps
+/// (scale, shift) to (scale * s, shift * s + b)): one tiny kernel on the handle's stream
+/// (kernels/fusion/epilogue_pass_launch.cpp), the CPU fold's arithmetic.
+void FoldEpilogue(const Handle& h, size_t k, const std::vector<EpilogueFoldParam>& steps,
+                  float* scale, float* shift);
+/// The epilogue in one pass from in (inDesc's strides; in == y in place with y's strides) into y,
+/// on the handle's stream: 16-byte vectors on packed NC[D]HW / N[D]HWC, any strides correct.
+template <class T>
+void EpiloguePass(const Handle& h, const GpuEpilogueArgs& e, const TensorDescriptor& inDesc,
+                  const T* in, const TensorDescriptor& yDesc, T* y);
+} // namespace gpu
 
 } // namespace miopen

@@ -240,6 +240,11 @@ public:
         const bool bwd = dir_ == ConvDirection::BackwardData;
         return splits * p.n * (bwd ? p.InSpatial() * p.c : p.OutSpatial() * p.k) * sizeof(float);
     }
+    /// Forward applies a fusion plan's epilogue in its store (unsplit) or its split reduction.
+    bool CarriesEpilogue(const ConvContext& ctx, const ConvProblem&) const override
+    {
+        return dir_ == ConvDirection::Forward && ctx.handle.IsGpu();
+    }
     ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
     {
         const int splits = dir_ == ConvDirection::BackwardWeights ? IgemmMmaWrwSplits(ctx.handle, p)
