@@ -1,7 +1,8 @@
 // CPU kernels of miopenReduceTensor (reduce/reduce_args.hpp has the plan and the arithmetic).
 // Work items are (outputs, chunk) pairs of the plan's split, run in parallel; each item's fold
 // order is fixed: a row plan (the reduced elements innermost in memory) folds each unit-stride
-// run into 8 lanes by position within the chunk, then the lanes by a fixed tree; a column plan
+// run into lanes by position within the chunk (32 for sums and products, 8 for MIN / MAX /
+// AMAX), then the lanes by a fixed tree; a column plan
 // (kept dims innermost) folds a tile of up to 64 neighbouring outputs element by element in
 // reduced order. Chunks are folded in order. The result never depends on the thread count.
 #include "reduce/reduce_args.hpp"
@@ -96,58 +97,76 @@ struct Reducer
             indices[n] = s.i == kReduceNoIndex ? 0 : s.i;
     }
 
-    /// Row plan: output n, reduced elements [begin, end).
+    /// Row plan: output n, reduced elements [begin, end). Sums and products fold unit-stride
+    /// runs into kLanes lanes (several independent vector chains), MIN / MAX / AMAX into 8
+    /// lanes with their indices; lane = position within the chunk modulo the lane count.
+    static constexpr int kLanes = 32;
     State<Acc> Row(int64_t n, int64_t begin, int64_t end) const
     {
         const int64_t base = DimOffset(p.ndim_o, p.o_lens, p.o_in, n);
         const int last     = p.ndim_r - 1;
         const int64_t ilen = last >= 0 ? p.r_lens[last] : 1;
         const int64_t st   = last >= 0 ? p.r_strides[last] : 0;
-        State<Acc> lane[8];
-        Acc sum[8];
-        for(int l = 0; l < 8; ++l)
+        if constexpr(!kReduceIsExtreme<OP>)
         {
-            lane[l] = Init();
-            sum[l]  = lane[l].v;
-        }
-        int64_t r = begin;
-        while(r < end)
-        {
-            const int64_t i   = r % ilen;
-            const int64_t seg = std::min(end - r, ilen - i);
-            const T* q        = a + base + DimOffset(p.ndim_r, p.r_lens, p.r_strides, r);
-            int64_t j         = 0;
-            if constexpr(!kReduceIsExtreme<OP>)
+            Acc sum[kLanes];
+            for(int l = 0; l < kLanes; ++l)
+                sum[l] = ReduceInit<OP, Acc>();
+            int none = 0;
+            for(int64_t r = begin; r < end;)
             {
-                for(; j < seg && ((r - begin + j) & 7) != 0; ++j)
-                    ReduceFold<OP>(sum[(r - begin + j) & 7], lane[0].i,
+                const int64_t i   = r % ilen;
+                const int64_t seg = std::min(end - r, ilen - i);
+                const T* q        = a + base + DimOffset(p.ndim_r, p.r_lens, p.r_strides, r);
+                int64_t j         = 0;
+                for(; j < seg && ((r - begin + j) % kLanes) != 0; ++j)
+                    ReduceFold<OP>(sum[(r - begin + j) % kLanes], none,
                                    ReducePre<OP>(LoadAcc<Acc>(q[j * st])), 0, 0);
                 if(st == 1)
                 {
-                    for(; j + 8 <= seg; j += 8)
-                        for(int l = 0; l < 8; ++l)
-                            ReduceFold<OP>(sum[l], lane[0].i,
-                                           ReducePre<OP>(LoadAcc<Acc>(q[j + l])), 0, 0);
+                    for(; j + kLanes <= seg; j += kLanes)
+                    {
+#pragma omp simd
+                        for(int l = 0; l < kLanes; ++l)
+                        {
+                            const Acc v = ReducePre<OP>(LoadAcc<Acc>(q[j + l]));
+                            if constexpr(OP == MIOPEN_REDUCE_TENSOR_MUL)
+                                sum[l] *= v;
+                            else
+                                sum[l] += v;
+                        }
+                    }
                 }
                 for(; j < seg; ++j)
-                    ReduceFold<OP>(sum[(r - begin + j) & 7], lane[0].i,
+                    ReduceFold<OP>(sum[(r - begin + j) % kLanes], none,
                                    ReducePre<OP>(LoadAcc<Acc>(q[j * st])), 0, 0);
+                r += seg;
             }
-            else
+            for(int w = 1; w < kLanes; w *= 2)
+                for(int l = 0; l + w < kLanes; l += 2 * w)
+                    ReduceFold<OP>(sum[l], none, sum[l + w], 0, 0);
+            return {sum[0], kReduceNoIndex};
+        }
+        else
+        {
+            State<Acc> lane[8];
+            for(int l = 0; l < 8; ++l)
+                lane[l] = Init();
+            for(int64_t r = begin; r < end;)
             {
-                for(; j < seg; ++j)
+                const int64_t i   = r % ilen;
+                const int64_t seg = std::min(end - r, ilen - i);
+                const T* q        = a + base + DimOffset(p.ndim_r, p.r_lens, p.r_strides, r);
+                for(int64_t j = 0; j < seg; ++j)
                     Fold(lane[(r - begin + j) & 7], ReducePre<OP>(LoadAcc<Acc>(q[j * st])),
                          static_cast<int>(r + j));
+                r += seg;
             }
-            r += seg;
+            for(int w = 1; w < 8; w *= 2)
+                for(int l = 0; l + w < 8; l += 2 * w)
+                    Fold(lane[l], lane[l + w]);
+            return lane[0];
         }
-        if constexpr(!kReduceIsExtreme<OP>)
-            for(int l = 0; l < 8; ++l)
-                lane[l].v = sum[l];
-        for(int w = 1; w < 8; w *= 2)
-            for(int l = 0; l + w < 8; l += 2 * w)
-                Fold(lane[l], lane[l + w]);
-        return lane[0];
     }
 
     /// Column plan: outputs n0 .. n0 + cnt - 1 (neighbours in the innermost kept dim),
