@@ -5,7 +5,8 @@
 // output are neighbouring threads, so a warp reads a contiguous run of one row. Column plans
 // (kept dims innermost, like the column sum of an [N, C]): the gx outputs are neighbouring
 // threads, each looping down its reduced elements, so a warp reads a contiguous run of a row of
-// outputs. A lane folds its elements (r = its first, + ry, ...) in order, four loads in flight;
+// outputs. A lane folds its elements (r = its first, + ry, ...) in order, with 4 loads in flight
+// (8 for the 8- and 16-bit types);
 // the lanes fold by a fixed tree in shared memory. A split plan (few outputs, long reductions)
 // runs chunks of the reduction as separate blocks into the workspace and a thread per output
 // folds them in chunk order. No atomics: the bits depend on the shape alone.
@@ -101,13 +102,15 @@ __device__ inline void PartialBody(const ReducePlan& p, Acc alpha, Acc beta, con
             int64_t row  = r / ilen;
             int64_t i    = r - row * ilen;
             int64_t roff = DimOffset(last > 0 ? last : 0, p.r_lens, p.r_strides, row);
+            // loads in flight a lane: 16-32 bytes (8 of the 8/16-bit types, 4 of the others)
+            constexpr int kBatch = sizeof(T) <= 2 ? 8 : 4;
             while(r < end)
             {
-                int64_t off[4];
-                int rr[4];
+                int64_t off[kBatch];
+                int rr[kBatch];
                 int k = 0;
 #pragma unroll
-                for(int u = 0; u < 4; ++u)
+                for(int u = 0; u < kBatch; ++u)
                 {
                     if(r < end)
                     {
@@ -124,13 +127,13 @@ __device__ inline void PartialBody(const ReducePlan& p, Acc alpha, Acc beta, con
                         }
                     }
                 }
-                Acc x[4];
+                Acc x[kBatch];
 #pragma unroll
-                for(int u = 0; u < 4; ++u)
+                for(int u = 0; u < kBatch; ++u)
                     if(u < k)
                         x[u] = LoadAcc<Acc>(a + off[u]);
 #pragma unroll
-                for(int u = 0; u < 4; ++u)
+                for(int u = 0; u < kBatch; ++u)
                     if(u < k)
                         ReduceFold<OP>(v, vi, ReducePre<OP>(x[u]), rr[u], np);
             }
