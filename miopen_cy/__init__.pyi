@@ -4,7 +4,7 @@ generator, or _mirror.pyi for the mirror's names)."""
 from typing import Any, Literal
 
 from miopen_cy._mirror import *  # noqa: F401,F403
-from miopen_cy._mirror import Status, DataType, TensorLayout, IndexType, TensorOp, ConvolutionMode, PaddingMode, PoolingMode, PoolingWorkspaceIndexMode, LRNMode, BatchNormMode, ActivationMode, SoftmaxAlgorithm, SoftmaxMode, ConvolutionAttrib, ConvFwdAlgorithm, ConvBwdWeightsAlgorithm, ConvBwdDataAlgorithm, ConvAlgorithm, ProblemDirection, TensorArgumentId, FindResultsOrder, FusionDirection
+from miopen_cy._mirror import Status, DataType, TensorLayout, IndexType, TensorOp, ConvolutionMode, PaddingMode, PoolingMode, PoolingWorkspaceIndexMode, LRNMode, BatchNormMode, ActivationMode, SoftmaxAlgorithm, SoftmaxMode, ConvolutionAttrib, ConvFwdAlgorithm, ConvBwdWeightsAlgorithm, ConvBwdDataAlgorithm, ConvAlgorithm, ReduceTensorOp, NanPropagation, ReduceTensorIndices, IndicesType, ProblemDirection, TensorArgumentId, FindResultsOrder, FusionDirection
 
 __version__: str
 
@@ -138,6 +138,30 @@ miopenConvolutionAlgoDirect: ConvAlgorithm
 miopenConvolutionAlgoFFT: ConvAlgorithm
 miopenConvolutionAlgoWinograd: ConvAlgorithm
 miopenConvolutionAlgoImplicitGEMM: ConvAlgorithm
+
+# ReduceTensorOp
+MIOPEN_REDUCE_TENSOR_ADD: ReduceTensorOp
+MIOPEN_REDUCE_TENSOR_MUL: ReduceTensorOp
+MIOPEN_REDUCE_TENSOR_MIN: ReduceTensorOp
+MIOPEN_REDUCE_TENSOR_MAX: ReduceTensorOp
+MIOPEN_REDUCE_TENSOR_AMAX: ReduceTensorOp
+MIOPEN_REDUCE_TENSOR_AVG: ReduceTensorOp
+MIOPEN_REDUCE_TENSOR_NORM1: ReduceTensorOp
+MIOPEN_REDUCE_TENSOR_NORM2: ReduceTensorOp
+
+# NanPropagation
+MIOPEN_NOT_PROPAGATE_NAN: NanPropagation
+MIOPEN_PROPAGATE_NAN: NanPropagation
+
+# ReduceTensorIndices
+MIOPEN_REDUCE_TENSOR_NO_INDICES: ReduceTensorIndices
+MIOPEN_REDUCE_TENSOR_FLATTENED_INDICES: ReduceTensorIndices
+
+# IndicesType
+MIOPEN_32BIT_INDICES: IndicesType
+MIOPEN_64BIT_INDICES: IndicesType
+MIOPEN_16BIT_INDICES: IndicesType
+MIOPEN_8BIT_INDICES: IndicesType
 
 # ProblemDirection
 miopenProblemDirectionForward: ProblemDirection

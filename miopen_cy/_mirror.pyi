@@ -488,6 +488,69 @@ def LRNBackward(handle: Handle, lrnDesc: LRNDescriptor, alpha: float, yDesc: Ten
 def destroyLRNDescriptor(lrnDesc: LRNDescriptor) -> None: ...
 
 
+class ReduceTensorOp(enum.IntEnum):
+    MIOPEN_REDUCE_TENSOR_ADD = 0
+    MIOPEN_REDUCE_TENSOR_MUL = 1
+    MIOPEN_REDUCE_TENSOR_MIN = 2
+    MIOPEN_REDUCE_TENSOR_MAX = 3
+    MIOPEN_REDUCE_TENSOR_AMAX = 4
+    MIOPEN_REDUCE_TENSOR_AVG = 5
+    MIOPEN_REDUCE_TENSOR_NORM1 = 6
+    MIOPEN_REDUCE_TENSOR_NORM2 = 7
+
+
+class NanPropagation(enum.IntEnum):
+    MIOPEN_NOT_PROPAGATE_NAN = 0
+    MIOPEN_PROPAGATE_NAN = 1
+
+
+class ReduceTensorIndices(enum.IntEnum):
+    MIOPEN_REDUCE_TENSOR_NO_INDICES = 0
+    MIOPEN_REDUCE_TENSOR_FLATTENED_INDICES = 1
+
+
+class IndicesType(enum.IntEnum):
+    MIOPEN_32BIT_INDICES = 0
+    MIOPEN_64BIT_INDICES = 1
+    MIOPEN_16BIT_INDICES = 2
+    MIOPEN_8BIT_INDICES = 3
+
+
+class ReduceTensorDescriptor:
+    def __init__(self) -> None: ...
+    @property
+    def reduceTensorOp(self) -> ReduceTensorOp | None: ...
+    @property
+    def reduceTensorCompType(self) -> DataType | None: ...
+    @property
+    def reduceTensorNanOpt(self) -> NanPropagation | None: ...
+    @property
+    def reduceTensorIndices(self) -> ReduceTensorIndices | None: ...
+    @property
+    def reduceTensorIndicesType(self) -> IndicesType | None: ...
+
+
+def createReduceTensorDescriptor() -> ReduceTensorDescriptor: ...
+
+
+def setReduceTensorDescriptor(reduceTensorDesc: ReduceTensorDescriptor, reduceTensorOp: int, reduceTensorCompType: int, reduceTensorNanOpt: int, reduceTensorIndices: int, reduceTensorIndicesType: int) -> None: ...
+
+
+def getReduceTensorDescriptor(reduceTensorDesc: ReduceTensorDescriptor) -> tuple[ReduceTensorOp, DataType, NanPropagation, ReduceTensorIndices, IndicesType]: ...
+
+
+def getReductionIndicesSize(handle: Handle, reduceTensorDesc: ReduceTensorDescriptor, aDesc: TensorDescriptor, cDesc: TensorDescriptor) -> int: ...
+
+
+def getReductionWorkspaceSize(handle: Handle, reduceTensorDesc: ReduceTensorDescriptor, aDesc: TensorDescriptor, cDesc: TensorDescriptor) -> int: ...
+
+
+def reduceTensor(handle: Handle, reduceTensorDesc: ReduceTensorDescriptor, indices: _Buffer, indicesSizeInBytes: int, workspace: _Buffer, workspaceSizeInBytes: int, alpha: float, aDesc: TensorDescriptor, A: _Buffer, beta: float, cDesc: TensorDescriptor, C: _Buffer) -> None: ...
+
+
+def destroyReduceTensorDescriptor(reduceTensorDesc: ReduceTensorDescriptor) -> None: ...
+
+
 def deriveBNTensorDescriptor(derivedBnDesc: TensorDescriptor, xDesc: TensorDescriptor, bn_mode: int) -> None: ...
 
 

@@ -15,7 +15,8 @@ in the same type and memory format.
 --size large (the GPU default) takes tensors of 100 MB or more, which no GPU cache holds; small
 (the CPU default) batch 8. Groups: elementwise, elementwise16 (fp16/bf16 element-wise ops),
 pooling, batchnorm, bntypes (batch norm in fp32 / fp16 / bf16, NCHW / NHWC), lrn, softmax,
-softmax_types (fp16/bf16 and NHWC channel softmax), fusion (fusion plans beside the separate calls), overhead.
+softmax_types (fp16/bf16 and NHWC channel softmax), reduce (miopenReduceTensor: rows,
+columns, all, per channel; fp32 and fp16), fusion (fusion plans beside the separate calls), overhead.
 """
 import argparse
 import sys
@@ -666,6 +667,58 @@ def bench_fusion(b):
     b.row("bn_bwd_relu_separate", shape, 12 * int(np.prod(shape)), bwd_separate, bwd_peer, "bnorm", bwd_flags)
 
 
+def _nd_desc(shape, dt):
+    d = mi.TensorDescriptor()
+    mi.setTensorDescriptor(d, dt, len(shape), list(shape), None)
+    return d
+
+
+def bench_reduce(b):
+    """miopenReduceTensor beside torch.sum / amax / linalg.vector_norm / argmax: rows (the
+    reduced dims innermost), columns (the outer dim of an [N, C]: a column sum), everything, and
+    per channel of an NCHW tensor (dims 0, 2, 3), in fp32 and fp16."""
+    cases = [("rows", b.shape((256, 8192), (4096, 8192)), (1,)),
+             ("cols", b.shape((8192, 256), (8192, 4096)), (0,)),
+             ("all", b.shape((2 ** 21,), (2 ** 25,)), (0,)),
+             ("nchw_c", b.shape((8, 64, 56, 56), (64, 64, 112, 112)), (0, 2, 3))]
+    ops = [("sum", mi.MIOPEN_REDUCE_TENSOR_ADD, False, lambda t, d: torch.sum(t, dim=d, keepdim=True)),
+           ("amax", mi.MIOPEN_REDUCE_TENSOR_MAX, False, lambda t, d: torch.amax(t, dim=d, keepdim=True)),
+           ("norm2", mi.MIOPEN_REDUCE_TENSOR_NORM2, False,
+            lambda t, d: torch.linalg.vector_norm(t, 2, dim=d, keepdim=True)),
+           ("argmax", mi.MIOPEN_REDUCE_TENSOR_MAX, True, lambda t, d: torch.max(t, dim=d[0], keepdim=True))]
+    for dt, tdt, suffix in ((mi.miopenFloat, torch.float32, ""), (mi.miopenHalf, torch.float16, "fp16")):
+        for kind, shape, dims in cases:
+            oshape = tuple(1 if i in dims else n for i, n in enumerate(shape))
+            size = _nbytes_of(dt)
+            n_in, n_out = int(np.prod(shape)), int(np.prod(oshape))
+            tx = torch.randn(shape, device=b.dev.torch, dtype=tdt)
+            ty = torch.empty(oshape, device=b.dev.torch, dtype=tdt)
+            xd, yd = _nd_desc(shape, dt), _nd_desc(oshape, dt)
+            for name, op, with_idx, peer in ops:
+                if with_idx and len(dims) != 1:
+                    continue
+                rd = mi.ReduceTensorDescriptor()
+                mi.setReduceTensorDescriptor(rd, op, mi.miopenFloat, mi.MIOPEN_NOT_PROPAGATE_NAN,
+                                             int(with_idx), mi.MIOPEN_32BIT_INDICES)
+                nws = mi.getReductionWorkspaceSize(b.h, rd, xd, yd)
+                nind = mi.getReductionIndicesSize(b.h, rd, xd, yd)
+                ws = b.empty(nbytes=nws) if nws else None
+                ind = b.empty(nbytes=nind) if nind else None
+                nbytes = n_in * size + n_out * size + nind
+                t_ours, t_peer = b.dev.pair_ms(
+                    lambda: mi.reduceTensor(b.h, rd, ind, nind, ws, nws, 1.0, xd, tx, 0.0, yd, ty),
+                    lambda: peer(tx, dims), 3 if b.dev.gpu else 1)
+                t_copy = b.dev.copy_ms(nbytes, 3 if b.dev.gpu else 1)
+                flags = {"-D": ",".join(map(str, shape)), "-R": ",".join(map(str, dims)), "-O": int(op),
+                         "-I": int(with_idx)}
+                b.rep.add(op=f"reduce_{name}_{kind}" + (f"_{suffix}" if suffix else ""),
+                          shape="x".join(map(str, shape)), nbytes=nbytes, ours_ms=t_ours, peer_ms=t_peer,
+                          copy_ms=t_copy, ratio=t_peer / t_ours, ours_gbs=nbytes / t_ours / 1e6,
+                          peer_gbs=nbytes / t_peer / 1e6, copy_gbs=nbytes / t_copy / 1e6,
+                          of_copy=t_copy / t_ours,
+                          driver=driver("reduce" + suffix, flags, b.dev.name, b.dev.repeat))
+
+
 GROUPS = {"elementwise": bench_elementwise, "elementwise16": bench_elementwise_16,
           "pooling": bench_pooling, "batchnorm": bench_batchnorm, "bntypes": bench_batchnorm_types,
           "lrn": bench_lrn, "softmax": bench_softmax, "softmax_types": bench_softmax_types,
@@ -694,6 +747,7 @@ def main(argv=None):
 
 
 GROUPS.update({"pooling_types": bench_pooling_types, "lrn_types": bench_lrn_types})
+GROUPS["reduce"] = bench_reduce
 
 
 if __name__ == "__main__":

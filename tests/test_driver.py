@@ -209,6 +209,7 @@ OTHER_OPS = [
     ("batchNormalizationForwardTraining", "bnorm", "-n 4 -c 3 -H 5 -W 5 -m 1 -F 1"),
     ("opTensor", "tensorop", "-n 2 -c 3 -H 4 -W 4 -o 2"),
     ("executeFusionPlan", "CBAInfer", "-n 2 -c 4 -H 6 -W 6 -k 8 -p 1 -q 1 -F 0"),
+    ("reduceTensor", "reduce", "-D 6,50,3 -R 1"),
 ]
 
 
@@ -763,4 +764,51 @@ def test_cbainfer_every_fusion_mode(capsys, mode, layout):
 ])
 def test_cbainfer_usage_errors(capsys, flags, message):
     code, _, err = run_main(capsys, "CBAInfer", "-n", 1, "-c", 4, "-H", 4, "-W", 4, "-k", 4, *flags.split())
+    assert code == 2 and message in err
+
+
+# ---- reduce -------------------------------------------------------------------------------------
+
+@needs("reduceTensor")
+@pytest.mark.parametrize("cmd", ["reduce", "reducefp16", "reducefp64"])
+@pytest.mark.parametrize("flags", [
+    "",                                                   # MIOpenDriver's defaults: 100,60,16,240 over 0,2
+    "-D 64,3000 -R 1 -O 3 -I 1",
+    "-D 3000,64 -R 0 -O 2 -I 1 -N 1",
+    "-D 2,3,4,5,6 -R 0,2,4 -O 7 -A 0.5 -B 2",
+    "-D 200000 -R 0 -O 5",
+    "-D 7,9,11 -R 0,1,2 -O 4 -I 1",
+    "-D 5,6 -R 1 -O 1 -C 6",
+])
+def test_reduce_verifies(capsys, cmd, flags):
+    code, out, err = run_main(capsys, cmd, *flags.split(), "--json")
+    assert code == 0, out + err
+    doc = json.loads(out)
+    assert doc["results"][0]["verified"] and doc["subcommand"] == cmd
+    if "-I 1" in flags:
+        assert doc["problem"]["indices"] == 1
+
+
+@needs("reduceTensor")
+def test_reduce_wrong_index_fails(capsys, monkeypatch):
+    import miopen_cy.driver.reduce as red
+    real = red.reduce_ref.reduce
+
+    def shifted(*args, **kw):
+        v, i = real(*args, **kw)
+        return v, i + 1
+    monkeypatch.setattr(red.reduce_ref, "reduce", shifted)
+    code, out, _ = run_main(capsys, "reduce", "-D", "4,30", "-R", "1", "-O", "3", "-I", "1")
+    assert code == 1 and "indices (wrong count) FAILED" in out
+
+
+@needs("reduceTensor")
+@pytest.mark.parametrize("flags, message", [
+    ("-D 4,5 -R 2", "-R 2: dims in 0..1"),
+    ("-D 4,x", "-D '4,x'"),
+    ("-O 9", "-O 9"),
+    ("-D 1,2,3,4,5,6,7 -R 0", "1 to 6 lengths"),
+])
+def test_reduce_usage_errors(capsys, flags, message):
+    code, _, err = run_main(capsys, "reduce", *flags.split())
     assert code == 2 and message in err

@@ -254,6 +254,47 @@ cdef extern from "miopen/miopen.h" nogil:
                                      const void* workSpace)
     miopenStatus_t miopenDestroyLRNDescriptor(miopenLRNDescriptor_t lrnDesc)
 
+    # tensor reduction (miopen_cy/reduce.pxi)
+    cdef struct miopenReduceTensorDescriptor:
+        pass
+    ctypedef miopenReduceTensorDescriptor* miopenReduceTensorDescriptor_t
+    ctypedef enum miopenReduceTensorOp_t:
+        MIOPEN_REDUCE_TENSOR_ADD
+    ctypedef enum miopenNanPropagation_t:
+        MIOPEN_NOT_PROPAGATE_NAN
+    ctypedef enum miopenReduceTensorIndices_t:
+        MIOPEN_REDUCE_TENSOR_NO_INDICES
+    ctypedef enum miopenIndicesType_t:
+        MIOPEN_32BIT_INDICES
+    miopenStatus_t miopenCreateReduceTensorDescriptor(miopenReduceTensorDescriptor_t* reduceTensorDesc)
+    miopenStatus_t miopenDestroyReduceTensorDescriptor(miopenReduceTensorDescriptor_t reduceTensorDesc)
+    miopenStatus_t miopenSetReduceTensorDescriptor(miopenReduceTensorDescriptor_t reduceTensorDesc,
+                                                   miopenReduceTensorOp_t reduceTensorOp,
+                                                   miopenDataType_t reduceTensorCompType,
+                                                   miopenNanPropagation_t reduceTensorNanOpt,
+                                                   miopenReduceTensorIndices_t reduceTensorIndices,
+                                                   miopenIndicesType_t reduceTensorIndicesType)
+    miopenStatus_t miopenGetReduceTensorDescriptor(const miopenReduceTensorDescriptor_t reduceTensorDesc,
+                                                   miopenReduceTensorOp_t* reduceTensorOp,
+                                                   miopenDataType_t* reduceTensorCompType,
+                                                   miopenNanPropagation_t* reduceTensorNanOpt,
+                                                   miopenReduceTensorIndices_t* reduceTensorIndices,
+                                                   miopenIndicesType_t* reduceTensorIndicesType)
+    miopenStatus_t miopenGetReductionIndicesSize(miopenHandle_t handle,
+                                                 const miopenReduceTensorDescriptor_t reduceTensorDesc,
+                                                 const miopenTensorDescriptor_t aDesc,
+                                                 const miopenTensorDescriptor_t cDesc, size_t* sizeInBytes)
+    miopenStatus_t miopenGetReductionWorkspaceSize(miopenHandle_t handle,
+                                                   const miopenReduceTensorDescriptor_t reduceTensorDesc,
+                                                   const miopenTensorDescriptor_t aDesc,
+                                                   const miopenTensorDescriptor_t cDesc, size_t* sizeInBytes)
+    miopenStatus_t miopenReduceTensor(miopenHandle_t handle,
+                                      const miopenReduceTensorDescriptor_t reduceTensorDesc,
+                                      void* indices, size_t indicesSizeInBytes,
+                                      void* workspace, size_t workspaceSizeInBytes,
+                                      const void* alpha, const miopenTensorDescriptor_t aDesc, const void* A,
+                                      const void* beta, const miopenTensorDescriptor_t cDesc, void* C)
+
     miopenStatus_t miopenDeriveBNTensorDescriptor(miopenTensorDescriptor_t derivedBnDesc,
                                                   const miopenTensorDescriptor_t xDesc,
                                                   miopenBatchNormMode_t bn_mode)

@@ -41,6 +41,7 @@ from .pool import cmd_pool
 from .report import EXIT_LIBRARY, EXIT_OK, EXIT_USAGE, EXIT_VERIFY_FAILED, Report, rms_range
 from .softmax import cmd_softmax
 from .solvers import cmd_solvers, registry_table
+from .reduce import cmd_reduce
 from .tensorop import cmd_tensorop
 from .timing import average_excluding_first, timed_calls
 
@@ -50,17 +51,18 @@ _corrupt_hook = None
 
 COMMANDS = {"conv": cmd_conv, "pool": cmd_pool, "lrn": cmd_lrn, "activ": cmd_activ,
             "softmax": cmd_softmax, "bnorm": cmd_bnorm, "tensorop": cmd_tensorop, "net": cmd_net,
-            "solvers": cmd_solvers, "CBAInfer": cmd_cbainfer}
+            "solvers": cmd_solvers, "CBAInfer": cmd_cbainfer, "reduce": cmd_reduce}
 # The fp16/bf16 sub-commands (MIOpenDriver's names and ours in the same naming): the base command
 # with its data type (and batch norm's parameter type).
 COMMANDS.update({name: functools.partial(COMMANDS[base], dtype=dt, name=name,
                                          **({"ptype": pt} if pt is not None else {}))
                  for name, (base, dt, pt, _) in VARIANTS.items()})
+COMMANDS.update({name: functools.partial(cmd_reduce, name=name) for name in ("reducefp16", "reducefp64")})
 # MIOpenDriver's other base arguments: data-type variants and operations this driver lacks.
 OTHER_TYPES = {"fp16": "fp16 (miopenHalf)", "bfp16": "bfloat16", "int8": "int8", "fp64": "fp64",
                "fp8": "fp8", "bfp8": "bfp8"}
 OTHER_OPS = ("rnn", "rnnfp16", "gemm", "gemmfp16", "ctc", "dropout",
-             "dropoutfp16", "reduce", "reducefp16", "reducefp64")
+             "dropoutfp16")
 
 
 def usage_text():

@@ -206,6 +206,22 @@ tensor_op   o  0    int    0 SetTensor, 1 ScaleTensor, 2 Add, 3 Mul, 4 Min, 5 Ma
 tensor_val  v  1.0  float  Scalar value for SetTensor and ScaleTensor (Default=1)
 """)
 
+REDUCE_FLAGS = table("""
+forw            F  1                 int    Run only Forward (Default=1)
+DimLengths      D  '100,60,16,240'   str    The dimensional lengths of the input tensor
+DimsToReduce    R  '0,2'             str    The indices of the dimensions to be reduced
+ReduceOp        O  0                 int    Reduction Operation Type (miopenReduceTensorOp_t: 0 ADD ... 7 NORM2) (Default=0)
+CompType        C  1                 int    The computation type of the Reduce operation (miopenDataType_t) (Default=1(Float))
+NanPropagation  N  0                 int    Nan number propagation mode (miopenNanPropagation_t) (Default=0)
+IndicesUsed     I  0                 int    Whether indices of the reduced values are output for Min/Max/AMax (Default=0)
+alpha           A  1.0               float  Scale factor for input tensor
+beta            B  0.0               float  Scale factor for output tensor
+wall
+iter=1 verify time
+dump_output     o  0                 int    Dumps the output buffers (Default=0)
+in_data         d  ''                str    Input data filename (Default=)
+""")
+
 NET_FLAGS = table("""
 batch|batchsize  n  8      int  Mini-batch size (Default=8)
 directions       F  'all'  str  Directions: all, or a list of fwd,bwd,wrw, or MIOpenDriver's -F bitmask (Default=all)

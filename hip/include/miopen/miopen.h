@@ -151,6 +151,8 @@ MIOPEN_DECLARE_OBJECT(miopenConvolutionDescriptor);
 MIOPEN_DECLARE_OBJECT(miopenPoolingDescriptor);
 /*! @ingroup LRN @brief Creates the miopenLRNDescriptor_t type */
 MIOPEN_DECLARE_OBJECT(miopenLRNDescriptor);
+/*! @ingroup TensorReduce @brief Creates the miopenReduceTensorDescriptor_t type */
+MIOPEN_DECLARE_OBJECT(miopenReduceTensorDescriptor);
 /*! @ingroup activation @brief Creates the miopenActivationDescriptor_t type */
 MIOPEN_DECLARE_OBJECT(miopenActivationDescriptor);
 /*! @brief An operator of a fusion plan (owned by its plan, destroyed with it). */
@@ -303,6 +305,53 @@ typedef enum
     MIOPEN_SOFTMAX_MODE_INSTANCE = 0, /*!< compute per image (N) across C, H, W */
     MIOPEN_SOFTMAX_MODE_CHANNEL  = 1, /*!< compute per spatial location (H, W) per image (N) across C */
 } miopenSoftmaxMode_t;
+
+/*! @brief Version of the TensorReduce API (1: AMAX, AVG, NORM1 and NORM2 added), as MIOpen's. */
+#define MIOPEN_API_VERSION_REDUCE_TENSOR 1
+
+/*! @enum miopenReduceTensorOp_t
+ * Tensor reduction operations (values as MIOpen's).
+ */
+typedef enum
+{
+    MIOPEN_REDUCE_TENSOR_ADD   = 0, /*!< sum of the reduced elements */
+    MIOPEN_REDUCE_TENSOR_MUL   = 1, /*!< product of the reduced elements */
+    MIOPEN_REDUCE_TENSOR_MIN   = 2, /*!< minimum of the reduced elements */
+    MIOPEN_REDUCE_TENSOR_MAX   = 3, /*!< maximum of the reduced elements */
+    MIOPEN_REDUCE_TENSOR_AMAX  = 4, /*!< maximum of the absolute values */
+    MIOPEN_REDUCE_TENSOR_AVG   = 5, /*!< mean of the reduced elements */
+    MIOPEN_REDUCE_TENSOR_NORM1 = 6, /*!< sum of the absolute values */
+    MIOPEN_REDUCE_TENSOR_NORM2 = 7, /*!< square root of the sum of squares */
+} miopenReduceTensorOp_t;
+
+/*! @enum miopenNanPropagation_t
+ * NaN propagation modes of the reductions.
+ */
+typedef enum
+{
+    MIOPEN_NOT_PROPAGATE_NAN = 0, /*!< MIN, MAX and AMAX skip NaNs */
+    MIOPEN_PROPAGATE_NAN     = 1, /*!< a NaN among the reduced elements gives NaN */
+} miopenNanPropagation_t;
+
+/*! @enum miopenReduceTensorIndices_t
+ * Whether MIN, MAX and AMAX also return the index of the element they chose.
+ */
+typedef enum
+{
+    MIOPEN_REDUCE_TENSOR_NO_INDICES        = 0, /*!< no indices */
+    MIOPEN_REDUCE_TENSOR_FLATTENED_INDICES = 1, /*!< the row-major index within the reduced dims */
+} miopenReduceTensorIndices_t;
+
+/*! @enum miopenIndicesType_t
+ * Index types of the reductions (MIOpen computes 32-bit indices only).
+ */
+typedef enum
+{
+    MIOPEN_32BIT_INDICES = 0, /*!< 32-bit unsigned integer indices */
+    MIOPEN_64BIT_INDICES = 1, /*!< 64-bit unsigned integer indices */
+    MIOPEN_16BIT_INDICES = 2, /*!< 16-bit unsigned integer indices */
+    MIOPEN_8BIT_INDICES  = 3, /*!< 8-bit unsigned integer indices */
+} miopenIndicesType_t;
 
 
 /*! @enum miopenConvolutionAttrib_t
@@ -1914,6 +1963,91 @@ MIOPEN_EXPORT miopenStatus_t miopenLRNBackward(miopenHandle_t handle,
  * @param lrnDesc   LRN tensor descriptor type (input)
  */
 MIOPEN_EXPORT miopenStatus_t miopenDestroyLRNDescriptor(miopenLRNDescriptor_t lrnDesc);
+
+/* ------------------------------------------------------------------------------------------ */
+/* Tensor reduction                                                                           */
+/* ------------------------------------------------------------------------------------------ */
+
+/*! @brief Creates an unset reduction descriptor.
+ * @param reduceTensorDesc  The new descriptor (output)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenCreateReduceTensorDescriptor(miopenReduceTensorDescriptor_t* reduceTensorDesc);
+
+/*! @brief Destroys a reduction descriptor.
+ * @param reduceTensorDesc  The descriptor (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenDestroyReduceTensorDescriptor(miopenReduceTensorDescriptor_t reduceTensorDesc);
+
+/*! @brief Sets a reduction descriptor. FLATTENED_INDICES takes MIOPEN_32BIT_INDICES only (as
+ * MIOpen). reduceTensorCompType is the accumulation type: miopen_cy accumulates in fp64 when it
+ * is miopenDouble or the data are fp64, int8 or int32, and in fp32 otherwise (fp16 and bf16
+ * included: always at least fp32).
+ * @param reduceTensorDesc         The descriptor (input)
+ * @param reduceTensorOp           The operation (input)
+ * @param reduceTensorCompType     The accumulation type (input)
+ * @param reduceTensorNanOpt       NaN propagation (input)
+ * @param reduceTensorIndices      Whether MIN / MAX / AMAX return indices (input)
+ * @param reduceTensorIndicesType  The index type (input)
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenSetReduceTensorDescriptor(miopenReduceTensorDescriptor_t reduceTensorDesc,
+                                miopenReduceTensorOp_t reduceTensorOp,
+                                miopenDataType_t reduceTensorCompType,
+                                miopenNanPropagation_t reduceTensorNanOpt,
+                                miopenReduceTensorIndices_t reduceTensorIndices,
+                                miopenIndicesType_t reduceTensorIndicesType);
+
+/*! @brief The settings of a set reduction descriptor (each output pointer may be null). */
+MIOPEN_EXPORT miopenStatus_t
+miopenGetReduceTensorDescriptor(const miopenReduceTensorDescriptor_t reduceTensorDesc,
+                                miopenReduceTensorOp_t* reduceTensorOp,
+                                miopenDataType_t* reduceTensorCompType,
+                                miopenNanPropagation_t* reduceTensorNanOpt,
+                                miopenReduceTensorIndices_t* reduceTensorIndices,
+                                miopenIndicesType_t* reduceTensorIndicesType);
+
+/*! @brief Bytes of indices miopenReduceTensor writes: numel(C) * 4 for MIN / MAX / AMAX with
+ * FLATTENED_INDICES, else 0.
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenGetReductionIndicesSize(miopenHandle_t handle,
+                              const miopenReduceTensorDescriptor_t reduceTensorDesc,
+                              const miopenTensorDescriptor_t aDesc,
+                              const miopenTensorDescriptor_t cDesc,
+                              size_t* sizeInBytes);
+
+/*! @brief Bytes of workspace miopenReduceTensor needs (the partial results of a reduction split
+ * over several blocks; 0 when it is not split). Depends on the shapes and types only.
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenGetReductionWorkspaceSize(miopenHandle_t handle,
+                                const miopenReduceTensorDescriptor_t reduceTensorDesc,
+                                const miopenTensorDescriptor_t aDesc,
+                                const miopenTensorDescriptor_t cDesc,
+                                size_t* sizeInBytes);
+
+/*! @brief C = alpha * reduceOp(A) + beta * C. Each length of C is 1 (that dimension of A is
+ * reduced) or A's; at least one is 1; at most 6 dimensions; A and C of one type (fp32, fp16, bf16,
+ * fp64, int8, int32; any strides). alpha and beta are doubles for fp64 data, floats otherwise.
+ * Indices (MIN / MAX / AMAX with FLATTENED_INDICES): int32, packed in C's row-major order, the
+ * row-major index within the reduced dimensions of the first element chosen (the last NaN under
+ * MIOPEN_PROPAGATE_NAN, as MIOpen's reference).
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenReduceTensor(miopenHandle_t handle,
+                   const miopenReduceTensorDescriptor_t reduceTensorDesc,
+                   void* indices,
+                   size_t indicesSizeInBytes,
+                   void* workspace,
+                   size_t workspaceSizeInBytes,
+                   const void* alpha,
+                   const miopenTensorDescriptor_t aDesc,
+                   const void* A,
+                   const void* beta,
+                   const miopenTensorDescriptor_t cDesc,
+                   void* C);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Batch normalization                                                                        */
