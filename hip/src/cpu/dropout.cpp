@@ -6,6 +6,7 @@
 #include "core/storage.hpp"
 
 #include <cstdint>
+#include <cstring>
 
 namespace miopen::cpu {
 namespace {
@@ -38,32 +39,44 @@ void Dropout(const DropoutArgs& a, const T* in, T* out, uint8_t* mask, uint64_t 
              uint64_t offset)
 {
     const int64_t blocks = (a.numel + kBlock - 1) / kBlock;
-#pragma omp parallel for schedule(static) if(blocks > 1)
+    // Threads only where there is enough work to pay for waking them.
+#pragma omp parallel for schedule(static) if(a.numel >= 4 * kBlock)
     for(int64_t b = 0; b < blocks; ++b)
     {
         const int64_t lo = b * kBlock;
-        const int64_t hi = lo + kBlock < a.numel ? lo + kBlock : a.numel;
-        for(int64_t g = lo; g < hi; g += 4)
+        const int64_t n  = lo + kBlock < a.numel ? kBlock : a.numel - lo;
+        alignas(64) uint8_t drawn[kBlock];
+        const uint8_t* keep = drawn;
+        if(a.read_mask)
+            keep = mask + lo;
+        else
         {
-            Philox4 bits{{0, 0, 0, 0}};
-            if(!a.read_mask)
-                bits = DropoutBits(seed, offset, static_cast<uint64_t>(g / 4));
-            const int lanes = hi - g < 4 ? static_cast<int>(hi - g) : 4;
-            for(int j = 0; j < lanes; ++j)
+            // A plain loop over whole groups, which the compiler vectorises across groups.
+            const uint64_t g0 = static_cast<uint64_t>(lo / 4);
+            const int64_t groups = (n + 3) / 4;
+            for(int64_t g = 0; g < groups; ++g)
             {
-                const int64_t i = g + j;
-                bool keep;
-                if(a.read_mask)
-                    keep = mask[i] != 0;
-                else
-                {
-                    keep = DropoutKeep(bits.v[j], a.rate);
-                    if(a.write_mask)
-                        mask[i] = keep ? 1 : 0;
-                }
+                const Philox4 bits = DropoutBits(seed, offset, g0 + static_cast<uint64_t>(g));
+                for(int j = 0; j < 4; ++j)
+                    drawn[4 * g + j] = DropoutKeep(bits.v[j], a.rate) ? 1 : 0;
+            }
+            if(a.write_mask)
+                std::memcpy(mask + lo, drawn, static_cast<size_t>(n));
+        }
+        if(a.packed)
+        {
+            const T* x = in + lo;
+            T* y       = out + lo;
+            for(int64_t k = 0; k < n; ++k)
+                y[k] = FloatTo<T>(keep[k] ? ToFloat(x[k]) * a.scale : 0.0f);
+        }
+        else
+        {
+            for(int64_t k = 0; k < n; ++k)
+            {
                 int64_t oi, oo;
-                Offsets(a, i, oi, oo);
-                out[oo] = keep ? FloatTo<T>(ToFloat(in[oi]) * a.scale) : FloatTo<T>(0.0f);
+                Offsets(a, lo + k, oi, oo);
+                out[oo] = FloatTo<T>(keep[k] ? ToFloat(in[oi]) * a.scale : 0.0f);
             }
         }
     }
