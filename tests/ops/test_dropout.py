@@ -20,7 +20,8 @@ def _states(h, nbytes=None):
     n = mi.dropoutGetStatesSize(h) if nbytes is None else nbytes
     if h.device == "cpu":
         return np.zeros(n, np.uint8), n
-    return mi.DeviceBuffer(h, n), n
+    # zeroed: a fresh allocation may hold an old descriptor's state
+    return mi.DeviceBuffer.from_numpy(h, np.zeros(n, np.uint8)), n
 
 
 def _read_states(h, states):
