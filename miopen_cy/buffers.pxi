@@ -206,16 +206,29 @@ cdef class DeviceBuffer:
         return f"DeviceBuffer({self.handle.device}, nbytes={self.nbytes}, ptr=0x{self._ptr:x})"
 
 
-cdef bint c_strides_match(tuple shape, object strides, Py_ssize_t itemsize, object desc):
+cdef bint c_strides_match(object shape, object strides, Py_ssize_t itemsize, object desc):
     """Whether an array of `shape` and byte `strides` has exactly the lengths and element strides
-    of the TensorDescriptor `desc` (dims of length 1 may have any stride)."""
+    of the TensorDescriptor `desc` (dims of length 1 may have any stride). Read from the
+    descriptor's C arrays: this runs for every strided array of every call."""
     if desc is None:
         return False
-    got = (<TensorDescriptor>desc).c_get()
-    if got is None or tuple(got[1]) != shape:
+    cdef miopenTensorDescriptor_t d = (<TensorDescriptor>desc).c_desc
+    cdef int n = 0
+    cdef int lens[C_MAX_DIMS]
+    cdef int dstr[C_MAX_DIMS]
+    cdef miopenDataType_t dtype = miopenFloat
+    if d is NULL or miopenGetTensorDescriptorSize(d, &n) != miopenStatusSuccess or n > C_MAX_DIMS or n < 0:
         return False
-    for n, st, dst in zip(shape, strides, got[2]):
-        if n != 1 and st != dst * itemsize:
+    if len(shape) != n or len(strides) != n:
+        return False
+    # c_ok, not check_status: this runs while a call's arguments are converted, and check_status
+    # would finish the arrays already staged for that call.
+    c_ok(miopenGetTensorDescriptor(d, &dtype, lens, dstr))
+    cdef Py_ssize_t i
+    for i in range(n):
+        if shape[i] != lens[i]:
+            return False
+        if lens[i] != 1 and strides[i] != dstr[i] * itemsize:
             return False
     return True
 
@@ -681,11 +694,12 @@ cdef bint c_torch_fits(object obj, Handle handle, size_t need, int dtype,
     ordinal = obj.get_device()                  # -1 for a CPU tensor
     if ordinal != handle.c_ordinal or obj.requires_grad:
         return False
-    if not obj.is_contiguous() and not c_strides_match(tuple(obj.shape), obj.stride(), 1, desc):
+    contiguous = obj.is_contiguous()
+    if not contiguous and not c_strides_match(obj.shape, obj.stride(), 1, desc):
         return False
     if dtype >= 0 and _torch_dtype_of.get(obj.dtype, -1) != dtype:
         return False
-    if obj.is_contiguous() and <size_t>obj.nbytes < need:
+    if contiguous and <size_t>obj.nbytes < need:
         return False
     handle.c_wait_for(_torch_raw_stream(ordinal))
     ptr[0] = <uintptr_t>obj.data_ptr()

@@ -307,7 +307,7 @@ def bench_pooling_types(b):
             nbytes = es * (int(np.prod(shape)) + int(np.prod(oshape)))
             flags = {"-y": 3, "-x": 3, "-p": 1, "-q": 1, "-v": 2, "-u": 2, "-m": name}
             if layout == "NHWC":
-                flags["--in_layout"] = flags["--out_layout"] = "NHWC"
+                flags["--input"] = "x".join(map(str, shape)) + ",NHWC"   # MIOpenDriver pool's tensor flag
             sub = "pool" + DRIVER_SUFFIX[dt]
             b.row(f"{name}pool_fwd_{tag}", shape, nbytes,
                   lambda: mi.poolingForward(b.h, pd, 1.0, d, x, 0.0, od, y, False, None, 0),
@@ -435,7 +435,7 @@ def bench_batchnorm_types(b):
             d = mi.TensorDescriptor()
             mi.setTensorDescriptor(d, dt, 4, list(shape), list(tx.stride()))
             x, y, dy, dx = tx.data_ptr(), ty.data_ptr(), tdy.data_ptr(), tdx.data_ptr()
-            flags = {"--in_layout": lay.upper()} if lay == "nhwc" else {}
+            flags = {"-L": lay.upper()} if lay == "nhwc" else {}   # MIOpenDriver bnorm's --layout
             for mode, mname, mflag in ((mi.miopenBNSpatial, "", 1), (mi.miopenBNPerActivation, "_peract", 0)):
                 if mode == mi.miopenBNPerActivation and lay == "nhwc":
                     continue                    # PyTorch has no channels-last per-activation batch norm

@@ -54,15 +54,23 @@ bool TextDbCore::SafeFile(const std::string& path, bool writing)
     return false;
 }
 
-bool TextDbCore::Readable(const std::string& path, Stamp& stamp)
+bool TextDbCore::StatFile(const std::string& path, Stamp& stamp)
 {
     struct stat st{};
-    if(lstat(path.c_str(), &st) != 0 || !SafeFile(path, /*writing=*/false) || !SafeDir(DirOf(path)))
+    if(lstat(path.c_str(), &st) != 0)
         return false;
     stamp.size  = st.st_size;
     stamp.inode = st.st_ino;
     stamp.mtime = st.st_mtim;
+    stamp.ctime = st.st_ctim;
+    stamp.mode  = st.st_mode;
+    stamp.uid   = st.st_uid;
     return true;
+}
+
+bool TextDbCore::Readable(const std::string& path, Stamp& stamp)
+{
+    return StatFile(path, stamp) && SafeFile(path, /*writing=*/false) && SafeDir(DirOf(path));
 }
 
 bool TextDbCore::Writable(const std::string& path)

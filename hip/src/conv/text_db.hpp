@@ -6,7 +6,10 @@
 // - a line that does not parse, and a last line without its newline (a cut write), are skipped with
 //   one warning per file and dropped at the next write;
 // - a write re-reads the file under its lock and replaces it atomically (db_file::LockedRewrite);
-// - the parsed file is cached and re-read only when its size, inode or mtime changed;
+// - the parsed file is cached and re-read only when its size, inode, mtime, ctime, mode or owner
+//   changed: a lookup of an unchanged file costs one lstat (the directory's and the file's safety
+//   checks run when the file is (re)read, not on every lookup: a call's find-db and perf-db
+//   lookups took several stat calls each, a good part of a short GPU call's host time);
 // - whatever cannot go to the disk (no MIOPEN_USER_DB_PATH nor HOME, an unusable directory or
 //   file, a failed write, or the disk turned off) is kept in memory for the process, with one
 //   warning per cause; a memory record answers before the file's.
@@ -40,19 +43,25 @@ protected:
     void WarnOnce(const std::string& id, const std::string& message);
     /// The one warning that there is no directory at all.
     void WarnNoDirectory();
-    /// Whether the file may be read now: it exists, is a regular file in a usable directory (else
-    /// warns once). `stamp` gets its size, inode and mtime.
+    /// What tells a changed file: its size, inode, mtime, ctime, mode and owner.
     struct Stamp
     {
         off_t size = -1;
         ino_t inode = 0;
-        struct timespec mtime{};
+        struct timespec mtime{}, ctime{};
+        mode_t mode = 0;
+        uid_t uid = 0;
         bool operator==(const Stamp& o) const
         {
             return size == o.size && inode == o.inode && mtime.tv_sec == o.mtime.tv_sec &&
-                   mtime.tv_nsec == o.mtime.tv_nsec;
+                   mtime.tv_nsec == o.mtime.tv_nsec && ctime.tv_sec == o.ctime.tv_sec &&
+                   ctime.tv_nsec == o.ctime.tv_nsec && mode == o.mode && uid == o.uid;
         }
     };
+    /// One lstat of `path` into `stamp`; false when there is nothing at the path.
+    static bool StatFile(const std::string& path, Stamp& stamp);
+    /// Whether the file may be read now: it exists, is a regular file in a usable directory (else
+    /// warns once). `stamp` gets its StatFile stamp.
     bool Readable(const std::string& path, Stamp& stamp);
     /// Whether the file may be replaced (creating its directory); else warns once.
     bool Writable(const std::string& path);
@@ -141,7 +150,8 @@ public:
 private:
     struct FileCache
     {
-        bool loaded = false;
+        bool loaded   = false;
+        bool readable = false;   // records read from the file at `stamp`, after its safety checks
         Stamp stamp;
         Records records;
     };
@@ -165,6 +175,8 @@ private:
     {
         FileCache& fc = files_[path];
         Stamp stamp;
+        if(fc.readable && StatFile(path, stamp) && fc.stamp == stamp)
+            return fc.records;   // checked and read before, unchanged since
         if(!Readable(path, stamp))
         {
             fc = FileCache{};
@@ -172,11 +184,15 @@ private:
             return fc.records;
         }
         if(fc.loaded && fc.stamp == stamp)
+        {
+            fc.readable = true;
             return fc.records;
+        }
         std::ifstream in(path);
         fc.records = in ? Parsed(path, in) : Records{};
-        fc.loaded  = true;
-        fc.stamp   = stamp;
+        fc.loaded   = true;
+        fc.readable = true;
+        fc.stamp    = stamp;
         return fc.records;
     }
 

@@ -399,6 +399,92 @@ void BackwardChannelsLast(const PoolShape& s, float alpha, const T* dy, const St
     }
 }
 
+/// Channels-last max backward by scatter: one item per (n, block of up to 16 channels), whose
+/// accumulator holds the image's D x H x W positions of the block's channels; every dy of the
+/// block, in (od, oh, ow) order, goes to the position its index names (the sums and their order
+/// are BackwardMax's), then the block is written to dx once. BackwardChannelsLast instead visits
+/// each dx row's covering windows and tests every index against the row, a data-dependent branch
+/// per (window, channel) that ran at about a third of PyTorch's speed. False (nothing written)
+/// where the accumulator would pass 16 MB or a mask-mode window has more than 2^16 positions.
+template <class Idx, class T>
+bool BackwardMaxChannelsLastScatter(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
+                                    const PoolIndex& index, float beta, T* dx, const Strides5& dxs)
+{
+    const int64_t C = s.c, D = s.in[0], H = s.in[1], W = s.in[2];
+    const int64_t OD = s.out[0], OH = s.out[1], OW = s.out[2];
+    const int64_t Rd = s.window[0], Rh = s.window[1], R = s.window[2];
+    const int64_t M = Rd * Rh * R, image = D * H * W, plane = OD * OH * OW;
+    int64_t cb = std::min<int64_t>(C, 16);
+    while(cb > 1 && image * cb * 4 > (int64_t{4} << 20))
+        cb /= 2;
+    if(image * cb * 4 > (int64_t{16} << 20) || (!index.image && M > (int64_t{1} << 16)))
+        return false;
+    std::vector<int32_t> kd_of(index.image ? 0 : M), kh_of(kd_of.size()), kw_of(kd_of.size());
+    for(int64_t m = 0; m < static_cast<int64_t>(kd_of.size()); ++m)
+    {
+        kd_of[m] = static_cast<int32_t>(m / (Rh * R));
+        kh_of[m] = static_cast<int32_t>(m / R % Rh);
+        kw_of[m] = static_cast<int32_t>(m % R);
+    }
+    const Idx* idx       = static_cast<const Idx*>(index.data);
+    const int64_t blocks = (C + cb - 1) / cb, items = s.n * blocks;
+#pragma omp parallel if(Parallel(s.n * C * image))
+    {
+        std::vector<float> acc(image * cb), tmp(cb);
+#pragma omp for schedule(dynamic, 1)
+        for(int64_t item = 0; item < items; ++item)
+        {
+            const int64_t n = item / blocks, c0 = item % blocks * cb, nc = std::min(cb, C - c0);
+            float* a = acc.data();
+            std::fill(acc.begin(), acc.end(), 0.0f);
+            const Idx* ib = idx + (n * C + c0) * plane;
+            for(int64_t od = 0; od < OD; ++od)
+                for(int64_t oh = 0; oh < OH; ++oh)
+                {
+                    const int64_t ds = od * s.stride[0] - s.pad[0];
+                    const int64_t hs = oh * s.stride[1] - s.pad[1];
+                    for(int64_t ow = 0; ow < OW; ++ow)
+                    {
+                        const int64_t o  = (od * OH + oh) * OW + ow;
+                        const int64_t ws = ow * s.stride[2] - s.pad[2];
+                        const T* g = dy + n * dys[0] + od * dys[2] + oh * dys[3] + ow * dys[4] + c0 * dys[1];
+                        for(int64_t j = 0; j < nc; ++j)
+                        {
+                            const uint64_t m = static_cast<uint64_t>(ib[j * plane + o]);
+                            int64_t pos;
+                            if(index.image)
+                            {
+                                if(m >= static_cast<uint64_t>(image))
+                                    continue;
+                                pos = static_cast<int64_t>(m);
+                            }
+                            else
+                            {
+                                if(m >= static_cast<uint64_t>(M))
+                                    continue;
+                                const int64_t d = ds + kd_of[m], h = hs + kh_of[m], w = ws + kw_of[m];
+                                if(static_cast<uint64_t>(d) >= static_cast<uint64_t>(D) ||
+                                   static_cast<uint64_t>(h) >= static_cast<uint64_t>(H) ||
+                                   static_cast<uint64_t>(w) >= static_cast<uint64_t>(W))
+                                    continue;
+                                pos = (d * H + h) * W + w;
+                            }
+                            a[pos * cb + j] += ToFloat(g[j * dys[1]]);
+                        }
+                    }
+                }
+            for(int64_t pos = 0; pos < image; ++pos)
+            {
+                const int64_t w = pos % W, h = pos / W % H, d = pos / (W * H);
+                T* r           = dx + n * dxs[0] + d * dxs[2] + h * dxs[3] + w * dxs[4] + c0 * dxs[1];
+                const float* v = a + pos * cb;
+                WriteBlended(r, dxs[1], nc, alpha, beta, tmp.data(), [&](int64_t j) { return v[j]; });
+            }
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 template <class T>
@@ -410,7 +496,9 @@ void PoolBackward(const PoolShape& s, float alpha, const T* dy, const Strides5& 
         if(s.mode != miopenPoolingMax)
             return BackwardChannelsLast<uint8_t>(s, alpha, dy, dys, index, beta, dx, dxs);
         return WithIndexType(index.type, [&](auto tag) {
-            BackwardChannelsLast<decltype(tag)>(s, alpha, dy, dys, index, beta, dx, dxs);
+            using Idx = decltype(tag);
+            if(!BackwardMaxChannelsLastScatter<Idx>(s, alpha, dy, dys, index, beta, dx, dxs))
+                BackwardChannelsLast<Idx>(s, alpha, dy, dys, index, beta, dx, dxs);
         });
     }
     if(s.mode != miopenPoolingMax)

@@ -66,19 +66,47 @@ std::string MmaArchWhyNot(const std::string& arch)
     return arch + " has no MFMA (needs gfx908 or gfx90a)";
 }
 
-/// Backward weights: parts of the reduction (n, output positions), so that the grid holds about
-/// two blocks a multiprocessor: at least 128 positions a part, at most 64 parts, G * parts <=
-/// 65535.
+/// The split count in [1, most] that minimises a time model fitted to an H200 (fp16, batch 32):
+/// the kernels run two blocks a multiprocessor, so `slots` = 2 * SMs blocks make a wave, and a
+/// wave of blocks of k reduction steps takes about k + 1 microseconds (3x3 c64 56x56 forward:
+/// 784 tiles of 18 steps in 56.7 us, 1.06 us a step a wave); fp32 partials add their traffic
+/// (`out_elems` floats a part, written once and read once by the reduction, at about 3 TB/s)
+/// and the reduction's launch (about 3 us). `reduced`: the unsplit run writes
+/// partials too (backward weights). Ties go to the fewer parts.
+size_t ModelSplits(size_t tiles, size_t steps, size_t most, size_t slots, double out_elems, bool reduced)
+{
+    auto time_us = [&](size_t s) {
+        const double waves = double((tiles * s + slots - 1) / slots);
+        const double t     = waves * (double((steps + s - 1) / s) + 1.0);
+        return s == 1 && !reduced ? t : t + double(s) * out_elems * 8.0 / 3.0e6 + 3.0;
+    };
+    size_t splits = 1;
+    double best   = time_us(1);
+    for(size_t s = 2; s <= most; ++s)
+        if(const double t = time_us(s); t < best)
+        {
+            best   = t;
+            splits = s;
+        }
+    return splits;
+}
+
+/// Backward weights: parts of the reduction (n, output positions), as ModelSplits chooses them:
+/// at least 128 positions a part, at most 256 parts, G * parts <= 65535. The count was
+/// ceil(2 * SMs / tiles), capped at 64: the cap left the one- and two-tile problems (K and
+/// C * taps <= 128: the stem, the c64 and k64 1x1 layers) on 64 blocks (256 parts made them
+/// 1.2-1.7x faster on an H200, the stem 0.47 -> 0.27 ms; 1024 gained nothing more), and the
+/// ceiling sent grids of 130-260 tiles into a full wave and a short second one.
 int IgemmMmaWrwSplits(const Handle& handle, const ConvProblem& p)
 {
-    const size_t tiles = ((p.k / p.groups + 127) / 128) * ((p.c / p.groups * p.FilterSpatial() + 127) / 128) *
-                         size_t(p.groups);
-    const size_t target = 2 * size_t(gpu::MultiprocessorCount(handle.Ordinal()));
-    size_t splits       = (target + tiles - 1) / tiles;
-    splits              = std::min<size_t>(splits, std::max<size_t>(1, p.n * p.OutSpatial() / 128));
-    splits              = std::min<size_t>(splits, 64);
-    splits              = std::min<size_t>(splits, 65535 / size_t(p.groups));
-    return static_cast<int>(std::max<size_t>(splits, 1));
+    const size_t cols  = p.c / p.groups * p.FilterSpatial();
+    const size_t tiles = ((p.k / p.groups + 127) / 128) * ((cols + 127) / 128) * size_t(p.groups);
+    const size_t positions = p.n * p.OutSpatial();
+    size_t most            = std::min<size_t>(256, std::max<size_t>(1, positions / 128));
+    most                   = std::max<size_t>(1, std::min<size_t>(most, 65535 / size_t(p.groups)));
+    const size_t slots     = 2 * size_t(gpu::MultiprocessorCount(handle.Ordinal()));
+    const double out_elems = double(p.k) * double(cols);
+    return static_cast<int>(ModelSplits(tiles, (positions + 31) / 32, most, slots, out_elems, true));
 }
 
 /// Backward data's stride phases (the kernel runs one GEMM a residue class of dx positions, grid z
@@ -93,13 +121,13 @@ size_t IgemmMmaPhases(const ConvProblem& p)
 
 /// Forward and backward data: parts of the reduction (filter taps * C/G, or * K/G) when the
 /// 128 x 128 output tiles alone leave multiprocessors idle (fewer tiles than multiprocessors:
-/// 512x7x7 at batch 32 has 52), so that the grid holds about two blocks a multiprocessor: at
-/// least 4 steps (128 elements) a part, at most 16 parts, G * phases * parts <= 65535, no empty
-/// part in the largest phase (backward data: a smaller phase's last parts may be empty).
-/// 1: unsplit. Measured on an H200 (fp16, batch 32): splitting the 52-tile 3x3 layers into 6 made
-/// them 1.3x (forward) and 1.6x (backward data) faster, while splitting grids of 196-208 tiles
-/// (one to two blocks a multiprocessor; the 1x1 layers at 28x28 and 7x7) made them 1.4-1.5x
-/// slower: those stay whole.
+/// 512x7x7 at batch 32 has 52), as ModelSplits chooses them: at most 16, at least 4 steps (128
+/// elements) a part, G * phases * parts <= 65535, no empty part in the largest phase (backward
+/// data's smaller phases may end with empty parts). 7x7 3x3 c512 k512 (52 tiles of 144 steps)
+/// takes 5 parts, one full wave (ceil(2 * SMs / tiles) = 6 before: a full wave and a 48-block
+/// second one, 61 us measured), 14x14 1x1 c1024 k256 (98 tiles of 32 steps) 2 (3 before: two
+/// waves, 44 us). 1: unsplit, which grids of one tile a multiprocessor or more always are
+/// (splitting grids of 196-208 tiles made them 1.4-1.5x slower).
 int IgemmMmaSplitsK(const Handle& handle, const ConvProblem& p)
 {
     // Backward data by stride phase: a phase's rows are about N * prod(in / stride), its taps
@@ -117,16 +145,15 @@ int IgemmMmaSplitsK(const Handle& handle, const ConvProblem& p)
     const size_t red    = taps * ((bwd ? p.k : p.c) / p.groups);
     const size_t tiles  = ((rows + 127) / 128) * ((cols + 127) / 128) * size_t(p.groups) * phases;
     const size_t sms    = size_t(gpu::MultiprocessorCount(handle.Ordinal()));
-    const size_t target = 2 * sms;
+    const size_t slots  = 2 * sms;
     if(tiles >= sms)
         return 1;
     const size_t steps = (red + 31) / 32;   // the kernel's reduction step (kIgemmMmaBK)
-    size_t splits      = (target + tiles - 1) / tiles;
-    splits             = std::min<size_t>(splits, std::max<size_t>(1, steps / 4));
-    splits             = std::min<size_t>(splits, 16);
-    splits             = std::min<size_t>(splits, 65535 / (size_t(p.groups) * phases));
-    splits             = std::max<size_t>(splits, 1);
-    const size_t per   = (steps + splits - 1) / splits;   // steps a part; then no part is empty
+    size_t most        = std::min<size_t>(16, std::max<size_t>(1, steps / 4));
+    most               = std::max<size_t>(1, std::min<size_t>(most, 65535 / (size_t(p.groups) * phases)));
+    const double out_elems = double(rows) * double(cols) * double(p.groups) * double(phases);
+    const size_t splits    = ModelSplits(tiles, steps, most, slots, out_elems, false);
+    const size_t per = (steps + splits - 1) / splits;   // steps a part; then no part is empty
     return static_cast<int>((steps + per - 1) / per);
 }
 
