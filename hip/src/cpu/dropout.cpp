@@ -4,9 +4,11 @@
 // groups of four elements (one Philox call each), so the bits do not depend on the thread count.
 #include "dropout/dropout_args.hpp"
 #include "core/storage.hpp"
+#include "cpu/storage_convert.hpp"
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace miopen::cpu {
 namespace {
@@ -69,10 +71,23 @@ void Dropout(const DropoutArgs& a, const T* in, T* out, uint8_t* mask, uint64_t 
         }
         if(a.packed)
         {
-            const T* x = in + lo;
-            T* y       = out + lo;
-            for(int64_t k = 0; k < n; ++k)
-                y[k] = FloatTo<T>(keep[k] ? ToFloat(x[k]) * scale : 0.0f);
+            if constexpr(std::is_same_v<T, float>)
+            {
+                const float* x = in + lo;
+                float* y       = out + lo;
+                for(int64_t k = 0; k < n; ++k)
+                    y[k] = keep[k] ? x[k] * scale : 0.0f;
+            }
+            else
+            {
+                // 16-bit data through the bulk conversions (F16C, AVX-512 BF16): same bits.
+                alignas(64) float v[kBlock];
+                const auto m = static_cast<size_t>(n);
+                ConvertToFloat(in + lo, v, m);
+                for(int64_t k = 0; k < n; ++k)
+                    v[k] = keep[k] ? v[k] * scale : 0.0f;
+                ConvertFromFloat(v, out + lo, m);
+            }
         }
         else
         {
