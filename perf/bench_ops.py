@@ -595,7 +595,8 @@ def bench_overhead(b):
 
 def bench_fusion(b):
     """Fusion plans (issue 19) beside the same ops called one by one and PyTorch eager: conv + bias
-    + ReLU (a ResNet-50 3x3 layer) and batch-norm inference + ReLU. Rows *_fused run the plan,
+    + ReLU (a ResNet-50 3x3 layer), batch-norm inference + ReLU, batch-norm training + ReLU and its
+    backward (batch-norm backward + ReLU backward). Rows *_fused run the plan,
     *_separate our separate calls; both against PyTorch's conv2d(bias) + relu / batch_norm + relu,
     so fused over separate is the ratio of the two rows' ratios."""
     shape = b.shape((4, 64, 56, 56), (32, 64, 56, 56))
@@ -652,6 +653,61 @@ def bench_fusion(b):
     b.row("bn_relu_fused", shape, nb, lambda: mi.executeFusionPlan(b.h, bplan, xd, x, xd, xbn, bargs), bn_peer,
           "CBAInfer", {"-F": 2, "-M": 1, "-m": 3})
     b.row("bn_relu_separate", shape, nb, bn_separate, bn_peer, "CBAInfer", {"-F": 2, "-M": 1, "-m": 3})
+    # batch-norm training + ReLU (BnFwdTrgActivationFused: the activation where the training
+    # kernels store y) and its backward (BnBwdTrgActivationFused: dy' = relu'(bn(x)) * dy on the
+    # fly in the backward kernels); separate: the same ops one by one (the backward: bn(x)
+    # recomputed by an inference call, the activation's backward, the batch norm's backward).
+    rmean, rvar = b.array((c,)), b.array((c,), positive=True)
+    smean, sinv = b.empty((c,)), b.empty((c,))
+    tplan = mi.createFusionPlan(mi.miopenVerticalFusion, xd)
+    targs = mi.createOperatorArgs()
+    mi.setOpArgsBatchNormForward(targs, mi.createOpBatchNormForward(tplan, mi.miopenBNSpatial, True), 1.0, 0.0,
+                                 scale, bb, smean, sinv, rmean, rvar, 0.1, 1e-5)
+    mi.setOpArgsActivForward(targs, mi.createOpActivationForward(tplan, mi.miopenActivationRELU), 1.0, 0.0,
+                             0.0, 0.0, 0.0)
+    mi.compileFusionPlan(b.h, tplan)
+
+    def train_separate():
+        mi.batchNormalizationForwardTraining(b.h, mi.miopenBNSpatial, 1.0, 0.0, xd, x, xd, xbn, pd, scale, bb, 0.1,
+                                             rmean, rvar, 1e-5, smean, sinv)
+        mi.activationForward(b.h, ad, 1.0, xd, xbn, 0.0, xd, xbn)
+
+    trm, trv = b.tensor((c,)), b.tensor((c,), positive=True)
+    train_peer = lambda: F.relu(F.batch_norm(tx, trm, trv, tw2, tb2, training=True, momentum=0.1, eps=1e-5))
+    train_flags = {"-m": 1, "-F": 1, "-r": 1, "-s": 1}
+    b.row("bn_train_relu_fused", shape, nb, lambda: mi.executeFusionPlan(b.h, tplan, xd, x, xd, xbn, targs),
+          train_peer, "bnorm", train_flags)
+    b.row("bn_train_relu_separate", shape, nb, train_separate, train_peer, "bnorm", train_flags)
+    train_separate()    # saved statistics for the backward
+    dy, dx = b.array(shape), b.empty(shape)
+    dscale, dbias = b.empty((c,)), b.empty((c,))
+    bwplan = mi.createFusionPlan(mi.miopenVerticalFusion, xd)
+    bwargs = mi.createOperatorArgs()
+    mi.setOpArgsBatchNormBackward(bwargs, mi.createOpBatchNormBackward(bwplan, mi.miopenBNSpatial), 1.0, 0.0, x,
+                                  scale, bb, dscale, dbias, smean, sinv)
+    mi.setOpArgsActivBackward(bwargs, mi.createOpActivationBackward(bwplan, mi.miopenActivationRELU), 1.0, 0.0,
+                              None, None, 0.0, 0.0, 0.0)
+    mi.compileFusionPlan(b.h, bwplan)
+    ubuf, gbuf = b.empty(shape), b.empty(shape)
+    # bn(x) by an inference call needs the variance: savedInvVariance^-2 (epsilon 0); ones here
+    # (the timing does not depend on the values)
+    var1 = b.array((c,), positive=True)
+
+    def bwd_separate():
+        mi.batchNormalizationForwardInference(b.h, mi.miopenBNSpatial, 1.0, 0.0, xd, x, xd, ubuf, pd, scale, bb,
+                                              smean, var1, 0.0)
+        mi.activationBackward(b.h, ad, 1.0, xd, ubuf, xd, dy, xd, ubuf, 0.0, xd, gbuf)
+        mi.batchNormalizationBackward(b.h, mi.miopenBNSpatial, 1.0, 0.0, 1.0, 0.0, xd, x, xd, gbuf, xd, dx, pd,
+                                      scale, dscale, dbias, 0.0, smean, sinv)
+
+    txg, twg, tbg = tx.clone().requires_grad_(), tw2.clone().requires_grad_(), tb2.clone().requires_grad_()
+    tyr = F.relu(F.batch_norm(txg, None, None, twg, tbg, training=True, eps=1e-5))
+    tdy = torch.randn_like(tyr)
+    bwd_peer = lambda: torch.autograd.grad(tyr, (txg, twg, tbg), tdy, retain_graph=True)
+    bwd_flags = {"-m": 1, "-F": 0, "-b": 1, "-s": 1}
+    b.row("bn_bwd_relu_fused", shape, 12 * int(np.prod(shape)),
+          lambda: mi.executeFusionPlan(b.h, bwplan, xd, dy, xd, dx, bwargs), bwd_peer, "bnorm", bwd_flags)
+    b.row("bn_bwd_relu_separate", shape, 12 * int(np.prod(shape)), bwd_separate, bwd_peer, "bnorm", bwd_flags)
 
 
 GROUPS = {"elementwise": bench_elementwise, "elementwise16": bench_elementwise_16,

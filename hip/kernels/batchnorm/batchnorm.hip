@@ -18,8 +18,11 @@
 //                   (the group's n values staged in shared memory; bn_peract_bwd the same)
 //   bn_param_*      parameter tensors of any type and strides to packed fp32 and back
 // The applies of fp32 data run on the element-wise engine; those of 16-bit data on the strided
-// kernels here (one element a thread, LoadFloat / StoreFloat).
+// kernels here (one element a thread, LoadFloat / StoreFloat), and so do those fused with an
+// activation (bn_activ.hpp: y = act(v) as stored; backward dy' = act'(u) * dy in the gradient
+// sums, bn_peract_*, and the dx apply).
 #include "kernels/batchnorm/batchnorm_kernels.hpp"
+#include "kernels/batchnorm/bn_activ.hpp"
 #include "kernels/common/elementwise.hpp"
 #include "kernels/common/reduce.hpp"
 #include "kernels/common/storage_types.hpp"
@@ -41,19 +44,33 @@ struct StatsAcc
     }
 };
 
-template <class T>
+template <class T, class Op = PassThru>
 struct GradAcc
 {
     const T* x;
     const T* dy;
     const double* mean;
     double mu;
-    __device__ void Begin(int64_t g, const int64_t (&)[3]) { mu = mean[g]; }
+    const float* ue = nullptr; // fused: the activation's input coefficients
+    const float* uf = nullptr;
+    Op op{};
+    float mf = 0.0f, e = 0.0f, f = 0.0f;
+    __device__ void Begin(int64_t g, const int64_t (&)[3])
+    {
+        mu = mean[g];
+        if constexpr(kBnActive<Op>)
+        {
+            mf = static_cast<float>(mu);
+            e  = ue[g];
+            f  = uf[g];
+        }
+    }
     __device__ void Add(const int64_t (&off)[2], double& s1, double& s2) const
     {
-        const double g = LoadFloat(dy + off[1]);
+        const float xv = LoadFloat(x + off[0]);
+        const double g = BnActBack<T>(op, xv, mf, e, f, LoadFloat(dy + off[1]));
         s1 += g;
-        s2 += g * (static_cast<double>(LoadFloat(x + off[0])) - mu);
+        s2 += g * (static_cast<double>(xv) - mu);
     }
 };
 
@@ -196,9 +213,9 @@ __device__ inline void PeractStage2(int64_t n, int64_t groups, const T* x, const
 /// column of n stored elements a thread: registers held all 64 before, 206 of them, one block of
 /// 256 an SM): the mean and M2 in double by two passes over them (the CPU's formulas), the
 /// finish, then y. x is read once from global memory.
-template <class T, bool ReadY>
+template <class T, bool ReadY, class Op>
 __global__ void MIOPEN_CY_BN_PERACT_BOUNDS(kPeractTrainBlocks<T>)
-    BnPeractTrain(int64_t n, int64_t groups, const T* x, T* y, BnTrainArgs t, float beta)
+    BnPeractTrain(int64_t n, int64_t groups, const T* x, T* y, BnTrainArgs t, float beta, Op op)
 {
     extern __shared__ unsigned char bn_peract_smem[];
     const int64_t g = int64_t{blockIdx.x} * kBnPeractThreads + threadIdx.x;
@@ -228,7 +245,7 @@ __global__ void MIOPEN_CY_BN_PERACT_BOUNDS(kPeractTrainBlocks<T>)
         float r = (DeviceToFloat(v[i * kBnPeractThreads]) - cm) * ca + cc;
         if(ReadY)
             r += beta * LoadFloat(out);
-        StoreFloat(out, r);
+        StoreFloat(out, BnActF<T>(op, r));
     }
 }
 
@@ -252,9 +269,10 @@ __global__ void BnInferCoef(GroupArgs<1> a, const float* scale, const float* bia
 /// memory (n <= kBnPeractTrainMaxN; x's column, then dy's, n rows of kBnPeractThreads each):
 /// the statistics (saved, or recomputed as bn_bwd_prepare does), the sums, dscale / dbias and dx
 /// by bn_bwd_finish's and bn_bwd_apply's formulas. x and dy are read once from global memory.
-template <class T, bool ReadDx>
+template <class T, bool ReadDx, class Op>
 __global__ void MIOPEN_CY_BN_PERACT_BOUNDS(kPeractBwdBlocks<T>)
-    BnPeractBwd(int64_t n, int64_t groups, const T* x, const T* dy, T* dx, BnPeractBwdArgs b)
+    BnPeractBwd(int64_t n, int64_t groups, const T* x, const T* dy, T* dx, BnPeractBwdArgs b,
+                Op op)
 {
     extern __shared__ unsigned char bn_peract_smem[];
     const int64_t g = int64_t{blockIdx.x} * kBnPeractThreads + threadIdx.x;
@@ -284,12 +302,21 @@ __global__ void MIOPEN_CY_BN_PERACT_BOUNDS(kPeractBwdBlocks<T>)
         }
         inv_std = 1.0f / sqrtf(static_cast<float>(q / m) + b.epsilon);
     }
+    // fused: dy' = act'(u) * dy, u = (x - mean) * ue + uf (bn_activ.hpp)
+    const float mf = static_cast<float>(mean);
+    float ue = 0.0f, uf = 0.0f;
+    if constexpr(kBnActive<Op>)
+    {
+        ue = static_cast<float>(b.scale[g] * inv_std);
+        uf = b.bias[g];
+    }
     double s1 = 0.0, s2 = 0.0;
     for(int64_t i = 0; i < n; ++i)
     {
-        const double gv = DeviceToFloat(vg[i * kBnPeractThreads]);
+        const float xv  = DeviceToFloat(vx[i * kBnPeractThreads]);
+        const double gv = BnActBack<T>(op, xv, mf, ue, uf, DeviceToFloat(vg[i * kBnPeractThreads]));
         s1 += gv;
-        s2 += gv * (static_cast<double>(DeviceToFloat(vx[i * kBnPeractThreads])) - mean);
+        s2 += gv * (static_cast<double>(xv) - mean);
     }
     const double ds = s2 * inv_std;
     if(b.beta_param == 0.0f)
@@ -310,9 +337,10 @@ __global__ void MIOPEN_CY_BN_PERACT_BOUNDS(kPeractBwdBlocks<T>)
     const float c3     = static_cast<float>(-c1d * s1 * inv_m);
     for(int64_t i = 0; i < n; ++i)
     {
-        T* out  = dx + i * groups + g;
-        float r = c1 * DeviceToFloat(vg[i * kBnPeractThreads]) +
-                  (c2 * (DeviceToFloat(vx[i * kBnPeractThreads]) - cm) + c3);
+        T* out         = dx + i * groups + g;
+        const float xv = DeviceToFloat(vx[i * kBnPeractThreads]);
+        float r = c1 * BnActBack<T>(op, xv, mf, ue, uf, DeviceToFloat(vg[i * kBnPeractThreads])) +
+                  (c2 * (xv - cm) + c3);
         if(ReadDx)
             r += b.beta_data * LoadFloat(out);
         StoreFloat(out, r);
@@ -322,22 +350,32 @@ __global__ void MIOPEN_CY_BN_PERACT_BOUNDS(kPeractBwdBlocks<T>)
 template <class T>
 __global__ void BnBwdPrepare(GroupArgs<1> a, const T* x, const Partial2* partial,
                              const float* saved_mean, const float* saved_inv_std, float epsilon,
-                             double* mean, double* inv_std)
+                             double* mean, double* inv_std, const float* scale,
+                             const float* bias, float* ue, float* uf)
 {
     MIOPEN_CY_PER_GROUP(g, a)
     {
         int64_t goff[2];
         Offsets(a.g, g, goff);
+        double is;
         if(saved_mean != nullptr)
         {
-            mean[g]    = saved_mean[goff[1]];
-            inv_std[g] = saved_inv_std[goff[1]];
-            continue;
+            mean[g] = saved_mean[goff[1]];
+            is      = saved_inv_std[goff[1]];
         }
-        double mu, var;
-        Moments(a, x, partial, g, goff, mu, var);
-        mean[g]    = mu;
-        inv_std[g] = 1.0f / sqrtf(static_cast<float>(var) + epsilon);
+        else
+        {
+            double mu, var;
+            Moments(a, x, partial, g, goff, mu, var);
+            mean[g] = mu;
+            is      = 1.0f / sqrtf(static_cast<float>(var) + epsilon);
+        }
+        inv_std[g] = is;
+        if(ue != nullptr)
+        {
+            ue[g] = static_cast<float>(scale[goff[1]] * is);
+            uf[g] = bias[goff[1]];
+        }
     }
 }
 
@@ -390,8 +428,8 @@ struct BwdApplyF
     for(int64_t i = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < (n);            \
         i += int64_t{gridDim.x} * blockDim.x)
 
-template <class T>
-__global__ void BnApplyStrided(StridedSpace<3> s, const T* x, T* y, BnCoef coef, float beta)
+template <class T, class Op>
+__global__ void BnApplyStrided(StridedSpace<3> s, const T* x, T* y, BnCoef coef, float beta, Op op)
 {
     MIOPEN_CY_PER_ELEMENT(i, s.numel)
     {
@@ -401,21 +439,25 @@ __global__ void BnApplyStrided(StridedSpace<3> s, const T* x, T* y, BnCoef coef,
         float r         = (LoadFloat(x + off[0]) - coef.m[g]) * coef.a[g] + coef.c[g];
         if(beta != 0.0f)
             r += beta * LoadFloat(y + off[2]);
-        StoreFloat(y + off[2], r);
+        StoreFloat(y + off[2], BnActF<T>(op, r));
     }
 }
 
-template <class T>
+template <class T, class Op>
 __global__ void BnBwdApplyStrided(StridedSpace<4> s, const T* dy, const T* x, T* dx, BnCoef coef,
-                                  float beta)
+                                  float beta, Op op)
 {
     MIOPEN_CY_PER_ELEMENT(i, s.numel)
     {
         int64_t off[4];
         Offsets(s, i, off);
         const int64_t g = off[2];
-        float r         = coef.a[g] * LoadFloat(dy + off[0]) +
-                  (coef.c[g] * (LoadFloat(x + off[1]) - coef.m[g]) + coef.d[g]);
+        const float xv  = LoadFloat(x + off[1]);
+        const float m   = coef.m[g];
+        float gv        = LoadFloat(dy + off[0]);
+        if constexpr(kBnActive<Op>)
+            gv = BnActBack<T>(op, xv, m, coef.e[g], coef.f[g], gv);
+        float r = coef.a[g] * gv + (coef.c[g] * (xv - m) + coef.d[g]);
         if(beta != 0.0f)
             r += beta * LoadFloat(dx + off[3]);
         StoreFloat(dx + off[3], r);
@@ -461,13 +503,16 @@ void LaunchBnTrainFinish(const GroupArgs<1>& a, const Launch& l, const T* x,
 
 template <class T>
 void LaunchBnPeractTrain(const Launch& l, int64_t n, int64_t groups, const T* x, T* y,
-                         const BnTrainArgs& t, float beta)
+                         const BnTrainArgs& t, float beta, const ActivationMode& act)
 {
     const size_t sh = static_cast<size_t>(n) * kBnPeractThreads * sizeof(T); // <= 16 KiB
-    if(beta != 0.0f)
-        MIOPEN_CY_LAUNCH((BnPeractTrain<T, true>), l, sh, n, groups, x, y, t, beta);
-    else
-        MIOPEN_CY_LAUNCH((BnPeractTrain<T, false>), l, sh, n, groups, x, y, t, beta);
+    WithMode(act, [&](auto op) {
+        using Op = decltype(op);
+        if(beta != 0.0f)
+            MIOPEN_CY_LAUNCH((BnPeractTrain<T, true, Op>), l, sh, n, groups, x, y, t, beta, op);
+        else
+            MIOPEN_CY_LAUNCH((BnPeractTrain<T, false, Op>), l, sh, n, groups, x, y, t, beta, op);
+    });
 }
 
 template <class T>
@@ -475,24 +520,31 @@ void LaunchBnPeractBwd(const Launch& l, int64_t n, int64_t groups, const T* x, c
                        const BnPeractBwdArgs& b)
 {
     const size_t sh = 2 * static_cast<size_t>(n) * kBnPeractThreads * sizeof(T); // <= 32 KiB
-    if(b.beta_data != 0.0f)
-        MIOPEN_CY_LAUNCH((BnPeractBwd<T, true>), l, sh, n, groups, x, dy, dx, b);
-    else
-        MIOPEN_CY_LAUNCH((BnPeractBwd<T, false>), l, sh, n, groups, x, dy, dx, b);
+    WithMode(b.act, [&](auto op) {
+        using Op = decltype(op);
+        if(b.beta_data != 0.0f)
+            MIOPEN_CY_LAUNCH((BnPeractBwd<T, true, Op>), l, sh, n, groups, x, dy, dx, b, op);
+        else
+            MIOPEN_CY_LAUNCH((BnPeractBwd<T, false, Op>), l, sh, n, groups, x, dy, dx, b, op);
+    });
 }
 
 template <class T>
 void LaunchBnApplyStrided(const StridedSpace<3>& s, const Launch& l, const T* x, T* y,
-                          BnCoef coef, float beta)
+                          BnCoef coef, float beta, const ActivationMode& act)
 {
-    MIOPEN_CY_LAUNCH(BnApplyStrided<T>, l, 0, s, x, y, coef, beta);
+    WithMode(act, [&](auto op) {
+        MIOPEN_CY_LAUNCH((BnApplyStrided<T, decltype(op)>), l, 0, s, x, y, coef, beta, op);
+    });
 }
 
 template <class T>
 void LaunchBnBwdApplyStrided(const StridedSpace<4>& s, const Launch& l, const T* dy, const T* x,
-                             T* dx, BnCoef coef, float beta)
+                             T* dx, BnCoef coef, float beta, const ActivationMode& act)
 {
-    MIOPEN_CY_LAUNCH(BnBwdApplyStrided<T>, l, 0, s, dy, x, dx, coef, beta);
+    WithMode(act, [&](auto op) {
+        MIOPEN_CY_LAUNCH((BnBwdApplyStrided<T, decltype(op)>), l, 0, s, dy, x, dx, coef, beta, op);
+    });
 }
 
 template <class P>
@@ -523,18 +575,23 @@ void LaunchBnApply(const MapArgs<4>& a, const Launch& l, bool read_out)
 template <class T>
 void LaunchBnBwdPrepare(const GroupArgs<1>& a, const Launch& l, const T* x,
                         const Partial2* partial, const float* saved_mean,
-                        const float* saved_inv_std, float epsilon, double* mean, double* inv_std)
+                        const float* saved_inv_std, float epsilon, double* mean, double* inv_std,
+                        const float* scale, const float* bias, float* ue, float* uf)
 {
     MIOPEN_CY_LAUNCH(BnBwdPrepare<T>, l, 0, a, x, partial, saved_mean, saved_inv_std, epsilon, mean,
-                     inv_std);
+                     inv_std, scale, bias, ue, uf);
 }
 
 template <class T>
 void LaunchBnGradSums(const GroupArgs<2>& a, const Launch& l, const T* x, const T* dy,
-                      const double* mean, Partial2* partial)
+                      const double* mean, Partial2* partial, const float* ue, const float* uf,
+                      const ActivationMode& act)
 {
-    MIOPEN_CY_LAUNCH((GroupPartial<2, GradAcc<T>>), l, 0, a, GradAcc<T>{x, dy, mean, 0.0},
-                     partial);
+    WithMode(act, [&](auto op) {
+        using Acc = GradAcc<T, decltype(op)>;
+        MIOPEN_CY_LAUNCH((GroupPartial<2, Acc>), l, 0, a, Acc{x, dy, mean, 0.0, ue, uf, op},
+                         partial);
+    });
 }
 
 void LaunchBnBwdFinish(const GroupArgs<1>& a, const Launch& l, const Partial2* partial,
@@ -556,18 +613,21 @@ void LaunchBnBwdApply(const MapArgs<6>& a, const Launch& l, bool read_out)
     template void LaunchBnTrainFinish<T>(const GroupArgs<1>&, const Launch&, const T*,          \
                                          const Partial2*, const BnTrainArgs&, BnCoef);          \
     template void LaunchBnPeractTrain<T>(const Launch&, int64_t, int64_t, const T*, T*,         \
-                                         const BnTrainArgs&, float);                            \
+                                         const BnTrainArgs&, float, const ActivationMode&);     \
     template void LaunchBnPeractBwd<T>(const Launch&, int64_t, int64_t, const T*, const T*, T*, \
                                        const BnPeractBwdArgs&);                                 \
     template void LaunchBnApplyStrided<T>(const StridedSpace<3>&, const Launch&, const T*, T*,  \
-                                          BnCoef, float);                                       \
+                                          BnCoef, float, const ActivationMode&);                \
     template void LaunchBnBwdApplyStrided<T>(const StridedSpace<4>&, const Launch&, const T*,   \
-                                             const T*, T*, BnCoef, float);                      \
+                                             const T*, T*, BnCoef, float,                       \
+                                             const ActivationMode&);                            \
     template void LaunchBnBwdPrepare<T>(const GroupArgs<1>&, const Launch&, const T*,           \
                                         const Partial2*, const float*, const float*, float,     \
-                                        double*, double*);                                      \
+                                        double*, double*, const float*, const float*, float*,   \
+                                        float*);                                                \
     template void LaunchBnGradSums<T>(const GroupArgs<2>&, const Launch&, const T*, const T*,   \
-                                      const double*, Partial2*);                                \
+                                      const double*, Partial2*, const float*, const float*,     \
+                                      const ActivationMode&);                                   \
     template void LaunchBnParamGather<T>(const StridedSpace<2>&, const Launch&, const T*,       \
                                          float*);                                               \
     template void LaunchBnParamScatter<T>(const StridedSpace<2>&, const Launch&, const float*,  \

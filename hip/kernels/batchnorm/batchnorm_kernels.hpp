@@ -4,9 +4,14 @@
 #pragma once
 
 #include "core/storage.hpp"
+#include "kernels/activation/activation_kernels.hpp"
 #include "kernels/common/args.hpp"
 
 namespace miopen::gpu {
+
+/// The plain batch norm's activation (miopenActivationPASTHRU); another mode fuses that
+/// activation into the training kernels (kernels/batchnorm/bn_activ.hpp).
+constexpr ActivationMode kBnNoActivation{0, 0.0f, 0.0f, 0.0f};
 
 /// Per-group coefficients in the handle's scratch, indexed by group number.
 struct BnCoef
@@ -15,6 +20,8 @@ struct BnCoef
     float* a;  // a or c1
     float* c;  // c or c2
     float* d;  // backward: c3
+    float* e = nullptr; // fused backward: the activation's input u = (x - m) * e + f
+    float* f = nullptr;
 };
 
 /// Parameters of a training forward's finish: the batch statistics to save and update.
@@ -80,18 +87,23 @@ void LaunchBnApply(const MapArgs<4>& a, const Launch& l, bool read_out);
 /// The same for any T, one thread per element over s = {x, group index, y}.
 template <class T>
 void LaunchBnApplyStrided(const StridedSpace<3>& s, const Launch& l, const T* x, T* y,
-                          BnCoef coef, float beta);
+                          BnCoef coef, float beta, const ActivationMode& act = kBnNoActivation);
 
 /// Backward: the mean and 1/sqrt(var + eps) per group into mean/inv_std, from the saved
-/// statistics (saved_mean non-null) or from stats partials of x.
+/// statistics (saved_mean non-null) or from stats partials of x. With ue non-null (fused), also
+/// the activation's input coefficients ue = scale * inv_std and uf = bias per group.
 template <class T>
 void LaunchBnBwdPrepare(const GroupArgs<1>& a, const Launch& l, const T* x,
                         const Partial2* partial, const float* saved_mean,
-                        const float* saved_inv_std, float epsilon, double* mean, double* inv_std);
-/// sum dy and sum dy * (x - mean) per (group, chunk); operands {x, dy}.
+                        const float* saved_inv_std, float epsilon, double* mean, double* inv_std,
+                        const float* scale = nullptr, const float* bias = nullptr,
+                        float* ue = nullptr, float* uf = nullptr);
+/// sum dy and sum dy * (x - mean) per (group, chunk); operands {x, dy}. Fused: act'(u) * dy for
+/// dy, u = (x - mean) * ue + uf (LaunchBnBwdPrepare's).
 template <class T>
 void LaunchBnGradSums(const GroupArgs<2>& a, const Launch& l, const T* x, const T* dy,
-                      const double* mean, Partial2* partial);
+                      const double* mean, Partial2* partial, const float* ue = nullptr,
+                      const float* uf = nullptr, const ActivationMode& act = kBnNoActivation);
 /// dscale and dbias (blended with alpha/beta_param) and the dx coefficients, per group.
 void LaunchBnBwdFinish(const GroupArgs<1>& a, const Launch& l, const Partial2* partial,
                        const double* mean, const double* inv_std, const float* scale,
@@ -102,7 +114,8 @@ void LaunchBnBwdApply(const MapArgs<6>& a, const Launch& l, bool read_out);
 /// The same for any T, one thread per element over s = {dy, x, group index, dx}.
 template <class T>
 void LaunchBnBwdApplyStrided(const StridedSpace<4>& s, const Launch& l, const T* dy, const T* x,
-                             T* dx, BnCoef coef, float beta);
+                             T* dx, BnCoef coef, float beta,
+                             const ActivationMode& act = kBnNoActivation);
 
 /// Per-activation training forward on packed N x G data (G = C[D]HW groups, x and y with the
 /// same packed strides, n <= kBnPeractTrainMaxN): a thread owns one group, stages its n values
@@ -114,7 +127,8 @@ constexpr int kBnPeractTrainMaxN = 64;
 constexpr int kBnPeractThreads   = 64; // small blocks: many resident, loads of some overlap
 template <class T>
 void LaunchBnPeractTrain(const Launch& l, int64_t n, int64_t groups, const T* x, T* y,
-                         const BnTrainArgs& t, float beta);
+                         const BnTrainArgs& t, float beta,
+                         const ActivationMode& act = kBnNoActivation);
 
 /// Per-activation backward on packed N x G data (x, dy, dx with the same packed strides, n <=
 /// kBnPeractTrainMaxN, parameters packed at the group's index): a thread owns one group, x and
@@ -129,6 +143,8 @@ struct BnPeractBwdArgs
     const float* saved_inv_std;
     double alpha_data;
     float beta_data, alpha_param, beta_param, epsilon;
+    const float* bias   = nullptr; // fused (act not PASTHRU): the forward's bias
+    ActivationMode act  = kBnNoActivation;
 };
 template <class T>
 void LaunchBnPeractBwd(const Launch& l, int64_t n, int64_t groups, const T* x, const T* dy, T* dx,

@@ -89,19 +89,20 @@ MapArgs<NIn> PlanApply(const Handle& h, const TensorDescriptor& x,
     return PlanMap<NIn>(h, Collapse<NIn + 1>(x.NumDims(), x.Lens().data(), strides), beta, l);
 }
 
-/// The forward's last step: y = (x - m) * a + c (+ beta * y) with the per-group coefficients.
+/// The forward's last step: y = (x - m) * a + c (+ beta * y) with the per-group coefficients
+/// (then the fused activation, args.act, on the strided kernel).
 template <class T>
 void ApplyCoef(const Handle& h, const BnForwardArgs& args, const GroupPlan<1>& plan,
                const BnCoef& coef, const char* api)
 {
     const TensorDescriptor& x = *args.xDesc;
     const size_t* gs          = plan.group_stride.data();
-    if constexpr(!std::is_same_v<T, float>)
+    if(!std::is_same_v<T, float> || args.act.mode != miopenActivationPASTHRU)
     {
         const auto s = Collapse<3>(x.NumDims(), x.Lens().data(),
                                    {StridesOf(x), gs, StridesOf(*args.yDesc)});
         LaunchBnApplyStrided<T>(s, PerItem(h, s.numel), static_cast<const T*>(args.x),
-                                static_cast<T*>(args.y), coef, args.beta);
+                                static_cast<T*>(args.y), coef, args.beta, ActOf(args.act));
         CheckLaunch(api);
         return;
     }
@@ -147,7 +148,8 @@ bool PeractTrainPacked(Handle& h, const BnForwardArgs& args)
     if(!PeractPacked(args.mode, *args.xDesc, {args.yDesc, args.pDesc}, n, groups))
         return false;
     LaunchBnPeractTrain<T>(PeractLaunch(h, groups), n, groups, static_cast<const T*>(args.x),
-                           static_cast<T*>(args.y), TrainArgsOf(args), args.beta);
+                           static_cast<T*>(args.y), TrainArgsOf(args), args.beta,
+                           ActOf(args.act));
     CheckLaunch("miopenBatchNormalizationForwardTraining");
     return true;
 }
@@ -203,6 +205,8 @@ bool PeractBwdPacked(Handle& h, const BnBackwardArgs& args)
     b.alpha_param   = args.alpha_param;
     b.beta_param    = args.beta_param;
     b.epsilon       = static_cast<float>(args.epsilon);
+    b.bias          = args.bias;
+    b.act           = ActOf(args.act);
     LaunchBnPeractBwd<T>(PeractLaunch(h, groups), n, groups, static_cast<const T*>(args.x),
                          static_cast<const T*>(args.dy), static_cast<T*>(args.dx), b);
     CheckLaunch("miopenBatchNormalizationBackward");
@@ -230,9 +234,11 @@ void Backward(Handle& h, const BnBackwardArgs& args)
     }
     LaunchBnBwdPrepare<T>(stats.args, PerItem(h, stats.args.groups), px, s.partial,
                        saved ? args.saved_mean : nullptr, saved ? args.saved_inv_std : nullptr,
-                       static_cast<float>(args.epsilon), s.mean, s.inv_std);
+                       static_cast<float>(args.epsilon), s.mean, s.inv_std, args.scale,
+                       args.bias, FusedUe(args, s.coef), FusedUf(args, s.coef));
     CheckLaunch("miopenBatchNormalizationBackward");
-    LaunchBnGradSums<T>(grads.args, grads.launch, px, pdy, s.mean, s.partial);
+    LaunchBnGradSums<T>(grads.args, grads.launch, px, pdy, s.mean, s.partial,
+                        FusedUe(args, s.coef), FusedUf(args, s.coef), ActOf(args.act));
     CheckLaunch("miopenBatchNormalizationBackward");
     // The finish reads the grads' partials: same groups, the grads' chunk count.
     GroupArgs<1> fin = stats.args;
@@ -243,13 +249,13 @@ void Backward(Handle& h, const BnBackwardArgs& args)
     CheckLaunch("miopenBatchNormalizationBackward");
 
     const size_t* gs = stats.group_stride.data();
-    if constexpr(!std::is_same_v<T, float>)
+    if(!std::is_same_v<T, float> || args.Fused())
     {
         const auto sp = Collapse<4>(x.NumDims(), x.Lens().data(),
                                     {StridesOf(*args.dyDesc), StridesOf(x), gs,
                                      StridesOf(*args.dxDesc)});
         LaunchBnBwdApplyStrided<T>(sp, PerItem(h, sp.numel), pdy, px, static_cast<T*>(args.dx),
-                                   s.coef, args.beta_data);
+                                   s.coef, args.beta_data, ActOf(args.act));
         CheckLaunch("miopenBatchNormalizationBackward");
         return;
     }

@@ -9,6 +9,16 @@
 
 namespace miopen::gpu {
 
+/// The fused activation of a training forward or backward as the kernels take it (PASTHRU: none).
+inline ActivationMode ActOf(const ActivationParams& p)
+{
+    return {static_cast<int>(p.mode), p.alpha, p.beta, p.gamma};
+}
+
+/// Backward fused with an activation: the scratch's ue / uf arrays (BnCoef e, f), else nulls.
+inline float* FusedUe(const BnBackwardArgs& args, const BnCoef& c) { return args.Fused() ? c.e : nullptr; }
+inline float* FusedUf(const BnBackwardArgs& args, const BnCoef& c) { return args.Fused() ? c.f : nullptr; }
+
 inline BnTrainArgs TrainArgsOf(const BnForwardArgs& args)
 {
     BnTrainArgs t;
@@ -26,7 +36,8 @@ inline BnTrainArgs TrainArgsOf(const BnForwardArgs& args)
 
 /// Scratch for one call over `groups` groups: partial sums (groups * chunks, group-major), the
 /// collapsed sums (one a group; null unless asked for), per-group mean and inv_std (backward) and
-/// the four coefficient arrays (the forward uses m, a, c).
+/// the six coefficient arrays (the forward uses m, a, c; the backward m, a, c, d, and e, f when
+/// fused with an activation).
 struct BnScratch
 {
     Partial2* partial = nullptr;
@@ -44,7 +55,7 @@ inline BnScratch CarveBnScratch(Handle& h, int64_t groups, int64_t chunks, bool 
     const size_t at_total   = with_total ? layout.Add<Partial2>(g) : 0;
     const size_t at_mean    = layout.Add<double>(g);
     const size_t at_inv     = layout.Add<double>(g);
-    size_t at_coef[4];
+    size_t at_coef[6];
     for(auto& at : at_coef)
         at = layout.Add<float>(g);
     void* base = h.Scratch(layout.Bytes());
@@ -54,7 +65,8 @@ inline BnScratch CarveBnScratch(Handle& h, int64_t groups, int64_t chunks, bool 
     s.mean    = At<double>(base, at_mean);
     s.inv_std = At<double>(base, at_inv);
     s.coef    = {At<float>(base, at_coef[0]), At<float>(base, at_coef[1]),
-                 At<float>(base, at_coef[2]), At<float>(base, at_coef[3])};
+                 At<float>(base, at_coef[2]), At<float>(base, at_coef[3]),
+                 At<float>(base, at_coef[4]), At<float>(base, at_coef[5])};
     return s;
 }
 

@@ -19,8 +19,11 @@
 //   kernels run between.
 //
 // The floor is three passes over x (read, read, write): 0.15 ms for (64, 64, 112, 112) at 4.25
-// TB/s. Formulas are batchnorm.hip's (the finish kernel is shared).
+// TB/s. Formulas are batchnorm.hip's (the finish kernel is shared). Fused with an activation
+// (bn_activ.hpp; Op, PassThru when plain): bn_apply_nchw4 stores act(y); bn_grad_sums_nchw4 and
+// bn_bwd_apply_nchw4 take act'(u) * dy for dy.
 #include "kernels/batchnorm/bn_train_nchw4_kernels.hpp"
+#include "kernels/batchnorm/bn_activ.hpp"
 #include "kernels/common/device.hpp"
 #include "kernels/common/storage_types.hpp"
 
@@ -93,9 +96,10 @@ __global__ void __launch_bounds__(kBnNchw4Threads)
 
 /// Backward's sums per (channel, chunk): sum dy, sum dy * (x - mean) (batchnorm.hip's GradAcc),
 /// the walk and the tree of BnStatsNchw4.
-template <class T>
+template <class T, class Op>
 __global__ void __launch_bounds__(kBnNchw4Threads)
-    BnGradSumsNchw4(BnNchw4Args a, const T* x, const T* dy, const double* mean, Partial2* partial)
+    BnGradSumsNchw4(BnNchw4Args a, const T* x, const T* dy, const double* mean, Partial2* partial,
+                    const float* ue, const float* uf, Op op)
 {
     __shared__ double sh1[kBnNchw4Threads];
     __shared__ double sh2[kBnNchw4Threads];
@@ -106,6 +110,13 @@ __global__ void __launch_bounds__(kBnNchw4Threads)
     const uint32_t begin = p * a.chunk4;
     const uint32_t end   = begin + a.chunk4 < m4 ? begin + a.chunk4 : m4;
     const double mu      = mean[c];
+    const float mf       = static_cast<float>(mu);
+    float e = 0.0f, f = 0.0f;
+    if constexpr(kBnActive<Op>)
+    {
+        e = ue[c];
+        f = uf[c];
+    }
     auto at = [&](uint32_t i) {
         const uint32_t n = i / hw4;
         return (static_cast<int64_t>(n) * a.c + c) * hw4 + (i - n * hw4);
@@ -117,7 +128,7 @@ __global__ void __launch_bounds__(kBnNchw4Threads)
 #pragma unroll
         for(int k = 0; k < 4; ++k)
         {
-            const double gk = ge[k];
+            const double gk = BnActBack<T>(op, xe[k], mf, e, f, ge[k]);
             s1 += gk;
             s2 += gk * (static_cast<double>(xe[k]) - mu);
         }
@@ -156,9 +167,9 @@ __global__ void __launch_bounds__(kBnNchw4Threads)
 }
 
 /// dx = c1 * dy + (c2 * (x - m) + c3) (+ beta * dx) per channel (batchnorm.hip's BwdApplyF).
-template <class T, bool ReadDx>
+template <class T, bool ReadDx, class Op>
 __global__ void __launch_bounds__(kBnNchw4Threads)
-    BnBwdApplyNchw4(BnNchw4Args a, const T* dy, const T* x, T* dx, BnCoef coef)
+    BnBwdApplyNchw4(BnNchw4Args a, const T* dy, const T* x, T* dx, BnCoef coef, Op op)
 {
     const uint32_t hw4   = a.hw4;
     const uint32_t total = a.n * a.c * hw4;
@@ -183,6 +194,14 @@ __global__ void __launch_bounds__(kBnNchw4Threads)
             continue;
         const uint32_t ch = (i / hw4) % a.c;
         const float m = coef.m[ch], c1 = coef.a[ch], c2 = coef.c[ch], c3 = coef.d[ch];
+        if constexpr(kBnActive<Op>)
+        {
+            const float e = coef.e[ch], f = coef.f[ch];
+            g[u].x = BnActBack<T>(op, v[u].x, m, e, f, g[u].x);
+            g[u].y = BnActBack<T>(op, v[u].y, m, e, f, g[u].y);
+            g[u].z = BnActBack<T>(op, v[u].z, m, e, f, g[u].z);
+            g[u].w = BnActBack<T>(op, v[u].w, m, e, f, g[u].w);
+        }
         float4 r;
         r.x = c1 * g[u].x + (c2 * (v[u].x - m) + c3);
         r.y = c1 * g[u].y + (c2 * (v[u].y - m) + c3);
@@ -200,9 +219,9 @@ __global__ void __launch_bounds__(kBnNchw4Threads)
     }
 }
 
-template <class T, bool ReadY>
+template <class T, bool ReadY, class Op>
 __global__ void __launch_bounds__(kBnNchw4Threads)
-    BnApplyNchw4(BnNchw4Args a, const T* x, T* y, BnCoef coef)
+    BnApplyNchw4(BnNchw4Args a, const T* x, T* y, BnCoef coef, Op op)
 {
     const uint32_t hw4   = a.hw4;
     const uint32_t total = a.n * a.c * hw4;
@@ -237,6 +256,10 @@ __global__ void __launch_bounds__(kBnNchw4Threads)
             r.z += a.beta * o.z;
             r.w += a.beta * o.w;
         }
+        r.x = BnActF<T>(op, r.x);
+        r.y = BnActF<T>(op, r.y);
+        r.z = BnActF<T>(op, r.z);
+        r.w = BnActF<T>(op, r.w);
         Store4(y + int64_t{4} * i, r);
     }
 }
@@ -250,39 +273,52 @@ void LaunchBnStatsNchw4(const BnNchw4Args& a, const Launch& l, const T* x, Parti
 }
 
 template <class T>
-void LaunchBnApplyNchw4(const BnNchw4Args& a, const Launch& l, const T* x, T* y, BnCoef coef)
+void LaunchBnApplyNchw4(const BnNchw4Args& a, const Launch& l, const T* x, T* y, BnCoef coef,
+                        const ActivationMode& act)
 {
-    if(a.beta != 0.0f)
-        MIOPEN_CY_LAUNCH((BnApplyNchw4<T, true>), l, 0, a, x, y, coef);
-    else
-        MIOPEN_CY_LAUNCH((BnApplyNchw4<T, false>), l, 0, a, x, y, coef);
+    WithMode(act, [&](auto op) {
+        using Op = decltype(op);
+        if(a.beta != 0.0f)
+            MIOPEN_CY_LAUNCH((BnApplyNchw4<T, true, Op>), l, 0, a, x, y, coef, op);
+        else
+            MIOPEN_CY_LAUNCH((BnApplyNchw4<T, false, Op>), l, 0, a, x, y, coef, op);
+    });
 }
 
 template <class T>
 void LaunchBnGradSumsNchw4(const BnNchw4Args& a, const Launch& l, const T* x, const T* dy,
-                           const double* mean, Partial2* partial)
+                           const double* mean, Partial2* partial, const float* ue,
+                           const float* uf, const ActivationMode& act)
 {
-    MIOPEN_CY_LAUNCH(BnGradSumsNchw4<T>, l, 0, a, x, dy, mean, partial);
+    WithMode(act, [&](auto op) {
+        MIOPEN_CY_LAUNCH((BnGradSumsNchw4<T, decltype(op)>), l, 0, a, x, dy, mean, partial, ue, uf,
+                         op);
+    });
 }
 
 template <class T>
 void LaunchBnBwdApplyNchw4(const BnNchw4Args& a, const Launch& l, const T* dy, const T* x, T* dx,
-                           BnCoef coef)
+                           BnCoef coef, const ActivationMode& act)
 {
-    if(a.beta != 0.0f)
-        MIOPEN_CY_LAUNCH((BnBwdApplyNchw4<T, true>), l, 0, a, dy, x, dx, coef);
-    else
-        MIOPEN_CY_LAUNCH((BnBwdApplyNchw4<T, false>), l, 0, a, dy, x, dx, coef);
+    WithMode(act, [&](auto op) {
+        using Op = decltype(op);
+        if(a.beta != 0.0f)
+            MIOPEN_CY_LAUNCH((BnBwdApplyNchw4<T, true, Op>), l, 0, a, dy, x, dx, coef, op);
+        else
+            MIOPEN_CY_LAUNCH((BnBwdApplyNchw4<T, false, Op>), l, 0, a, dy, x, dx, coef, op);
+    });
 }
 
 #define MIOPEN_CY_BN_NCHW4(T)                                                                 \
     template void LaunchBnStatsNchw4<T>(const BnNchw4Args&, const Launch&, const T*,        \
                                         Partial2*);                                          \
-    template void LaunchBnApplyNchw4<T>(const BnNchw4Args&, const Launch&, const T*, T*, BnCoef); \
+    template void LaunchBnApplyNchw4<T>(const BnNchw4Args&, const Launch&, const T*, T*, BnCoef, \
+                                        const ActivationMode&);                              \
     template void LaunchBnGradSumsNchw4<T>(const BnNchw4Args&, const Launch&, const T*,     \
-                                           const T*, const double*, Partial2*);              \
+                                           const T*, const double*, Partial2*, const float*, \
+                                           const float*, const ActivationMode&);             \
     template void LaunchBnBwdApplyNchw4<T>(const BnNchw4Args&, const Launch&, const T*,     \
-                                           const T*, T*, BnCoef);
+                                           const T*, T*, BnCoef, const ActivationMode&);
 MIOPEN_CY_BN_NCHW4(float)
 MIOPEN_CY_BN_NCHW4(Half)
 MIOPEN_CY_BN_NCHW4(BFloat16)

@@ -28,14 +28,18 @@ template <class T>
 void LaunchBnStatsNchw4(const BnNchw4Args& a, const Launch& l, const T* x, Partial2* partial);
 /// y = (x - m) * a + c + beta * y per channel, kBnApplyPerBlock quads a block.
 template <class T>
-void LaunchBnApplyNchw4(const BnNchw4Args& a, const Launch& l, const T* x, T* y, BnCoef coef);
-/// Backward: sum dy and sum dy * (x - mean[c]) per (channel, chunk) into partial[c * chunks + p].
+void LaunchBnApplyNchw4(const BnNchw4Args& a, const Launch& l, const T* x, T* y, BnCoef coef,
+                        const ActivationMode& act = kBnNoActivation);
+/// Backward: sum dy and sum dy * (x - mean[c]) per (channel, chunk) into partial[c * chunks + p]
+/// (fused: act'(u) * dy for dy, u = (x - mean) * ue + uf).
 template <class T>
 void LaunchBnGradSumsNchw4(const BnNchw4Args& a, const Launch& l, const T* x, const T* dy,
-                           const double* mean, Partial2* partial);
+                           const double* mean, Partial2* partial, const float* ue = nullptr,
+                           const float* uf = nullptr,
+                           const ActivationMode& act = kBnNoActivation);
 /// dx = c1 * dy + (c2 * (x - m) + c3) + beta * dx per channel (coef m, a, c, d; beta in a).
 template <class T>
 void LaunchBnBwdApplyNchw4(const BnNchw4Args& a, const Launch& l, const T* dy, const T* x, T* dx,
-                           BnCoef coef);
+                           BnCoef coef, const ActivationMode& act = kBnNoActivation);
 
 } // namespace miopen::gpu

@@ -53,7 +53,7 @@ bool BatchNormForwardTrainingNchw4(Handle& h, const BnForwardArgs& args)
 
     const int64_t total4 = n * c * (s / 4);
     LaunchBnApplyNchw4<T>(a, On(h, D1(CeilDiv(total4, kBnApplyPerBlock)), D1(kBnNchw4Threads)),
-                          x, static_cast<T*>(args.y), coef);
+                          x, static_cast<T*>(args.y), coef, ActOf(args.act));
     CheckLaunch("miopenBatchNormalizationForwardTraining");
     return true;
 }
@@ -99,16 +99,18 @@ bool BatchNormBackwardNchw4(Handle& h, const BnBackwardArgs& args)
     }
     LaunchBnBwdPrepare<T>(plan.args, PerItem(h, c), x, partial,
                           saved ? args.saved_mean : nullptr, saved ? args.saved_inv_std : nullptr,
-                          static_cast<float>(args.epsilon), mean, inv);
+                          static_cast<float>(args.epsilon), mean, inv, args.scale, args.bias,
+                          FusedUe(args, coef), FusedUf(args, coef));
     CheckLaunch(api);
-    LaunchBnGradSumsNchw4<T>(a, grid, x, dy, mean, partial);
+    LaunchBnGradSumsNchw4<T>(a, grid, x, dy, mean, partial, FusedUe(args, coef),
+                             FusedUf(args, coef), ActOf(args.act));
     CheckLaunch(api);
     LaunchBnBwdFinish(plan.args, PerItem(h, c), partial, mean, inv, args.scale, args.dscale,
                       args.dbias, args.alpha_data, args.alpha_param, args.beta_param, coef);
     CheckLaunch(api);
     const int64_t total4 = n * c * (s / 4);
     LaunchBnBwdApplyNchw4<T>(a, On(h, D1(CeilDiv(total4, kBnApplyPerBlock)), D1(kBnNchw4Threads)),
-                             dy, x, static_cast<T*>(args.dx), coef);
+                             dy, x, static_cast<T*>(args.dx), coef, ActOf(args.act));
     CheckLaunch(api);
     return true;
 }

@@ -20,8 +20,11 @@
 //   sum dy * (x - mean) per (channel, chunk), bn_stats_nhwc4's walk and tree) and
 //   bn_bwd_apply_nhwc4; the statistics, when not saved, from bn_stats_nhwc4, and batchnorm.hip's
 //   prepare and finish kernels between.
-// Templated on the storage type T (Load4 / Store4: float4 or 8 bytes of fp16 / bf16).
+// Templated on the storage type T (Load4 / Store4: float4 or 8 bytes of fp16 / bf16). Fused with
+// an activation (bn_activ.hpp; Op, PassThru when plain): bn_apply_nhwc4 stores act(y);
+// bn_grad_sums_nhwc4 and bn_bwd_apply_nhwc4 take act'(u) * dy for dy.
 #include "kernels/batchnorm/bn_train_nhwc4_kernels.hpp"
+#include "kernels/batchnorm/bn_activ.hpp"
 #include "kernels/common/device.hpp"
 #include "kernels/common/storage_types.hpp"
 
@@ -135,9 +138,10 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
 
 /// Backward's sums per (channel, chunk): sum dy, sum dy * (x - mean) (batchnorm.hip's GradAcc),
 /// the walk and the tree of BnStatsNhwc4.
-template <class T>
+template <class T, class Op>
 __global__ void __launch_bounds__(kBnNhwc4Threads)
-    BnGradSumsNhwc4(BnNhwc4Args a, const T* x, const T* dy, const double* mean, Partial2* partial)
+    BnGradSumsNhwc4(BnNhwc4Args a, const T* x, const T* dy, const double* mean, Partial2* partial,
+                    const float* ue, const float* uf, Op op)
 {
     __shared__ double sh[kBnNhwc4Threads][8];
     const int cq    = a.cq;
@@ -150,6 +154,17 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
     if(q < a.c4)
     {
         const double mu[4]  = {mean[4 * q], mean[4 * q + 1], mean[4 * q + 2], mean[4 * q + 3]};
+        float mf[4] = {}, e[4] = {}, f[4] = {};
+        if constexpr(kBnActive<Op>)
+        {
+#pragma unroll
+            for(int k = 0; k < 4; ++k)
+            {
+                mf[k] = static_cast<float>(mu[k]);
+                e[k]  = ue[4 * q + k];
+                f[k]  = uf[4 * q + k];
+            }
+        }
         const int64_t begin = int64_t{p} * a.chunk;
         const int64_t end   = begin + a.chunk < a.m ? begin + a.chunk : a.m;
         const T* xq         = x + 4 * q;
@@ -160,7 +175,7 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
 #pragma unroll
             for(int k = 0; k < 4; ++k)
             {
-                const double gk = ge[k];
+                const double gk = BnActBack<T>(op, xe[k], mf[k], e[k], f[k], ge[k]);
                 s1[k] += gk;
                 s2[k] += gk * (static_cast<double>(xe[k]) - mu[k]);
             }
@@ -225,13 +240,13 @@ __device__ inline float4 CoefQuad(const float* c, int64_t k)
 
 /// dx = c1 * dy + (c2 * (x - m) + c3) (+ beta * dx), a thread per quad (batchnorm.hip's
 /// BwdApplyF).
-template <class T, bool ReadDx, bool Fixed>
+template <class T, bool ReadDx, bool Fixed, class Op>
 __global__ void __launch_bounds__(kBnNhwc4Threads)
-    BnBwdApplyNhwc4(BnNhwc4Args a, const T* dy, const T* x, T* dx, BnCoef coef)
+    BnBwdApplyNhwc4(BnNhwc4Args a, const T* dy, const T* x, T* dx, BnCoef coef, Op op)
 {
     const int64_t total  = a.m * a.c4;
     const int64_t stride = int64_t{gridDim.x} * blockDim.x;
-    float4 fm = {}, fa = {}, fc = {}, fd = {};
+    float4 fm = {}, fa = {}, fc = {}, fd = {}, fe = {}, ff = {};
     if(Fixed)
     {
         const int64_t k = threadIdx.x % a.c4;
@@ -239,9 +254,14 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
         fa              = CoefQuad(coef.a, k);
         fc              = CoefQuad(coef.c, k);
         fd              = CoefQuad(coef.d, k);
+        if constexpr(kBnActive<Op>)
+        {
+            fe = CoefQuad(coef.e, k);
+            ff = CoefQuad(coef.f, k);
+        }
     }
     auto one = [&](int64_t i, float4 v, float4 g, float4 o) {
-        float4 cm = fm, ca = fa, cc = fc, cd = fd;
+        float4 cm = fm, ca = fa, cc = fc, cd = fd, ce = fe, cf = ff;
         if(!Fixed)
         {
             const int64_t k = i % a.c4;
@@ -249,6 +269,18 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
             ca              = CoefQuad(coef.a, k);
             cc              = CoefQuad(coef.c, k);
             cd              = CoefQuad(coef.d, k);
+            if constexpr(kBnActive<Op>)
+            {
+                ce = CoefQuad(coef.e, k);
+                cf = CoefQuad(coef.f, k);
+            }
+        }
+        if constexpr(kBnActive<Op>)
+        {
+            g.x = BnActBack<T>(op, v.x, cm.x, ce.x, cf.x, g.x);
+            g.y = BnActBack<T>(op, v.y, cm.y, ce.y, cf.y, g.y);
+            g.z = BnActBack<T>(op, v.z, cm.z, ce.z, cf.z, g.z);
+            g.w = BnActBack<T>(op, v.w, cm.w, ce.w, cf.w, g.w);
         }
         float4 r;
         r.x = ca.x * g.x + (cc.x * (v.x - cm.x) + cd.x);
@@ -284,9 +316,9 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
         one(i, Load4(x + 4 * i), Load4(dy + 4 * i), ReadDx ? Load4(dx + 4 * i) : float4{});
 }
 
-template <class T, bool ReadY, bool Fixed>
+template <class T, bool ReadY, bool Fixed, class Op>
 __global__ void __launch_bounds__(kBnNhwc4Threads)
-    BnApplyNhwc4(BnNhwc4Args a, const T* x, T* y, BnCoef coef)
+    BnApplyNhwc4(BnNhwc4Args a, const T* x, T* y, BnCoef coef, Op op)
 {
     const int64_t total  = a.m * a.c4;
     const int64_t stride = int64_t{gridDim.x} * blockDim.x;
@@ -319,6 +351,10 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
             r.z += a.beta * o.z;
             r.w += a.beta * o.w;
         }
+        r.x = BnActF<T>(op, r.x);
+        r.y = BnActF<T>(op, r.y);
+        r.z = BnActF<T>(op, r.z);
+        r.w = BnActF<T>(op, r.w);
         Store4(y + 4 * i, r);
     };
     constexpr int kApplyU = kQuadsInFlight<T>;
@@ -355,49 +391,63 @@ void LaunchBnCollapsePartials(const Launch& l, const Partial2* partial, int chun
 }
 
 template <class T>
-void LaunchBnApplyNhwc4(const BnNhwc4Args& a, const Launch& l, const T* x, T* y, BnCoef coef)
+void LaunchBnApplyNhwc4(const BnNhwc4Args& a, const Launch& l, const T* x, T* y, BnCoef coef,
+                        const ActivationMode& act)
 {
     const bool fixed = kBnNhwc4Threads % a.c4 == 0;
-    if(a.beta != 0.0f && fixed)
-        MIOPEN_CY_LAUNCH((BnApplyNhwc4<T, true, true>), l, 0, a, x, y, coef);
-    else if(a.beta != 0.0f)
-        MIOPEN_CY_LAUNCH((BnApplyNhwc4<T, true, false>), l, 0, a, x, y, coef);
-    else if(fixed)
-        MIOPEN_CY_LAUNCH((BnApplyNhwc4<T, false, true>), l, 0, a, x, y, coef);
-    else
-        MIOPEN_CY_LAUNCH((BnApplyNhwc4<T, false, false>), l, 0, a, x, y, coef);
+    WithMode(act, [&](auto op) {
+        using Op = decltype(op);
+        if(a.beta != 0.0f && fixed)
+            MIOPEN_CY_LAUNCH((BnApplyNhwc4<T, true, true, Op>), l, 0, a, x, y, coef, op);
+        else if(a.beta != 0.0f)
+            MIOPEN_CY_LAUNCH((BnApplyNhwc4<T, true, false, Op>), l, 0, a, x, y, coef, op);
+        else if(fixed)
+            MIOPEN_CY_LAUNCH((BnApplyNhwc4<T, false, true, Op>), l, 0, a, x, y, coef, op);
+        else
+            MIOPEN_CY_LAUNCH((BnApplyNhwc4<T, false, false, Op>), l, 0, a, x, y, coef, op);
+    });
 }
 
 template <class T>
 void LaunchBnGradSumsNhwc4(const BnNhwc4Args& a, const Launch& l, const T* x, const T* dy,
-                           const double* mean, Partial2* partial)
+                           const double* mean, Partial2* partial, const float* ue,
+                           const float* uf, const ActivationMode& act)
 {
-    MIOPEN_CY_LAUNCH(BnGradSumsNhwc4<T>, l, 0, a, x, dy, mean, partial);
+    WithMode(act, [&](auto op) {
+        MIOPEN_CY_LAUNCH((BnGradSumsNhwc4<T, decltype(op)>), l, 0, a, x, dy, mean, partial, ue, uf,
+                         op);
+    });
 }
 
 template <class T>
 void LaunchBnBwdApplyNhwc4(const BnNhwc4Args& a, const Launch& l, const T* dy, const T* x, T* dx,
-                           BnCoef coef)
+                           BnCoef coef, const ActivationMode& act)
 {
     const bool fixed = kBnNhwc4Threads % a.c4 == 0;
-    if(a.beta != 0.0f && fixed)
-        MIOPEN_CY_LAUNCH((BnBwdApplyNhwc4<T, true, true>), l, 0, a, dy, x, dx, coef);
-    else if(a.beta != 0.0f)
-        MIOPEN_CY_LAUNCH((BnBwdApplyNhwc4<T, true, false>), l, 0, a, dy, x, dx, coef);
-    else if(fixed)
-        MIOPEN_CY_LAUNCH((BnBwdApplyNhwc4<T, false, true>), l, 0, a, dy, x, dx, coef);
-    else
-        MIOPEN_CY_LAUNCH((BnBwdApplyNhwc4<T, false, false>), l, 0, a, dy, x, dx, coef);
+    WithMode(act, [&](auto op) {
+        using Op = decltype(op);
+        if(a.beta != 0.0f && fixed)
+            MIOPEN_CY_LAUNCH((BnBwdApplyNhwc4<T, true, true, Op>), l, 0, a, dy, x, dx, coef, op);
+        else if(a.beta != 0.0f)
+            MIOPEN_CY_LAUNCH((BnBwdApplyNhwc4<T, true, false, Op>), l, 0, a, dy, x, dx, coef, op);
+        else if(fixed)
+            MIOPEN_CY_LAUNCH((BnBwdApplyNhwc4<T, false, true, Op>), l, 0, a, dy, x, dx, coef, op);
+        else
+            MIOPEN_CY_LAUNCH((BnBwdApplyNhwc4<T, false, false, Op>), l, 0, a, dy, x, dx, coef,
+                             op);
+    });
 }
 
 #define MIOPEN_CY_BN_NHWC4(T)                                                                 \
     template void LaunchBnStatsNhwc4<T>(const BnNhwc4Args&, const Launch&, const T*,        \
                                         Partial2*);                                          \
-    template void LaunchBnApplyNhwc4<T>(const BnNhwc4Args&, const Launch&, const T*, T*, BnCoef); \
+    template void LaunchBnApplyNhwc4<T>(const BnNhwc4Args&, const Launch&, const T*, T*, BnCoef, \
+                                        const ActivationMode&);                              \
     template void LaunchBnGradSumsNhwc4<T>(const BnNhwc4Args&, const Launch&, const T*,     \
-                                           const T*, const double*, Partial2*);              \
+                                           const T*, const double*, Partial2*, const float*, \
+                                           const float*, const ActivationMode&);             \
     template void LaunchBnBwdApplyNhwc4<T>(const BnNhwc4Args&, const Launch&, const T*,     \
-                                           const T*, T*, BnCoef);
+                                           const T*, T*, BnCoef, const ActivationMode&);
 MIOPEN_CY_BN_NHWC4(float)
 MIOPEN_CY_BN_NHWC4(Half)
 MIOPEN_CY_BN_NHWC4(BFloat16)

@@ -86,7 +86,7 @@ bool BatchNormForwardTrainingNhwc4(Handle& h, const BnForwardArgs& args)
 
     LaunchBnApplyNhwc4<T>(a, On(h, D1(GridStrideBlocks(h, a.m * a.c4, kBnNhwc4Threads)),
                                 D1(kBnNhwc4Threads)),
-                          px, static_cast<T*>(args.y), coef);
+                          px, static_cast<T*>(args.y), coef, ActOf(args.act));
     CheckLaunch("miopenBatchNormalizationForwardTraining");
     return true;
 }
@@ -128,9 +128,11 @@ bool BatchNormBackwardNhwc4(Handle& h, const BnBackwardArgs& args)
     }
     LaunchBnBwdPrepare<T>(plan.args, PerItem(h, c), px, total,
                           saved ? args.saved_mean : nullptr, saved ? args.saved_inv_std : nullptr,
-                          static_cast<float>(args.epsilon), mean, inv);
+                          static_cast<float>(args.epsilon), mean, inv, args.scale, args.bias,
+                          FusedUe(args, coef), FusedUf(args, coef));
     CheckLaunch(api);
-    LaunchBnGradSumsNhwc4<T>(a, grid, px, pdy, mean, partial);
+    LaunchBnGradSumsNhwc4<T>(a, grid, px, pdy, mean, partial, FusedUe(args, coef),
+                             FusedUf(args, coef), ActOf(args.act));
     CheckLaunch(api);
     LaunchBnCollapsePartials(per_channel, partial, a.chunks, total);
     CheckLaunch(api);
@@ -139,7 +141,7 @@ bool BatchNormBackwardNhwc4(Handle& h, const BnBackwardArgs& args)
     CheckLaunch(api);
     LaunchBnBwdApplyNhwc4<T>(a, On(h, D1(GridStrideBlocks(h, a.m * a.c4, kBnNhwc4Threads)),
                                    D1(kBnNhwc4Threads)),
-                             pdy, px, static_cast<T*>(args.dx), coef);
+                             pdy, px, static_cast<T*>(args.dx), coef, ActOf(args.act));
     CheckLaunch(api);
     return true;
 }

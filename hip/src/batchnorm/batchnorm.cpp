@@ -187,7 +187,8 @@ void BatchNormForwardTraining(Handle& handle, miopenBatchNormMode_t mode, const 
                               const TensorDescriptor& yDesc, void* y, const BnParamDescs& pd,
                               const void* bnScale, const void* bnBias, double expAvgFactor,
                               void* resultRunningMean, void* resultRunningVariance,
-                              double epsilon, void* resultSaveMean, void* resultSaveInvVariance)
+                              double epsilon, void* resultSaveMean, void* resultSaveInvVariance,
+                              const ActivationParams* act)
 {
     CheckForward(handle, mode, xDesc, x, yDesc, y, pd, bnScale, bnBias);
     CheckDataPointers(handle, {}, {{resultRunningMean, "resultRunningMean"},
@@ -200,6 +201,8 @@ void BatchNormForwardTraining(Handle& handle, miopenBatchNormMode_t mode, const 
 
     BnForwardArgs a  = ForwardArgs(mode, alpha, beta, xDesc, x, yDesc, y, epsilon);
     a.exp_avg_factor = expAvgFactor;
+    if(act != nullptr)
+        a.act = *act;
     if(resultRunningMean == nullptr || resultRunningVariance == nullptr)
         resultRunningMean = resultRunningVariance = nullptr;
     if(resultSaveMean == nullptr || resultSaveInvVariance == nullptr)
@@ -260,7 +263,8 @@ void BatchNormBackward(Handle& handle, miopenBatchNormMode_t mode, const void* a
                        const TensorDescriptor& dyDesc, const void* dy,
                        const TensorDescriptor& dxDesc, void* dx, const BnParamDescs& pd,
                        const void* bnScale, void* resultBnScaleDiff, void* resultBnBiasDiff,
-                       double epsilon, const void* savedMean, const void* savedInvVariance)
+                       double epsilon, const void* savedMean, const void* savedInvVariance,
+                       const ActivationParams* act, const void* bnBias)
 {
     CheckBatchNormMode(mode, "bn_mode");
     CheckDataTensors(xDesc, "xDesc", dyDesc, "dyDesc");
@@ -271,8 +275,13 @@ void BatchNormBackward(Handle& handle, miopenBatchNormMode_t mode, const void* a
                                {resultBnBiasDiff, "resultBnBiasDiff"}},
                       {{savedMean, "savedMean"}, {savedInvVariance, "savedInvVariance"}});
     CheckEpsilon(epsilon);
+    const bool fused = act != nullptr && act->mode != miopenActivationPASTHRU;
+    if(fused)
+        CheckDataPointers(handle, {{bnBias, "bnBias"}});
 
     BnBackwardArgs a;
+    if(fused)
+        a.act = *act;
     a.mode        = mode;
     a.alpha_data  = Scalar(alphaDataDiff, "alphaDataDiff");
     a.beta_data   = Scalar(betaDataDiff, "betaDataDiff");
@@ -289,13 +298,13 @@ void BatchNormBackward(Handle& handle, miopenBatchNormMode_t mode, const void* a
     // dscale and dbias are read only when betaParamDiff blends them in.
     const bool blend = a.beta_param != 0.0f;
     BindParams(a, pd,
-               std::array<ParamUse, 5>{
+               std::array<ParamUse, 6>{
                    {{const_cast<void*>(bnScale), pd.scale, true, false},
                     {resultBnScaleDiff, pd.scale, blend, true},
                     {resultBnBiasDiff, pd.bias, blend, true},
                     {saved ? const_cast<void*>(savedMean) : nullptr, pd.mean, true, false},
-                    {saved ? const_cast<void*>(savedInvVariance) : nullptr, pd.var, true,
-                     false}}});
+                    {saved ? const_cast<void*>(savedInvVariance) : nullptr, pd.var, true, false},
+                    {fused ? const_cast<void*>(bnBias) : nullptr, pd.bias, true, false}}});
     DispatchFloating(xDesc.Type(), "xDesc", [&](auto tag) {
         using T = typename decltype(tag)::type;
         RunOp(

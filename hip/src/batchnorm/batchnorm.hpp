@@ -48,7 +48,9 @@ void BatchNormForwardTraining(Handle& handle, miopenBatchNormMode_t mode, const 
                               const TensorDescriptor& yDesc, void* y, const BnParamDescs& pd,
                               const void* bnScale, const void* bnBias, double expAvgFactor,
                               void* resultRunningMean, void* resultRunningVariance,
-                              double epsilon, void* resultSaveMean, void* resultSaveInvVariance);
+                              double epsilon, void* resultSaveMean, void* resultSaveInvVariance,
+                              const ActivationParams* act = nullptr);
+// `act`: the fusion plan's BatchNormFwdTrain + ActivForward, y = act(batch norm), one pass.
 
 void BatchNormForwardInference(Handle& handle, miopenBatchNormMode_t mode, const void* alpha,
                                const void* beta, const TensorDescriptor& xDesc, const void* x,
@@ -57,13 +59,16 @@ void BatchNormForwardInference(Handle& handle, miopenBatchNormMode_t mode, const
                                const void* estimatedMean, const void* estimatedVariance,
                                double epsilon);
 
-/// pd.scale describes bnScale and resultBnScaleDiff, pd.bias resultBnBiasDiff.
+/// pd.scale describes bnScale and resultBnScaleDiff, pd.bias resultBnBiasDiff (and bnBias).
+/// With `act` (the fusion plan's BatchNormBwdTrain + ActivBackward), dy is the gradient of
+/// act(bnScale * (x - mean) * invStd + bnBias): bnBias is then required.
 void BatchNormBackward(Handle& handle, miopenBatchNormMode_t mode, const void* alphaDataDiff,
                        const void* betaDataDiff, const void* alphaParamDiff,
                        const void* betaParamDiff, const TensorDescriptor& xDesc, const void* x,
                        const TensorDescriptor& dyDesc, const void* dy,
                        const TensorDescriptor& dxDesc, void* dx, const BnParamDescs& pd,
                        const void* bnScale, void* resultBnScaleDiff, void* resultBnBiasDiff,
-                       double epsilon, const void* savedMean, const void* savedInvVariance);
+                       double epsilon, const void* savedMean, const void* savedInvVariance,
+                       const ActivationParams* act = nullptr, const void* bnBias = nullptr);
 
 } // namespace miopen

@@ -11,6 +11,7 @@
 // and rounds the written ones back once after (WithStagedParams).
 #pragma once
 
+#include "activation/activation_args.hpp"
 #include "core/handle.hpp"
 #include "core/storage.hpp"
 #include "core/tensor.hpp"
@@ -59,6 +60,9 @@ struct BnForwardArgs
     // Inference: the estimated statistics (both required by BatchNormForwardInference).
     const float* est_mean = nullptr;
     const float* est_variance = nullptr;
+    // Training, fused (BnFwdTrgActivationFused): y = act(the blended value), applied where y is
+    // stored; PASTHRU: the plain batch norm.
+    ActivationParams act{miopenActivationPASTHRU, 0.0f, 0.0f, 0.0f};
     BnParamStaging staging;
 
     /// f(field, slot) for every parameter pointer, in staging-slot order.
@@ -96,7 +100,14 @@ struct BnBackwardArgs
     double epsilon = 0.0;
     const float* saved_mean = nullptr;     // both set: use them; both null: recompute
     const float* saved_inv_std = nullptr;
+    // Fused with the activation's backward (BnBwdTrgActivationFused): dy is the gradient of
+    // act(u), u = scale * (x - mean) * inv_std + bias the forward's output, so the kernels use
+    // act'(u) * dy in its place, computed on the fly (bias set, non-null); PASTHRU: plain.
+    ActivationParams act{miopenActivationPASTHRU, 0.0f, 0.0f, 0.0f};
+    const float* bias = nullptr;
     BnParamStaging staging;
+
+    bool Fused() const { return act.mode != miopenActivationPASTHRU; }
 
     template <class F>
     void ForEachParam(F&& f)
@@ -106,6 +117,7 @@ struct BnBackwardArgs
         f(dbias, 2);
         f(saved_mean, 3);
         f(saved_inv_std, 4);
+        f(bias, 5);
     }
 };
 

@@ -303,7 +303,8 @@ std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv
 }
 
 void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call, int algo,
-             const void* alpha, const void* beta, void* workspace, size_t workspace_size)
+             const void* alpha, const void* beta, void* workspace, size_t workspace_size,
+             const cpu::ConvBlockEpilogue* cpu_epilogue)
 {
     if(algo != 0 && algo != 1 && algo != 2 && algo != 3 && algo != 5)
         ThrowBadParm("algo = ", algo, " is not an algorithm of this direction (GEMM 0, Direct 1, "
@@ -329,7 +330,7 @@ void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& 
             continue;
         if(SurveySolver(ctx, p, *s, limit).usable)
         {
-            ConvRunSolver(handle, conv, call, p, *s, a, b, workspace, workspace_size);
+            ConvRunSolver(handle, conv, call, p, *s, a, b, workspace, workspace_size, cpu_epilogue);
             return;
         }
     }
@@ -359,12 +360,13 @@ void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& 
     const SolverStatus* chosen = *std::min_element(usable.begin(), usable.end(), [&](auto* l, auto* r) {
             return l->solver->EstimateMs(ctx, p) < r->solver->EstimateMs(ctx, p);
         });
-    ConvRunSolver(handle, conv, call, p, *chosen->solver, a, b, workspace, workspace_size);
+    ConvRunSolver(handle, conv, call, p, *chosen->solver, a, b, workspace, workspace_size,
+                  cpu_epilogue);
 }
 
 void ConvRunSolver(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
                    const ConvProblem& p, const ConvSolver& solver, double a, double b,
-                   void* workspace, size_t workspace_size)
+                   void* workspace, size_t workspace_size, const cpu::ConvBlockEpilogue* cpu_epilogue)
 {
     const ConvContext ctx{handle};
     ConvArgs args = ArgsOf(conv, call, workspace, workspace_size);
@@ -372,6 +374,8 @@ void ConvRunSolver(Handle& handle, const ConvolutionDescriptor& conv, const Conv
     KernelTimer timer(handle);
     if(a == 1.0 && b == 0.0)
     {
+        if(handle.IsCpu() && solver.CarriesCpuEpilogue())
+            args.cpu_epilogue = cpu_epilogue;
         run(args);
         return;
     }

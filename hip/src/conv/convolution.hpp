@@ -38,9 +38,11 @@ size_t ConvWorkspaceSize(const Handle& handle, const ConvolutionDescriptor& conv
 std::vector<FindPerf> ConvFind(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
                                int request, void* workspace, size_t workspace_size, bool exhaustive);
 
-/// Runs the best known solver of `algo`: out = alpha * conv + beta * out.
+/// Runs the best known solver of `algo`: out = alpha * conv + beta * out. `cpu_epilogue`: a
+/// fusion plan's epilogue for a solver that carries it (ConvArgs::cpu_epilogue).
 void ConvRun(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call, int algo,
-             const void* alpha, const void* beta, void* workspace, size_t workspace_size);
+             const void* alpha, const void* beta, void* workspace, size_t workspace_size,
+             const cpu::ConvBlockEpilogue* cpu_epilogue = nullptr);
 
 // ---- Shared by legacy Find, immediate mode and Find 2.0 (conv/immediate.cpp, conv/find2.cpp) ----
 
@@ -62,7 +64,8 @@ void ConvPrepareRun(const Handle& handle, const ConvolutionDescriptor& conv, con
 /// Runs one solver on the call's buffers: out = a * conv + b * out.
 void ConvRunSolver(Handle& handle, const ConvolutionDescriptor& conv, const ConvCall& call,
                    const ConvProblem& p, const ConvSolver& solver, double a, double b,
-                   void* workspace, size_t workspace_size);
+                   void* workspace, size_t workspace_size,
+                   const cpu::ConvBlockEpilogue* cpu_epilogue = nullptr);
 
 /// The device architecture name ("cpu", "sm_90", ...).
 std::string DeviceArch(const Handle& handle);

@@ -16,6 +16,10 @@
 
 namespace miopen {
 
+namespace cpu {
+struct ConvBlockEpilogue; // fusion/fusion_args.hpp
+}
+
 enum class ConvAlgo
 {
     Gemm         = miopenConvolutionAlgoGEMM,
@@ -55,6 +59,10 @@ struct ConvArgs
     void* y = nullptr;
     void* workspace = nullptr;
     size_t workspace_size = 0;
+    /// A fusion plan's epilogue (forward on the CPU, alpha 1 and beta 0 only): the CPU solvers
+    /// that write y in blocks (CarriesCpuEpilogue) apply it to each block as soon as it is
+    /// written and set its `applied`; the others ignore it (the plan then runs it as a pass).
+    const cpu::ConvBlockEpilogue* cpu_epilogue = nullptr;
 };
 
 using ConvInvoker = std::function<void(const ConvArgs&)>;
@@ -67,6 +75,8 @@ public:
     virtual uint64_t Id() const = 0;
     virtual ConvAlgo Algorithm() const = 0;
     virtual bool IsDeterministic() const { return true; }
+    /// Whether the solver applies ConvArgs::cpu_epilogue to each block of y it writes.
+    virtual bool CarriesCpuEpilogue() const { return false; }
     /// Whether the solver computes in this data type (x, w and y all of it). The registry asks
     /// before IsApplicable (SurveySolver), so IsApplicable only sees problems of a supported type.
     virtual bool SupportsType(miopenDataType_t type) const { return type == miopenFloat; }

@@ -5,6 +5,7 @@
 // outputs of memory-bound modes are written with streaming stores (kStreamBytes). fp16 and bf16
 // run the same functors through MapTyped (blocks converted to fp32, one rounding on store).
 #include "activation/activation_args.hpp"
+#include "cpu/activation_functors.hpp"
 #include "cpu/elementwise.hpp"
 
 #include <algorithm>
@@ -16,160 +17,10 @@
 #include <immintrin.h>
 #endif
 
-// glibc's math.h declares the libmvec vector variants of expf, tanhf, ... only under
-// -ffast-math, which we do not use (it would break NaN/Inf handling). Declaring them here lets
-// the compiler call the vector variants from `omp simd` loops (libmvec's documented accuracy:
-// within 4 ulp; special values handled). libm.so pulls in libmvec.so as needed.
-#if defined(__x86_64__) && defined(__GLIBC__) && defined(_OPENMP)
-extern "C" {
-#pragma omp declare simd notinbranch
-float expf(float) noexcept;
-#pragma omp declare simd notinbranch
-float expm1f(float) noexcept;
-#pragma omp declare simd notinbranch
-float log1pf(float) noexcept;
-#pragma omp declare simd notinbranch
-float tanhf(float) noexcept;
-#pragma omp declare simd notinbranch
-float powf(float, float) noexcept;
-}
-#endif
-
 namespace miopen::cpu {
 namespace {
 
-// ---- the modes: f(x) and Back(x, dy) = f'(x)·dy ------------------------------------------
-// Comparisons are written so that a NaN x gives a NaN y. kMemoryBound: a few instructions per
-// element, so large tensors are limited by memory traffic (see kStreamBytes).
-
-struct PassThru
-{
-    static constexpr bool kMemoryBound = true;
-    float operator()(float x) const { return x; }
-    float Back(float, float dy) const { return dy; }
-};
-
-/// 1/(1+e^-x) as written: relative accuracy holds for every normal result (e^-x is
-/// relative-accurate, and so is the division), and e^-x = inf for x < -88.7 gives 0 where the
-/// true value is below 2.7e-39 (subnormal). Derivative s(1-s) = e/(1+e)² with e = e^-|x|, which
-/// never overflows and does not cancel where s rounds to 1.
-struct Logistic
-{
-    static constexpr bool kMemoryBound = false;
-    float operator()(float x) const { return 1.0f / (1.0f + expf(-x)); }
-    float Back(float x, float dy) const
-    {
-        const float e = expf(-std::fabs(x));
-        const float r = 1.0f / (1.0f + e);
-        return dy * (e * r * r);
-    }
-};
-
-/// β·tanh(α·x); derivative α·β·sech²(α·x) = α·β·4e/(1+e)² with e = e^(-2|α·x|): no cancellation
-/// where tanh rounds to ±1.
-struct Tanh
-{
-    static constexpr bool kMemoryBound = false;
-    float a, b;
-    float operator()(float x) const { return b * tanhf(a * x); }
-    float Back(float x, float dy) const
-    {
-        const float e = expf(-2.0f * std::fabs(a * x));
-        const float r = 1.0f / (1.0f + e);
-        return dy * (4.0f * a * b) * (e * r * r);
-    }
-};
-
-struct Relu
-{
-    static constexpr bool kMemoryBound = true;
-    float operator()(float x) const { return x < 0.0f ? 0.0f : x; }
-    float Back(float x, float dy) const { return x > 0.0f ? dy : 0.0f; }
-};
-
-/// log(1+e^x) = max(x, 0) + log1p(e^-|x|): no overflow for large x, and log1p keeps ≈ e^x
-/// accurate for very negative x. Derivative: the logistic function.
-struct SoftRelu
-{
-    static constexpr bool kMemoryBound = false;
-    float operator()(float x) const
-    {
-        return (x > 0.0f ? x : 0.0f) + log1pf(expf(-std::fabs(x)));
-    }
-    float Back(float x, float dy) const
-    {
-        const float e = expf(-std::fabs(x));
-        const float r = 1.0f / (1.0f + e);
-        return dy * (x >= 0.0f ? r : e * r);
-    }
-};
-
-struct Abs
-{
-    static constexpr bool kMemoryBound = true;
-    float operator()(float x) const { return std::fabs(x); }
-    float Back(float x, float dy) const { return x >= 0.0f ? dy : -dy; }
-};
-
-/// (α+β·x)^γ with MIOpen's rule that a zero base gives 0; β·γ·(α+β·x)^(γ-1) for the derivative.
-struct Power
-{
-    static constexpr bool kMemoryBound = false;
-    float a, b, g, bg, g1;
-    Power(float alpha, float beta, float gamma)
-        : a(alpha), b(beta), g(gamma), bg(beta * gamma), g1(gamma - 1.0f)
-    {
-    }
-    float operator()(float x) const
-    {
-        const float base = a + b * x;
-        return base == 0.0f ? 0.0f : powf(base, g);
-    }
-    float Back(float x, float dy) const
-    {
-        const float base = a + b * x;
-        const float at_zero = g == 1.0f ? b : 0.0f;
-        return dy * (base == 0.0f ? at_zero : bg * powf(base, g1));
-    }
-};
-
-/// min(α, max(0, x)), exactly so for α < 0 too (the result is then α everywhere).
-struct ClippedRelu
-{
-    static constexpr bool kMemoryBound = true;
-    float a;
-    float operator()(float x) const
-    {
-        const float m = x < 0.0f ? 0.0f : x;
-        return m > a ? a : m;
-    }
-    float Back(float x, float dy) const { return x > 0.0f && x < a ? dy : 0.0f; }
-};
-
-struct LeakyRelu
-{
-    static constexpr bool kMemoryBound = true;
-    float a;
-    float operator()(float x) const { return x > 0.0f ? x : a * x; }
-    float Back(float x, float dy) const { return x > 0.0f ? dy : a * dy; }
-};
-
-/// α·(e^x − 1) through expm1, accurate near 0.
-struct Elu
-{
-    static constexpr bool kMemoryBound = false;
-    float a;
-    float operator()(float x) const
-    {
-        const float e = expm1f(x);
-        return x > 0.0f ? x : a * e;
-    }
-    float Back(float x, float dy) const
-    {
-        const float e = expf(x);
-        return x >= 0.0f ? dy : a * e * dy;
-    }
-};
+using namespace act;
 
 // ---- the loops ----------------------------------------------------------------------------
 
@@ -333,25 +184,6 @@ void BackwardRows(const Op& op, float alpha, float beta, const TensorDescriptor&
                 dxb[i * s[2]] = Blended<ReadDx>(bx[i], al, be, ReadDx ? dxb[i * s[2]] : 0.0f);
         }
     });
-}
-
-/// Calls fn(op) with the functor of the descriptor's mode.
-template <class Fn>
-void WithMode(const ActivationParams& p, Fn&& fn)
-{
-    switch(p.mode)
-    {
-    case miopenActivationPASTHRU: return fn(PassThru{});
-    case miopenActivationLOGISTIC: return fn(Logistic{});
-    case miopenActivationTANH: return fn(Tanh{p.alpha, p.beta});
-    case miopenActivationRELU: return fn(Relu{});
-    case miopenActivationSOFTRELU: return fn(SoftRelu{});
-    case miopenActivationABS: return fn(Abs{});
-    case miopenActivationPOWER: return fn(Power{p.alpha, p.beta, p.gamma});
-    case miopenActivationCLIPPEDRELU: return fn(ClippedRelu{p.alpha});
-    case miopenActivationLEAKYRELU: return fn(LeakyRelu{p.alpha});
-    case miopenActivationELU: return fn(Elu{p.alpha});
-    }
 }
 
 /// fp16 / bf16: the same functor over MapTyped's fp32 blocks.

@@ -1,5 +1,11 @@
-// CPU kernel of batch normalization, backward (the scheme: cpu/batchnorm_common.hpp).
+// CPU kernel of batch normalization, backward (the scheme: cpu/batchnorm_common.hpp). Fused
+// with an activation's backward (the fusion plan's BnBwdTrgActivationFused), dy is replaced by
+// act'(u) * dy, u = scale * (x - mean) * inv_std + bias recomputed from x, in both the gradient
+// sums and the dx loop: no temporary tensor, no extra pass.
+#include "cpu/activation_functors.hpp"
 #include "cpu/batchnorm_common.hpp"
+
+#include <type_traits>
 
 namespace miopen::cpu {
 namespace {
@@ -16,31 +22,63 @@ enum BwdOperand
     kBp  = 3,
 };
 
-/// Per-chunk sums of dy and dy * (x - mean), in double.
-template <class T>
-void ChunkGradSums(const Geometry<4>& geo, const Block<4>& b, size_t k, const BnBackwardArgs& a,
-                   const double* mean, double* sdy, double* sdyx)
+/// The fused activation's input per group of a block: u = (x - m) * e + f (e = scale * inv_std,
+/// f = bias), so that the kernels use op.Back(u, dy) for dy.
+struct ActCoef
 {
+    const float* e;
+    const float* f;
+};
+
+/// Per-chunk sums of dy and dy * (x - mean), in double (dy: op.Back(u, dy) when fused).
+template <class T, class Op>
+void ChunkGradSums(const Geometry<4>& geo, const Block<4>& b, size_t k, const BnBackwardArgs& a,
+                   const double* mean, double* sdy, double* sdyx, const ActCoef& ac, const Op& op)
+{
+    constexpr bool kFused = !std::is_same_v<Op, act::PassThru>;
     const size_t e0 = geo.ChunkBegin(k), e1 = geo.ChunkEnd(k);
     const T* x  = static_cast<const T*>(a.x);
     const T* dy = static_cast<const T*>(a.dy);
     if(!geo.vec)
     {
         const double mu = mean[0];
+        const float mf  = static_cast<float>(mu);
+        const float ue = kFused ? ac.e[0] : 0.0f, uf = kFused ? ac.f[0] : 0.0f;
         double s1 = 0.0, s2 = 0.0;
         ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
             auto st          = st_in;
+            const Op f       = op;
             const float* xr  = RowIn(x + off[kBx], n, st[kBx], 0);
             const float* dyr = RowIn(dy + off[kBdy], n, st[kBdy], 1);
             if(st[kBx] == 1 && st[kBdy] == 1)
-                GradSumsUnit(xr, dyr, n, mu, s1, s2);
+            {
+                if constexpr(!kFused)
+                    GradSumsUnit(xr, dyr, n, mu, s1, s2);
+                else
+                {
+                    // dy' a block at a time, then the plain sums over it
+                    alignas(64) float g[kBlock];
+                    for(size_t i0 = 0; i0 < n; i0 += kBlock)
+                    {
+                        const size_t m  = std::min(kBlock, n - i0);
+                        const float* xb = xr + i0;
+                        const float* db = dyr + i0;
+#pragma omp simd
+                        for(size_t i = 0; i < m; ++i)
+                            g[i] = f.Back((xb[i] - mf) * ue + uf, db[i]);
+                        GradSumsUnit(xb, g, m, mu, s1, s2);
+                    }
+                }
+            }
             else
             {
                 for(size_t i = 0; i < n; ++i)
                 {
-                    const double g = dyr[i * st[kBdy]];
+                    const float xv = xr[i * st[kBx]];
+                    const double g =
+                        kFused ? f.Back((xv - mf) * ue + uf, dyr[i * st[kBdy]]) : dyr[i * st[kBdy]];
                     s1 += g;
-                    s2 += g * (xr[i * st[kBx]] - mu);
+                    s2 += g * (xv - mu);
                 }
             }
         });
@@ -50,8 +88,12 @@ void ChunkGradSums(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
     }
     std::fill(sdy, sdy + b.count, 0.0);
     std::fill(sdyx, sdyx + b.count, 0.0);
+    float mf[kVecBlock];
+    for(size_t i = 0; i < b.count; ++i)
+        mf[i] = static_cast<float>(mean[i]);
     ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
         auto st          = st_in;
+        const Op f       = op;
         const float* xr  = RowIn(x + off[kBx], n, st[kBx], 0);
         const float* dyr = RowIn(dy + off[kBdy], n, st[kBdy], 1);
         if(st[kBx] == 1 && st[kBdy] == 1)
@@ -59,7 +101,8 @@ void ChunkGradSums(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
 #pragma omp simd
             for(size_t i = 0; i < n; ++i)
             {
-                const double g = dyr[i];
+                const double g =
+                    kFused ? f.Back((xr[i] - mf[i]) * ac.e[i] + ac.f[i], dyr[i]) : dyr[i];
                 sdy[i] += g;
                 sdyx[i] += g * (xr[i] - mean[i]);
             }
@@ -68,9 +111,12 @@ void ChunkGradSums(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
         {
             for(size_t i = 0; i < n; ++i)
             {
-                const double g = dyr[i * st[kBdy]];
+                const float xv = xr[i * st[kBx]];
+                const double g = kFused ? f.Back((xv - mf[i]) * ac.e[i] + ac.f[i],
+                                                 dyr[i * st[kBdy]])
+                                        : dyr[i * st[kBdy]];
                 sdy[i] += g;
-                sdyx[i] += g * (xr[i * st[kBx]] - mean[i]);
+                sdyx[i] += g * (xv - mean[i]);
             }
         }
     });
@@ -140,10 +186,12 @@ void FinishBackward(const Geometry<4>& geo, const Block<4>& b, const BnBackwardA
     });
 }
 
-template <bool ReadDx, class T>
+/// dx over chunk k of block b; fused, dy is op.Back(u, dy) (ChunkGradSums').
+template <bool ReadDx, class T, class Op>
 void ApplyBackward(const Geometry<4>& geo, const Block<4>& b, size_t k, const BnBackwardArgs& a,
-                   const BwdCoef& cf)
+                   const BwdCoef& cf, const ActCoef& ac, const Op& op)
 {
+    constexpr bool kFused = !std::is_same_v<Op, act::PassThru>;
     const T* x  = static_cast<const T*>(a.x);
     const T* dy = static_cast<const T*>(a.dy);
     T* dx       = static_cast<T*>(a.dx);
@@ -152,8 +200,10 @@ void ApplyBackward(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
     if(!geo.vec)
     {
         const float m = cf.m[0], c1 = cf.c1[0], c2 = cf.c2[0], c3 = cf.c3[0];
+        const float ue = kFused ? ac.e[0] : 0.0f, uf = kFused ? ac.f[0] : 0.0f;
         ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
             auto st          = st_in;
+            const Op f       = op;
             const float* xr  = RowIn(x + off[kBx], n, st[kBx], 0);
             const float* dyr = RowIn(dy + off[kBdy], n, st[kBdy], 1);
             float* dxr       = RowOut(dx + off[kBdx], n, st[kBdx], ReadDx, 2);
@@ -162,7 +212,8 @@ void ApplyBackward(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
 #pragma omp simd
                 for(size_t i = 0; i < n; ++i)
                 {
-                    const float v = c1 * dyr[i] + (c2 * (xr[i] - m) + c3);
+                    const float g = kFused ? f.Back((xr[i] - m) * ue + uf, dyr[i]) : dyr[i];
+                    const float v = c1 * g + (c2 * (xr[i] - m) + c3);
                     dxr[i]        = ReadDx ? v + beta * dxr[i] : v;
                 }
             }
@@ -170,7 +221,10 @@ void ApplyBackward(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
             {
                 for(size_t i = 0; i < n; ++i)
                 {
-                    const float v = c1 * dyr[i * st[kBdy]] + (c2 * (xr[i * st[kBx]] - m) + c3);
+                    const float xv = xr[i * st[kBx]];
+                    const float g  = kFused ? f.Back((xv - m) * ue + uf, dyr[i * st[kBdy]])
+                                            : dyr[i * st[kBdy]];
+                    const float v = c1 * g + (c2 * (xv - m) + c3);
                     float& out    = dxr[i * st[kBdx]];
                     out           = ReadDx ? v + beta * out : v;
                 }
@@ -181,6 +235,7 @@ void ApplyBackward(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
     }
     ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
         auto st          = st_in;
+        const Op f       = op;
         const float* xr  = RowIn(x + off[kBx], n, st[kBx], 0);
         const float* dyr = RowIn(dy + off[kBdy], n, st[kBdy], 1);
         float* dxr       = RowOut(dx + off[kBdx], n, st[kBdx], ReadDx, 2);
@@ -189,7 +244,9 @@ void ApplyBackward(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
 #pragma omp simd
             for(size_t i = 0; i < n; ++i)
             {
-                const float v = cf.c1[i] * dyr[i] + (cf.c2[i] * (xr[i] - cf.m[i]) + cf.c3[i]);
+                const float g =
+                    kFused ? f.Back((xr[i] - cf.m[i]) * ac.e[i] + ac.f[i], dyr[i]) : dyr[i];
+                const float v = cf.c1[i] * g + (cf.c2[i] * (xr[i] - cf.m[i]) + cf.c3[i]);
                 dxr[i]        = ReadDx ? v + beta * dxr[i] : v;
             }
         }
@@ -197,8 +254,11 @@ void ApplyBackward(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
         {
             for(size_t i = 0; i < n; ++i)
             {
-                const float v = cf.c1[i] * dyr[i * st[kBdy]] +
-                                (cf.c2[i] * (xr[i * st[kBx]] - cf.m[i]) + cf.c3[i]);
+                const float xv = xr[i * st[kBx]];
+                const float g  = kFused ? f.Back((xv - cf.m[i]) * ac.e[i] + ac.f[i],
+                                                 dyr[i * st[kBdy]])
+                                        : dyr[i * st[kBdy]];
+                const float v = cf.c1[i] * g + (cf.c2[i] * (xv - cf.m[i]) + cf.c3[i]);
                 float& out    = dxr[i * st[kBdx]];
                 out           = ReadDx ? v + beta * out : v;
             }
@@ -207,18 +267,36 @@ void ApplyBackward(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
     });
 }
 
-template <class T>
+template <class T, class Op>
 void ApplyBackwardItem(const Geometry<4>& geo, const Block<4>& b, size_t k,
-                       const BnBackwardArgs& a, const BwdCoef& cf)
+                       const BnBackwardArgs& a, const BwdCoef& cf, const ActCoef& ac,
+                       const Op& op)
 {
     if(a.beta_data == 0.0f)
-        ApplyBackward<false, T>(geo, b, k, a, cf);
+        ApplyBackward<false, T>(geo, b, k, a, cf, ac, op);
     else
-        ApplyBackward<true, T>(geo, b, k, a, cf);
+        ApplyBackward<true, T>(geo, b, k, a, cf, ac, op);
 }
 
-template <class T>
-void Backward(const BnBackwardArgs& a)
+/// e = scale * inv_std and f = bias of block b's groups (the fused activation's input).
+void FillActCoef(const Block<4>& b, const BnBackwardArgs& a, const double* inv_std, float* e,
+                 float* f)
+{
+    if(!a.Fused())
+        return;
+    const float* scale = a.scale + b.base[kBp];
+    const float* bias  = a.bias + b.base[kBp];
+    WithStep(b.gs[kBp], [&](auto ps) {
+        for(size_t i = 0; i < b.count; ++i)
+        {
+            e[i] = static_cast<float>(scale[i * ps] * inv_std[i]);
+            f[i] = bias[i * ps];
+        }
+    });
+}
+
+template <class T, class Op>
+void Backward(const BnBackwardArgs& a, const Op& op)
 {
     const T* x = static_cast<const T*>(a.x);
     const auto geo = MakeGeometry<4>(a.mode, {a.xDesc, a.dyDesc, a.dxDesc, a.pDesc});
@@ -254,11 +332,14 @@ void Backward(const BnBackwardArgs& a)
                 for(size_t i = 0; i < b.count; ++i)
                     inv_std[i] = 1.0f / std::sqrt(static_cast<float>(inv_std[i] * inv_m) + eps);
             }
-            ChunkGradSums<T>(geo, b, 0, a, mean, sdy, sdyx);
+            float ue[kVecBlock], uf[kVecBlock];
+            FillActCoef(b, a, inv_std, ue, uf);
+            const ActCoef ac{ue, uf};
+            ChunkGradSums<T>(geo, b, 0, a, mean, sdy, sdyx, ac, op);
             float cm[kVecBlock], c1[kVecBlock], c2[kVecBlock], c3[kVecBlock];
             const BwdCoef cf{cm, c1, c2, c3};
             FinishBackward(geo, b, a, mean, inv_std, sdy, sdyx, cf);
-            ApplyBackwardItem<T>(geo, b, 0, a, cf);
+            ApplyBackwardItem<T>(geo, b, 0, a, cf, ac, op);
         });
         return;
     }
@@ -281,12 +362,21 @@ void Backward(const BnBackwardArgs& a)
         for(size_t g = 0; g < geo.groups; ++g)
             inv_std[g] = 1.0f / std::sqrt(static_cast<float>(var[g]) + eps);
     }
+    std::vector<float> ue(a.Fused() ? geo.groups : 0), uf(a.Fused() ? geo.groups : 0);
+    if(a.Fused())
+        ParallelFor(geo.items_g, geo.ParallelGroups(), [&](size_t item) {
+            const auto b = GetBlock(geo, item);
+            FillActCoef(b, a, inv_std.data() + b.g0, ue.data() + b.g0, uf.data() + b.g0);
+        });
+    const auto act_of = [&](const Block<4>& b) {
+        return a.Fused() ? ActCoef{ue.data() + b.g0, uf.data() + b.g0} : ActCoef{nullptr, nullptr};
+    };
     std::vector<double> p1(geo.groups * nk), p2(geo.groups * nk);
     ParallelFor(geo.items_g * nk, geo.Parallel(), [&](size_t item) {
         const size_t k = item % nk;
         const auto b   = GetBlock(geo, item / nk);
         double s1[kVecBlock], s2[kVecBlock];
-        ChunkGradSums<T>(geo, b, k, a, mean.data() + b.g0, s1, s2);
+        ChunkGradSums<T>(geo, b, k, a, mean.data() + b.g0, s1, s2, act_of(b), op);
         for(size_t i = 0; i < b.count; ++i)
         {
             p1[(b.g0 + i) * nk + k] = s1[i];
@@ -311,7 +401,7 @@ void Backward(const BnBackwardArgs& a)
     });
     ParallelFor(geo.items_g * nk, geo.Parallel(), [&](size_t item) {
         const auto b = GetBlock(geo, item / nk);
-        ApplyBackwardItem<T>(geo, b, item % nk, a, coefs.At(b.g0));
+        ApplyBackwardItem<T>(geo, b, item % nk, a, coefs.At(b.g0), act_of(b), op);
     });
 }
 
@@ -320,7 +410,9 @@ void Backward(const BnBackwardArgs& a)
 template <class T>
 void BatchNormBackward(const BnBackwardArgs& args)
 {
-    WithHostParams(args, [](const BnBackwardArgs& a) { Backward<T>(a); });
+    WithHostParams(args, [](const BnBackwardArgs& a) {
+        act::WithMode(a.act, [&](const auto& op) { Backward<T>(a, op); });
+    });
 }
 
 template void BatchNormBackward<float>(const BnBackwardArgs&);

@@ -1,4 +1,7 @@
 // CPU kernels of batch normalization, forward training and inference (the scheme: cpu/batchnorm_common.hpp).
+// The fused training + activation (the fusion plan's BnFwdTrgActivationFused) applies the
+// activation in the normalising loop, to each value before it is stored: one pass over y.
+#include "cpu/activation_functors.hpp"
 #include "cpu/batchnorm_common.hpp"
 
 namespace miopen::cpu {
@@ -31,9 +34,11 @@ struct FwdCoefStore
     std::vector<float> m, a, c;
 };
 
-template <bool ReadY, class T>
+/// y = act((x - m) * a + c [+ beta * y]) over chunk k of block b (act: the fused activation's
+/// functor, cpu/activation_functors.hpp; act::PassThru for the plain batch norm).
+template <bool ReadY, class T, class Op>
 void ApplyForward(const Geometry<3>& geo, const Block<3>& b, size_t k, const BnForwardArgs& args,
-                  const FwdCoef& cf)
+                  const FwdCoef& cf, const Op& op)
 {
     const T* x = static_cast<const T*>(args.x);
     T* y       = static_cast<T*>(args.y);
@@ -44,6 +49,7 @@ void ApplyForward(const Geometry<3>& geo, const Block<3>& b, size_t k, const BnF
         const float m = cf.m[0], a = cf.a[0], c = cf.c[0];
         ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
             auto st         = st_in;
+            const Op f      = op; // a local copy, so the loop vectorises (see cpu/activation.cpp)
             const float* xr = RowIn(x + off[kFx], n, st[kFx], 0);
             float* yr       = RowOut(y + off[kFy], n, st[kFy], ReadY, 1);
             if(st[kFx] == 1 && st[kFy] == 1)
@@ -52,7 +58,7 @@ void ApplyForward(const Geometry<3>& geo, const Block<3>& b, size_t k, const BnF
                 for(size_t i = 0; i < n; ++i)
                 {
                     const float v = (xr[i] - m) * a + c;
-                    yr[i]         = ReadY ? v + beta * yr[i] : v;
+                    yr[i]         = f(ReadY ? v + beta * yr[i] : v);
                 }
             }
             else
@@ -61,7 +67,7 @@ void ApplyForward(const Geometry<3>& geo, const Block<3>& b, size_t k, const BnF
                 {
                     const float v     = (xr[i * st[kFx]] - m) * a + c;
                     float& out        = yr[i * st[kFy]];
-                    out               = ReadY ? v + beta * out : v;
+                    out               = f(ReadY ? v + beta * out : v);
                 }
             }
             RowFlush(yr, y + off[kFy], n, st_in[kFy]);
@@ -70,6 +76,7 @@ void ApplyForward(const Geometry<3>& geo, const Block<3>& b, size_t k, const BnF
     }
     ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
         auto st         = st_in;
+        const Op f      = op;
         const float* xr = RowIn(x + off[kFx], n, st[kFx], 0);
         float* yr       = RowOut(y + off[kFy], n, st[kFy], ReadY, 1);
         if(st[kFx] == 1 && st[kFy] == 1)
@@ -78,7 +85,7 @@ void ApplyForward(const Geometry<3>& geo, const Block<3>& b, size_t k, const BnF
             for(size_t i = 0; i < n; ++i)
             {
                 const float v = (xr[i] - cf.m[i]) * cf.a[i] + cf.c[i];
-                yr[i]         = ReadY ? v + beta * yr[i] : v;
+                yr[i]         = f(ReadY ? v + beta * yr[i] : v);
             }
         }
         else
@@ -87,7 +94,7 @@ void ApplyForward(const Geometry<3>& geo, const Block<3>& b, size_t k, const BnF
             {
                 const float v = (xr[i * st[kFx]] - cf.m[i]) * cf.a[i] + cf.c[i];
                 float& out    = yr[i * st[kFy]];
-                out           = ReadY ? v + beta * out : v;
+                out           = f(ReadY ? v + beta * out : v);
             }
         }
         RowFlush(yr, y + off[kFy], n, st_in[kFy]);
@@ -98,10 +105,12 @@ template <class T>
 void ApplyForwardItem(const Geometry<3>& geo, const Block<3>& b, size_t k,
                       const BnForwardArgs& args, const FwdCoef& cf)
 {
-    if(args.beta == 0.0f)
-        ApplyForward<false, T>(geo, b, k, args, cf);
-    else
-        ApplyForward<true, T>(geo, b, k, args, cf);
+    act::WithMode(args.act, [&](const auto& op) {
+        if(args.beta == 0.0f)
+            ApplyForward<false, T>(geo, b, k, args, cf, op);
+        else
+            ApplyForward<true, T>(geo, b, k, args, cf, op);
+    });
 }
 
 /// From the batch statistics of block b's groups: updates running / saved statistics and fills

@@ -1,7 +1,10 @@
 // The CPU epilogue of a fused convolution (fusion/fusion_args.hpp), and the batch-norm inference +
 // activation chain: one pass over y (reading x for the latter), block by block, the residual, bias and folded batch norm in fp32 (rounded once),
-// then the activation of the block through cpu::ActivationForward while the block is in cache.
+// then the activation of the block through cpu::ActivationForward while the block is in cache;
+// and EpilogueRun, the same applied by a convolution solver to a block of y it has just computed.
 #include "fusion/fusion_args.hpp"
+
+#include "cpu/activation_functors.hpp"
 
 #include "core/storage.hpp"
 #include "core/tensor.hpp"
@@ -110,6 +113,37 @@ bool ConvEpilogue(const ConvEpilogueArgs& e, const TensorDescriptor& yDesc, T* y
     }
     return true;
 }
+
+template <class T>
+void EpilogueRun(const ConvEpilogueArgs& e, float* v, size_t off, size_t n, size_t k)
+{
+    const float ac = e.scale[k], bc = e.shift[k];
+    if(e.z != nullptr)
+    {
+        const T* z     = static_cast<const T*>(e.z) + off;
+        const float zc = e.alpha2 * ac;
+        for(size_t i = 0; i < n; ++i)
+            v[i] = v[i] * ac + zc * ToFloat(z[i]) + bc;
+    }
+    else
+    {
+#pragma omp simd
+        for(size_t i = 0; i < n; ++i)
+            v[i] = v[i] * ac + bc;
+    }
+    if(!e.has_act)
+        return;
+    act::WithMode(e.act, [&](const auto& op) {
+        const auto f = op; // a local copy, so the loop vectorises (see cpu/activation.cpp)
+#pragma omp simd
+        for(size_t i = 0; i < n; ++i)
+            v[i] = f(v[i]);
+    });
+}
+
+template void EpilogueRun<float>(const ConvEpilogueArgs&, float*, size_t, size_t, size_t);
+template void EpilogueRun<Half>(const ConvEpilogueArgs&, float*, size_t, size_t, size_t);
+template void EpilogueRun<BFloat16>(const ConvEpilogueArgs&, float*, size_t, size_t, size_t);
 
 template bool ConvEpilogue<float>(const ConvEpilogueArgs&, const TensorDescriptor&, float*);
 template bool ConvEpilogue<Half>(const ConvEpilogueArgs&, const TensorDescriptor&, Half*);

@@ -2,7 +2,11 @@
 // solvers' rules, MIOpen's switches honoured) and execute. The fused solvers run the chain through
 // the ops' own front doors (convolution, OpTensor, bias, batch norm, activation), in place on the
 // plan's output after its first operator, so a fused result equals the same ops run one by one on
-// either device. Every argument of every operator is checked before the first one writes.
+// either device; the batch-norm training and backward chains pass the activation to the batch
+// norm's own kernels (applied as y is stored; the backward's dy' = act'(bn(x)) * dy on the fly),
+// and the CPU's convolution epilogue goes to a solver that applies it per block of y
+// (ConvArgs::cpu_epilogue) or runs as one pass. Every argument of every operator is checked
+// before the first one writes.
 #include "fusion/fusion.hpp"
 #include "fusion/fusion_args.hpp"
 
@@ -161,15 +165,13 @@ float ParamAt(const void* p, const TensorDescriptor& d, size_t c)
 }
 
 /// The CPU's fused epilogue of a convolution chain (cpu/fusion_epilogue.cpp): the operators after
-/// the convolution folded into one per-channel affine and the activation, applied in one pass.
-/// False (nothing written) where it does not apply: per-activation batch norm, a residual with
-/// other strides than y, y neither packed NC[D]HW nor packed N[D]HWC.
-bool CpuConvEpilogue(const std::vector<std::unique_ptr<FusionOp>>& ops,
-                     const std::vector<const FusionOpArgs*>& a, const TensorDescriptor& yDesc,
-                     void* y, size_t first = 1, const void* in = nullptr)
+/// the convolution folded into one per-channel affine and the activation. False where it does
+/// not apply: per-activation batch norm, a residual with other strides than y.
+bool BuildCpuEpilogue(const std::vector<std::unique_ptr<FusionOp>>& ops,
+                      const std::vector<const FusionOpArgs*>& a, const TensorDescriptor& yDesc,
+                      ConvEpilogueArgs& e, size_t first = 1, const void* in = nullptr)
 {
     const size_t K = yDesc.Lens()[1];
-    ConvEpilogueArgs e;
     e.in = in;
     e.scale.assign(K, 1.0f);
     e.shift.assign(K, 0.0f);
@@ -210,6 +212,13 @@ bool CpuConvEpilogue(const std::vector<std::unique_ptr<FusionOp>>& ops,
         default: return false;
         }
     }
+    return true;
+}
+
+/// BuildCpuEpilogue's epilogue applied in one pass over y (false, nothing written, where it does
+/// not apply: y neither packed NC[D]HW nor packed N[D]HWC).
+bool CpuConvEpilogue(const ConvEpilogueArgs& e, const TensorDescriptor& yDesc, void* y)
+{
     return DispatchFloating(yDesc.Type(), "outputDesc", [&](auto tag) {
         using T = typename decltype(tag)::type;
         return cpu::ConvEpilogue<T>(e, yDesc, static_cast<T*>(y));
@@ -401,6 +410,27 @@ void FusionPlan::Compile(const Handle& handle)
                 fail(&c, "no solver can run this convolution without workspace: ",
                      ExplainNoSolver(*pp, survey));
             algo_ = static_cast<miopenConvFwdAlgorithm_t>(algos.front().first);
+            // The CPU: an algorithm whose solver carries the epilogue (ConvArgs::cpu_epilogue:
+            // applied to each block of y while it is in cache) is preferred unless its estimate
+            // is more than kCarryMargin above the best one's: the pass over y it saves costs
+            // about that on a memory-bound layer, and no more is given up for it.
+            constexpr double kCarryMargin = 1.25;
+            if(handle.IsCpu() && ops_.size() > 1)
+            {
+                const ConvContext ctx{handle};
+                double best = -1.0;
+                for(const auto& st : survey)
+                {
+                    if(!st.usable || !st.solver->CarriesCpuEpilogue())
+                        continue;
+                    const double ms = st.solver->EstimateMs(ctx, *pp);
+                    if(ms <= kCarryMargin * algos.front().second && (best < 0.0 || ms < best))
+                    {
+                        best  = ms;
+                        algo_ = static_cast<miopenConvFwdAlgorithm_t>(st.solver->Algorithm());
+                    }
+                }
+            }
         }
         compiled_algos_ = {algo_};   // the algorithm compile picked, then the others
         for(const auto& a : algos)
@@ -576,8 +606,17 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
             if(!ok)
                 algo = static_cast<miopenConvFwdAlgorithm_t>(algos.front().first);
         }
-        ConvRun(handle, first.conv, call, algo, &alpha, &zero, workspace, workspace_size);
-        if(ops_.size() > 1 && handle.IsCpu() && CpuConvEpilogue(ops_, a, outputDesc, output))
+        // The CPU: the epilogue folded; a solver that writes y in blocks applies it to each block
+        // while it is in cache (ConvArgs::cpu_epilogue), else one pass over y after the
+        // convolution.
+        ConvEpilogueArgs cpu_e;
+        const bool folded = ops_.size() > 1 && handle.IsCpu() &&
+                            BuildCpuEpilogue(ops_, a, outputDesc, cpu_e);
+        cpu::ConvBlockEpilogue block;
+        block.e = &cpu_e;
+        ConvRun(handle, first.conv, call, algo, &alpha, &zero, workspace, workspace_size,
+                folded ? &block : nullptr);
+        if(folded && (block.applied || CpuConvEpilogue(cpu_e, outputDesc, output)))
             break;
         for(size_t i = 1; i < ops_.size(); ++i)
             epilogue(*ops_[i], *a[i]);
@@ -586,9 +625,13 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
     case FusionOpKind::BatchNormInference:
         // The CPU: one pass reading x and writing y (batch norm folded, then the activation of
         // each block in cache) where x and y share a packed layout and the mode is spatial.
-        if(handle.IsCpu() && inputDesc.Strides() == outputDesc.Strides() && input != output &&
-           CpuConvEpilogue(ops_, a, outputDesc, output, 0, input))
-            break;
+        if(handle.IsCpu() && inputDesc.Strides() == outputDesc.Strides() && input != output)
+        {
+            ConvEpilogueArgs e;
+            if(BuildCpuEpilogue(ops_, a, outputDesc, e, 0, input) &&
+               CpuConvEpilogue(e, outputDesc, output))
+                break;
+        }
         BatchNormForwardInference(handle, first.bn_mode, &one, &zero, inputDesc, input,
                                   outputDesc, output,
                                   BnParamDescs::One(first.param, "bnScaleBiasMeanVarDesc"),
@@ -596,47 +639,35 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
         for(size_t i = 1; i < ops_.size(); ++i)
             epilogue(*ops_[i], *a[i]);
         break;
-    case FusionOpKind::BatchNormFwdTrain:
+    case FusionOpKind::BatchNormFwdTrain: {
+        // One pass: the activation is applied where the training kernels store y (both devices).
+        std::optional<ActivationParams> act;
+        if(ops_.size() > 1)
+            act = ActivationParams{ops_[1]->activ_mode, static_cast<float>(a[1]->activ_alpha),
+                                   static_cast<float>(a[1]->activ_beta),
+                                   static_cast<float>(a[1]->activ_gamma)};
         BatchNormForwardTraining(handle, first.bn_mode, &one, &zero, inputDesc, input, outputDesc,
                                  output, BnParamDescs::One(first.param, "bnScale"), fa.scale,
                                  fa.bias, fa.exp_avg_factor,
                                  first.running_mean_variance ? fa.running_mean : nullptr,
                                  first.running_mean_variance ? fa.running_var : nullptr,
-                                 fa.epsilon, fa.saved_mean, fa.saved_inv_var);
-        for(size_t i = 1; i < ops_.size(); ++i)
-            epilogue(*ops_[i], *a[i]);
+                                 fa.epsilon, fa.saved_mean, fa.saved_inv_var,
+                                 act ? &*act : nullptr);
         break;
+    }
     case FusionOpKind::BatchNormBwdTrain: {
-        // input = dy (the gradient of the chain's output), output = dx. With an activation, dy is
-        // first taken through its derivative at the batch norm's output, recomputed from x and
-        // the saved statistics: bn(x) with variance savedInvVariance^-2 and epsilon 0.
-        const void* dy = input;
-        std::optional<conv_device::Buffer> tmp;
-        TensorDescriptor tmp_desc;
+        // input = dy (the gradient of the chain's output), output = dx. With an activation, the
+        // backward kernels take dy through its derivative at the batch norm's output, recomputed
+        // from x, the saved statistics, bnScale and bnBias as they go (no temporary tensor).
+        std::optional<ActivationParams> act;
         if(ops_.size() > 1)
-        {
-            const FusionOp& act    = *ops_[1];
-            const FusionOpArgs& av = *a[1];
-            tmp_desc.Set(inputDesc.Type(), inputDesc.Lens(), {});
-            tmp.emplace(handle, tmp_desc.NumBytes(), "the fused batch-norm backward's dy");
-            conv_device::Buffer var(handle, first.param.NumBytes(), "the fused batch-norm variance");
-            ActivationDescriptor power;
-            power.Set(miopenActivationPOWER, 0.0, 1.0, -2.0);
-            ActivationForward(handle, power, &one, first.param, fa.var, &zero, first.param,
-                              var.Get());
-            BatchNormForwardInference(handle, first.bn_mode, &one, &zero, inputDesc, fa.x,
-                                      tmp_desc, tmp->Get(), BnParamDescs::One(first.param, "bnScale"),
-                                      fa.scale, fa.bias, fa.mean, var.Get(), 0.0);
-            ActivationDescriptor ad;
-            ad.Set(act.activ_mode, av.activ_alpha, av.activ_beta, av.activ_gamma);
-            ActivationBackward(handle, ad, &one, tmp_desc, tmp->Get(), inputDesc, input, tmp_desc,
-                               tmp->Get(), &zero, tmp_desc, tmp->Get());
-            dy = tmp->Get();
-        }
-        const TensorDescriptor& dy_desc = tmp ? tmp_desc : inputDesc;
-        BatchNormBackward(handle, first.bn_mode, &one, &zero, &one, &zero, inputDesc, fa.x, dy_desc,
-                          dy, outputDesc, output, BnParamDescs::One(first.param, "bnScale"),
-                          fa.scale, fa.dscale, fa.dbias, 0.0, fa.mean, fa.var);
+            act = ActivationParams{ops_[1]->activ_mode, static_cast<float>(a[1]->activ_alpha),
+                                   static_cast<float>(a[1]->activ_beta),
+                                   static_cast<float>(a[1]->activ_gamma)};
+        BatchNormBackward(handle, first.bn_mode, &one, &zero, &one, &zero, inputDesc, fa.x,
+                          inputDesc, input, outputDesc, output,
+                          BnParamDescs::One(first.param, "bnScale"), fa.scale, fa.dscale,
+                          fa.dbias, 0.0, fa.mean, fa.var, act ? &*act : nullptr, fa.bias);
         break;
     }
     default: ThrowBadParm(first.Name(), " cannot start a plan"); // compile prevents it

@@ -3,6 +3,7 @@
 #include "cpu/conv/bf16_gemm.hpp"
 #include "cpu/conv/gemm.hpp"
 #include "cpu/storage_convert.hpp"
+#include "fusion/fusion_args.hpp"
 
 #include <algorithm>
 #include <memory>
@@ -20,8 +21,19 @@ long IgemmRowsPerChunk(const ConvGeometry& g, long target_bytes)
     return std::clamp<long>(target_bytes / std::max<long>(row_bytes, 1), 1, rows);
 }
 
-void ConvFwdIgemm(const ConvGeometry& g, const float* x, const float* w, float* y, long rpc, long nb)
+void ConvFwdIgemm(const ConvGeometry& g, const float* x, const float* w, float* y, long rpc, long nb,
+                  const ConvBlockEpilogue* ep)
 {
+    const ConvEpilogueArgs* e = ep != nullptr ? ep->e : nullptr;
+    // The epilogue of the kpg channels' runs of `len` positions at y offset `at` (channel grp*kpg).
+    const auto epilogue = [&](long at, long len, long grp) {
+        for(long kl = 0; kl < g.kpg; ++kl)
+        {
+            const long off = at + kl * g.ys[1];
+            EpilogueRun<float>(*e, y + off, static_cast<size_t>(off), static_cast<size_t>(len),
+                               static_cast<size_t>(grp * g.kpg + kl));
+        }
+    };
     const long rows = g.out[0] * g.out[1];
     const long crs = ColRows(g);
     const long os = rows * g.out[2];
@@ -49,9 +61,16 @@ void ConvFwdIgemm(const ConvGeometry& g, const float* x, const float* w, float* 
 #pragma omp parallel for collapse(2) schedule(static)
                 for(long i = 0; i < cnt; ++i)
                     for(long kl = 0; kl < g.kpg; ++kl)
-                        std::copy_n(out.data() + kl * ld + i * os, os,
-                                    y + (n0 + i) * g.ys[0] + (grp * g.kpg + kl) * g.ys[1]);
+                    {
+                        float* yo = y + (n0 + i) * g.ys[0] + (grp * g.kpg + kl) * g.ys[1];
+                        std::copy_n(out.data() + kl * ld + i * os, os, yo);
+                        if(e != nullptr)
+                            EpilogueRun<float>(*e, yo, static_cast<size_t>(yo - y), static_cast<size_t>(os),
+                                               static_cast<size_t>(grp * g.kpg + kl));
+                    }
             }
+            if(ep != nullptr)
+                ep->applied = true;
             return;
         }
 #pragma omp parallel
@@ -68,11 +87,17 @@ void ConvFwdIgemm(const ConvGeometry& g, const float* x, const float* w, float* 
                 Sgemm(false, false, g.kpg, ld, crs, 1.0f, w + grp * g.kpg * g.ws[0], g.ws[0], col.data(), ld, 0.0f,
                       out.data(), ld);
                 for(long i = 0; i < cnt; ++i)
+                {
                     for(long kl = 0; kl < g.kpg; ++kl)
                         std::copy_n(out.data() + kl * ld + i * os, os,
                                     y + (n0 + i) * g.ys[0] + (grp * g.kpg + kl) * g.ys[1]);
+                    if(e != nullptr)
+                        epilogue((n0 + i) * g.ys[0] + grp * g.kpg * g.ys[1], os, grp);
+                }
             }
         }
+        if(ep != nullptr)
+            ep->applied = true;
         return;
     }
     const long chunks = (rows + rpc - 1) / rpc;
@@ -90,8 +115,12 @@ void ConvFwdIgemm(const ConvGeometry& g, const float* x, const float* w, float* 
             Im2ColRows(g, x, n, grp, r0, r1, col.data());
             Sgemm(false, false, g.kpg, cols, crs, 1.0f, w + grp * g.kpg * g.ws[0], g.ws[0], col.data(),
                   cols, 0.0f, y + n * g.ys[0] + grp * g.kpg * g.ys[1] + r0 * g.out[2], os);
+            if(e != nullptr) // the chunk's kpg x cols outputs, still in cache
+                epilogue(n * g.ys[0] + grp * g.kpg * g.ys[1] + r0 * g.out[2], cols, grp);
         }
     }
+    if(ep != nullptr)
+        ep->applied = true;
 }
 
 namespace {
@@ -351,8 +380,10 @@ Cut MakeCut(const ConvGeometry& g, long rpc, long nb, bool bf, long target_cols)
 }
 
 template <class T>
-void FwdTyped(const ConvGeometry& g, const T* x, const T* w, T* y, long rpc, long nb)
+void FwdTyped(const ConvGeometry& g, const T* x, const T* w, T* y, long rpc, long nb,
+              const ConvBlockEpilogue* ep = nullptr)
 {
+    const ConvEpilogueArgs* e = ep != nullptr ? ep->e : nullptr;
     const bool bf = UseBf16Gemm<T>();
     const Cut cut = MakeCut(g, rpc, nb, bf, kBf16Cols);
     const long crs = ColRows(g);
@@ -430,10 +461,18 @@ void FwdTyped(const ConvGeometry& g, const T* x, const T* w, T* y, long rpc, lon
             {
                 T* yo = y + (n0 + i) * g.ys[0] + grp * g.kpg * g.ys[1] + r0 * g.out[2];
                 for(long kl = 0; kl < g.kpg; ++kl)
-                    ConvertFromFloat(tile.data() + kl * cols + i * per, yo + kl * g.ys[1], static_cast<size_t>(per));
+                {
+                    float* v = tile.data() + kl * cols + i * per;
+                    if(e != nullptr) // on the fp32 tile: one rounding, after the epilogue
+                        EpilogueRun<T>(*e, v, static_cast<size_t>(yo + kl * g.ys[1] - y),
+                                       static_cast<size_t>(per), static_cast<size_t>(grp * g.kpg + kl));
+                    ConvertFromFloat(v, yo + kl * g.ys[1], static_cast<size_t>(per));
+                }
             }
         }
     }
+    if(ep != nullptr)
+        ep->applied = true;
 }
 
 template <class T>
@@ -596,13 +635,15 @@ void ConvBwdDataGemmCol2Im(const ConvGeometry& g, BFloat16* dx, const BFloat16* 
     BwdDataCol2ImTyped(g, dx, w, dy);
 }
 
-void ConvFwdIgemm(const ConvGeometry& g, const Half* x, const Half* w, Half* y, long rpc, long nb)
+void ConvFwdIgemm(const ConvGeometry& g, const Half* x, const Half* w, Half* y, long rpc, long nb,
+                  const ConvBlockEpilogue* ep)
 {
-    FwdTyped(g, x, w, y, rpc, nb);
+    FwdTyped(g, x, w, y, rpc, nb, ep);
 }
-void ConvFwdIgemm(const ConvGeometry& g, const BFloat16* x, const BFloat16* w, BFloat16* y, long rpc, long nb)
+void ConvFwdIgemm(const ConvGeometry& g, const BFloat16* x, const BFloat16* w, BFloat16* y, long rpc, long nb,
+                  const ConvBlockEpilogue* ep)
 {
-    FwdTyped(g, x, w, y, rpc, nb);
+    FwdTyped(g, x, w, y, rpc, nb, ep);
 }
 void ConvBwdDataIgemm(const ConvGeometry& g, Half* dx, const Half* w, const Half* dy, long target_bytes, long nb)
 {

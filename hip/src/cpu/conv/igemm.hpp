@@ -8,12 +8,16 @@
 
 namespace miopen::cpu {
 
+struct ConvBlockEpilogue; // fusion/fusion_args.hpp
+
 /// Output rows (one (od, oh) pair each) per chunk so that the chunk's columns take ~target bytes.
 long IgemmRowsPerChunk(const ConvGeometry& g, long target_bytes);
 
 /// nb > 1: nb whole images per GEMM (rows_per_chunk is then ignored); the tunable solvers' NB.
+/// ep (forward only; packed NC[D]HW y): a fusion plan's epilogue, applied to each chunk of y as
+/// soon as its GEMM has written it (fp16 / bf16: to the fp32 tile, before the one rounding).
 void ConvFwdIgemm(const ConvGeometry& g, const float* x, const float* w, float* y, long rows_per_chunk,
-                  long nb = 1);
+                  long nb = 1, const ConvBlockEpilogue* ep = nullptr);
 /// Stride-1 backward data as the forward convolution of dy with the flipped, transposed filters
 /// (pad' = dilation * (filter - 1) - pad, which must be >= 0).
 void ConvBwdDataIgemm(const ConvGeometry& g, float* dx, const float* w, const float* dy, long target_bytes,
@@ -27,9 +31,10 @@ void ConvBwdWeightsIgemm(const ConvGeometry& g, const float* x, float* dw, const
 /// with AVX-512 BF16 instead keeps the chunk in bf16, packs it and the filters in K-interleaved
 /// pairs and multiplies with vdpbf16ps (cpu/conv/bf16_gemm.hpp). nb > 1 runs as chunks of whole
 /// images (one image per GEMM). No fp32 copy of a whole tensor.
-void ConvFwdIgemm(const ConvGeometry& g, const Half* x, const Half* w, Half* y, long rows_per_chunk, long nb = 1);
+void ConvFwdIgemm(const ConvGeometry& g, const Half* x, const Half* w, Half* y, long rows_per_chunk, long nb = 1,
+                  const ConvBlockEpilogue* ep = nullptr);
 void ConvFwdIgemm(const ConvGeometry& g, const BFloat16* x, const BFloat16* w, BFloat16* y, long rows_per_chunk,
-                  long nb = 1);
+                  long nb = 1, const ConvBlockEpilogue* ep = nullptr);
 void ConvBwdDataIgemm(const ConvGeometry& g, Half* dx, const Half* w, const Half* dy, long target_bytes,
                       long nb = 1);
 void ConvBwdDataIgemm(const ConvGeometry& g, BFloat16* dx, const BFloat16* w, const BFloat16* dy,
