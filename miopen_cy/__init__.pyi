@@ -4,7 +4,7 @@ generator, or _mirror.pyi for the mirror's names)."""
 from typing import Any, Literal
 
 from miopen_cy._mirror import *  # noqa: F401,F403
-from miopen_cy._mirror import Status, DataType, TensorLayout, IndexType, TensorOp, ConvolutionMode, PaddingMode, PoolingMode, PoolingWorkspaceIndexMode, LRNMode, BatchNormMode, ActivationMode, SoftmaxAlgorithm, SoftmaxMode, ConvolutionAttrib, ConvFwdAlgorithm, ConvBwdWeightsAlgorithm, ConvBwdDataAlgorithm, ConvAlgorithm, ReduceTensorOp, NanPropagation, ReduceTensorIndices, IndicesType, ProblemDirection, TensorArgumentId, FindResultsOrder, FusionDirection
+from miopen_cy._mirror import Status, DataType, TensorLayout, IndexType, TensorOp, ConvolutionMode, PaddingMode, PoolingMode, PoolingWorkspaceIndexMode, LRNMode, BatchNormMode, ActivationMode, SoftmaxAlgorithm, SoftmaxMode, ConvolutionAttrib, ConvFwdAlgorithm, ConvBwdWeightsAlgorithm, ConvBwdDataAlgorithm, ConvAlgorithm, ReduceTensorOp, NanPropagation, ReduceTensorIndices, IndicesType, ProblemDirection, TensorArgumentId, FindResultsOrder, FusionDirection, RNGType
 
 __version__: str
 
@@ -181,3 +181,6 @@ miopenFindResultsOrderByWorkspaceSize: FindResultsOrder
 # FusionDirection
 miopenVerticalFusion: FusionDirection
 miopenHorizontalFusion: FusionDirection
+
+# RNGType
+MIOPEN_RNG_PSEUDO_XORWOW: RNGType

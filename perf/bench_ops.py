@@ -16,7 +16,8 @@ in the same type and memory format.
 (the CPU default) batch 8. Groups: elementwise, elementwise16 (fp16/bf16 element-wise ops),
 pooling, batchnorm, bntypes (batch norm in fp32 / fp16 / bf16, NCHW / NHWC), lrn, softmax,
 softmax_types (fp16/bf16 and NHWC channel softmax), reduce (miopenReduceTensor: rows,
-columns, all, per channel; fp32 and fp16), fusion (fusion plans beside the separate calls), overhead.
+columns, all, per channel; fp32 and fp16), fusion (fusion plans beside the separate calls), overhead,
+dropout (forward and backward in fp32 / fp16 / bf16 beside torch.native_dropout).
 """
 import argparse
 import sys
@@ -64,13 +65,16 @@ class Bench:
         t = torch.randn(shape, device=self.dev.torch)
         return t.abs() + 0.5 if positive else t
 
-    def row(self, op, shape, nbytes, ours, theirs, sub, flags):
-        """Times both sides and a copy of the same bytes; `sub` and `flags`: the driver command."""
+    def row(self, op, shape, nbytes, ours, theirs, sub, flags, shape_flags=None):
+        """Times both sides and a copy of the same bytes; `sub` and `flags`: the driver command
+        (`shape_flags` instead of -n -c -H -W for the sub-commands that take the shape otherwise)."""
         inner = 3 if self.dev.gpu else 1    # on the GPU, events around 3 back-to-back calls
         t_ours, t_peer = self.dev.pair_ms(ours, theirs, inner)
         t_copy = self.dev.copy_ms(nbytes, inner)
-        n, c, hh, ww = shape
-        drv = driver(sub, dict({"-n": n, "-c": c, "-H": hh, "-W": ww}, **flags), self.dev.name, self.dev.repeat)
+        if shape_flags is None:
+            n, c, hh, ww = shape
+            shape_flags = {"-n": n, "-c": c, "-H": hh, "-W": ww}
+        drv = driver(sub, dict(shape_flags, **flags), self.dev.name, self.dev.repeat)
         self.rep.add(op=op, shape="x".join(map(str, shape)), nbytes=nbytes, ours_ms=t_ours, peer_ms=t_peer,
                      copy_ms=t_copy, ratio=t_peer / t_ours, ours_gbs=nbytes / t_ours / 1e6,
                      peer_gbs=nbytes / t_peer / 1e6, copy_gbs=nbytes / t_copy / 1e6, of_copy=t_copy / t_ours,
@@ -161,6 +165,46 @@ def bench_elementwise_16(b):
         b.row(f"bias_bwd_{suffix}", shape, 2 * n,
               lambda: mi.convolutionBackwardBias(b.h, 1.0, d, dy, 0.0, bd, db),
               lambda: tdy.sum(dim=(0, 2, 3)), f"conv{suffix}", {"-b": 1})
+
+
+def bench_dropout(b):
+    """Dropout forward (mask drawn and written to the reserve space) and backward (the mask read)
+    in fp32, fp16 and bf16 beside PyTorch's native_dropout and native_dropout_backward, which
+    write and read a mask of their own; bytes: x, y and the one-byte mask (forward), dy, dx and
+    the mask (backward)."""
+    import ml_dtypes
+    shape = b.shape((8, 64, 112, 112), (64, 64, 112, 112))
+    n = int(np.prod(shape))
+    p = 0.5
+    for dt, tt, npt, suffix in [(mi.miopenFloat, torch.float32, np.float32, ""),
+                                (mi.miopenHalf, torch.float16, np.float16, "fp16"),
+                                (mi.miopenBFloat16, torch.bfloat16, ml_dtypes.bfloat16, "bfp16")]:
+        size = np.dtype(npt).itemsize
+        d = desc(shape, dt)
+        tx = torch.randn(shape, device=b.dev.torch).to(tt)
+        tdy = torch.randn(shape, device=b.dev.torch).to(tt)
+        ty, tdx = torch.empty_like(tx), torch.empty_like(tx)
+
+        def ours(t, npt=npt):
+            if b.dev.gpu:
+                return t
+            return t.numpy() if t.dtype == torch.float32 else t.view(torch.int16).numpy().view(npt)
+        x, dy, y, dx = (ours(t) for t in (tx, tdy, ty, tdx))
+        ns = mi.dropoutGetStatesSize(b.h)
+        states = b.empty(nbytes=ns)
+        reserve = b.empty(nbytes=n)
+        dd = mi.DropoutDescriptor()
+        mi.setDropoutDescriptor(dd, b.h, p, states, ns, 1, False, False, mi.MIOPEN_RNG_PSEUDO_XORWOW)
+        _, tmask = torch.native_dropout(tx, p, True)
+        dims = {"-d": ",".join(map(str, shape))}
+        b.row(f"dropout_fwd{'_' + suffix if suffix else ''}", shape, (2 * size + 1) * n,
+              lambda: mi.dropoutForward(b.h, dd, d, d, x, d, y, reserve, n),
+              lambda: torch.native_dropout(tx, p, True), f"dropout{suffix}", {"-F": 1, "-p": p},
+              shape_flags=dims)
+        b.row(f"dropout_bwd{'_' + suffix if suffix else ''}", shape, (2 * size + 1) * n,
+              lambda: mi.dropoutBackward(b.h, dd, d, d, dy, d, dx, reserve, n),
+              lambda: torch.ops.aten.native_dropout_backward(tdy, tmask, 1.0 / (1.0 - p)),
+              f"dropout{suffix}", {"-F": 2, "-p": p}, shape_flags=dims)
 
 
 def bench_pooling(b):
@@ -722,7 +766,7 @@ def bench_reduce(b):
 GROUPS = {"elementwise": bench_elementwise, "elementwise16": bench_elementwise_16,
           "pooling": bench_pooling, "batchnorm": bench_batchnorm, "bntypes": bench_batchnorm_types,
           "lrn": bench_lrn, "softmax": bench_softmax, "softmax_types": bench_softmax_types,
-          "overhead": bench_overhead, "fusion": bench_fusion}
+          "overhead": bench_overhead, "fusion": bench_fusion, "dropout": bench_dropout}
 
 
 def main(argv=None):

@@ -210,6 +210,7 @@ OTHER_OPS = [
     ("opTensor", "tensorop", "-n 2 -c 3 -H 4 -W 4 -o 2"),
     ("executeFusionPlan", "CBAInfer", "-n 2 -c 4 -H 6 -W 6 -k 8 -p 1 -q 1 -F 0"),
     ("reduceTensor", "reduce", "-D 6,50,3 -R 1"),
+    ("dropoutForward", "dropout", "-d 4,8,9 -F 0"),
 ]
 
 
@@ -262,6 +263,37 @@ def test_lrn(capsys, flags):
     code, out, err = run_main(capsys, "lrn", "-n", 2, "-c", 7, "-H", 6, "-W", 5, *flags.split(), "-i", 2, "-t", 1)
     assert code == 0, out + err
     verified(out, ["Forward LRN", "Backward LRN"])
+
+
+@needs("dropoutForward")
+@pytest.mark.parametrize("cmd,flags", [
+    ("dropout", "-d 2,3,32,32"),
+    ("dropout", "-d 1000 -p 0.9 -l 5 -m 7"),
+    ("dropout", "-d 2,3,4,5,6 -e 1"),
+    ("dropout", "-d 7 -p 0"),
+    ("dropout", "-d 3,5 -p 1 -F 2"),
+    ("dropoutfp16", "-d 16,33"),
+    ("dropoutbfp16", "-d 16,33 -p 0.25"),
+], ids=["4d", "seed-1d", "use-mask-5d", "p0", "p1-bwd", "fp16", "bf16"])
+def test_dropout(capsys, cmd, flags):
+    code, out, err = run_main(capsys, cmd, *flags.split(), "-i", 2, "-t", 1)
+    assert code == 0, out + err
+    labels = {"1": ["Forward Dropout"], "2": ["Backward Dropout"]}.get(
+        flags.split("-F ")[1][0] if "-F " in flags else "0", ["Forward Dropout", "Backward Dropout"])
+    verified(out, labels)
+
+
+@needs("dropoutForward")
+def test_dropout_json_and_bad_flags(capsys):
+    code, out, _ = run_main(capsys, "dropout", "-d", "4,5", "-p", 0.3, "-l", 9, "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["problem"] == {"x": [4, 5], "type": "fp32", "dropout": 0.3, "seed": 9,
+                                            "use_mask": False}
+    assert all(r["mask_matches"] and r["verified"] for r in doc["results"])
+    for flags, words in [("-d 1,2,3,4,5,6", "1 to 5 dims"), ("-p 1.5", "the dropout rate"),
+                         ("-e 2", "use_mask is 0 or 1"), ("-d 4,a", "lengths look like")]:
+        code, _, err = run_main(capsys, "dropout", *flags.split())
+        assert code == 2 and words in err, err
 
 
 @needs("activationForward")
@@ -534,6 +566,7 @@ TYPED_CASES = {
     "tensorop": "-n 2 -c 3 -H 4 -W 4 -o 2",
     "bnorm": "-n 4 -c 3 -H 5 -W 5 -m 1 -F 1",
     "CBAInfer": "-n 2 -c 4 -H 6 -W 6 -k 8 -p 1 -q 1 -F 4",
+    "dropout": "-d 4,7,9 -p 0.3",
 }
 
 
@@ -555,7 +588,8 @@ def test_typed_subcommands_run_and_verify(capsys, name, base):
 def test_miopen_driver_names_and_ours():
     miopen = {n for n, v in driver.VARIANTS.items() if v[3]}
     assert miopen == {"convfp16", "convbfp16", "activfp16", "softmaxfp16", "poolfp16", "lrnfp16",
-                      "tensoropfp16", "bnormfp16", "bnormfp16fp32", "bnormbfp16fp32", "CBAInferfp16"}
+                      "tensoropfp16", "bnormfp16", "bnormfp16fp32", "bnormbfp16fp32", "CBAInferfp16",
+                      "dropoutfp16"}
     assert {"activbfp16", "softmaxbfp16", "poolbfp16", "lrnbfp16", "tensoropbfp16"} <= set(driver.VARIANTS)
     assert set(driver.VARIANTS) <= set(driver.COMMANDS)
 

@@ -692,3 +692,37 @@ cdef extern from "miopen/miopen.h" nogil:
         const void* z, const miopenTensorDescriptor_t biasDesc, const void* bias,
         const miopenActivationDescriptor_t activationDesc, const miopenTensorDescriptor_t yDesc,
         void* y)
+
+    # ---- dropout ----
+    cdef struct miopenDropoutDescriptor:
+        pass
+    ctypedef miopenDropoutDescriptor* miopenDropoutDescriptor_t
+    ctypedef enum miopenRNGType_t:
+        MIOPEN_RNG_PSEUDO_XORWOW
+    miopenStatus_t miopenCreateDropoutDescriptor(miopenDropoutDescriptor_t* dropoutDesc)
+    miopenStatus_t miopenDestroyDropoutDescriptor(miopenDropoutDescriptor_t dropoutDesc)
+    miopenStatus_t miopenDropoutGetReserveSpaceSize(const miopenTensorDescriptor_t xDesc,
+                                                    size_t* reserveSpaceSizeInBytes)
+    miopenStatus_t miopenDropoutGetStatesSize(miopenHandle_t handle, size_t* stateSizeInBytes)
+    miopenStatus_t miopenGetDropoutDescriptor(
+        miopenDropoutDescriptor_t dropoutDesc, miopenHandle_t handle, float* dropout,
+        void** states, unsigned long long* seed, cbool* use_mask, cbool* state_evo,
+        miopenRNGType_t* rng_mode)
+    miopenStatus_t miopenRestoreDropoutDescriptor(
+        miopenDropoutDescriptor_t dropoutDesc, miopenHandle_t handle, float dropout, void* states,
+        size_t stateSizeInBytes, unsigned long long seed, cbool use_mask, cbool state_evo,
+        miopenRNGType_t rng_mode)
+    miopenStatus_t miopenSetDropoutDescriptor(
+        miopenDropoutDescriptor_t dropoutDesc, miopenHandle_t handle, float dropout, void* states,
+        size_t stateSizeInBytes, unsigned long long seed, cbool use_mask, cbool state_evo,
+        miopenRNGType_t rng_mode)
+    miopenStatus_t miopenDropoutForward(
+        miopenHandle_t handle, const miopenDropoutDescriptor_t dropoutDesc,
+        const miopenTensorDescriptor_t noise_shape, const miopenTensorDescriptor_t xDesc,
+        const void* x, const miopenTensorDescriptor_t yDesc, void* y, void* reserveSpace,
+        size_t reserveSpaceSizeInBytes)
+    miopenStatus_t miopenDropoutBackward(
+        miopenHandle_t handle, const miopenDropoutDescriptor_t dropoutDesc,
+        const miopenTensorDescriptor_t noise_shape, const miopenTensorDescriptor_t dyDesc,
+        const void* dy, const miopenTensorDescriptor_t dxDesc, void* dx, void* reserveSpace,
+        size_t reserveSpaceSizeInBytes)

@@ -80,11 +80,13 @@ VARIANTS = {
     "bnormbfp16": ("bnorm", BF16, BF16, False),
     "CBAInferfp16": ("CBAInfer", FP16, None, True),
     "CBAInferbfp16": ("CBAInfer", BF16, None, False),
+    "dropoutfp16": ("dropout", FP16, None, True),
+    "dropoutbfp16": ("dropout", BF16, None, False),
 }
 
 # MIOpenDriver's fp16 tolerance per op (None: its driver has none for fp16, see the module's text).
 _FP16_TOL = {"activ": 80 * FP16.eps, "tensorop": 80 * FP16.eps, "softmax": 5e-2, "pool": 5e-3,
-             "bnorm": 0.5e-3, "lrn": None}
+             "bnorm": 0.5e-3, "lrn": None, "dropout": 5e-4}
 _GENERIC_FP16_TOL = 8.2e-3
 
 

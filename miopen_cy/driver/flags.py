@@ -161,6 +161,18 @@ iter verify time wall printconv
 mode   m  'within'  str  LRN Mode (within, cross) (Default=within)
 """)
 
+DROPOUT_FLAGS = table("""
+forw
+input_dim    d  '4'  str    Input dimension, up to 5 lengths (Default=4, support up to 5D)
+dropout      p  0.5  float  Dropout rate (Default=0.5)
+seed_low     l  0    int    Least significant 32 bits of seed (Default=0)
+seed_high    m  0    int    Most significant 32 bits of seed (Default=0)
+use_mask     e  0    int    Use existing mask in reservespace: Use 1, Not use 0 (Default=0)
+gen_file     f  0    int    Generate PRNG skipahead files: accepted, nothing to do here (Default=0)
+iter=1 verify time wall
+dump_output  o  0    int    Dumps the output buffers (Default=0; not supported)
+""")
+
 ACTIV_FLAGS = table("""
 forw batchsize in_channels in_h in_w layout
 mode         m  3     int    Activation Mode (0 PASTHRU .. 9 ELU, miopenActivationMode_t) (Default=3, RELU)

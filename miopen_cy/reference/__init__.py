@@ -1,5 +1,5 @@
 """float64 NumPy references of every operation, written from the formulas and sharing no code with
 the library's backends: the driver's verification (miopen_cy.driver) and the tests both check the
-library against them. One module per operation: conv, pooling, softmax, activation, lrn,
+library against them. One module per operation: conv, pooling, softmax, activation, lrn, dropout,
 batchnorm, tensor."""
-from . import activation, batchnorm, conv, lrn, pooling, softmax, tensor  # noqa: F401
+from . import activation, batchnorm, conv, dropout, lrn, pooling, softmax, tensor  # noqa: F401

@@ -2909,6 +2909,170 @@ miopenConvolutionBiasActivationForward(miopenHandle_t handle,
                                        void* y);
 
 /* ------------------------------------------------------------------------------------------ */
+/* Dropout                                                                                    */
+/* ------------------------------------------------------------------------------------------ */
+
+/*! @ingroup dropout @brief Creates the miopenDropoutDescriptor_t type */
+MIOPEN_DECLARE_OBJECT(miopenDropoutDescriptor);
+
+/*! @enum miopenRNGType_t
+ * Random number generator type. MIOpen's one value; miopen_cy's generator behind it is
+ * Philox-4x32-10 (counter-based, the same bits on the CPU and the GPU), not XORWOW: see README.
+ */
+typedef enum
+{
+    MIOPEN_RNG_PSEUDO_XORWOW = 0, /*!< XORWOW pseudorandom generator (Philox-4x32-10 here) */
+} miopenRNGType_t;
+
+/*! @brief Creates the dropout descriptor object
+ * @param dropoutDesc Pointer to a dropout descriptor type (output)
+ * @return            miopenStatus_t
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCreateDropoutDescriptor(miopenDropoutDescriptor_t* dropoutDesc);
+
+/*! @brief Destroys the dropout descriptor object
+ * @param dropoutDesc Dropout descriptor type (input)
+ * @return            miopenStatus_t
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDestroyDropoutDescriptor(miopenDropoutDescriptor_t dropoutDesc);
+
+/*! @brief Bytes of reserve space a dropout of x needs: the mask, one byte per element of x
+ * (1 kept, 0 dropped), in x's logical (packed, lengths-order) element order.
+ * @param xDesc                    Tensor descriptor for data tensor x (input)
+ * @param reserveSpaceSizeInBytes  Number of bytes of reserve space (output)
+ * @return                         miopenStatus_t
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDropoutGetReserveSpaceSize(const miopenTensorDescriptor_t xDesc,
+                                                              size_t* reserveSpaceSizeInBytes);
+
+/*! @brief Bytes of random-generator state miopenSetDropoutDescriptor takes: MIOpen's size
+ * (16384 XORWOW states of 24 bytes). miopen_cy keeps its counter-based generator's seed and
+ * offset in the first 32 bytes.
+ * @param handle            MIOpen handle (input)
+ * @param stateSizeInBytes  Number of bytes required to store random generator states (output)
+ * @return                  miopenStatus_t
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDropoutGetStatesSize(miopenHandle_t handle,
+                                                        size_t* stateSizeInBytes);
+
+/*! @brief Get the details of the dropout descriptor
+ * @param dropoutDesc  Dropout layer descriptor (input)
+ * @param handle       MIOpen handle (input)
+ * @param dropout      The probability by which the input is set to 0 (output)
+ * @param states       The states pointer given to Set/Restore (output; MIOpen hands back the
+ *                     address of its own field instead)
+ * @param seed         Seed used to initialize random number generator states (output)
+ * @param use_mask     Whether forward uses the mask already in reserveSpace (output)
+ * @param state_evo    Whether each forward advances the generator's offset (output)
+ * @param rng_mode     Random number generator (output)
+ * @return             miopenStatus_t
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetDropoutDescriptor(miopenDropoutDescriptor_t dropoutDesc,
+                                                        miopenHandle_t handle,
+                                                        float* dropout,
+                                                        void** states,
+                                                        unsigned long long* seed,
+                                                        bool* use_mask,
+                                                        bool* state_evo,
+                                                        miopenRNGType_t* rng_mode);
+
+/*! @brief Restore the dropout descriptor to a saved state: as miopenSetDropoutDescriptor, but
+ * the states buffer already holds a generator state (written by miopenSetDropoutDescriptor and
+ * possibly advanced by forwards with state_evo) and is not re-initialised.
+ * @param dropoutDesc       Dropout layer descriptor (input/output)
+ * @param handle            MIOpen handle (input)
+ * @param dropout           The probability by which the input is set to 0, in [0, 1] (input)
+ * @param states            Memory that holds the generator state (input)
+ * @param stateSizeInBytes  Number of bytes of states (input)
+ * @param seed              Seed the states were initialised with (input)
+ * @param use_mask          Whether forward uses the mask already in reserveSpace (input)
+ * @param state_evo         Whether each forward advances the generator's offset (input)
+ * @param rng_mode          Random number generator (input)
+ * @return                  miopenStatus_t
+ */
+MIOPEN_EXPORT miopenStatus_t miopenRestoreDropoutDescriptor(miopenDropoutDescriptor_t dropoutDesc,
+                                                            miopenHandle_t handle,
+                                                            float dropout,
+                                                            void* states,
+                                                            size_t stateSizeInBytes,
+                                                            unsigned long long seed,
+                                                            bool use_mask,
+                                                            bool state_evo,
+                                                            miopenRNGType_t rng_mode);
+
+/*! @brief Initialize the dropout descriptor and its generator state (seed, offset 0) in states
+ * @param dropoutDesc       Dropout layer descriptor (input/output)
+ * @param handle            MIOpen handle (input)
+ * @param dropout           The probability by which the input is set to 0, in [0, 1] (input)
+ * @param states            Memory for the generator state, on the handle's device (input)
+ * @param stateSizeInBytes  Number of bytes provided for random generator states (input)
+ * @param seed              Seed of the generator (input)
+ * @param use_mask          Whether forward uses the mask already in reserveSpace (input)
+ * @param state_evo         Whether each forward advances the generator's offset, so successive
+ *                          forwards draw different masks (input)
+ * @param rng_mode          Random number generator (input)
+ * @return                  miopenStatus_t
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetDropoutDescriptor(miopenDropoutDescriptor_t dropoutDesc,
+                                                        miopenHandle_t handle,
+                                                        float dropout,
+                                                        void* states,
+                                                        size_t stateSizeInBytes,
+                                                        unsigned long long seed,
+                                                        bool use_mask,
+                                                        bool state_evo,
+                                                        miopenRNGType_t rng_mode);
+
+/*! @brief Execute forward dropout: y = mask ? x / (1 - dropout) : 0 (0 everywhere for
+ * dropout = 1); the mask is drawn from the generator, or read from reserveSpace with use_mask,
+ * and written to reserveSpace when that is given.
+ * @param handle                   MIOpen handle (input)
+ * @param dropoutDesc              Dropout layer descriptor (input)
+ * @param noise_shape              Tensor descriptor for noise shape: x's element count and
+ *                                 dimension count (input)
+ * @param xDesc                    Tensor descriptor for data tensor x, 1 to 5 dims (input)
+ * @param x                        Data tensor x (input)
+ * @param yDesc                    Tensor descriptor for data tensor y (input)
+ * @param y                        Data tensor y (output)
+ * @param reserveSpace             The mask (output; input with use_mask); may be null
+ *                                 without use_mask
+ * @param reserveSpaceSizeInBytes  Bytes of reserveSpace (input)
+ * @return                         miopenStatus_t
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDropoutForward(miopenHandle_t handle,
+                                                  const miopenDropoutDescriptor_t dropoutDesc,
+                                                  const miopenTensorDescriptor_t noise_shape,
+                                                  const miopenTensorDescriptor_t xDesc,
+                                                  const void* x,
+                                                  const miopenTensorDescriptor_t yDesc,
+                                                  void* y,
+                                                  void* reserveSpace,
+                                                  size_t reserveSpaceSizeInBytes);
+
+/*! @brief Execute backward dropout: dx = mask ? dy / (1 - dropout) : 0, with the mask of the
+ * forward from reserveSpace, or (null reserveSpace) drawn again from the generator.
+ * @param handle                   MIOpen handle (input)
+ * @param dropoutDesc              Dropout layer descriptor (input)
+ * @param noise_shape              Tensor descriptor for noise shape (input)
+ * @param dyDesc                   Tensor descriptor for data delta tensor dy (input)
+ * @param dy                       Data delta tensor dy (input)
+ * @param dxDesc                   Tensor descriptor for data delta tensor dx (input)
+ * @param dx                       Data delta tensor dx (output)
+ * @param reserveSpace             The mask of the forward (input); may be null
+ * @param reserveSpaceSizeInBytes  Bytes of reserveSpace (input)
+ * @return                         miopenStatus_t
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDropoutBackward(miopenHandle_t handle,
+                                                   const miopenDropoutDescriptor_t dropoutDesc,
+                                                   const miopenTensorDescriptor_t noise_shape,
+                                                   const miopenTensorDescriptor_t dyDesc,
+                                                   const void* dy,
+                                                   const miopenTensorDescriptor_t dxDesc,
+                                                   void* dx,
+                                                   void* reserveSpace,
+                                                   size_t reserveSpaceSizeInBytes);
+
+/* ------------------------------------------------------------------------------------------ */
 /* miopen_cy extensions (not in MIOpen)                                                       */
 /* ------------------------------------------------------------------------------------------ */
 
