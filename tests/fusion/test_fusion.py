@@ -115,8 +115,11 @@ def build_conv_plan(case, chain, mode, rng):
 
     def one_by_one(h, algo):
         yd, y = case.out()
+        # The workspace the convolution may need (the tensor-core solver splits small problems).
+        wsz = mi.convolutionForwardGetWorkSpaceSize(h, case.wd, case.xd, case.cd, yd)
+        ws = mi.DeviceBuffer(h, wsz) if wsz else None
         mi.convolutionForward(h, 1.0, case.xd, case.x, case.wd, case.w, case.cd, algo, 0.0, yd, y,
-                              None, 0)
+                              ws, wsz)
         if "bias" in chain:
             mi.convolutionForwardBias(h, 1.0, case.bd, case.b, 0.0, yd, y)
         if "bn" in chain:
