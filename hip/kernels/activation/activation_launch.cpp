@@ -19,7 +19,7 @@ void ActivationForward(const Handle& h, const ActivationParams& p, float alpha,
                        const TensorDescriptor& xDesc, const T* x, float beta,
                        const TensorDescriptor& yDesc, T* y)
 {
-    const auto s = Collapse<2>(yDesc.NumDims(), yDesc.Lens().data(),
+    const auto s = CollapseMap<2>(yDesc.NumDims(), yDesc.Lens().data(),
                                {StridesOf(xDesc), StridesOf(yDesc)});
     Launch l;
     auto a  = PlanMap<1, T>(h, s, beta, l);
@@ -36,7 +36,7 @@ void ActivationBackward(const Handle& h, const ActivationParams& p, float alpha,
                         const TensorDescriptor& xDesc, const T* x, float beta,
                         const TensorDescriptor& dxDesc, T* dx)
 {
-    const auto s = Collapse<3>(dxDesc.NumDims(), dxDesc.Lens().data(),
+    const auto s = CollapseMap<3>(dxDesc.NumDims(), dxDesc.Lens().data(),
                                {StridesOf(dyDesc), StridesOf(xDesc), StridesOf(dxDesc)});
     Launch l;
     auto a  = PlanMap<2, T>(h, s, beta, l);

@@ -54,6 +54,37 @@ StridedSpace<N> Collapse(int ndim, const size_t* lens, const std::array<const si
     return s;
 }
 
+/// Collapse for an element-wise map (every operand's element i depends on element i only): the
+/// dims taken in the order of the last operand's (the output's) strides, outermost first, since a
+/// map's result does not depend on the order its space is walked. A permuted packed layout (NHWC
+/// or NDHWC described in logical NCHW order, as every channels-last descriptor is) then merges to
+/// the one unit-stride run a packed tensor gives, and takes the vectorised kernels instead of the
+/// strided ones (a 1x1 ReLU on an NHWC fp16 tensor ran about 10x slower than on NCHW before).
+/// Dims of equal output stride keep their order (stable).
+template <int N>
+StridedSpace<N> CollapseMap(int ndim, const size_t* lens, const std::array<const size_t*, N>& strides)
+{
+    if(ndim <= 1 || ndim > kMaxDims)
+        return Collapse<N>(ndim, lens, strides);
+    int order[kMaxDims];
+    for(int d = 0; d < ndim; ++d)
+        order[d] = d;
+    const size_t* out = strides[N - 1];
+    std::stable_sort(order, order + ndim, [&](int a, int b) { return out[a] > out[b]; });
+    size_t plens[kMaxDims];
+    size_t pstrides[N][kMaxDims];
+    std::array<const size_t*, N> pp{};
+    for(int d = 0; d < ndim; ++d)
+    {
+        plens[d] = lens[order[d]];
+        for(int k = 0; k < N; ++k)
+            pstrides[k][d] = strides[k][order[d]];
+    }
+    for(int k = 0; k < N; ++k)
+        pp[k] = pstrides[k];
+    return Collapse<N>(ndim, plens, pp);
+}
+
 /// Strides of a descriptor whose lengths are the index space's.
 inline const size_t* StridesOf(const TensorDescriptor& d) { return d.Strides().data(); }
 

@@ -63,7 +63,7 @@ void OpTensor(const Handle& h, miopenTensorOp_t op, float alpha1, const TensorDe
         CheckLaunch("miopenOpTensor");
         return;
     }
-    const auto s = Collapse<3>(cDesc.NumDims(), cDesc.Lens().data(),
+    const auto s = CollapseMap<3>(cDesc.NumDims(), cDesc.Lens().data(),
                                {StridesOf(aDesc), bStrides, StridesOf(cDesc)});
     Launch l;
     auto a  = PlanMap<2, T>(h, s, beta, l);
@@ -78,7 +78,7 @@ template <class T>
 void Axpby(const Handle& h, float alpha, const TensorDescriptor& xDesc, const T* x, float beta,
            const TensorDescriptor& yDesc, T* y, const char* api)
 {
-    const auto s = Collapse<2>(yDesc.NumDims(), yDesc.Lens().data(),
+    const auto s = CollapseMap<2>(yDesc.NumDims(), yDesc.Lens().data(),
                                {StridesOf(xDesc), StridesOf(yDesc)});
     Launch l;
     auto a  = PlanMap<1, T>(h, s, beta, l);
@@ -91,7 +91,7 @@ void Axpby(const Handle& h, float alpha, const TensorDescriptor& xDesc, const T*
 template <class T>
 void Fill(const Handle& h, const TensorDescriptor& yDesc, T* y, T value)
 {
-    const auto s = Collapse<1>(yDesc.NumDims(), yDesc.Lens().data(), {StridesOf(yDesc)});
+    const auto s = CollapseMap<1>(yDesc.NumDims(), yDesc.Lens().data(), {StridesOf(yDesc)});
     const int64_t work = s.ndim == 1 && s.strides[0][0] == 1 ? (s.numel + 15) / 16 : s.numel;
     LaunchFill(s, On(h, D1(GridStrideBlocks(h, work, kMapThreads)), D1(kMapThreads)), y, value);
     CheckLaunch("miopenSetTensor");
@@ -103,7 +103,7 @@ void OpTensorInt(const Handle& h, miopenTensorOp_t op, int64_t alpha1,
                  const size_t* bStrides, const T* B, int64_t beta, const TensorDescriptor& cDesc,
                  T* C)
 {
-    const auto s = Collapse<3>(cDesc.NumDims(), cDesc.Lens().data(),
+    const auto s = CollapseMap<3>(cDesc.NumDims(), cDesc.Lens().data(),
                                {StridesOf(aDesc), bStrides, StridesOf(cDesc)});
     LaunchOpTensorInt(s, On(h, D1(GridStrideBlocks(h, s.numel, kMapThreads)), D1(kMapThreads)),
                       static_cast<int>(op), alpha1, A, alpha2, B, beta, C);
@@ -114,7 +114,7 @@ template <class T>
 void AxpbyInt(const Handle& h, int64_t alpha, const TensorDescriptor& xDesc, const T* x,
               int64_t beta, const TensorDescriptor& yDesc, T* y, const char* api)
 {
-    const auto s = Collapse<2>(yDesc.NumDims(), yDesc.Lens().data(),
+    const auto s = CollapseMap<2>(yDesc.NumDims(), yDesc.Lens().data(),
                                {StridesOf(xDesc), StridesOf(yDesc)});
     LaunchAxpbyInt(s, On(h, D1(GridStrideBlocks(h, s.numel, kMapThreads)), D1(kMapThreads)), alpha,
                    x, beta, y);
