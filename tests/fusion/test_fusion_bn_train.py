@@ -11,48 +11,16 @@ import torch
 import miopen_cy as mi
 from miopen_cy.reference import activation as ref_act
 from miopen_cy.reference import batchnorm as ref_bn
+from fusion.test_fusion import ACT, ALL_MODES, act_desc, fp32, nchw, tensor, tol
 from support.buffers import desc, rel_l2
-from support.dtypes import FLOAT_TYPES, as64, poison, random_stored
+from support.dtypes import FLOAT_TYPES, as64
 
-ACT = (0.5, 1.5, 2.0)  # activAlpha, activBeta, activGamma
-ALL_MODES = list(mi.ActivationMode)
-TOL = {int(mi.miopenFloat): 1e-5, int(mi.miopenHalf): 4e-3, int(mi.miopenBFloat16): 3e-2}
 BN_MODES = [pytest.param(mi.miopenBNSpatial, id="spatial"),
             pytest.param(mi.miopenBNPerActivation, id="per-activation")]
 # (4, 6, 5, 5): the general kernels; (8, 8, 4, 4): the packed quad paths (NCHW and NHWC) and the
 # one-kernel per-activation path.
 SHAPES = [pytest.param((4, 6, 5, 5), id="general"), pytest.param((8, 8, 4, 4), id="packed")]
 LAYOUTS = ["NCHW", "NHWC"]
-
-
-def tol(dt):
-    return TOL[int(dt)]
-
-
-def tensor(shape, dt, layout, rng=None):
-    n, c, h, w = shape
-    if layout == "NCHW":
-        strides, arr_shape = None, shape
-    else:
-        strides, arr_shape = (h * w * c, 1, w * c, c), (n, h, w, c)
-    d = desc(shape, strides, dt)
-    a = random_stored(arr_shape, dt, rng) if rng is not None else poison(arr_shape, dt)
-    return d, a
-
-
-def nchw(a, layout):
-    a = as64(a)
-    return a if layout == "NCHW" else a.transpose(0, 3, 1, 2)
-
-
-def fp32(shape, rng, lo=-1.0, hi=1.0):
-    return rng.uniform(lo, hi, size=shape).astype(np.float32)
-
-
-def act_desc(mode):
-    ad = mi.ActivationDescriptor()
-    mi.setActivationDescriptor(ad, mode, *ACT)
-    return ad
 
 
 def nans(shape):
