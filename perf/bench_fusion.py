@@ -113,7 +113,8 @@ def conv_rows(args, dev, h, rep, dtype, layout, layers, n):
         got = torch.as_tensor(y).to(ref.device).double() if dev.gpu else torch.as_tensor(np.asarray(y)).double()
         err = float((got - ref).norm() / ref.norm())
         drv = driver("CBAInfer" + suffix, {"-n": n, "-c": c, "-H": hh, "-W": ww, "-k": k, "-y": r, "-x": s,
-                                           "-p": p, "-q": p, "-u": st, "-v": st, "-F": 1},
+                                           "-p": p, "-q": p, "-u": st, "-v": st, "-F": 1,
+                                           **({"-L": "NHWC"} if layout == "nhwc" else {})},
                      dev.name, dev.repeat)
         fused_x.append(t_sep / t_fused)
         vs_peer.append(t_peer / t_fused)
@@ -178,7 +179,8 @@ def bn_rows(args, dev, h, rep):
             t_copy = dev.copy_ms(nbytes, inner=inner)
             n, _, hh, ww = shape
             drv = driver("CBAInfer" + DTYPES[dtype][3], {"-n": n, "-c": c, "-H": hh, "-W": ww, "-F": 2, "-M": 1,
-                                                         "-m": 3}, dev.name, dev.repeat)
+                                                         "-m": 3, **({"-L": "NHWC"} if layout == "nhwc" else {})},
+                         dev.name, dev.repeat)
             rep.add(type=f"{dtype}-{layout}", shape="x".join(map(str, shape)), fused_ms=t_fused,
                     separate_ms=t_sep, peer_ms=t_peer, fused_x=t_sep / t_fused, ratio=t_peer / t_fused,
                     ours_gbs=nbytes / t_fused / 1e6, copy_gbs=nbytes / t_copy / 1e6, of_copy=t_copy / t_fused,
