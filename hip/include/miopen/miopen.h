@@ -3073,6 +3073,455 @@ MIOPEN_EXPORT miopenStatus_t miopenDropoutBackward(miopenHandle_t handle,
                                                    size_t reserveSpaceSizeInBytes);
 
 /* ------------------------------------------------------------------------------------------ */
+/* RNN (vanilla ReLU / tanh, LSTM, GRU) and sequence tensors                                   */
+/* ------------------------------------------------------------------------------------------ */
+/* MIOpen's names, enum values, parameter order and weight layout. The layout (per layer, per
+ * direction: the input matrices of every gate, then the hidden matrices; all biases after all
+ * weights; LSTM gates i, f, o, c~; GRU gates z, r, c~; no input matrices in skip-input mode),
+ * the sizes and the conventions (hx / cx null: zero initial state; hy / cy null: not written;
+ * batch sizes per step non-increasing in the packed API) are documented in README.md and
+ * hip/src/rnn/rnn_layout.hpp. The workspace and reserve space hold miopen_cy's own contents:
+ * use the sizes the size calls return. miopenRNNBackwardWeights reads the gate gradients that
+ * miopenRNNBackwardData left in the workspace (as in MIOpen): call it after BackwardData with
+ * the same workspace. */
+
+/*! @ingroup RNN @brief Creates the miopenRNNDescriptor_t type */
+MIOPEN_DECLARE_OBJECT(miopenRNNDescriptor);
+/*! @ingroup RNN @brief Creates the miopenSeqTensorDescriptor_t type (tensor with a sequence dim) */
+MIOPEN_DECLARE_OBJECT(miopenSeqTensorDescriptor);
+
+/*! @enum miopenRNNMode_t */
+typedef enum
+{
+    miopenRNNRELU = 0,
+    miopenRNNTANH = 1,
+    miopenLSTM    = 2,
+    miopenGRU     = 3,
+} miopenRNNMode_t;
+
+/*! @enum miopenRNNInputMode_t */
+typedef enum
+{
+    miopenRNNlinear = 0,
+    miopenRNNskip   = 1,
+} miopenRNNInputMode_t;
+
+/*! @enum miopenRNNAlgo_t */
+typedef enum
+{
+    miopenRNNdefault = 0,
+    miopenRNNfundamental = 1,
+} miopenRNNAlgo_t;
+
+/*! @enum miopenRNNDirectionMode_t */
+typedef enum
+{
+    miopenRNNunidirection = 0,
+    miopenRNNbidirection  = 1,
+} miopenRNNDirectionMode_t;
+
+/*! @enum miopenRNNBiasMode_t */
+typedef enum
+{
+    miopenRNNNoBias   = 0,
+    miopenRNNwithBias = 1,
+} miopenRNNBiasMode_t;
+
+/*! @enum miopenRNNGEMMalgoMode_t */
+typedef enum
+{
+    miopenRNNAlgoGEMM = 0,
+} miopenRNNGEMMalgoMode_t;
+
+/*! @enum miopenRNNPaddingMode_t */
+typedef enum
+{
+    miopenRNNIONotPadded   = 0,
+    miopenRNNIOWithPadding = 1,
+} miopenRNNPaddingMode_t;
+
+/*! @enum miopenRNNFWDMode_t */
+typedef enum
+{
+    miopenRNNTraining  = 0,
+    miopenRNNInference = 1,
+} miopenRNNFWDMode_t;
+
+/*! @enum miopenRNNBaseLayout_t */
+typedef enum
+{
+    miopenRNNDataUnknownLayout     = 0,
+    miopenRNNDataSeqMajorNotPadded = 1,
+    miopenRNNDataSeqMajorPadded    = 2,
+    miopenRNNDataBatchMajorPadded  = 3,
+} miopenRNNBaseLayout_t;
+
+/*! @brief Create a sequence data tensor descriptor (uninitialized) */
+MIOPEN_EXPORT miopenStatus_t
+miopenCreateSeqTensorDescriptor(miopenSeqTensorDescriptor_t* tensorDesc);
+
+/*! @brief Destroys the sequence data tensor descriptor */
+MIOPEN_EXPORT miopenStatus_t
+miopenDestroySeqTensorDescriptor(miopenSeqTensorDescriptor_t tensorDesc);
+
+/*! @brief MIOpen's miopenCreateRNNDescriptor (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenCreateRNNDescriptor(miopenRNNDescriptor_t* rnnDesc);
+
+/*! @brief MIOpen's miopenGetRNNDescriptor (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNDescriptor(miopenRNNDescriptor_t rnnDesc,
+                                                    miopenRNNMode_t* rnnMode,
+                                                    miopenRNNAlgo_t* algoMode,
+                                                    miopenRNNInputMode_t* inputMode,
+                                                    miopenRNNDirectionMode_t* dirMode,
+                                                    miopenRNNBiasMode_t* biasMode,
+                                                    int* hiddenSize,
+                                                    int* layer);
+
+/*! @brief MIOpen's miopenGetRNNDescriptor_V2 (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNDescriptor_V2(miopenRNNDescriptor_t rnnDesc,
+                                                       int* hiddenSize,
+                                                       int* layer,
+                                                       miopenDropoutDescriptor_t* dropoutDesc,
+                                                       miopenRNNInputMode_t* inputMode,
+                                                       miopenRNNDirectionMode_t* dirMode,
+                                                       miopenRNNMode_t* rnnMode,
+                                                       miopenRNNBiasMode_t* biasMode,
+                                                       miopenRNNAlgo_t* algoMode,
+                                                       miopenDataType_t* dataType);
+
+/*! @brief MIOpen's miopenDestroyRNNDescriptor (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenDestroyRNNDescriptor(miopenRNNDescriptor_t rnnDesc);
+
+/*! @brief MIOpen's miopenSetRNNDescriptor (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenSetRNNDescriptor(miopenRNNDescriptor_t rnnDesc,
+                                                    const int hsize,
+                                                    const int nlayers,
+                                                    miopenRNNInputMode_t inMode,
+                                                    miopenRNNDirectionMode_t direction,
+                                                    miopenRNNMode_t rnnMode,
+                                                    miopenRNNBiasMode_t biasMode,
+                                                    miopenRNNAlgo_t algo,
+                                                    miopenDataType_t dataType);
+
+/*! @brief MIOpen's miopenSetRNNDescriptor_V2 (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenSetRNNDescriptor_V2(miopenRNNDescriptor_t rnnDesc,
+                                                       const int hsize,
+                                                       const int nlayers,
+                                                       miopenDropoutDescriptor_t dropoutDesc,
+                                                       miopenRNNInputMode_t inMode,
+                                                       miopenRNNDirectionMode_t direction,
+                                                       miopenRNNMode_t rnnMode,
+                                                       miopenRNNBiasMode_t biasMode,
+                                                       miopenRNNAlgo_t algo,
+                                                       miopenDataType_t dataType);
+
+/*! @brief MIOpen's miopenSetRNNDataSeqTensorDescriptor (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t
+miopenSetRNNDataSeqTensorDescriptor(miopenSeqTensorDescriptor_t seqTensorDesc,
+                                    miopenDataType_t dataType,
+                                    miopenRNNBaseLayout_t layout,
+                                    int maxSequenceLen,
+                                    int batchSize,
+                                    int vectorSize,
+                                    const int* sequenceLenArray,
+                                    void* paddingMarker);
+
+/*! @brief MIOpen's miopenGetRNNDataSeqTensorDescriptor (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t
+miopenGetRNNDataSeqTensorDescriptor(miopenSeqTensorDescriptor_t seqTensorDesc,
+                                    miopenDataType_t* dataType,
+                                    miopenRNNBaseLayout_t* layout,
+                                    int* maxSequenceLen,
+                                    int* batchSize,
+                                    int* vectorSize,
+                                    int sequenceLenArrayLimit,
+                                    int* sequenceLenArray,
+                                    void* paddingMarker);
+
+/*! @brief MIOpen's miopenGetRNNWorkspaceSize (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNWorkspaceSize(miopenHandle_t handle,
+                                                       const miopenRNNDescriptor_t rnnDesc,
+                                                       const int sequenceLen,
+                                                       const miopenTensorDescriptor_t* xDesc,
+                                                       size_t* numBytes);
+
+/*! @brief MIOpen's miopenGetRNNTrainingReserveSize (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNTrainingReserveSize(miopenHandle_t handle,
+                                                             miopenRNNDescriptor_t rnnDesc,
+                                                             const int sequenceLen,
+                                                             const miopenTensorDescriptor_t* xDesc,
+                                                             size_t* numBytes);
+
+/*! @brief MIOpen's miopenGetRNNTempSpaceSizes (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNTempSpaceSizes(miopenHandle_t handle,
+                                                        miopenRNNDescriptor_t rnnDesc,
+                                                        miopenSeqTensorDescriptor_t xDesc,
+                                                        miopenRNNFWDMode_t fwdMode,
+                                                        size_t* workSpaceSize,
+                                                        size_t* reserveSpaceSize);
+
+/*! @brief MIOpen's miopenGetRNNParamsSize (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNParamsSize(miopenHandle_t handle,
+                                                    miopenRNNDescriptor_t rnnDesc,
+                                                    miopenTensorDescriptor_t xDesc,
+                                                    size_t* numBytes,
+                                                    miopenDataType_t dtype);
+
+/*! @brief MIOpen's miopenGetRNNParamsDescriptor (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNParamsDescriptor(miopenHandle_t handle,
+                                                          miopenRNNDescriptor_t rnnDesc,
+                                                          miopenTensorDescriptor_t xDesc,
+                                                          miopenTensorDescriptor_t wDesc,
+                                                          miopenDataType_t dtype);
+
+/*! @brief MIOpen's miopenGetRNNInputTensorSize (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNInputTensorSize(miopenHandle_t handle,
+                                                         miopenRNNDescriptor_t rnnDesc,
+                                                         const int seqLen,
+                                                         miopenTensorDescriptor_t* xDesc,
+                                                         size_t* numBytes);
+
+/*! @brief MIOpen's miopenGetRNNHiddenTensorSize (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNHiddenTensorSize(miopenHandle_t handle,
+                                                          miopenRNNDescriptor_t rnnDesc,
+                                                          const int seqLen,
+                                                          miopenTensorDescriptor_t* xDesc,
+                                                          size_t* numBytes);
+
+/*! @brief MIOpen's miopenGetRNNLayerParamSize (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNLayerParamSize(miopenHandle_t handle,
+                                                        miopenRNNDescriptor_t rnnDesc,
+                                                        const int layer,
+                                                        miopenTensorDescriptor_t xDesc,
+                                                        const int paramID,
+                                                        size_t* numBytes);
+
+/*! @brief MIOpen's miopenGetRNNLayerBiasSize (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNLayerBiasSize(miopenHandle_t handle,
+                                                       miopenRNNDescriptor_t rnnDesc,
+                                                       const int layer,
+                                                       const int biasID,
+                                                       size_t* numBytes);
+
+/*! @brief MIOpen's miopenGetRNNLayerParam (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNLayerParam(miopenHandle_t handle,
+                                                    miopenRNNDescriptor_t rnnDesc,
+                                                    const int layer,
+                                                    miopenTensorDescriptor_t xDesc,
+                                                    miopenTensorDescriptor_t wDesc,
+                                                    const void* w,
+                                                    const int paramID,
+                                                    miopenTensorDescriptor_t paramDesc,
+                                                    void* layerParam);
+
+/*! @brief MIOpen's miopenGetRNNLayerBias (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNLayerBias(miopenHandle_t handle,
+                                                   miopenRNNDescriptor_t rnnDesc,
+                                                   const int layer,
+                                                   miopenTensorDescriptor_t xDesc,
+                                                   miopenTensorDescriptor_t wDesc,
+                                                   const void* w,
+                                                   const int biasID,
+                                                   miopenTensorDescriptor_t biasDesc,
+                                                   void* layerBias);
+
+/*! @brief MIOpen's miopenGetRNNLayerParamOffset (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNLayerParamOffset(miopenRNNDescriptor_t rnnDesc,
+                                                          const int layer,
+                                                          miopenTensorDescriptor_t xDesc,
+                                                          const int paramID,
+                                                          miopenTensorDescriptor_t paramDesc,
+                                                          size_t* layerParamOffset);
+
+/*! @brief MIOpen's miopenGetRNNLayerBiasOffset (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNLayerBiasOffset(miopenRNNDescriptor_t rnnDesc,
+                                                         const int layer,
+                                                         miopenTensorDescriptor_t xDesc,
+                                                         const int biasID,
+                                                         miopenTensorDescriptor_t biasDesc,
+                                                         size_t* layerBiasOffset);
+
+/*! @brief MIOpen's miopenSetRNNLayerParam (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenSetRNNLayerParam(miopenHandle_t handle,
+                                                    miopenRNNDescriptor_t rnnDesc,
+                                                    const int layer,
+                                                    miopenTensorDescriptor_t xDesc,
+                                                    miopenTensorDescriptor_t wDesc,
+                                                    void* w,
+                                                    const int paramID,
+                                                    miopenTensorDescriptor_t paramDesc,
+                                                    const void* layerParam);
+
+/*! @brief MIOpen's miopenSetRNNLayerBias (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenSetRNNLayerBias(miopenHandle_t handle,
+                                                   miopenRNNDescriptor_t rnnDesc,
+                                                   const int layer,
+                                                   miopenTensorDescriptor_t xDesc,
+                                                   miopenTensorDescriptor_t wDesc,
+                                                   void* w,
+                                                   const int biasID,
+                                                   miopenTensorDescriptor_t biasDesc,
+                                                   const void* layerBias);
+
+/*! @brief MIOpen's miopenSetRNNPaddingMode (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenSetRNNPaddingMode(miopenRNNDescriptor_t rnnDesc,
+                                                     miopenRNNPaddingMode_t paddingMode);
+
+/*! @brief MIOpen's miopenGetRNNPaddingMode (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenGetRNNPaddingMode(miopenRNNDescriptor_t rnnDesc,
+                                                     miopenRNNPaddingMode_t* paddingMode);
+
+/*! @brief MIOpen's miopenRNNForward (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenRNNForward(miopenHandle_t handle,
+                                              const miopenRNNDescriptor_t rnnDesc,
+                                              miopenRNNFWDMode_t fwdMode,
+                                              const miopenSeqTensorDescriptor_t xDesc,
+                                              const void* x,
+                                              const miopenTensorDescriptor_t hDesc,
+                                              const void* hx,
+                                              void* hy,
+                                              const miopenTensorDescriptor_t cDesc,
+                                              const void* cx,
+                                              void* cy,
+                                              const miopenSeqTensorDescriptor_t yDesc,
+                                              void* y,
+                                              const void* w,
+                                              size_t weightSpaceSize,
+                                              void* workSpace,
+                                              size_t workSpaceNumBytes,
+                                              void* reserveSpace,
+                                              size_t reserveSpaceNumBytes);
+
+/*! @brief MIOpen's miopenRNNBackwardSeqData (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenRNNBackwardSeqData(miopenHandle_t handle,
+                                                      const miopenRNNDescriptor_t rnnDesc,
+                                                      const miopenSeqTensorDescriptor_t yDesc,
+                                                      const void* y,
+                                                      const void* dy,
+                                                      const miopenTensorDescriptor_t hDesc,
+                                                      const void* hx,
+                                                      const void* dhy,
+                                                      void* dhx,
+                                                      const miopenTensorDescriptor_t cDesc,
+                                                      const void* cx,
+                                                      const void* dcy,
+                                                      void* dcx,
+                                                      const miopenSeqTensorDescriptor_t xDesc,
+                                                      void* dx,
+                                                      const void* w,
+                                                      size_t weightSpaceSize,
+                                                      void* workSpace,
+                                                      size_t workSpaceNumBytes,
+                                                      void* reserveSpace,
+                                                      size_t reserveSpaceNumBytes);
+
+/*! @brief MIOpen's miopenRNNBackwardWeightsSeqTensor (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t
+miopenRNNBackwardWeightsSeqTensor(miopenHandle_t handle,
+                                  const miopenRNNDescriptor_t rnnDesc,
+                                  const miopenSeqTensorDescriptor_t xDesc,
+                                  const void* x,
+                                  const miopenTensorDescriptor_t hDesc,
+                                  const void* hx,
+                                  const miopenSeqTensorDescriptor_t yDesc,
+                                  const void* y,
+                                  void* dw,
+                                  size_t weightSpaceSize,
+                                  void* workSpace,
+                                  size_t workSpaceNumBytes,
+                                  const void* reserveSpace,
+                                  size_t reserveSpaceNumBytes);
+
+/*! @brief MIOpen's miopenRNNForwardTraining (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenRNNForwardTraining(miopenHandle_t handle,
+                                                      const miopenRNNDescriptor_t rnnDesc,
+                                                      const int sequenceLen,
+                                                      const miopenTensorDescriptor_t* xDesc,
+                                                      const void* x,
+                                                      const miopenTensorDescriptor_t hxDesc,
+                                                      const void* hx,
+                                                      const miopenTensorDescriptor_t cxDesc,
+                                                      const void* cx,
+                                                      const miopenTensorDescriptor_t wDesc,
+                                                      const void* w,
+                                                      const miopenTensorDescriptor_t* yDesc,
+                                                      void* y,
+                                                      const miopenTensorDescriptor_t hyDesc,
+                                                      void* hy,
+                                                      const miopenTensorDescriptor_t cyDesc,
+                                                      void* cy,
+                                                      void* workSpace,
+                                                      size_t workSpaceNumBytes,
+                                                      void* reserveSpace,
+                                                      size_t reserveSpaceNumBytes);
+
+/*! @brief MIOpen's miopenRNNBackwardData (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenRNNBackwardData(miopenHandle_t handle,
+                                                   const miopenRNNDescriptor_t rnnDesc,
+                                                   const int sequenceLen,
+                                                   const miopenTensorDescriptor_t* yDesc,
+                                                   const void* y,
+                                                   const miopenTensorDescriptor_t* dyDesc,
+                                                   const void* dy,
+                                                   const miopenTensorDescriptor_t dhyDesc,
+                                                   const void* dhy,
+                                                   const miopenTensorDescriptor_t dcyDesc,
+                                                   const void* dcy,
+                                                   const miopenTensorDescriptor_t wDesc,
+                                                   const void* w,
+                                                   const miopenTensorDescriptor_t hxDesc,
+                                                   const void* hx,
+                                                   const miopenTensorDescriptor_t cxDesc,
+                                                   const void* cx,
+                                                   const miopenTensorDescriptor_t* dxDesc,
+                                                   void* dx,
+                                                   const miopenTensorDescriptor_t dhxDesc,
+                                                   void* dhx,
+                                                   const miopenTensorDescriptor_t dcxDesc,
+                                                   void* dcx,
+                                                   void* workSpace,
+                                                   size_t workSpaceNumBytes,
+                                                   void* reserveSpace,
+                                                   size_t reserveSpaceNumBytes);
+
+/*! @brief MIOpen's miopenRNNBackwardWeights (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenRNNBackwardWeights(miopenHandle_t handle,
+                                                      const miopenRNNDescriptor_t rnnDesc,
+                                                      const int sequenceLen,
+                                                      const miopenTensorDescriptor_t* xDesc,
+                                                      const void* x,
+                                                      const miopenTensorDescriptor_t hxDesc,
+                                                      const void* hx,
+                                                      const miopenTensorDescriptor_t* yDesc,
+                                                      const void* y,
+                                                      const miopenTensorDescriptor_t dwDesc,
+                                                      void* dw,
+                                                      void* workSpace,
+                                                      size_t workSpaceNumBytes,
+                                                      const void* reserveSpace,
+                                                      size_t reserveSpaceNumBytes);
+
+/*! @brief MIOpen's miopenRNNForwardInference (see MIOpen's documentation; README.md lists miopen_cy's rules) */
+MIOPEN_EXPORT miopenStatus_t miopenRNNForwardInference(miopenHandle_t handle,
+                                                       miopenRNNDescriptor_t rnnDesc,
+                                                       const int sequenceLen,
+                                                       const miopenTensorDescriptor_t* xDesc,
+                                                       const void* x,
+                                                       const miopenTensorDescriptor_t hxDesc,
+                                                       const void* hx,
+                                                       const miopenTensorDescriptor_t cxDesc,
+                                                       const void* cx,
+                                                       const miopenTensorDescriptor_t wDesc,
+                                                       const void* w,
+                                                       const miopenTensorDescriptor_t* yDesc,
+                                                       void* y,
+                                                       const miopenTensorDescriptor_t hyDesc,
+                                                       void* hy,
+                                                       const miopenTensorDescriptor_t cyDesc,
+                                                       void* cy,
+                                                       void* workSpace,
+                                                       size_t workSpaceNumBytes);
+
 /* miopen_cy extensions (not in MIOpen)                                                       */
 /* ------------------------------------------------------------------------------------------ */
 

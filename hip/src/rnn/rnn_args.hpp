@@ -1,0 +1,214 @@
+// RNN: the weight layout (MIOpen's), the layout of miopen_cy's reserve space and workspace, and
+// the argument struct of one call, shared by the front door (rnn/rnn.cpp) and the CPU kernels
+// (cpu/rnn.cpp). Everything here is arithmetic: no descriptor, no handle.
+//
+// Weights (element offsets into w), MIOpen's layout restated by physical layer l and direction d
+// (bi = 2 for bidirectional, else 1; nG gate matrices per direction: 1 vanilla, 4 LSTM in the
+// order i, f, o, c~, 3 GRU in the order z, r, c~; in_l = the input vector length for l = 0 (0 in
+// skip-input mode), bi * h above):
+//   layer l starts at WL(l) = sum over k < l of bi * nG * h * (in_k + h);
+//   input matrices:  W_in(l, d, g)  (h x in_l, row-major) at WL(l) + (d * nG + g) * h * in_l
+//   hidden matrices: W_hid(l, d, g) (h x h)               at WL(l) + bi * nG * h * in_l
+//                                                             + (d * nG + g) * h * h
+//   so the input matrices of every direction of a layer form one (bi * nG * h) x in_l matrix.
+// Biases (with miopenRNNwithBias) follow all weights: per layer, 2 * bi * nG * h values,
+//   b_in(l, d, g) at W + l * 2 * bi * nG * h + (d * nG + g) * h, b_hid after the bi * nG * h
+//   input biases. Skip-input mode keeps the input biases of layer 0 (x is added to every gate).
+// MIOpen's layer index of the per-layer calls is l * bi + d; its paramID / biasID is g for an
+// input matrix and nG + g for a hidden one.
+//
+// The math (fp32; sigma the logistic function; pre-activations a = W_in x + b_in + W_hid h + b_hid):
+//   vanilla: h' = act(a);  LSTM: c' = f * c + i * c~, h' = o * tanh(c');
+//   GRU: z = sigma(a_z), r = sigma(a_r), c~ = tanh(W_in,c x + b_in,c + r * (W_hid,c h + b_hid,c)),
+//        h' = (1 - z) * c~ + z * h   (PyTorch's and cuDNN's variant, which MIOpen computes).
+// A null hx / cx is a zero initial state; every bias is always added (MIOpen's older path leaves
+// the hidden bias out of a sequence's first step when hx is null; miopen_cy follows the math).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace miopen {
+
+/// The shape of an RNN stack.
+struct RnnShape
+{
+    int mode   = 1;     // miopenRNNMode_t
+    int n_gate = 1;     // nG: 1, 4 (LSTM) or 3 (GRU)
+    int h      = 0;     // hidden size
+    int layers = 1;     // physical layers
+    int bi     = 1;     // directions
+    int in     = 0;     // input vector length of layer 0 (the x descriptor's)
+    bool skip  = false; // skip-input mode (in == h, no input matrices for layer 0)
+    bool bias  = false;
+
+    int InLen(int l) const { return l == 0 ? (skip ? 0 : in) : bi * h; }
+    /// The width of layer l's input rows (x for l = 0, even in skip mode).
+    int InWidth(int l) const { return l == 0 ? in : bi * h; }
+    size_t GateWidth() const { return size_t(bi) * n_gate * h; } // pre-activations per row
+    size_t LayerStart(int l) const
+    {
+        size_t s = 0;
+        for(int k = 0; k < l; ++k)
+            s += GateWidth() * (size_t(InLen(k)) + h);
+        return s;
+    }
+    size_t WeightCount() const { return LayerStart(layers); }
+    size_t WinOffset(int l) const { return LayerStart(l); }
+    size_t WhidOffset(int l, int d) const
+    {
+        return LayerStart(l) + GateWidth() * InLen(l) + size_t(d) * n_gate * h * h;
+    }
+    size_t BiasCount() const { return bias ? size_t(layers) * 2 * GateWidth() : 0; }
+    size_t ParamCount() const { return WeightCount() + BiasCount(); }
+    size_t BinOffset(int l) const { return WeightCount() + size_t(l) * 2 * GateWidth(); }
+    size_t BhidOffset(int l, int d) const
+    {
+        return BinOffset(l) + GateWidth() + size_t(d) * n_gate * h;
+    }
+    /// The pieces of MIOpen's per-layer calls: layer index li = l * bi + d, id = paramID.
+    size_t ParamOffset(int li, int id) const
+    {
+        const int l = li / bi, d = li % bi;
+        if(id < n_gate)
+            return WinOffset(l) + (size_t(d) * n_gate + id) * h * InLen(l);
+        return WhidOffset(l, d) + size_t(id - n_gate) * h * h;
+    }
+    size_t BiasOffset(int li, int id) const
+    {
+        const int l = li / bi, d = li % bi;
+        if(id < n_gate)
+            return BinOffset(l) + (size_t(d) * n_gate + id) * h;
+        return BhidOffset(l, d) + size_t(id - n_gate) * h;
+    }
+    /// Values that a layer stores per row besides its output: c (LSTM), W_hid,c h + b (GRU).
+    int ExtraWidth() const { return (n_gate == 1) ? 0 : bi * h; }
+};
+
+/// The batch structure of one call, in miopen_cy's internal packed order: step t holds the first
+/// bt[t] slots (non-increasing), its rows start at off[t]; slot j is user batch entry perm[j].
+struct RnnBatches
+{
+    int steps = 0;             // T, the longest sequence
+    int user_batch = 0;        // the batch of hx / hy (and of padded x / y)
+    std::vector<int> bt;       // slots per step
+    std::vector<size_t> off;   // first packed row of each step
+    std::vector<int> perm;     // slot -> user batch entry
+    std::vector<int> len;      // slot -> sequence length
+    size_t rows = 0;           // N = sum of bt
+
+    int B0() const { return steps > 0 ? bt[0] : 0; }
+};
+
+/// How a step-slot pair maps to a row of the user's x / y / dx / dy.
+enum class RnnIoLayout
+{
+    Packed,        // the packed rows themselves (per-step batches, MIOpen's not-padded layout)
+    SeqMajorPadded,   // row t * user_batch + perm[j]
+    BatchMajorPadded, // row perm[j] * steps + t
+};
+
+/// Offsets (in floats, from the buffer start) of miopen_cy's reserve space and workspace.
+/// Reserve: per layer Y (N x bi h), gates (N x bi nG h, activated), extra (N x ExtraWidth), then
+/// per layer above 0 with dropout the dropped input (N x bi h) and the masks (bytes) last.
+/// Workspace: the gate gradients of every layer (N x bi nG h; GRU adds the hidden c~ gradients
+/// N x bi h) from BackwardData for BackwardWeights, or, in forward inference, the reserve's
+/// per-layer blocks; then the scratch.
+struct RnnSpace
+{
+    size_t rows = 0, b0 = 0;
+    RnnShape s;
+    bool dropout = false;
+
+    size_t Hb() const { return size_t(s.bi) * s.h; }
+    size_t LayerStore() const { return rows * (Hb() + s.GateWidth() + s.ExtraWidth()); }
+    size_t Y(int l) const { return l * LayerStore(); }
+    size_t Gates(int l) const { return Y(l) + rows * Hb(); }
+    size_t Extra(int l) const { return Gates(l) + rows * s.GateWidth(); }
+    size_t DropIn(int l) const { return s.layers * LayerStore() + size_t(l - 1) * rows * Hb(); }
+    size_t StoreFloats(bool with_dropout) const
+    {
+        return s.layers * LayerStore() + (with_dropout ? size_t(s.layers - 1) * rows * Hb() : 0);
+    }
+    size_t MaskByte(int l) const
+    {
+        return StoreFloats(true) * 4 + size_t(l - 1) * rows * Hb();
+    }
+    size_t ReserveBytes() const
+    {
+        return StoreFloats(dropout) * 4 + (dropout ? size_t(s.layers - 1) * rows * Hb() : 0);
+    }
+    // workspace
+    size_t GradWidth() const { return s.GateWidth() + (s.n_gate == 3 ? Hb() : 0); }
+    size_t DG(int l) const { return size_t(l) * rows * GradWidth(); }
+    size_t DRc(int l) const { return DG(l) + rows * s.GateWidth(); } // GRU: hidden c~ gradient
+    size_t ScratchStart() const
+    {
+        const size_t a = s.layers * rows * GradWidth();
+        const size_t b = StoreFloats(false);
+        return (a > b ? a : b);
+    }
+    size_t XWidth() const { return size_t(s.in) > Hb() ? size_t(s.in) : Hb(); }
+    size_t Xin() const { return ScratchStart(); }              // N x XWidth
+    size_t DYa() const { return Xin() + rows * XWidth(); }       // N x Hb
+    size_t DYb() const { return DYa() + rows * Hb(); }           // N x Hb
+    size_t Hprev() const { return DYb() + rows * Hb(); }         // N x h
+    size_t StepR() const { return Hprev() + rows * s.h; }        // B0 x nG h
+    size_t StepH() const { return StepR() + b0 * s.n_gate * s.h; } // 6 x B0 x h
+    size_t WorkspaceFloats() const { return StepH() + 6 * b0 * s.h; }
+    size_t WorkspaceBytes() const { return WorkspaceFloats() * 4; }
+};
+
+/// One call's arguments for the CPU kernels (data pointers apart).
+struct RnnArgs
+{
+    RnnShape s;
+    RnnBatches b;
+    RnnSpace sp;
+    RnnIoLayout io = RnnIoLayout::Packed;
+    const void* pad_marker = nullptr; // one element of the data type, written to padded rows of y
+    float dropout          = 0.0f;    // rate between layers (training forward / backward only)
+    uint64_t seed          = 0;
+    uint64_t offset        = 0;       // the dropout generator's offset of layer 1 (layer l: + l - 1)
+    bool training          = true;
+    int io_seq             = 0;       // rows per batch entry of a batch-major padded tensor
+
+
+    /// The row of the user's x / y for step t, slot j.
+    size_t IoRow(int t, int j) const
+    {
+        switch(io)
+        {
+        case RnnIoLayout::Packed: return b.off[t] + j;
+        case RnnIoLayout::SeqMajorPadded: return size_t(t) * b.user_batch + b.perm[j];
+        case RnnIoLayout::BatchMajorPadded: return size_t(b.perm[j]) * io_seq + t;
+        }
+        return 0;
+    }
+    /// Rows of the user's x / y in all.
+    size_t IoRows() const
+    {
+        return io == RnnIoLayout::Packed ? b.rows : size_t(io_seq) * b.user_batch;
+    }
+};
+
+namespace cpu {
+/// Forward (training: store in reserve; inference: in the workspace). hx, cx may be null
+/// (zero state); hy, cy may be null (not written).
+template <class T>
+void RnnForward(const RnnArgs& a, const T* x, const T* hx, const T* cx, const T* w, T* y, T* hy,
+                T* cy, void* workspace, void* reserve);
+/// Backward data: dx, dhx, dcx (dhy, dcy, dhx, dcx, hx, cx may be null); leaves the gate
+/// gradients in the workspace for RnnBackwardWeights.
+template <class T>
+void RnnBackwardData(const RnnArgs& a, const T* dy, const T* dhy, const T* dcy, const T* hx,
+                     const T* cx, const T* w, T* dx, T* dhx, T* dcx, void* workspace,
+                     const void* reserve);
+/// Backward weights: dw (overwritten) from x, hx, the reserve and the workspace's gate gradients.
+template <class T>
+void RnnBackwardWeights(const RnnArgs& a, const T* x, const T* hx, T* dw, void* workspace,
+                        const void* reserve);
+} // namespace cpu
+
+} // namespace miopen
