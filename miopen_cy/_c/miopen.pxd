@@ -726,3 +726,175 @@ cdef extern from "miopen/miopen.h" nogil:
         const miopenTensorDescriptor_t noise_shape, const miopenTensorDescriptor_t dyDesc,
         const void* dy, const miopenTensorDescriptor_t dxDesc, void* dx, void* reserveSpace,
         size_t reserveSpaceSizeInBytes)
+
+    # ---- RNN and sequence tensors ----
+    cdef struct miopenRNNDescriptor:
+        pass
+    ctypedef miopenRNNDescriptor* miopenRNNDescriptor_t
+    cdef struct miopenSeqTensorDescriptor:
+        pass
+    ctypedef miopenSeqTensorDescriptor* miopenSeqTensorDescriptor_t
+    ctypedef enum miopenRNNMode_t:
+        miopenRNNRELU
+        miopenRNNTANH
+        miopenLSTM
+        miopenGRU
+    ctypedef enum miopenRNNInputMode_t:
+        miopenRNNlinear
+        miopenRNNskip
+    ctypedef enum miopenRNNAlgo_t:
+        miopenRNNdefault
+        miopenRNNfundamental
+    ctypedef enum miopenRNNDirectionMode_t:
+        miopenRNNunidirection
+        miopenRNNbidirection
+    ctypedef enum miopenRNNBiasMode_t:
+        miopenRNNNoBias
+        miopenRNNwithBias
+    ctypedef enum miopenRNNGEMMalgoMode_t:
+        miopenRNNAlgoGEMM
+    ctypedef enum miopenRNNPaddingMode_t:
+        miopenRNNIONotPadded
+        miopenRNNIOWithPadding
+    ctypedef enum miopenRNNFWDMode_t:
+        miopenRNNTraining
+        miopenRNNInference
+    ctypedef enum miopenRNNBaseLayout_t:
+        miopenRNNDataUnknownLayout
+        miopenRNNDataSeqMajorNotPadded
+        miopenRNNDataSeqMajorPadded
+        miopenRNNDataBatchMajorPadded
+    miopenStatus_t miopenCreateSeqTensorDescriptor(miopenSeqTensorDescriptor_t* tensorDesc)
+    miopenStatus_t miopenDestroySeqTensorDescriptor(miopenSeqTensorDescriptor_t tensorDesc)
+    miopenStatus_t miopenCreateRNNDescriptor(miopenRNNDescriptor_t* rnnDesc)
+    miopenStatus_t miopenGetRNNDescriptor(
+        miopenRNNDescriptor_t rnnDesc, miopenRNNMode_t* rnnMode, miopenRNNAlgo_t* algoMode,
+        miopenRNNInputMode_t* inputMode, miopenRNNDirectionMode_t* dirMode, miopenRNNBiasMode_t*
+        biasMode, int* hiddenSize, int* layer)
+    miopenStatus_t miopenGetRNNDescriptor_V2(
+        miopenRNNDescriptor_t rnnDesc, int* hiddenSize, int* layer, miopenDropoutDescriptor_t*
+        dropoutDesc, miopenRNNInputMode_t* inputMode, miopenRNNDirectionMode_t* dirMode,
+        miopenRNNMode_t* rnnMode, miopenRNNBiasMode_t* biasMode, miopenRNNAlgo_t* algoMode,
+        miopenDataType_t* dataType)
+    miopenStatus_t miopenDestroyRNNDescriptor(miopenRNNDescriptor_t rnnDesc)
+    miopenStatus_t miopenSetRNNDescriptor(
+        miopenRNNDescriptor_t rnnDesc, const int hsize, const int nlayers, miopenRNNInputMode_t
+        inMode, miopenRNNDirectionMode_t direction, miopenRNNMode_t rnnMode, miopenRNNBiasMode_t
+        biasMode, miopenRNNAlgo_t algo, miopenDataType_t dataType)
+    miopenStatus_t miopenSetRNNDescriptor_V2(
+        miopenRNNDescriptor_t rnnDesc, const int hsize, const int nlayers, miopenDropoutDescriptor_t
+        dropoutDesc, miopenRNNInputMode_t inMode, miopenRNNDirectionMode_t direction,
+        miopenRNNMode_t rnnMode, miopenRNNBiasMode_t biasMode, miopenRNNAlgo_t algo,
+        miopenDataType_t dataType)
+    miopenStatus_t miopenSetRNNDataSeqTensorDescriptor(
+        miopenSeqTensorDescriptor_t seqTensorDesc, miopenDataType_t dataType, miopenRNNBaseLayout_t
+        layout, int maxSequenceLen, int batchSize, int vectorSize, const int* sequenceLenArray,
+        void* paddingMarker)
+    miopenStatus_t miopenGetRNNDataSeqTensorDescriptor(
+        miopenSeqTensorDescriptor_t seqTensorDesc, miopenDataType_t* dataType,
+        miopenRNNBaseLayout_t* layout, int* maxSequenceLen, int* batchSize, int* vectorSize, int
+        sequenceLenArrayLimit, int* sequenceLenArray, void* paddingMarker)
+    miopenStatus_t miopenGetRNNWorkspaceSize(
+        miopenHandle_t handle, const miopenRNNDescriptor_t rnnDesc, const int sequenceLen, const
+        miopenTensorDescriptor_t* xDesc, size_t* numBytes)
+    miopenStatus_t miopenGetRNNTrainingReserveSize(
+        miopenHandle_t handle, miopenRNNDescriptor_t rnnDesc, const int sequenceLen, const
+        miopenTensorDescriptor_t* xDesc, size_t* numBytes)
+    miopenStatus_t miopenGetRNNTempSpaceSizes(
+        miopenHandle_t handle, miopenRNNDescriptor_t rnnDesc, miopenSeqTensorDescriptor_t xDesc,
+        miopenRNNFWDMode_t fwdMode, size_t* workSpaceSize, size_t* reserveSpaceSize)
+    miopenStatus_t miopenGetRNNParamsSize(
+        miopenHandle_t handle, miopenRNNDescriptor_t rnnDesc, miopenTensorDescriptor_t xDesc,
+        size_t* numBytes, miopenDataType_t dtype)
+    miopenStatus_t miopenGetRNNParamsDescriptor(
+        miopenHandle_t handle, miopenRNNDescriptor_t rnnDesc, miopenTensorDescriptor_t xDesc,
+        miopenTensorDescriptor_t wDesc, miopenDataType_t dtype)
+    miopenStatus_t miopenGetRNNInputTensorSize(
+        miopenHandle_t handle, miopenRNNDescriptor_t rnnDesc, const int seqLen,
+        miopenTensorDescriptor_t* xDesc, size_t* numBytes)
+    miopenStatus_t miopenGetRNNHiddenTensorSize(
+        miopenHandle_t handle, miopenRNNDescriptor_t rnnDesc, const int seqLen,
+        miopenTensorDescriptor_t* xDesc, size_t* numBytes)
+    miopenStatus_t miopenGetRNNLayerParamSize(
+        miopenHandle_t handle, miopenRNNDescriptor_t rnnDesc, const int layer,
+        miopenTensorDescriptor_t xDesc, const int paramID, size_t* numBytes)
+    miopenStatus_t miopenGetRNNLayerBiasSize(
+        miopenHandle_t handle, miopenRNNDescriptor_t rnnDesc, const int layer, const int biasID,
+        size_t* numBytes)
+    miopenStatus_t miopenGetRNNLayerParam(
+        miopenHandle_t handle, miopenRNNDescriptor_t rnnDesc, const int layer,
+        miopenTensorDescriptor_t xDesc, miopenTensorDescriptor_t wDesc, const void* w, const int
+        paramID, miopenTensorDescriptor_t paramDesc, void* layerParam)
+    miopenStatus_t miopenGetRNNLayerBias(
+        miopenHandle_t handle, miopenRNNDescriptor_t rnnDesc, const int layer,
+        miopenTensorDescriptor_t xDesc, miopenTensorDescriptor_t wDesc, const void* w, const int
+        biasID, miopenTensorDescriptor_t biasDesc, void* layerBias)
+    miopenStatus_t miopenGetRNNLayerParamOffset(
+        miopenRNNDescriptor_t rnnDesc, const int layer, miopenTensorDescriptor_t xDesc, const int
+        paramID, miopenTensorDescriptor_t paramDesc, size_t* layerParamOffset)
+    miopenStatus_t miopenGetRNNLayerBiasOffset(
+        miopenRNNDescriptor_t rnnDesc, const int layer, miopenTensorDescriptor_t xDesc, const int
+        biasID, miopenTensorDescriptor_t biasDesc, size_t* layerBiasOffset)
+    miopenStatus_t miopenSetRNNLayerParam(
+        miopenHandle_t handle, miopenRNNDescriptor_t rnnDesc, const int layer,
+        miopenTensorDescriptor_t xDesc, miopenTensorDescriptor_t wDesc, void* w, const int paramID,
+        miopenTensorDescriptor_t paramDesc, const void* layerParam)
+    miopenStatus_t miopenSetRNNLayerBias(
+        miopenHandle_t handle, miopenRNNDescriptor_t rnnDesc, const int layer,
+        miopenTensorDescriptor_t xDesc, miopenTensorDescriptor_t wDesc, void* w, const int biasID,
+        miopenTensorDescriptor_t biasDesc, const void* layerBias)
+    miopenStatus_t miopenSetRNNPaddingMode(
+        miopenRNNDescriptor_t rnnDesc, miopenRNNPaddingMode_t paddingMode)
+    miopenStatus_t miopenGetRNNPaddingMode(
+        miopenRNNDescriptor_t rnnDesc, miopenRNNPaddingMode_t* paddingMode)
+    miopenStatus_t miopenRNNForward(
+        miopenHandle_t handle, const miopenRNNDescriptor_t rnnDesc, miopenRNNFWDMode_t fwdMode,
+        const miopenSeqTensorDescriptor_t xDesc, const void* x, const miopenTensorDescriptor_t
+        hDesc, const void* hx, void* hy, const miopenTensorDescriptor_t cDesc, const void* cx, void*
+        cy, const miopenSeqTensorDescriptor_t yDesc, void* y, const void* w, size_t weightSpaceSize,
+        void* workSpace, size_t workSpaceNumBytes, void* reserveSpace, size_t reserveSpaceNumBytes)
+    miopenStatus_t miopenRNNBackwardSeqData(
+        miopenHandle_t handle, const miopenRNNDescriptor_t rnnDesc, const
+        miopenSeqTensorDescriptor_t yDesc, const void* y, const void* dy, const
+        miopenTensorDescriptor_t hDesc, const void* hx, const void* dhy, void* dhx, const
+        miopenTensorDescriptor_t cDesc, const void* cx, const void* dcy, void* dcx, const
+        miopenSeqTensorDescriptor_t xDesc, void* dx, const void* w, size_t weightSpaceSize, void*
+        workSpace, size_t workSpaceNumBytes, void* reserveSpace, size_t reserveSpaceNumBytes)
+    miopenStatus_t miopenRNNBackwardWeightsSeqTensor(
+        miopenHandle_t handle, const miopenRNNDescriptor_t rnnDesc, const
+        miopenSeqTensorDescriptor_t xDesc, const void* x, const miopenTensorDescriptor_t hDesc,
+        const void* hx, const miopenSeqTensorDescriptor_t yDesc, const void* y, void* dw, size_t
+        weightSpaceSize, void* workSpace, size_t workSpaceNumBytes, const void* reserveSpace, size_t
+        reserveSpaceNumBytes)
+    miopenStatus_t miopenRNNForwardTraining(
+        miopenHandle_t handle, const miopenRNNDescriptor_t rnnDesc, const int sequenceLen, const
+        miopenTensorDescriptor_t* xDesc, const void* x, const miopenTensorDescriptor_t hxDesc, const
+        void* hx, const miopenTensorDescriptor_t cxDesc, const void* cx, const
+        miopenTensorDescriptor_t wDesc, const void* w, const miopenTensorDescriptor_t* yDesc, void*
+        y, const miopenTensorDescriptor_t hyDesc, void* hy, const miopenTensorDescriptor_t cyDesc,
+        void* cy, void* workSpace, size_t workSpaceNumBytes, void* reserveSpace, size_t
+        reserveSpaceNumBytes)
+    miopenStatus_t miopenRNNBackwardData(
+        miopenHandle_t handle, const miopenRNNDescriptor_t rnnDesc, const int sequenceLen, const
+        miopenTensorDescriptor_t* yDesc, const void* y, const miopenTensorDescriptor_t* dyDesc,
+        const void* dy, const miopenTensorDescriptor_t dhyDesc, const void* dhy, const
+        miopenTensorDescriptor_t dcyDesc, const void* dcy, const miopenTensorDescriptor_t wDesc,
+        const void* w, const miopenTensorDescriptor_t hxDesc, const void* hx, const
+        miopenTensorDescriptor_t cxDesc, const void* cx, const miopenTensorDescriptor_t* dxDesc,
+        void* dx, const miopenTensorDescriptor_t dhxDesc, void* dhx, const miopenTensorDescriptor_t
+        dcxDesc, void* dcx, void* workSpace, size_t workSpaceNumBytes, void* reserveSpace, size_t
+        reserveSpaceNumBytes)
+    miopenStatus_t miopenRNNBackwardWeights(
+        miopenHandle_t handle, const miopenRNNDescriptor_t rnnDesc, const int sequenceLen, const
+        miopenTensorDescriptor_t* xDesc, const void* x, const miopenTensorDescriptor_t hxDesc, const
+        void* hx, const miopenTensorDescriptor_t* yDesc, const void* y, const
+        miopenTensorDescriptor_t dwDesc, void* dw, void* workSpace, size_t workSpaceNumBytes, const
+        void* reserveSpace, size_t reserveSpaceNumBytes)
+    miopenStatus_t miopenRNNForwardInference(
+        miopenHandle_t handle, miopenRNNDescriptor_t rnnDesc, const int sequenceLen, const
+        miopenTensorDescriptor_t* xDesc, const void* x, const miopenTensorDescriptor_t hxDesc, const
+        void* hx, const miopenTensorDescriptor_t cxDesc, const void* cx, const
+        miopenTensorDescriptor_t wDesc, const void* w, const miopenTensorDescriptor_t* yDesc, void*
+        y, const miopenTensorDescriptor_t hyDesc, void* hy, const miopenTensorDescriptor_t cyDesc,
+        void* cy, void* workSpace, size_t workSpaceNumBytes)
+

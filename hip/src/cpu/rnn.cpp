@@ -489,7 +489,7 @@ void RnnBackwardData(const RnnArgs& a, const T* dy, const T* dhy, const T* dcy, 
             }
             else
                 Gemm(false, false, N, s.in, Gw, dG, Gw, W + s.WinOffset(0), s.in, 0.0f, DX, s.in);
-            Scatter(a, DX, s.in, dx, nullptr);
+            Scatter(a, DX, s.in, dx, a.pad_marker_x);
         }
     }
 }

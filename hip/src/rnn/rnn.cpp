@@ -473,8 +473,10 @@ RnnArgs RnnArgsSeq(const RNNDescriptor& r, const SeqTensorDescriptor& x, const c
            : x.Layout() == miopenRNNDataSeqMajorPadded  ? RnnIoLayout::SeqMajorPadded
                                                         : RnnIoLayout::BatchMajorPadded;
     a.io_seq = x.MaxSeq(); // a padded layout's rows per entry: maxSequenceLen
+    if(y.HasMarker())
+        a.pad_marker = y.Marker();
     if(x.HasMarker())
-        a.pad_marker = x.Marker();
+        a.pad_marker_x = x.Marker();
     return a;
 }
 
@@ -584,8 +586,8 @@ void RnnRun(Handle& handle, const RNNDescriptor& r, RnnCall call, RnnArgs a, con
             ThrowBadParm("the dropout descriptor of rnnDesc is not set");
     }
     if(handle.IsGpu())
-        ThrowNotImplemented("RNN compute calls run on the CPU only in this version (a GPU "
-                            "handle was given)");
+        ThrowNotImplemented("the RNN compute calls on the GPU is not implemented yet (this "
+                            "version runs them on CPU handles)");
     DispatchFloating(type, "rnnDesc", [&](auto tag) {
         using T = typename decltype(tag)::type;
         RunOp(

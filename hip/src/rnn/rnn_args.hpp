@@ -168,6 +168,7 @@ struct RnnArgs
     RnnSpace sp;
     RnnIoLayout io = RnnIoLayout::Packed;
     const void* pad_marker = nullptr; // one element of the data type, written to padded rows of y
+    const void* pad_marker_x = nullptr; // the same for dx (the x descriptor's marker)
     float dropout          = 0.0f;    // rate between layers (training forward / backward only)
     uint64_t seed          = 0;
     uint64_t offset        = 0;       // the dropout generator's offset of layer 1 (layer l: + l - 1)
