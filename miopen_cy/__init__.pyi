@@ -4,7 +4,7 @@ generator, or _mirror.pyi for the mirror's names)."""
 from typing import Any, Literal
 
 from miopen_cy._mirror import *  # noqa: F401,F403
-from miopen_cy._mirror import Status, DataType, TensorLayout, IndexType, TensorOp, ConvolutionMode, PaddingMode, PoolingMode, PoolingWorkspaceIndexMode, LRNMode, BatchNormMode, ActivationMode, SoftmaxAlgorithm, SoftmaxMode, ConvolutionAttrib, ConvFwdAlgorithm, ConvBwdWeightsAlgorithm, ConvBwdDataAlgorithm, ConvAlgorithm, ReduceTensorOp, NanPropagation, ReduceTensorIndices, IndicesType, ProblemDirection, TensorArgumentId, FindResultsOrder, FusionDirection, RNGType
+from miopen_cy._mirror import Status, DataType, TensorLayout, IndexType, TensorOp, ConvolutionMode, PaddingMode, PoolingMode, PoolingWorkspaceIndexMode, LRNMode, BatchNormMode, ActivationMode, SoftmaxAlgorithm, SoftmaxMode, ConvolutionAttrib, ConvFwdAlgorithm, ConvBwdWeightsAlgorithm, ConvBwdDataAlgorithm, ConvAlgorithm, ReduceTensorOp, NanPropagation, ReduceTensorIndices, IndicesType, ProblemDirection, TensorArgumentId, FindResultsOrder, FusionDirection, RNGType, RNNMode, RNNInputMode, RNNAlgo, RNNDirectionMode, RNNBiasMode, RNNGEMMalgoMode, RNNPaddingMode, RNNFWDMode, RNNBaseLayout
 
 __version__: str
 
@@ -184,3 +184,42 @@ miopenHorizontalFusion: FusionDirection
 
 # RNGType
 MIOPEN_RNG_PSEUDO_XORWOW: RNGType
+
+# RNNMode
+miopenRNNRELU: RNNMode
+miopenRNNTANH: RNNMode
+miopenLSTM: RNNMode
+miopenGRU: RNNMode
+
+# RNNInputMode
+miopenRNNlinear: RNNInputMode
+miopenRNNskip: RNNInputMode
+
+# RNNAlgo
+miopenRNNdefault: RNNAlgo
+miopenRNNfundamental: RNNAlgo
+
+# RNNDirectionMode
+miopenRNNunidirection: RNNDirectionMode
+miopenRNNbidirection: RNNDirectionMode
+
+# RNNBiasMode
+miopenRNNNoBias: RNNBiasMode
+miopenRNNwithBias: RNNBiasMode
+
+# RNNGEMMalgoMode
+miopenRNNAlgoGEMM: RNNGEMMalgoMode
+
+# RNNPaddingMode
+miopenRNNIONotPadded: RNNPaddingMode
+miopenRNNIOWithPadding: RNNPaddingMode
+
+# RNNFWDMode
+miopenRNNTraining: RNNFWDMode
+miopenRNNInference: RNNFWDMode
+
+# RNNBaseLayout
+miopenRNNDataUnknownLayout: RNNBaseLayout
+miopenRNNDataSeqMajorNotPadded: RNNBaseLayout
+miopenRNNDataSeqMajorPadded: RNNBaseLayout
+miopenRNNDataBatchMajorPadded: RNNBaseLayout
