@@ -465,3 +465,52 @@ def test_rnn_padded_packed_api(handle, rng):
                           np.zeros(rs, np.uint8), rs)
     yt, _, _, _ = torch_forward(module, "lstm", x_pad, lens)
     _close(y, yt.detach().numpy().reshape(9, 8), F32, "y padded")
+
+
+@pytest.mark.parametrize("mode", ["relu", "lstm", "gru"])
+def test_rnn_dropout_mask_against_reference(handle, rng, mode):
+    """Dropout 0.5 between 3 layers: the Philox masks of the dropout op (layer l at the
+    generator's offset + l - 1) applied to layer l - 1's packed output, forward and backward,
+    against the float64 NumPy reference (miopen_cy.reference.rnn); state_evo advances the
+    offset by layers - 1."""
+    from miopen_cy.reference import dropout as dref
+    from miopen_cy.reference import rnn as rref
+    states = np.zeros(mi.dropoutGetStatesSize(handle), np.uint8)
+    dd = mi.DropoutDescriptor()
+    seed, p, layers, bi, h, in_size = 77, 0.5, 3, 2, 5, 3
+    mi.setDropoutDescriptor(dd, handle, p, states, states.size, seed, False, True,
+                            mi.MIOPEN_RNG_PSEUDO_XORWOW)
+    batches = [3, 3, 2]
+    st = Stack(handle, mode, in_size, h, layers, bi, True, False, F32, batches, dropout_desc=dd)
+    w = rng.uniform(-0.5, 0.5, size=st.nw).astype(np.float32)
+    x = rng.uniform(-1, 1, size=(st.rows, in_size)).astype(np.float32)
+    hx = rng.uniform(-1, 1, size=(layers * bi, 3, h)).astype(np.float32)
+    lay = rref.Layout(int(MODES[mode]), in_size, h, layers, bi, True, False)
+    n = st.rows * bi * h
+    keep = [dref.mask(seed, l - 1, n, p).reshape(st.rows, bi * h) for l in range(1, layers)]
+    y_ref, hy_ref, cy_ref, cache = rref.forward(lay, as64(w), as64(x), batches, as64(hx),
+                                                 drop_keep=keep, rate=p)
+    y = poison((st.rows, bi * h), F32)
+    hy = poison(hx.shape, F32)
+    ws, rs = np.zeros(st.ws, np.uint8), np.zeros(st.rs, np.uint8)
+    mi.RNNForwardTraining(handle, st.rnn, 3, st.xd, x, st.hd, hx, None, None, st.wd, w, st.yd, y,
+                          st.hd, hy, None, None, ws, st.ws, rs, st.rs)
+    _close(y, y_ref, F32, "y")
+    _close(hy, hy_ref, F32, "hy")
+    assert mi.getDropoutDescriptor(dd, handle)[0] == p
+    st_evo = np.frombuffer(states[:32].tobytes(), np.uint64)
+    assert int(st_evo[2]) == layers - 1                  # offset advanced by layers - 1
+    dy = rng.uniform(-1, 1, size=y.shape).astype(np.float32)
+    dhy = rng.uniform(-1, 1, size=hx.shape).astype(np.float32)
+    dx = poison(x.shape, F32)
+    dhx = poison(hx.shape, F32)
+    mi.RNNBackwardData(handle, st.rnn, 3, st.yd, y, st.yd, dy, st.hd, dhy, None, None, st.wd, w,
+                       st.hd, hx, None, None, st.xd, dx, st.hd, dhx, None, None, ws, st.ws, rs,
+                       st.rs)
+    dw = np.full(st.nw, np.nan, np.float32)
+    mi.RNNBackwardWeights(handle, st.rnn, 3, st.xd, x, st.hd, hx, st.yd, y, st.wd, dw, ws, st.ws,
+                          rs, st.rs)
+    dx_ref, dhx_ref, _, dw_ref = rref.backward(lay, as64(w), cache, as64(dy), as64(dhy))
+    _close(dx, dx_ref, F32, "dx")
+    _close(dhx, dhx_ref, F32, "dhx")
+    _close(dw, dw_ref, F32, "dw")
