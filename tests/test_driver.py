@@ -211,6 +211,7 @@ OTHER_OPS = [
     ("executeFusionPlan", "CBAInfer", "-n 2 -c 4 -H 6 -W 6 -k 8 -p 1 -q 1 -F 0"),
     ("reduceTensor", "reduce", "-D 6,50,3 -R 1"),
     ("dropoutForward", "dropout", "-d 4,8,9 -F 0"),
+    ("RNNForwardTraining", "rnn", "-m gru -k 3 -n 3,2 -W 5 -H 4 -l 2 -b 1"),
 ]
 
 
@@ -281,6 +282,40 @@ def test_dropout(capsys, cmd, flags):
     labels = {"1": ["Forward Dropout"], "2": ["Backward Dropout"]}.get(
         flags.split("-F ")[1][0] if "-F " in flags else "0", ["Forward Dropout", "Backward Dropout"])
     verified(out, labels)
+
+
+@needs("RNNForwardTraining")
+@pytest.mark.parametrize("flags", [
+    "-m tanh -k 4 -n 4,3,3,1 -W 6 -H 5",
+    "-m relu -k 3 -n 2 -W 4 -H 4 -p 1 -b 1 -r 1",
+    "-m lstm -k 5 -n 4,4,2 -W 3 -H 6 -l 3 -b 1 -r 1",
+    "-m gru -k 3 -n 3,2,1 -W 5 -H 4 -l 2 -b 1 -U 1 -P 0.4 -L 3",
+    "-m lstm -k 3 -n 3,3,1 -W 5 -H 4 -q 1 -r 1",
+    "-m gru -k 3 -n 3,2 -W 5 -H 4 -F 1 -c 1",
+    "-m lstm -k 3 -n 3,2 -W 5 -H 4 -F 4",
+], ids=["tanh", "relu-skip-bi", "lstm-3layers", "gru-dropout", "lstm-padded", "gru-inference",
+        "lstm-wrw"])
+def test_rnn(capsys, flags):
+    code, out, err = run_main(capsys, "rnn", *flags.split(), "-i", 2, "-t", 1)
+    assert code == 0, out + err
+    forw = flags.split("-F ")[1][0] if "-F " in flags else "0"
+    labels = {"1": ["Forward RNN"], "4": ["Backward Weights RNN"]}.get(
+        forw, ["Forward RNN", "Backward Data RNN", "Backward Weights RNN"])
+    verified(out, labels)
+
+
+@needs("RNNForwardTraining")
+def test_rnn_json_and_bad_flags(capsys):
+    code, out, _ = run_main(capsys, "rnn", "-m", "gru", "-k", 2, "-n", "3,2", "-W", 3, "-H", 4,
+                            "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["problem"]["batches"] == [3, 2] and doc["problem"]["mode"] == "gru"
+    assert [r["direction"] for r in doc["results"]] == ["fwd", "bwd", "wrw"]
+    for flags, words in [("-m foo", "relu, tanh, lstm or gru"), ("-n 2,3", "must not increase"),
+                         ("-p 1 -W 5 -H 4", "skip input"), ("-c 1", "add -F 1"),
+                         ("-F 9", "a sum of them"), ("-U 1 -P 2", "dropout rate")]:
+        code, _, err = run_main(capsys, "rnn", *flags.split())
+        assert code == 2 and words in err, (flags, err)
 
 
 @needs("dropoutForward")
@@ -369,7 +404,7 @@ def test_tensorop(capsys, op):
     ("conv stray", "unexpected argument 'stray'"),
     ("convint8 -n 1", "data type int8 is not supported by conv: use 'conv' or 'convfp16' or 'convbfp16'"),
     ("poolint8", "not supported by pool: use 'pool' or 'poolfp16' or 'poolbfp16'"),
-    ("rnn -n 1", "does not implement"),
+    ("gemm -n 1", "does not implement"),
     ("nosuchop", "unknown sub-command"),
     ("pool -m median", "the pooling mode is max, avg or avg_in"),
     ("pool -W 2x3x4", "4-d (NCHW) or 5-d"),
@@ -567,6 +602,7 @@ TYPED_CASES = {
     "bnorm": "-n 4 -c 3 -H 5 -W 5 -m 1 -F 1",
     "CBAInfer": "-n 2 -c 4 -H 6 -W 6 -k 8 -p 1 -q 1 -F 4",
     "dropout": "-d 4,7,9 -p 0.3",
+    "rnn": "-m lstm -k 3 -n 3,2 -W 5 -H 4 -l 2 -r 1 -b 1",
 }
 
 
@@ -589,7 +625,7 @@ def test_miopen_driver_names_and_ours():
     miopen = {n for n, v in driver.VARIANTS.items() if v[3]}
     assert miopen == {"convfp16", "convbfp16", "activfp16", "softmaxfp16", "poolfp16", "lrnfp16",
                       "tensoropfp16", "bnormfp16", "bnormfp16fp32", "bnormbfp16fp32", "CBAInferfp16",
-                      "dropoutfp16"}
+                      "dropoutfp16", "rnnfp16"}
     assert {"activbfp16", "softmaxbfp16", "poolbfp16", "lrnbfp16", "tensoropbfp16"} <= set(driver.VARIANTS)
     assert set(driver.VARIANTS) <= set(driver.COMMANDS)
 

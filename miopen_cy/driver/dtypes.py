@@ -78,6 +78,8 @@ VARIANTS = {
     "lrnbfp16": ("lrn", BF16, None, False),
     "tensoropbfp16": ("tensorop", BF16, None, False),
     "bnormbfp16": ("bnorm", BF16, BF16, False),
+    "rnnfp16": ("rnn", FP16, None, True),
+    "rnnbfp16": ("rnn", BF16, None, False),
     "CBAInferfp16": ("CBAInfer", FP16, None, True),
     "CBAInferbfp16": ("CBAInfer", BF16, None, False),
     "dropoutfp16": ("dropout", FP16, None, True),

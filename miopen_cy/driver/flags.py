@@ -173,6 +173,29 @@ iter=1 verify time wall
 dump_output  o  0    int    Dumps the output buffers (Default=0; not supported)
 """)
 
+RNN_FLAGS = table("""
+forw         F  0     int    0 forward, backward data and weights; 1 forward, 2 backward data, 4 backward weights (a bitmask) (Default=0)
+num_layer    l  1     int    Number of hidden stacks (Default=1)
+seq_len      k  1     int    Number of iterations to unroll over (Default=1)
+bidirection  r  0     int    uni- or bi-direction, default uni- (Default=0)
+batchsize    n  '4'   str    Mini-batch size per step, comma-separated, non-increasing; the last repeats up to seq_len (Default=4)
+hid_h        H  32    int    Hidden State Length (Default=32)
+in_h         W  32    int    Input Length (Default=32)
+iter=1 verify time wall
+dump_output  o  0     int    Dumps the output buffers (Default=0; not supported)
+bias         b  0     int    Use Bias (Default=0)
+mode         m  'tanh'  str  RNN Mode (relu, tanh, lstm, gru) (Default=tanh)
+inputmode    p  0     int    linear == 0 or skip == 1, (Default=0)
+use_padding  q  0     int    packed tensors == 0 or padded == 1, (Default=0)
+rnnalgo      a  0     int    default, fundamental (Default=0)
+fwdtype      c  0     int    RNN forward being training or inference, Default training (Default=0)
+datatype     f  1     int    16-bit or 32-bit fp: accepted; the sub-command picks the type (rnn, rnnfp16) (Default=1)
+use_dropout  U  0     int    Use dropout: 1; Not use dropout: 0 (Default=0)
+dropout      P  0.0   float  Dropout rate (Default=0.0)
+seed_low     L  0     int    Least significant 32 bits of seed (Default=0)
+seed_high    M  0     int    Most significant 32 bits of seed (Default=0)
+""")
+
 ACTIV_FLAGS = table("""
 forw batchsize in_channels in_h in_w layout
 mode         m  3     int    Activation Mode (0 PASTHRU .. 9 ELU, miopenActivationMode_t) (Default=3, RELU)
