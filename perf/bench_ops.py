@@ -17,7 +17,8 @@ in the same type and memory format.
 pooling, batchnorm, bntypes (batch norm in fp32 / fp16 / bf16, NCHW / NHWC), lrn, softmax,
 softmax_types (fp16/bf16 and NHWC channel softmax), reduce (miopenReduceTensor: rows,
 columns, all, per channel; fp32 and fp16), fusion (fusion plans beside the separate calls), overhead,
-dropout (forward and backward in fp32 / fp16 / bf16 beside torch.native_dropout).
+dropout (forward and backward in fp32 / fp16 / bf16 beside torch.native_dropout), rnn (LSTM and
+GRU forward training and backward beside torch nn.LSTM / nn.GRU, cuDNN on the GPU).
 """
 import argparse
 import sys
@@ -763,10 +764,60 @@ def bench_reduce(b):
                           driver=driver("reduce" + suffix, flags, b.dev.name, b.dev.repeat))
 
 
+def bench_rnn(b):
+    """LSTM and GRU, 2 layers, input = hidden, forward training and backward (data, then weights)
+    beside torch nn.LSTM / nn.GRU (cuDNN on the GPU) with the same shapes; issue 22's sizes: large
+    hidden 1024, batch 64, 128 steps; small hidden 256, batch 16, 128 steps. Bytes: x, y and the
+    weights once (a reference point only: these ops are GEMM-bound)."""
+    T, B, H = b.shape((128, 16, 256), (128, 64, 1024))
+    L = 2
+    for mode, mname in ((mi.miopenLSTM, "lstm"), (mi.miopenGRU, "gru")):
+        rnn = mi.RNNDescriptor()
+        mi.setRNNDescriptor(rnn, H, L, mi.miopenRNNlinear, mi.miopenRNNunidirection, mode,
+                            mi.miopenRNNwithBias, mi.miopenRNNdefault, mi.miopenFloat)
+        xd = [desc((B, H), mi.miopenFloat) for _ in range(T)]
+        hd = desc((L, B, H), mi.miopenFloat)
+        wd = mi.TensorDescriptor()
+        mi.getRNNParamsDescriptor(b.h, rnn, xd[0], wd, mi.miopenFloat)
+        nw = int(np.prod(wd.shape))
+        ws_n = mi.getRNNWorkspaceSize(b.h, rnn, T, xd)
+        rs_n = mi.getRNNTrainingReserveSize(b.h, rnn, T, xd)
+        x, y, dy, dx = (b.array((T * B, H)) for _ in range(4))
+        w = b.array((nw,))
+        dw = b.empty((nw,))
+        ws, rs = b.empty(nbytes=ws_n), b.empty(nbytes=rs_n)
+        mod = (torch.nn.LSTM if mname == "lstm" else torch.nn.GRU)(H, H, L).to(b.dev.torch)
+        tx = torch.randn(T, B, H, device=b.dev.torch, requires_grad=True)
+        tout, _ = mod(tx)
+        tdy = torch.randn_like(tout)
+        params = [tx] + list(mod.parameters())
+
+        def fwd():
+            mi.RNNForwardTraining(b.h, rnn, T, xd, x, None, None, None, None, wd, w, xd, y, None,
+                                  None, None, None, ws, ws_n, rs, rs_n)
+
+        def bwd():
+            mi.RNNBackwardData(b.h, rnn, T, xd, y, xd, dy, None, None, None, None, wd, w, None,
+                               None, None, None, xd, dx, None, None, None, None, ws, ws_n, rs,
+                               rs_n)
+            mi.RNNBackwardWeights(b.h, rnn, T, xd, x, None, None, xd, y, wd, dw, ws, ws_n, rs,
+                                  rs_n)
+
+        fwd()
+        nbytes = 4 * (2 * T * B * H + nw)
+        flags = {"-m": mname, "-k": T, "-n": B, "-W": H, "-H": H, "-l": L, "-b": 1}
+        b.row(f"{mname}_fwd", (T, B, H), nbytes, fwd, lambda: mod(tx), "rnn", {"-F": 1},
+              shape_flags=flags)
+        b.row(f"{mname}_bwd", (T, B, H), nbytes, bwd,
+              lambda: torch.autograd.grad(tout, params, tdy, retain_graph=True), "rnn",
+              {"-F": 6}, shape_flags=flags)
+
+
 GROUPS = {"elementwise": bench_elementwise, "elementwise16": bench_elementwise_16,
           "pooling": bench_pooling, "batchnorm": bench_batchnorm, "bntypes": bench_batchnorm_types,
           "lrn": bench_lrn, "softmax": bench_softmax, "softmax_types": bench_softmax_types,
-          "overhead": bench_overhead, "fusion": bench_fusion, "dropout": bench_dropout}
+          "overhead": bench_overhead, "fusion": bench_fusion, "dropout": bench_dropout,
+          "rnn": bench_rnn}
 
 
 def main(argv=None):

@@ -4,6 +4,7 @@
 // of gate math. Storage fp32, fp16 or bf16; the arithmetic and the reserve / workspace contents
 // are fp32, rounded once to the storage type on the way out.
 #include "core/storage.hpp"
+#include "cpu/activation_functors.hpp" // libmvec declarations of expf / tanhf
 #include "cpu/blas.hpp"
 #include "dropout/dropout_args.hpp"
 #include "rnn/rnn_args.hpp"
@@ -17,7 +18,74 @@
 namespace miopen::cpu {
 namespace {
 
-inline float Sigmoid(float v) { return 1.0f / (1.0f + std::exp(-v)); }
+/// Below this many gate values per step the gate math stays on one thread (a parallel region
+/// per step costs more than it saves, more so on a busy machine).
+constexpr size_t kParallelGates = 65536;
+/// Below this many multiply-adds a GEMM runs on the calling thread.
+constexpr size_t kParallelGemm = size_t(1) << 23;
+
+/// One row of one step's gate math: g (the input pre-activations, replaced by the activated
+/// gates), r (the hidden pre-activations), y (h), e (c for LSTM, the hidden c~ part for GRU),
+/// hp and cp (the previous state). SIMD loops: expf / tanhf take libmvec's vector forms.
+inline void GateForward(int mode, int h, float* g, const float* r, float* y, float* e,
+                        const float* hp, const float* cp)
+{
+    switch(mode)
+    {
+    case miopenRNNRELU:
+#pragma omp simd
+        for(int k = 0; k < h; ++k)
+        {
+            const float v = g[k] + r[k];
+            const float o = v > 0.0f ? v : 0.0f;
+            g[k]          = o;
+            y[k]          = o;
+        }
+        break;
+    case miopenRNNTANH:
+#pragma omp simd
+        for(int k = 0; k < h; ++k)
+        {
+            const float o = tanhf(g[k] + r[k]);
+            g[k]          = o;
+            y[k]          = o;
+        }
+        break;
+    case miopenLSTM:
+#pragma omp simd
+        for(int k = 0; k < h; ++k)
+        {
+            const float i = 1.0f / (1.0f + expf(-(g[k] + r[k])));
+            const float f = 1.0f / (1.0f + expf(-(g[h + k] + r[h + k])));
+            const float o = 1.0f / (1.0f + expf(-(g[2 * h + k] + r[2 * h + k])));
+            const float c2 = tanhf(g[3 * h + k] + r[3 * h + k]);
+            const float c = f * cp[k] + i * c2;
+            g[k]         = i;
+            g[h + k]     = f;
+            g[2 * h + k] = o;
+            g[3 * h + k] = c2;
+            e[k]         = c;
+            y[k]         = o * tanhf(c);
+        }
+        break;
+    default:
+#pragma omp simd
+        for(int k = 0; k < h; ++k)
+        {
+            const float z  = 1.0f / (1.0f + expf(-(g[k] + r[k])));
+            const float rr = 1.0f / (1.0f + expf(-(g[h + k] + r[h + k])));
+            const float rc = r[2 * h + k];
+            const float n  = tanhf(g[2 * h + k] + rr * rc);
+            g[k]           = z;
+            g[h + k]       = rr;
+            g[2 * h + k]   = n;
+            e[k]           = rc;
+            y[k]           = (1.0f - z) * n + z * hp[k];
+        }
+        break;
+    }
+}
+
 
 /// The parameters as fp32: the buffer itself for fp32, a converted copy otherwise.
 template <class T>
@@ -95,8 +163,11 @@ void Gemm(bool ta, bool tb, size_t m, size_t n, size_t k, const float* A, size_t
                 std::fill(C + i * ldc, C + i * ldc + n, 0.0f);
         return;
     }
-    SgemmParallel(ta, tb, int(m), int(n), int(k), 1.0f, A, int(lda), B, int(ldb), beta, C,
-                  int(ldc));
+    if(m * n * k < kParallelGemm)
+        Sgemm(ta, tb, int(m), int(n), int(k), 1.0f, A, int(lda), B, int(ldb), beta, C, int(ldc));
+    else
+        SgemmParallel(ta, tb, int(m), int(n), int(k), 1.0f, A, int(lda), B, int(ldb), beta, C,
+                      int(ldc));
 }
 
 /// The initial state of layer-direction li for every slot: hx (or zero) as B0 x h fp32.
@@ -228,52 +299,13 @@ void RnnForward(const RnnArgs& a, const T* x, const T* hx, const T* cx, const T*
                 if(bhid != nullptr)
                     AddRows(R, Bt, nG * h, bhid, nG * h);
                 const int mode = s.mode;
-#pragma omp parallel for schedule(static) if(size_t(Bt) * h >= 4096)
+#pragma omp parallel for schedule(static) if(size_t(Bt) * h * nG >= kParallelGates)
                 for(int j = 0; j < Bt; ++j)
                 {
                     const size_t row = r0 + j;
-                    float* gp        = G + row * Gw + size_t(d) * nG * h;
-                    const float* rp  = R + size_t(j) * nG * h;
-                    float* yp        = Y + row * Hb + size_t(d) * h;
-                    float* ep        = E + row * Hb + size_t(d) * h;
-                    const float* hp  = HP + size_t(j) * h;
-                    const float* cp  = CP + size_t(j) * h;
-                    for(int k = 0; k < h; ++k)
-                    {
-                        if(mode == miopenRNNRELU || mode == miopenRNNTANH)
-                        {
-                            const float v = gp[k] + rp[k];
-                            const float o = mode == miopenRNNRELU ? (v > 0.0f ? v : 0.0f) : std::tanh(v);
-                            gp[k] = o;
-                            yp[k] = o;
-                        }
-                        else if(mode == miopenLSTM)
-                        {
-                            const float i = Sigmoid(gp[k] + rp[k]);
-                            const float f = Sigmoid(gp[h + k] + rp[h + k]);
-                            const float o = Sigmoid(gp[2 * h + k] + rp[2 * h + k]);
-                            const float g = std::tanh(gp[3 * h + k] + rp[3 * h + k]);
-                            const float c = f * cp[k] + i * g;
-                            gp[k] = i;
-                            gp[h + k] = f;
-                            gp[2 * h + k] = o;
-                            gp[3 * h + k] = g;
-                            ep[k] = c;
-                            yp[k] = o * std::tanh(c);
-                        }
-                        else
-                        {
-                            const float z  = Sigmoid(gp[k] + rp[k]);
-                            const float rr = Sigmoid(gp[h + k] + rp[h + k]);
-                            const float rc = rp[2 * h + k];
-                            const float n  = std::tanh(gp[2 * h + k] + rr * rc);
-                            gp[k] = z;
-                            gp[h + k] = rr;
-                            gp[2 * h + k] = n;
-                            ep[k] = rc;
-                            yp[k] = (1.0f - z) * n + z * hp[k];
-                        }
-                    }
+                    GateForward(mode, h, G + row * Gw + size_t(d) * nG * h, R + size_t(j) * nG * h,
+                                Y + row * Hb + size_t(d) * h, E + row * Hb + size_t(d) * h,
+                                HP + size_t(j) * h, CP + size_t(j) * h);
                 }
             }
             // final states
@@ -387,7 +419,7 @@ void RnnBackwardData(const RnnArgs& a, const T* dy, const T* dhy, const T* dcy, 
                                     sizeof(float) * h);
                 }
                 const int mode = s.mode;
-#pragma omp parallel for schedule(static) if(size_t(Bt) * h >= 4096)
+#pragma omp parallel for schedule(static) if(size_t(Bt) * h * nG >= kParallelGates)
                 for(int j = 0; j < Bt; ++j)
                 {
                     const size_t row = r0 + j;
@@ -412,7 +444,7 @@ void RnnBackwardData(const RnnArgs& a, const T* dy, const T* dhy, const T* dcy, 
                         {
                             const float i = gs[k], f = gs[h + k], o = gs[2 * h + k],
                                         g = gs[3 * h + k];
-                            const float tc = std::tanh(ep[k]);
+                            const float tc = tanhf(ep[k]);
                             const float dct = dc[k] + g_h * o * (1.0f - tc * tc);
                             dg[k]         = dct * g * i * (1.0f - i);
                             dg[h + k]     = dct * cp[k] * f * (1.0f - f);
