@@ -342,11 +342,15 @@ def test_rnn_dropout_between_layers(handle, rng):
                                     mi.miopenRNNDataSeqMajorPadded,
                                     mi.miopenRNNDataBatchMajorPadded])
 @pytest.mark.parametrize("mode", ["lstm", "gru"])
-def test_rnn_seq_tensor_api(handle, rng, layout, mode):
+@pytest.mark.parametrize("empty", [False, True], ids=["", "with-empty"])
+def test_rnn_seq_tensor_api(handle, rng, layout, mode, empty):
     """miopenRNNForward / BackwardSeqData / BackwardWeightsSeqTensor in each layout, unsorted
-    lengths in the padded ones, against the packed API's results and torch."""
+    lengths in the padded ones (and a sequence of length 0: its hy is hx, its dhx dhy), against
+    torch."""
     h, in_size, bi, layers = 4, 3, 2, 2
     lens = [3, 3, 2, 1] if layout == mi.miopenRNNDataSeqMajorNotPadded else [2, 3, 1, 3]
+    if empty:
+        lens = lens + [0] if layout == mi.miopenRNNDataSeqMajorNotPadded else [2, 0, 3, 1]
     B, T = len(lens), 4                       # maxSequenceLen 4 > the longest, 3
     st = Stack(handle, mode, in_size, h, layers, bi, True, False, F32, [2, 1])  # for weights
     module = torch_module_for(st, rng)
@@ -361,7 +365,6 @@ def test_rnn_seq_tensor_api(handle, rng, layout, mode):
 
     # torch reference on the batch sorted by length
     order = sorted(range(B), key=lambda j: -lens[j])
-    slens = [lens[j] for j in order]
     x_pad = np.zeros((max(lens), B, in_size))
     for j in range(B):
         x_pad[:lens[j], j] = rng.uniform(-1, 1, size=(lens[j], in_size))
@@ -386,18 +389,22 @@ def test_rnn_seq_tensor_api(handle, rng, layout, mode):
     mi.RNNForward(handle, st.rnn, mi.miopenRNNTraining, xs, x, hd, hx, hy, hd, cx, cy, ys, y, w,
                   st.wbytes, wsb, ws, rsb, rs)
 
-    perm = torch.tensor(order)
+    live = [j for j in order if lens[j] > 0]     # torch packs no empty sequence
     yt, hyt, cyt, (xt, h0, c0) = torch_forward(
-        module, mode, x_pad[:, order], slens, as64(hx)[:, order],
-        as64(cx)[:, order] if cx is not None else None)
-    inv = np.argsort(order)
-    y_ref = yt.detach().numpy()[:, inv]
+        module, mode, x_pad[:, live], [lens[j] for j in live], as64(hx)[:, live],
+        as64(cx)[:, live] if cx is not None else None)
+    y_ref = np.zeros((max(lens), B, bi * h))
+    y_ref[:, live] = yt.detach().numpy()
     for j in range(B):
         y_ref[lens[j]:, j] = -5.0            # the padding marker
+    hy_ref = as64(hx).copy()
+    hy_ref[:, live] = hyt.detach().numpy()
     _close(y, to_user(y_ref, bi * h, -5.0), F32, "y")
-    _close(hy, hyt.detach().numpy()[:, inv], F32, "hy")
+    _close(hy, hy_ref, F32, "hy")
     if mode == "lstm":
-        _close(cy, cyt.detach().numpy()[:, inv], F32, "cy")
+        cy_ref = as64(cx).copy()
+        cy_ref[:, live] = cyt.detach().numpy()
+        _close(cy, cy_ref, F32, "cy")
 
     dy_pad = np.zeros((max(lens), B, bi * h))
     for j in range(B):
@@ -413,20 +420,25 @@ def test_rnn_seq_tensor_api(handle, rng, layout, mode):
     dw = np.full(st.nw, np.nan, np.float32)
     mi.RNNBackwardWeightsSeqTensor(handle, st.rnn, xs, x, hd, hx, ys, y, dw, st.wbytes, wsb, ws,
                                    rsb, rs)
-    loss = (yt * torch.from_numpy(dy_pad[:, order])).sum() + \
-        (hyt * torch.from_numpy(as64(dhy)[:, order])).sum()
+    loss = (yt * torch.from_numpy(dy_pad[:, live])).sum() + \
+        (hyt * torch.from_numpy(as64(dhy)[:, live])).sum()
     if mode == "lstm":
-        loss = loss + (cyt * torch.from_numpy(as64(dcy)[:, order])).sum()
+        loss = loss + (cyt * torch.from_numpy(as64(dcy)[:, live])).sum()
     module.zero_grad()
     loss.backward()
-    _close(dx, to_user(xt.grad.numpy()[:, inv], in_size), F32, "dx")
-    _close(dhx, h0.grad.numpy()[:, inv], F32, "dhx")
+    dx_ref = np.zeros((max(lens), B, in_size))
+    dx_ref[:, live] = xt.grad.numpy()
+    _close(dx, to_user(dx_ref, in_size), F32, "dx")
+    dhx_ref = as64(dhy).copy()
+    dhx_ref[:, live] = h0.grad.numpy()
+    _close(dhx, dhx_ref, F32, "dhx")
     if mode == "lstm":
-        _close(dcx, c0.grad.numpy()[:, inv], F32, "dcx")
+        dcx_ref = as64(dcy).copy()
+        dcx_ref[:, live] = c0.grad.numpy()
+        _close(dcx, dcx_ref, F32, "dcx")
     got = st.unload(dw)
     for name, p in module.named_parameters():
         _close(got[name], p.grad.numpy(), F32, f"dw {name}")
-    del perm
 
 
 def test_seq_tensor_refused():

@@ -170,12 +170,12 @@ void Gemm(bool ta, bool tb, size_t m, size_t n, size_t k, const float* A, size_t
                       int(ldc));
 }
 
-/// The initial state of layer-direction li for every slot: hx (or zero) as B0 x h fp32.
+/// The initial state of layer-direction li for every slot: hx (or zero) as user_batch x h fp32.
 template <class T>
 void LoadInit(const RnnArgs& a, const T* hx, int li, float* dst)
 {
     const int h = a.s.h;
-    for(int j = 0; j < a.b.B0(); ++j)
+    for(int j = 0; j < a.b.user_batch; ++j)
         for(int k = 0; k < h; ++k)
             dst[size_t(j) * h + k] =
                 hx == nullptr ? 0.0f
@@ -222,7 +222,7 @@ void RnnForward(const RnnArgs& a, const T* x, const T* hx, const T* cx, const T*
     float* ws      = static_cast<float*>(workspace);
     float* store   = a.training ? static_cast<float*>(reserve) : ws;
     const size_t N = a.b.rows;
-    const int h = s.h, nG = s.n_gate, T_ = a.b.steps, B0 = a.b.B0();
+    const int h = s.h, nG = s.n_gate, T_ = a.b.steps, B0 = a.b.user_batch; // buffers for every slot
     const size_t Hb = sp.Hb(), Gw = s.GateWidth();
     float* X = ws + sp.Xin();
     Gather(a, x, s.in, X);
@@ -342,7 +342,7 @@ void RnnBackwardData(const RnnArgs& a, const T* dy, const T* dhy, const T* dcy, 
     float* ws          = static_cast<float*>(workspace);
     const float* store = static_cast<const float*>(reserve);
     const size_t N     = a.b.rows;
-    const int h = s.h, nG = s.n_gate, T_ = a.b.steps, B0 = a.b.B0();
+    const int h = s.h, nG = s.n_gate, T_ = a.b.steps, B0 = a.b.user_batch; // buffers for every slot
     const size_t Hb = sp.Hb(), Gw = s.GateWidth();
     float* dYcur = ws + sp.DYa();
     float* dYnext = ws + sp.DYb();

@@ -1,9 +1,8 @@
 // RNN front doors: the descriptors, the sizes, the per-layer parameter calls and the four
 // compute calls of both APIs (the packed per-step descriptors and the sequence tensors), every
 // check before anything is written. Types: fp32, fp16 and bf16 (MIOpen: fp32 and fp16), fp32
-// arithmetic with one rounding to the storage type. A GPU handle is refused with NotImplemented
-// for the compute calls (the GPU path is not written yet); the size and parameter calls work on
-// both.
+// arithmetic with one rounding to the storage type, on the CPU (cpu/rnn.cpp) or the GPU
+// (kernels/rnn/rnn_launch.cpp).
 #include "rnn/rnn.hpp"
 #include "core/api.hpp"
 #include "core/object.hpp"
@@ -244,14 +243,37 @@ RnnBatches BatchesFromLens(const SeqTensorDescriptor& x)
     return b;
 }
 
-RnnSpace SpaceOf(const RnnShape& s, size_t rows, size_t b0, bool dropout)
+RnnSpace SpaceOf(const RnnShape& s, size_t rows, size_t b0, bool dropout, miopenDataType_t type)
 {
     RnnSpace sp;
     sp.rows    = rows;
     sp.b0      = b0;
     sp.s       = s;
     sp.dropout = dropout;
+    sp.wf      = type == miopenFloat ? 0 : s.ParamCount();
     return sp;
+}
+
+void ReadDropoutState(const Handle& handle, const void* states, DropoutState& st)
+{
+    if(handle.IsGpu())
+    {
+        gpu::DeviceScope scope(handle.Ordinal());
+        gpu::Copy(&st, states, sizeof st, handle.Stream());
+    }
+    else
+        std::memcpy(&st, states, sizeof st);
+}
+
+void WriteDropoutState(const Handle& handle, void* states, const DropoutState& st)
+{
+    if(handle.IsGpu())
+    {
+        gpu::DeviceScope scope(handle.Ordinal());
+        gpu::Copy(states, &st, sizeof st, handle.Stream());
+    }
+    else
+        std::memcpy(states, &st, sizeof st);
 }
 
 size_t Rows(const std::vector<const TensorDescriptor*>& steps)
@@ -268,14 +290,16 @@ size_t RnnWorkspaceSize(const RNNDescriptor& r, int seqLen, const miopenTensorDe
 {
     const auto steps = StepDescs(r, seqLen, xDesc, "xDesc");
     const auto s     = r.Shape(steps[0]->Lens()[1], "xDesc");
-    return SpaceOf(s, Rows(steps), steps[0]->Lens()[0], r.DropoutRate() > 0).WorkspaceBytes();
+    return SpaceOf(s, Rows(steps), steps[0]->Lens()[0], r.DropoutRate() > 0, r.Type())
+        .WorkspaceBytes();
 }
 
 size_t RnnReserveSize(const RNNDescriptor& r, int seqLen, const miopenTensorDescriptor_t* xDesc)
 {
     const auto steps = StepDescs(r, seqLen, xDesc, "xDesc");
     const auto s     = r.Shape(steps[0]->Lens()[1], "xDesc");
-    return SpaceOf(s, Rows(steps), steps[0]->Lens()[0], r.DropoutRate() > 0).ReserveBytes();
+    return SpaceOf(s, Rows(steps), steps[0]->Lens()[0], r.DropoutRate() > 0, r.Type())
+        .ReserveBytes();
 }
 
 void RnnTempSpaceSizes(const RNNDescriptor& r, const SeqTensorDescriptor& x, int fwdMode,
@@ -290,7 +314,8 @@ void RnnTempSpaceSizes(const RNNDescriptor& r, const SeqTensorDescriptor& x, int
                      DataTypeName(r.Type()));
     const auto s = r.Shape(x.Vec(), "xDesc");
     // sizes for the longest sequences at the full batch, as MIOpen's (any lengths then fit)
-    const auto sp = SpaceOf(s, size_t(x.MaxSeq()) * x.Batch(), x.Batch(), r.DropoutRate() > 0);
+    const auto sp =
+        SpaceOf(s, size_t(x.MaxSeq()) * x.Batch(), x.Batch(), r.DropoutRate() > 0, r.Type());
     if(ws != nullptr)
         *ws = sp.WorkspaceBytes();
     if(rs != nullptr)
@@ -545,7 +570,7 @@ void RnnRun(Handle& handle, const RNNDescriptor& r, RnnCall call, RnnArgs a, con
         if(a.io != RnnIoLayout::Packed)
             a.b.off = packed_off;
     }
-    a.sp = SpaceOf(a.s, a.b.rows, a.b.B0(), r.DropoutRate() > 0);
+    a.sp = SpaceOf(a.s, a.b.rows, size_t(a.b.user_batch), r.DropoutRate() > 0, r.Type());
     a.training = call != RnnCall::ForwardInference;
     const size_t ws_need = a.sp.WorkspaceBytes();
     const size_t rs_need = a.sp.ReserveBytes();
@@ -579,69 +604,83 @@ void RnnRun(Handle& handle, const RNNDescriptor& r, RnnCall call, RnnArgs a, con
                           {{b.hx, "hx"}, {b.y, "y"}});
         break;
     }
-    if(a.training && call == RnnCall::ForwardTraining && a.sp.dropout)
+    // the dropout between layers: its rate, and for a training forward the generator state
+    // (seed and offset) from the descriptor's states, advanced by layers - 1 with state_evo
+    DropoutDescriptor* drop = nullptr;
+    DropoutState drop_state;
+    if(a.sp.dropout)
     {
-        auto& d = DerefDropout(r.Dropout(), "the dropout descriptor of rnnDesc");
-        if(!d.IsSet())
-            ThrowBadParm("the dropout descriptor of rnnDesc is not set");
+        a.dropout = r.DropoutRate();
+        if(call == RnnCall::ForwardTraining)
+        {
+            drop = &DerefDropout(r.Dropout(), "the dropout descriptor of rnnDesc");
+            if(!drop->IsSet())
+                ThrowBadParm("the dropout descriptor of rnnDesc is not set");
+            ReadDropoutState(handle, drop->States(), drop_state);
+            if(drop_state.magic != kDropoutStateMagic || drop_state.version != kDropoutStateVersion)
+                ThrowBadParm("the states of rnnDesc's dropout descriptor no longer hold a "
+                             "generator state (overwritten since miopenSetDropoutDescriptor?)");
+            a.seed   = drop_state.seed;
+            a.offset = drop_state.offset;
+        }
     }
-    if(handle.IsGpu())
-        ThrowNotImplemented("the RNN compute calls on the GPU is not implemented yet (this "
-                            "version runs them on CPU handles)");
     DispatchFloating(type, "rnnDesc", [&](auto tag) {
         using T = typename decltype(tag)::type;
+        const auto* x   = static_cast<const T*>(b.x);
+        const auto* hx  = static_cast<const T*>(b.hx);
+        const auto* cx  = static_cast<const T*>(lstm ? b.cx : nullptr);
+        const auto* w   = static_cast<const T*>(b.w);
+        const auto* dy  = static_cast<const T*>(b.dy);
+        const auto* dhy = static_cast<const T*>(b.dhy);
+        const auto* dcy = static_cast<const T*>(lstm ? b.dcy : nullptr);
+        auto* y   = static_cast<T*>(b.yout);
+        auto* hy  = static_cast<T*>(b.hy);
+        auto* cy  = static_cast<T*>(lstm ? b.cy : nullptr);
+        auto* dx  = static_cast<T*>(b.dx);
+        auto* dhx = static_cast<T*>(b.dhx);
+        auto* dcx = static_cast<T*>(lstm ? b.dcx : nullptr);
+        auto* dw  = static_cast<T*>(b.dw);
         RunOp(
             handle,
             [&] {
-                if(a.sp.dropout && call == RnnCall::ForwardTraining)
-                {
-                    auto& d = DerefDropout(r.Dropout(), "the dropout descriptor of rnnDesc");
-                    DropoutState st;
-                    std::memcpy(&st, d.States(), sizeof st);
-                    if(st.magic != kDropoutStateMagic)
-                        ThrowBadParm("the states of rnnDesc's dropout descriptor no longer hold "
-                                     "a generator state");
-                    a.dropout = d.Rate();
-                    a.seed    = st.seed;
-                    a.offset  = st.offset;
-                    if(d.StateEvo())
-                    {
-                        st.last = st.offset;
-                        st.offset += uint64_t(a.s.layers - 1);
-                        std::memcpy(d.States(), &st, sizeof st);
-                    }
-                }
-                else if(a.sp.dropout)
-                {
-                    a.dropout = r.DropoutRate();
-                }
                 switch(call)
                 {
                 case RnnCall::ForwardTraining:
                 case RnnCall::ForwardInference:
-                    cpu::RnnForward<T>(a, static_cast<const T*>(b.x), static_cast<const T*>(b.hx),
-                                       static_cast<const T*>(lstm ? b.cx : nullptr),
-                                       static_cast<const T*>(b.w), static_cast<T*>(b.yout),
-                                       static_cast<T*>(b.hy), static_cast<T*>(lstm ? b.cy : nullptr),
-                                       b.workspace, b.reserve);
+                    cpu::RnnForward<T>(a, x, hx, cx, w, y, hy, cy, b.workspace, b.reserve);
                     break;
                 case RnnCall::BackwardData:
-                    cpu::RnnBackwardData<T>(
-                        a, static_cast<const T*>(b.dy), static_cast<const T*>(b.dhy),
-                        static_cast<const T*>(lstm ? b.dcy : nullptr), static_cast<const T*>(b.hx),
-                        static_cast<const T*>(lstm ? b.cx : nullptr), static_cast<const T*>(b.w),
-                        static_cast<T*>(b.dx), static_cast<T*>(b.dhx),
-                        static_cast<T*>(lstm ? b.dcx : nullptr), b.workspace, b.reserve);
+                    cpu::RnnBackwardData<T>(a, dy, dhy, dcy, hx, cx, w, dx, dhx, dcx, b.workspace,
+                                            b.reserve);
                     break;
                 case RnnCall::BackwardWeights:
-                    cpu::RnnBackwardWeights<T>(a, static_cast<const T*>(b.x),
-                                               static_cast<const T*>(b.hx), static_cast<T*>(b.dw),
-                                               b.workspace, b.reserve);
+                    cpu::RnnBackwardWeights<T>(a, x, hx, dw, b.workspace, b.reserve);
                     break;
                 }
             },
-            [&](auto&) {});
+            [&](auto& h) {
+                switch(call)
+                {
+                case RnnCall::ForwardTraining:
+                case RnnCall::ForwardInference:
+                    gpu::RnnForward<T>(h, a, x, hx, cx, w, y, hy, cy, b.workspace, b.reserve);
+                    break;
+                case RnnCall::BackwardData:
+                    gpu::RnnBackwardData<T>(h, a, dy, dhy, dcy, hx, cx, w, dx, dhx, dcx,
+                                            b.workspace, b.reserve);
+                    break;
+                case RnnCall::BackwardWeights:
+                    gpu::RnnBackwardWeights<T>(h, a, x, hx, dw, b.workspace, b.reserve);
+                    break;
+                }
+            });
     });
+    if(drop != nullptr && drop->StateEvo())
+    {
+        drop_state.last = drop_state.offset;
+        drop_state.offset += uint64_t(a.s.layers - 1);
+        WriteDropoutState(handle, drop->States(), drop_state);
+    }
 }
 
 } // namespace miopen

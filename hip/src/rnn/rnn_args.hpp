@@ -117,9 +117,10 @@ enum class RnnIoLayout
 /// per-layer blocks; then the scratch.
 struct RnnSpace
 {
-    size_t rows = 0, b0 = 0;
+    size_t rows = 0, b0 = 0; // packed rows; slots (the user's batch)
     RnnShape s;
     bool dropout = false;
+    size_t wf    = 0; // fp32 parameters kept in the workspace (fp16 / bf16 storage on the GPU)
 
     size_t Hb() const { return size_t(s.bi) * s.h; }
     size_t LayerStore() const { return rows * (Hb() + s.GateWidth() + s.ExtraWidth()); }
@@ -155,8 +156,17 @@ struct RnnSpace
     size_t DYb() const { return DYa() + rows * Hb(); }           // N x Hb
     size_t Hprev() const { return DYb() + rows * Hb(); }         // N x h
     size_t StepR() const { return Hprev() + rows * s.h; }        // B0 x nG h
-    size_t StepH() const { return StepR() + b0 * s.n_gate * s.h; } // 6 x B0 x h
-    size_t WorkspaceFloats() const { return StepH() + 6 * b0 * s.h; }
+    size_t StepH() const { return StepR() + b0 * s.n_gate * s.h; } // 7 x b0 x h
+    // GPU: the fp32 parameters (or dW) of fp16 / bf16 storage, then the index arrays the kernels
+    // read (rows of the user's tensors, previous rows per direction, slots, the batch order, the
+    // final rows per direction) and the per-layer dropout states. The CPU uses none of them.
+    size_t Wf() const { return StepH() + 7 * b0 * s.h; }
+    size_t Index() const { return (Wf() + wf + 3) / 4 * 4; } // 16-byte aligned
+    size_t IndexFloats() const
+    {
+        return 2 * rows + 3 * rows + 3 * b0 + 8 * size_t(s.layers) + 8;
+    }
+    size_t WorkspaceFloats() const { return Index() + IndexFloats(); }
     size_t WorkspaceBytes() const { return WorkspaceFloats() * 4; }
 };
 
@@ -211,5 +221,22 @@ template <class T>
 void RnnBackwardWeights(const RnnArgs& a, const T* x, const T* hx, T* dw, void* workspace,
                         const void* reserve);
 } // namespace cpu
+
+class Handle;
+namespace gpu {
+/// The same three on the handle's GPU (kernels/rnn/rnn_launch.cpp): GEMMs through LaunchSgemm,
+/// one gate kernel per step. The dropout of a training forward: the masks drawn at a.seed,
+/// the training forward applies dropout (its masks drawn at a.seed, a.offset + l - 1).
+template <class T>
+void RnnForward(Handle& h, const RnnArgs& a, const T* x, const T* hx, const T* cx, const T* w,
+                T* y, T* hy, T* cy, void* workspace, void* reserve);
+template <class T>
+void RnnBackwardData(Handle& h, const RnnArgs& a, const T* dy, const T* dhy, const T* dcy,
+                     const T* hx, const T* cx, const T* w, T* dx, T* dhx, T* dcx,
+                     void* workspace, const void* reserve);
+template <class T>
+void RnnBackwardWeights(Handle& h, const RnnArgs& a, const T* x, const T* hx, T* dw,
+                        void* workspace, const void* reserve);
+} // namespace gpu
 
 } // namespace miopen

@@ -1,0 +1,440 @@
+// The RNN's element-wise kernels (rnn_kernels.hpp): grid-stride loops over fp32 data, with the
+// user's storage type T (float, Half, BFloat16) only where rows are gathered, scattered or stored,
+// loaded as fp32 and rounded once. The gate math is the CPU kernel's (cpu/rnn.cpp), one pass per
+// step: vanilla h = act(a); LSTM gates i, f, o, c~ with c = f c_prev + i c~, h = o tanh(c); GRU
+// gates z, r, c~ with c~ = tanh(a_c + r (R_c h + b)), h = (1 - z) c~ + z h_prev.
+#include "kernels/common/device.hpp"
+#include "kernels/common/storage_types.hpp"
+#include "kernels/rnn/rnn_kernels.hpp"
+
+namespace miopen::gpu {
+namespace {
+
+constexpr int kRelu = 0, kTanh = 1, kLstm = 2;
+
+__device__ inline int64_t FirstIndex() { return int64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
+__device__ inline int64_t GridStride() { return int64_t(gridDim.x) * blockDim.x; }
+__device__ inline float Sigm(float v) { return 1.0f / (1.0f + expf(-v)); }
+
+template <class T>
+__global__ void __launch_bounds__(kRnnThreads)
+    RnnGather(const T* src, int width, const int64_t* io_row, int64_t rows, float* dst)
+{
+    const int64_t n = rows * width;
+    for(int64_t i = FirstIndex(); i < n; i += GridStride())
+    {
+        const int64_t r = i / width, k = i - r * width;
+        dst[i] = LoadFloat(src + io_row[r] * width + k);
+    }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kRnnThreads)
+    RnnScatter(const float* src, int width, const int64_t* io_row, int64_t rows, T* dst)
+{
+    const int64_t n = rows * width;
+    for(int64_t i = FirstIndex(); i < n; i += GridStride())
+    {
+        const int64_t r = i / width, k = i - r * width;
+        StoreFloat(dst + io_row[r] * width + k, src[i]);
+    }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kRnnThreads) RnnFill(T* dst, int64_t n, float fill)
+{
+    for(int64_t i = FirstIndex(); i < n; i += GridStride())
+        StoreFloat(dst + i, fill);
+}
+
+template <class T>
+__global__ void __launch_bounds__(kRnnThreads) RnnToFloat(const T* src, int64_t n, float* dst)
+{
+    for(int64_t i = FirstIndex(); i < n; i += GridStride())
+        dst[i] = LoadFloat(src + i);
+}
+
+template <class T>
+__global__ void __launch_bounds__(kRnnThreads) RnnFromFloat(const float* src, int64_t n, T* dst)
+{
+    for(int64_t i = FirstIndex(); i < n; i += GridStride())
+        StoreFloat(dst + i, src[i]);
+}
+
+__global__ void __launch_bounds__(kRnnThreads)
+    RnnAddBias(float* m, int64_t rows, int64_t ld, const float* b, int n)
+{
+    const int64_t total = rows * n;
+    for(int64_t i = FirstIndex(); i < total; i += GridStride())
+    {
+        const int64_t r = i / n, c = i - r * n;
+        m[r * ld + c] += b[c];
+    }
+}
+
+__global__ void __launch_bounds__(kRnnThreads)
+    RnnSkipInput(const float* x, int64_t rows, int h, int copies, float* G, int64_t Gw)
+{
+    const int64_t total = rows * copies * h;
+    for(int64_t i = FirstIndex(); i < total; i += GridStride())
+    {
+        const int64_t r = i / (int64_t(copies) * h);
+        const int64_t c = i - r * copies * h; // g * h + k
+        G[r * Gw + c]   = x[r * h + c % h];
+    }
+}
+
+__global__ void __launch_bounds__(kRnnThreads)
+    RnnSumGates(const float* dG, int64_t rows, int h, int copies, int64_t Gw, float* dx)
+{
+    const int64_t total = rows * h;
+    for(int64_t i = FirstIndex(); i < total; i += GridStride())
+    {
+        const int64_t r = i / h, k = i - r * h;
+        float acc       = 0.0f;
+        for(int g = 0; g < copies; ++g)
+            acc += dG[r * Gw + int64_t(g) * h + k];
+        dx[i] = acc;
+    }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kRnnThreads)
+    RnnLoadInit(const T* hx, int li, int ub, const int32_t* perm, int h, float* init)
+{
+    const int64_t total = int64_t(ub) * h;
+    for(int64_t i = FirstIndex(); i < total; i += GridStride())
+    {
+        const int64_t j = i / h, k = i - j * h;
+        init[i] = hx == nullptr ? 0.0f : LoadFloat(hx + (int64_t(li) * ub + perm[j]) * h + k);
+    }
+}
+
+__global__ void __launch_bounds__(kRnnThreads)
+    RnnGatherPrev(const float* m, int64_t ld, int col, const int32_t* prev, const int32_t* slot,
+                  const float* init, int h, int64_t r0, int64_t rows, float* out)
+{
+    const int64_t total = rows * h;
+    for(int64_t i = FirstIndex(); i < total; i += GridStride())
+    {
+        const int64_t q = i / h, k = i - q * h;
+        const int64_t r = r0 + q;
+        const int32_t p = prev[r];
+        out[i] = p >= 0 ? m[int64_t(p) * ld + col + k] : init[int64_t(slot[r]) * h + k];
+    }
+}
+
+__global__ void __launch_bounds__(kRnnThreads)
+    RnnGateForward(int mode, int h, int bt, int64_t r0, float* G, int64_t Gw, int gcol,
+                   const float* R, const float* bhid, float* Y, float* E, int64_t Hb, int ycol,
+                   const float* hp, const float* cp)
+{
+    const int ng        = mode == kLstm ? 4 : (mode == kRelu || mode == kTanh) ? 1 : 3;
+    const int64_t total = int64_t(bt) * h;
+    for(int64_t i = FirstIndex(); i < total; i += GridStride())
+    {
+        const int64_t j = i / h, k = i - j * h;
+        const int64_t row = r0 + j;
+        float* g          = G + row * Gw + gcol;
+        const float* r    = R + j * ng * h;
+        float* y          = Y + row * Hb + ycol;
+        float* e          = E + row * Hb + ycol;
+        auto rv = [&](int gate) { return r[gate * h + k] + (bhid ? bhid[gate * h + k] : 0.0f); };
+        if(mode == kRelu || mode == kTanh)
+        {
+            const float v = g[k] + rv(0);
+            const float o = mode == kRelu ? (v > 0.0f ? v : 0.0f) : tanhf(v);
+            g[k]          = o;
+            y[k]          = o;
+        }
+        else if(mode == kLstm)
+        {
+            const float ig = Sigm(g[k] + rv(0));
+            const float fg = Sigm(g[h + k] + rv(1));
+            const float og = Sigm(g[2 * h + k] + rv(2));
+            const float cg = tanhf(g[3 * h + k] + rv(3));
+            const float c  = fg * cp[i] + ig * cg;
+            g[k]           = ig;
+            g[h + k]       = fg;
+            g[2 * h + k]   = og;
+            g[3 * h + k]   = cg;
+            e[k]           = c;
+            y[k]           = og * tanhf(c);
+        }
+        else
+        {
+            const float z  = Sigm(g[k] + rv(0));
+            const float rr = Sigm(g[h + k] + rv(1));
+            const float rc = rv(2);
+            const float n  = tanhf(g[2 * h + k] + rr * rc);
+            g[k]           = z;
+            g[h + k]       = rr;
+            g[2 * h + k]   = n;
+            e[k]           = rc;
+            y[k]           = (1.0f - z) * n + z * hp[i];
+        }
+    }
+}
+
+__global__ void __launch_bounds__(kRnnThreads)
+    RnnGateBackward(int mode, int h, int bt, int64_t r0, const float* Gs, int64_t Gw, int gcol,
+                    const float* Y, const float* E, int64_t Hb, int ycol, const float* dY,
+                    float* DH, float* DHD, float* DC, const float* hp, const float* cp, float* dG,
+                    float* dRc, float* dR)
+{
+    const int64_t total = int64_t(bt) * h;
+    for(int64_t i = FirstIndex(); i < total; i += GridStride())
+    {
+        const int64_t j = i / h, k = i - j * h;
+        const int64_t row = r0 + j;
+        const float* gs   = Gs + row * Gw + gcol;
+        float* dg         = dG + row * Gw + gcol;
+        const float yv    = Y[row * Hb + ycol + k];
+        const float ev    = E[row * Hb + ycol + k];
+        const float g_h   = dY[row * Hb + ycol + k] + DH[i] + DHD[i];
+        float direct      = 0.0f;
+        if(mode == kRelu)
+            dg[k] = yv > 0.0f ? g_h : 0.0f;
+        else if(mode == kTanh)
+            dg[k] = g_h * (1.0f - yv * yv);
+        else if(mode == kLstm)
+        {
+            const float ig = gs[k], fg = gs[h + k], og = gs[2 * h + k], cg = gs[3 * h + k];
+            const float tc  = tanhf(ev);
+            const float dct = DC[i] + g_h * og * (1.0f - tc * tc);
+            dg[k]           = dct * cg * ig * (1.0f - ig);
+            dg[h + k]       = dct * cp[i] * fg * (1.0f - fg);
+            dg[2 * h + k]   = g_h * tc * og * (1.0f - og);
+            dg[3 * h + k]   = dct * ig * (1.0f - cg * cg);
+            DC[i]           = dct * fg;
+        }
+        else
+        {
+            const float z = gs[k], rr = gs[h + k], n = gs[2 * h + k];
+            const float dn = g_h * (1.0f - z) * (1.0f - n * n);
+            const float dz = g_h * (hp[i] - n) * z * (1.0f - z);
+            const float dr = dn * ev * rr * (1.0f - rr);
+            dg[k]          = dz;
+            dg[h + k]      = dr;
+            dg[2 * h + k]  = dn;
+            dRc[row * Hb + ycol + k] = dn * rr;
+            float* drow    = dR + j * 3 * h;
+            drow[k]        = dz;
+            drow[h + k]    = dr;
+            drow[2 * h + k] = dn * rr;
+            direct         = g_h * z;
+        }
+        DHD[i] = direct;
+    }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kRnnThreads)
+    RnnStartSlots(const T* dhy, const T* dcy, int li, int ub, const int32_t* perm, int from,
+                  int to, int h, float* DH, float* DHD, float* DC)
+{
+    const int64_t total = int64_t(to - from) * h;
+    for(int64_t q = FirstIndex(); q < total; q += GridStride())
+    {
+        const int64_t j = from + q / h, k = q % h;
+        const int64_t i = j * h + k;
+        const int64_t o = (int64_t(li) * ub + perm[j]) * h + k;
+        DH[i]  = dhy ? LoadFloat(dhy + o) : 0.0f;
+        DC[i]  = dcy ? LoadFloat(dcy + o) : 0.0f;
+        DHD[i] = 0.0f;
+    }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kRnnThreads)
+    RnnRouteSlots(const float* DH, const float* DHD, const float* DC, int li, int ub,
+                  const int32_t* perm, int from, int to, int h, T* dhx, T* dcx)
+{
+    const int64_t total = int64_t(to - from) * h;
+    for(int64_t q = FirstIndex(); q < total; q += GridStride())
+    {
+        const int64_t j = from + q / h, k = q % h;
+        const int64_t i = j * h + k;
+        const int64_t o = (int64_t(li) * ub + perm[j]) * h + k;
+        if(dhx)
+            StoreFloat(dhx + o, DH[i] + DHD[i]);
+        if(dcx)
+            StoreFloat(dcx + o, DC[i]);
+    }
+}
+
+template <class T>
+__global__ void __launch_bounds__(kRnnThreads)
+    RnnStoreState(const float* m, int64_t ld, int col, const int32_t* fin, const float* init,
+                  int li, int ub, const int32_t* perm, int h, T* out)
+{
+    const int64_t total = int64_t(ub) * h;
+    for(int64_t i = FirstIndex(); i < total; i += GridStride())
+    {
+        const int64_t j = i / h, k = i - j * h;
+        const int32_t f = fin[j];
+        const float v   = f >= 0 ? m[int64_t(f) * ld + col + k] : init[i];
+        StoreFloat(out + (int64_t(li) * ub + perm[j]) * h + k, v);
+    }
+}
+
+__global__ void __launch_bounds__(kRnnThreads)
+    RnnApplyMask(float* m, const uint8_t* mask, int64_t n, float scale)
+{
+    for(int64_t i = FirstIndex(); i < n; i += GridStride())
+        m[i] = mask[i] ? m[i] * scale : 0.0f;
+}
+
+__global__ void __launch_bounds__(kRnnThreads)
+    RnnColumnSum(const float* m, int64_t rows, int64_t ld, int n, float* out)
+{
+    for(int64_t c = FirstIndex(); c < n; c += GridStride())
+    {
+        float acc = 0.0f;
+        for(int64_t r = 0; r < rows; ++r)
+            acc += m[r * ld + c];
+        out[c] = acc;
+    }
+}
+
+} // namespace
+
+template <class T>
+void LaunchRnnGather(const Launch& l, const T* src, int width, const int64_t* io_row, int64_t rows,
+                     float* dst)
+{
+    MIOPEN_CY_LAUNCH(RnnGather<T>, l, 0, src, width, io_row, rows, dst);
+}
+
+template <class T>
+void LaunchRnnScatter(const Launch& l, const float* src, int width, const int64_t* io_row,
+                      int64_t rows, T* dst)
+{
+    MIOPEN_CY_LAUNCH(RnnScatter<T>, l, 0, src, width, io_row, rows, dst);
+}
+
+template <class T>
+void LaunchRnnFill(const Launch& l, T* dst, int64_t n, float fill)
+{
+    MIOPEN_CY_LAUNCH(RnnFill<T>, l, 0, dst, n, fill);
+}
+
+template <class T>
+void LaunchRnnToFloat(const Launch& l, const T* src, int64_t n, float* dst)
+{
+    MIOPEN_CY_LAUNCH(RnnToFloat<T>, l, 0, src, n, dst);
+}
+
+template <class T>
+void LaunchRnnFromFloat(const Launch& l, const float* src, int64_t n, T* dst)
+{
+    MIOPEN_CY_LAUNCH(RnnFromFloat<T>, l, 0, src, n, dst);
+}
+
+void LaunchRnnAddBias(const Launch& l, float* m, int64_t rows, int64_t ld, const float* b, int n)
+{
+    MIOPEN_CY_LAUNCH(RnnAddBias, l, 0, m, rows, ld, b, n);
+}
+
+void LaunchRnnSkipInput(const Launch& l, const float* x, int64_t rows, int h, int copies,
+                        float* G, int64_t Gw)
+{
+    MIOPEN_CY_LAUNCH(RnnSkipInput, l, 0, x, rows, h, copies, G, Gw);
+}
+
+void LaunchRnnSumGates(const Launch& l, const float* dG, int64_t rows, int h, int copies,
+                       int64_t Gw, float* dx)
+{
+    MIOPEN_CY_LAUNCH(RnnSumGates, l, 0, dG, rows, h, copies, Gw, dx);
+}
+
+template <class T>
+void LaunchRnnLoadInit(const Launch& l, const T* hx, int li, int ub, const int32_t* perm, int h,
+                       float* init)
+{
+    MIOPEN_CY_LAUNCH(RnnLoadInit<T>, l, 0, hx, li, ub, perm, h, init);
+}
+
+void LaunchRnnGatherPrev(const Launch& l, const float* m, int64_t ld, int col,
+                         const int32_t* prev, const int32_t* slot, const float* init, int h,
+                         int64_t r0, int64_t rows, float* out)
+{
+    MIOPEN_CY_LAUNCH(RnnGatherPrev, l, 0, m, ld, col, prev, slot, init, h, r0, rows, out);
+}
+
+void LaunchRnnGateForward(const Launch& l, int mode, int h, int bt, int64_t r0, float* G,
+                          int64_t Gw, int gcol, const float* R, const float* bhid, float* Y,
+                          float* E, int64_t Hb, int ycol, const float* hp, const float* cp)
+{
+    MIOPEN_CY_LAUNCH(RnnGateForward, l, 0, mode, h, bt, r0, G, Gw, gcol, R, bhid, Y, E, Hb, ycol,
+                     hp, cp);
+}
+
+void LaunchRnnGateBackward(const Launch& l, int mode, int h, int bt, int64_t r0,
+                           const float* Gs, int64_t Gw, int gcol, const float* Y, const float* E,
+                           int64_t Hb, int ycol, const float* dY, float* DH, float* DHD,
+                           float* DC, const float* hp, const float* cp, float* dG, float* dRc,
+                           float* dR)
+{
+    MIOPEN_CY_LAUNCH(RnnGateBackward, l, 0, mode, h, bt, r0, Gs, Gw, gcol, Y, E, Hb, ycol, dY, DH,
+                     DHD, DC, hp, cp, dG, dRc, dR);
+}
+
+template <class T>
+void LaunchRnnStartSlots(const Launch& l, const T* dhy, const T* dcy, int li, int ub,
+                         const int32_t* perm, int from, int to, int h, float* DH, float* DHD,
+                         float* DC)
+{
+    MIOPEN_CY_LAUNCH(RnnStartSlots<T>, l, 0, dhy, dcy, li, ub, perm, from, to, h, DH, DHD, DC);
+}
+
+template <class T>
+void LaunchRnnRouteSlots(const Launch& l, const float* DH, const float* DHD, const float* DC,
+                         int li, int ub, const int32_t* perm, int from, int to, int h, T* dhx,
+                         T* dcx)
+{
+    MIOPEN_CY_LAUNCH(RnnRouteSlots<T>, l, 0, DH, DHD, DC, li, ub, perm, from, to, h, dhx, dcx);
+}
+
+template <class T>
+void LaunchRnnStoreState(const Launch& l, const float* m, int64_t ld, int col, const int32_t* fin,
+                         const float* init, int li, int ub, const int32_t* perm, int h, T* out)
+{
+    MIOPEN_CY_LAUNCH(RnnStoreState<T>, l, 0, m, ld, col, fin, init, li, ub, perm, h, out);
+}
+
+void LaunchRnnApplyMask(const Launch& l, float* m, const uint8_t* mask, int64_t n, float scale)
+{
+    MIOPEN_CY_LAUNCH(RnnApplyMask, l, 0, m, mask, n, scale);
+}
+
+void LaunchRnnColumnSum(const Launch& l, const float* m, int64_t rows, int64_t ld, int n,
+                        float* out)
+{
+    MIOPEN_CY_LAUNCH(RnnColumnSum, l, 0, m, rows, ld, n, out);
+}
+
+#define MIOPEN_CY_RNN_KERNELS(T)                                                                 \
+    template void LaunchRnnGather<T>(const Launch&, const T*, int, const int64_t*, int64_t,      \
+                                     float*);                                                    \
+    template void LaunchRnnScatter<T>(const Launch&, const float*, int, const int64_t*, int64_t, \
+                                      T*);                                                       \
+    template void LaunchRnnFill<T>(const Launch&, T*, int64_t, float);                           \
+    template void LaunchRnnToFloat<T>(const Launch&, const T*, int64_t, float*);                 \
+    template void LaunchRnnFromFloat<T>(const Launch&, const float*, int64_t, T*);               \
+    template void LaunchRnnLoadInit<T>(const Launch&, const T*, int, int, const int32_t*, int,   \
+                                       float*);                                                  \
+    template void LaunchRnnStartSlots<T>(const Launch&, const T*, const T*, int, int,            \
+                                         const int32_t*, int, int, int, float*, float*, float*); \
+    template void LaunchRnnRouteSlots<T>(const Launch&, const float*, const float*,              \
+                                         const float*, int, int, const int32_t*, int, int, int,  \
+                                         T*, T*);                                                \
+    template void LaunchRnnStoreState<T>(const Launch&, const float*, int64_t, int,              \
+                                         const int32_t*, const float*, int, int, const int32_t*, \
+                                         int, T*);
+MIOPEN_CY_RNN_KERNELS(float)
+MIOPEN_CY_RNN_KERNELS(Half)
+MIOPEN_CY_RNN_KERNELS(BFloat16)
+#undef MIOPEN_CY_RNN_KERNELS
+
+} // namespace miopen::gpu
