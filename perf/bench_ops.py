@@ -766,51 +766,69 @@ def bench_reduce(b):
 
 def bench_rnn(b):
     """LSTM and GRU, 2 layers, input = hidden, forward training and backward (data, then weights)
-    beside torch nn.LSTM / nn.GRU (cuDNN on the GPU) with the same shapes; issue 22's sizes: large
-    hidden 1024, batch 64, 128 steps; small hidden 256, batch 16, 128 steps. Bytes: x, y and the
-    weights once (a reference point only: these ops are GEMM-bound)."""
+    beside torch nn.LSTM / nn.GRU (cuDNN on the GPU) with the same shapes, fp32 (and fp16 on the
+    GPU); issue 22's sizes: large hidden 1024, batch 64, 128 steps; small hidden 256, batch 16,
+    128 steps. Bytes: x, y and the weights once (a reference point only: these ops are
+    GEMM-bound)."""
     T, B, H = b.shape((128, 16, 256), (128, 64, 1024))
     L = 2
-    for mode, mname in ((mi.miopenLSTM, "lstm"), (mi.miopenGRU, "gru")):
-        rnn = mi.RNNDescriptor()
-        mi.setRNNDescriptor(rnn, H, L, mi.miopenRNNlinear, mi.miopenRNNunidirection, mode,
-                            mi.miopenRNNwithBias, mi.miopenRNNdefault, mi.miopenFloat)
-        xd = [desc((B, H), mi.miopenFloat) for _ in range(T)]
-        hd = desc((L, B, H), mi.miopenFloat)
-        wd = mi.TensorDescriptor()
-        mi.getRNNParamsDescriptor(b.h, rnn, xd[0], wd, mi.miopenFloat)
-        nw = int(np.prod(wd.shape))
-        ws_n = mi.getRNNWorkspaceSize(b.h, rnn, T, xd)
-        rs_n = mi.getRNNTrainingReserveSize(b.h, rnn, T, xd)
-        x, y, dy, dx = (b.array((T * B, H)) for _ in range(4))
-        w = b.array((nw,))
-        dw = b.empty((nw,))
-        ws, rs = b.empty(nbytes=ws_n), b.empty(nbytes=rs_n)
-        mod = (torch.nn.LSTM if mname == "lstm" else torch.nn.GRU)(H, H, L).to(b.dev.torch)
-        tx = torch.randn(T, B, H, device=b.dev.torch, requires_grad=True)
-        tout, _ = mod(tx)
-        tdy = torch.randn_like(tout)
-        params = [tx] + list(mod.parameters())
+    types = [(mi.miopenFloat, torch.float32, np.float32, "")]
+    if b.dev.gpu:
+        types.append((mi.miopenHalf, torch.float16, np.float16, "fp16"))
+    for dt, tt, npt, suffix in types:
+        def arr(shape, npt=npt):
+            a = (b.rng.standard_normal(shape) * 0.1).astype(npt)
+            return mi.DeviceBuffer.from_numpy(b.h, a) if b.dev.gpu else a
 
-        def fwd():
-            mi.RNNForwardTraining(b.h, rnn, T, xd, x, None, None, None, None, wd, w, xd, y, None,
-                                  None, None, None, ws, ws_n, rs, rs_n)
+        def empty(nbytes):
+            return b.empty(nbytes=nbytes)
+        size = np.dtype(npt).itemsize
+        for mode, mname in ((mi.miopenLSTM, "lstm"), (mi.miopenGRU, "gru")):
+            rnn = mi.RNNDescriptor()
+            mi.setRNNDescriptor(rnn, H, L, mi.miopenRNNlinear, mi.miopenRNNunidirection, mode,
+                                mi.miopenRNNwithBias, mi.miopenRNNdefault, dt)
+            xd = [desc((B, H), dt) for _ in range(T)]
+            wd = mi.TensorDescriptor()
+            mi.getRNNParamsDescriptor(b.h, rnn, xd[0], wd, dt)
+            nw = int(np.prod(wd.shape))
+            ws_n = mi.getRNNWorkspaceSize(b.h, rnn, T, xd)
+            rs_n = mi.getRNNTrainingReserveSize(b.h, rnn, T, xd)
+            x, dy = arr((T * B, H)), arr((T * B, H))
+            y, dx = empty(size * T * B * H), empty(size * T * B * H)
+            if not b.dev.gpu:
+                y, dx = np.empty((T * B, H), npt), np.empty((T * B, H), npt)
+            w = arr((nw,))
+            dw = empty(size * nw) if b.dev.gpu else np.empty(nw, npt)
+            ws, rs = b.empty(nbytes=ws_n), b.empty(nbytes=rs_n)
+            mod = (torch.nn.LSTM if mname == "lstm" else torch.nn.GRU)(H, H, L).to(
+                b.dev.torch, tt)
+            tx = torch.randn(T, B, H, device=b.dev.torch, dtype=tt, requires_grad=True)
+            tout, _ = mod(tx)
+            tdy = torch.randn_like(tout)
+            params = [tx] + list(mod.parameters())
 
-        def bwd():
-            mi.RNNBackwardData(b.h, rnn, T, xd, y, xd, dy, None, None, None, None, wd, w, None,
-                               None, None, None, xd, dx, None, None, None, None, ws, ws_n, rs,
-                               rs_n)
-            mi.RNNBackwardWeights(b.h, rnn, T, xd, x, None, None, xd, y, wd, dw, ws, ws_n, rs,
-                                  rs_n)
+            def fwd(rnn=rnn, xd=xd, x=x, wd=wd, w=w, y=y, ws=ws, ws_n=ws_n, rs=rs, rs_n=rs_n):
+                mi.RNNForwardTraining(b.h, rnn, T, xd, x, None, None, None, None, wd, w, xd, y,
+                                      None, None, None, None, ws, ws_n, rs, rs_n)
 
-        fwd()
-        nbytes = 4 * (2 * T * B * H + nw)
-        flags = {"-m": mname, "-k": T, "-n": B, "-W": H, "-H": H, "-l": L, "-b": 1}
-        b.row(f"{mname}_fwd", (T, B, H), nbytes, fwd, lambda: mod(tx), "rnn", {"-F": 1},
-              shape_flags=flags)
-        b.row(f"{mname}_bwd", (T, B, H), nbytes, bwd,
-              lambda: torch.autograd.grad(tout, params, tdy, retain_graph=True), "rnn",
-              {"-F": 6}, shape_flags=flags)
+            def bwd(rnn=rnn, xd=xd, x=x, y=y, dy=dy, dx=dx, wd=wd, w=w, dw=dw, ws=ws, ws_n=ws_n,
+                    rs=rs, rs_n=rs_n):
+                mi.RNNBackwardData(b.h, rnn, T, xd, y, xd, dy, None, None, None, None, wd, w,
+                                   None, None, None, None, xd, dx, None, None, None, None, ws,
+                                   ws_n, rs, rs_n)
+                mi.RNNBackwardWeights(b.h, rnn, T, xd, x, None, None, xd, y, wd, dw, ws, ws_n,
+                                      rs, rs_n)
+
+            fwd()
+            nbytes = size * (2 * T * B * H + nw)
+            flags = {"-m": mname, "-k": T, "-n": B, "-W": H, "-H": H, "-l": L, "-b": 1}
+            name = f"{mname}{'_' + suffix if suffix else ''}"
+            b.row(f"{name}_fwd", (T, B, H), nbytes, fwd, lambda mod=mod, tx=tx: mod(tx),
+                  "rnn" + suffix, {"-F": 1}, shape_flags=flags)
+            b.row(f"{name}_bwd", (T, B, H), nbytes, bwd,
+                  lambda tout=tout, params=params, tdy=tdy: torch.autograd.grad(
+                      tout, params, tdy, retain_graph=True),
+                  "rnn" + suffix, {"-F": 6}, shape_flags=flags)
 
 
 GROUPS = {"elementwise": bench_elementwise, "elementwise16": bench_elementwise_16,

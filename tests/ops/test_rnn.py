@@ -21,6 +21,20 @@ def _tol(dt):
     return TOL[int(dt)]
 
 
+def _states(handle):
+    """The dropout states buffer: host memory on the CPU, device memory on a GPU (the descriptor
+    keeps the pointer)."""
+    n = mi.dropoutGetStatesSize(handle)
+    if handle.device == "cpu":
+        return np.zeros(n, np.uint8), n
+    return mi.DeviceBuffer.from_numpy(handle, np.zeros(n, np.uint8)), n
+
+
+def _state_words(states):
+    raw = states if isinstance(states, np.ndarray) else states.to_numpy((32,), np.uint8)
+    return np.frombuffer(np.ascontiguousarray(raw[:32]).tobytes(), np.uint64)
+
+
 def _close(actual, expected, dt, what):
     a, e = as64(actual), np.asarray(expected, np.float64)
     scale = max(1.0, float(np.max(np.abs(e))) if e.size else 1.0)
@@ -302,9 +316,9 @@ def test_rnn_dropout_between_layers(handle, rng):
     """Dropout between layers: the mask of the dropout op's generator (Philox) on the packed
     output of layer 0; rate 0 gives the plain stack, and the backward matches torch with the
     mask applied."""
-    states = np.zeros(mi.dropoutGetStatesSize(handle), np.uint8)
+    states, ns = _states(handle)
     dd = mi.DropoutDescriptor()
-    mi.setDropoutDescriptor(dd, handle, 0.0, states, states.size, 5, False, False,
+    mi.setDropoutDescriptor(dd, handle, 0.0, states, ns, 5, False, False,
                             mi.MIOPEN_RNG_PSEUDO_XORWOW)
     st0 = Stack(handle, "gru", 3, 4, 2, 1, True, False, F32, [2, 2, 1], dropout_desc=dd)
     st = Stack(handle, "gru", 3, 4, 2, 1, True, False, F32, [2, 2, 1])
@@ -320,7 +334,7 @@ def test_rnn_dropout_between_layers(handle, rng):
         ys.append(y)
     np.testing.assert_array_equal(ys[0], ys[1])
     # rate 1 between layers: layer 1 sees zeros
-    mi.setDropoutDescriptor(dd, handle, 1.0, states, states.size, 5, False, False,
+    mi.setDropoutDescriptor(dd, handle, 1.0, states, ns, 5, False, False,
                             mi.MIOPEN_RNG_PSEUDO_XORWOW)
     st1 = Stack(handle, "gru", 3, 4, 2, 1, True, False, F32, [2, 2, 1], dropout_desc=dd)
     y1 = poison((st1.rows, 4), F32)
@@ -487,10 +501,10 @@ def test_rnn_dropout_mask_against_reference(handle, rng, mode):
     offset by layers - 1."""
     from miopen_cy.reference import dropout as dref
     from miopen_cy.reference import rnn as rref
-    states = np.zeros(mi.dropoutGetStatesSize(handle), np.uint8)
+    states, ns = _states(handle)
     dd = mi.DropoutDescriptor()
     seed, p, layers, bi, h, in_size = 77, 0.5, 3, 2, 5, 3
-    mi.setDropoutDescriptor(dd, handle, p, states, states.size, seed, False, True,
+    mi.setDropoutDescriptor(dd, handle, p, states, ns, seed, False, True,
                             mi.MIOPEN_RNG_PSEUDO_XORWOW)
     batches = [3, 3, 2]
     st = Stack(handle, mode, in_size, h, layers, bi, True, False, F32, batches, dropout_desc=dd)
@@ -510,8 +524,8 @@ def test_rnn_dropout_mask_against_reference(handle, rng, mode):
     _close(y, y_ref, F32, "y")
     _close(hy, hy_ref, F32, "hy")
     assert mi.getDropoutDescriptor(dd, handle)[0] == p
-    st_evo = np.frombuffer(states[:32].tobytes(), np.uint64)
-    assert int(st_evo[2]) == layers - 1                  # offset advanced by layers - 1
+    st_evo = _state_words(states)
+    assert int(st_evo[2]) == layers - 1 and int(st_evo[3]) == 0   # offset advanced by layers - 1
     dy = rng.uniform(-1, 1, size=y.shape).astype(np.float32)
     dhy = rng.uniform(-1, 1, size=hx.shape).astype(np.float32)
     dx = poison(x.shape, F32)
