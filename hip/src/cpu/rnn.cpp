@@ -209,6 +209,62 @@ void StoreState(const RnnArgs& a, int li, int j, const float* v, T* out)
 
 /// Entries of the user's batch that no slot holds (none: perm covers every entry, lengths 0
 /// included) need nothing; slots of length 0 keep their initial state.
+/// One row of one step's gate math, backward: dh = dy + the carried dh; writes the
+/// pre-activation gradients dg (input side), for GRU drc (the hidden c~ side) and dr (the hidden
+/// side, nG h) and the direct z path into dh; dc carries dc (LSTM).
+inline void GateBackward(int mode, int h, const float* gs, const float* y, const float* e,
+                         const float* dy, float* dh, float* dc, const float* hp, const float* cp,
+                         float* dg, float* drc, float* dr)
+{
+    switch(mode)
+    {
+    case miopenRNNRELU:
+#pragma omp simd
+        for(int k = 0; k < h; ++k)
+            dg[k] = y[k] > 0.0f ? dy[k] + dh[k] : 0.0f;
+        break;
+    case miopenRNNTANH:
+#pragma omp simd
+        for(int k = 0; k < h; ++k)
+            dg[k] = (dy[k] + dh[k]) * (1.0f - y[k] * y[k]);
+        break;
+    case miopenLSTM:
+#pragma omp simd
+        for(int k = 0; k < h; ++k)
+        {
+            const float g_h = dy[k] + dh[k];
+            const float i = gs[k], f = gs[h + k], o = gs[2 * h + k], c2 = gs[3 * h + k];
+            const float tc  = tanhf(e[k]);
+            const float dct = dc[k] + g_h * o * (1.0f - tc * tc);
+            dg[k]           = dct * c2 * i * (1.0f - i);
+            dg[h + k]       = dct * cp[k] * f * (1.0f - f);
+            dg[2 * h + k]   = g_h * tc * o * (1.0f - o);
+            dg[3 * h + k]   = dct * i * (1.0f - c2 * c2);
+            dc[k]           = dct * f;
+        }
+        break;
+    default:
+#pragma omp simd
+        for(int k = 0; k < h; ++k)
+        {
+            const float g_h = dy[k] + dh[k];
+            const float z = gs[k], rr = gs[h + k], n = gs[2 * h + k];
+            const float dn = g_h * (1.0f - z) * (1.0f - n * n);
+            const float dz = g_h * (hp[k] - n) * z * (1.0f - z);
+            const float dq = dn * e[k] * rr * (1.0f - rr);
+            dg[k]          = dz;
+            dg[h + k]      = dq;
+            dg[2 * h + k]  = dn;
+            drc[k]         = dn * rr;
+            dr[k]          = dz;
+            dr[h + k]      = dq;
+            dr[2 * h + k]  = dn * rr;
+            dh[k]          = g_h * z; // the direct path; the GEMM adds on
+        }
+        break;
+    }
+}
+
 } // namespace
 
 template <class T>
@@ -423,51 +479,12 @@ void RnnBackwardData(const RnnArgs& a, const T* dy, const T* dhy, const T* dcy, 
                 for(int j = 0; j < Bt; ++j)
                 {
                     const size_t row = r0 + j;
-                    const float* gs  = Gs + row * Gw + size_t(d) * nG * h;
-                    float* dg        = dG + row * Gw + size_t(d) * nG * h;
-                    const float* yp  = Y + row * Hb + size_t(d) * h;
-                    const float* ep  = E + row * Hb + size_t(d) * h;
-                    const float* dyp = dYcur + row * Hb + size_t(d) * h;
-                    float* dh        = DH + size_t(j) * h;
-                    float* dc        = DC + size_t(j) * h;
-                    const float* hp  = HP + size_t(j) * h;
-                    const float* cp  = CP + size_t(j) * h;
-                    float* rr_out    = R + size_t(j) * nG * h;
-                    for(int k = 0; k < h; ++k)
-                    {
-                        const float g_h = dyp[k] + dh[k];
-                        if(mode == miopenRNNRELU)
-                            dg[k] = yp[k] > 0.0f ? g_h : 0.0f;
-                        else if(mode == miopenRNNTANH)
-                            dg[k] = g_h * (1.0f - yp[k] * yp[k]);
-                        else if(mode == miopenLSTM)
-                        {
-                            const float i = gs[k], f = gs[h + k], o = gs[2 * h + k],
-                                        g = gs[3 * h + k];
-                            const float tc = tanhf(ep[k]);
-                            const float dct = dc[k] + g_h * o * (1.0f - tc * tc);
-                            dg[k]         = dct * g * i * (1.0f - i);
-                            dg[h + k]     = dct * cp[k] * f * (1.0f - f);
-                            dg[2 * h + k] = g_h * tc * o * (1.0f - o);
-                            dg[3 * h + k] = dct * i * (1.0f - g * g);
-                            dc[k]         = dct * f;
-                        }
-                        else
-                        {
-                            const float z = gs[k], rr = gs[h + k], n = gs[2 * h + k];
-                            const float dn  = g_h * (1.0f - z) * (1.0f - n * n);
-                            const float dz  = g_h * (hp[k] - n) * z * (1.0f - z);
-                            const float dr  = dn * ep[k] * rr * (1.0f - rr);
-                            dg[k]           = dz;
-                            dg[h + k]       = dr;
-                            dg[2 * h + k]   = dn;
-                            dRc[row * Hb + size_t(d) * h + k] = dn * rr;
-                            rr_out[k]         = dz;
-                            rr_out[h + k]     = dr;
-                            rr_out[2 * h + k] = dn * rr;
-                            dh[k]             = g_h * z; // the direct path; the GEMM adds on
-                        }
-                    }
+                    GateBackward(mode, h, Gs + row * Gw + size_t(d) * nG * h,
+                                 Y + row * Hb + size_t(d) * h, E + row * Hb + size_t(d) * h,
+                                 dYcur + row * Hb + size_t(d) * h, DH + size_t(j) * h,
+                                 DC + size_t(j) * h, HP + size_t(j) * h, CP + size_t(j) * h,
+                                 dG + row * Gw + size_t(d) * nG * h,
+                                 dRc + row * Hb + size_t(d) * h, R + size_t(j) * nG * h);
                 }
                 // dh_prev = dR @ W_hid
                 if(nG == 3)
