@@ -540,3 +540,47 @@ def test_rnn_dropout_mask_against_reference(handle, rng, mode):
     _close(dx, dx_ref, F32, "dx")
     _close(dhx, dhx_ref, F32, "dhx")
     _close(dw, dw_ref, F32, "dw")
+
+
+def test_rnn_backward_refused_nothing_written(handle, rng):
+    """Backward data / weights: a too-small workspace or reserve space, a wrong dhy descriptor
+    and a dw descriptor of the wrong type are refused naming the parameter; dx, dhx, dw keep their
+    contents."""
+    st = Stack(handle, "gru", 3, 4, 1, 2, True, False, F32, [2, 1])
+    w = rng.uniform(-0.5, 0.5, size=st.nw).astype(np.float32)
+    x = rng.uniform(-1, 1, size=(st.rows, 3)).astype(np.float32)
+    y = np.zeros((st.rows, 8), np.float32)
+    ws, rs = np.zeros(st.ws, np.uint8), np.zeros(st.rs, np.uint8)
+    mi.RNNForwardTraining(handle, st.rnn, 2, st.xd, x, None, None, None, None, st.wd, w, st.yd, y,
+                          None, None, None, None, ws, st.ws, rs, st.rs)
+    hs = (2, 2, 4)
+
+    def bwd(ws_n=st.ws, rs_n=st.rs, dhyd=None):
+        dx = np.full((st.rows, 3), 7.0, np.float32)
+        dhx = np.full(hs, 7.0, np.float32)
+        try:
+            mi.RNNBackwardData(handle, st.rnn, 2, st.yd, y, st.yd, y, dhyd or st.hd,
+                               np.zeros(hs, np.float32), None, None, st.wd, w, None, None, None,
+                               None, st.xd, dx, st.hd, dhx, None, None, ws, ws_n, rs, rs_n)
+        finally:
+            assert np.all(dx == 7.0) and np.all(dhx == 7.0), "written on a refused call"
+
+    with pytest.raises(mi.MIOpenError, match="workSpaceNumBytes"):
+        bwd(ws_n=st.ws - 4)
+    with pytest.raises(mi.MIOpenError, match="reserveSpaceNumBytes"):
+        bwd(rs_n=st.rs - 4)
+    with pytest.raises(mi.MIOpenError, match="dhyDesc"):
+        bwd(dhyd=tensor_desc(F32, 2, 4, 2))
+    dw = np.full(st.nw, 7.0, np.float32)
+    with pytest.raises(mi.MIOpenError, match="reserveSpaceNumBytes"):
+        mi.RNNBackwardWeights(handle, st.rnn, 2, st.xd, x, None, None, st.yd, y, st.wd, dw, ws,
+                              st.ws, rs, st.rs - 4)
+    half = mi.TensorDescriptor()
+    mi.setTensorDescriptor(half, mi.miopenHalf, 1, [2 * st.nw], None)
+    with pytest.raises(mi.MIOpenError, match="dw: array dtype"):     # the mirror's check
+        mi.RNNBackwardWeights(handle, st.rnn, 2, st.xd, x, None, None, st.yd, y, half, dw, ws,
+                              st.ws, rs, st.rs)
+    with pytest.raises(mi.MIOpenError, match="dwDesc has data type miopenHalf"):   # the C one
+        mi.RNNBackwardWeights(handle, st.rnn, 2, st.xd, x, None, None, st.yd, y, half,
+                              dw.ctypes.data, ws, st.ws, rs, st.rs)
+    assert np.all(dw == 7.0)
