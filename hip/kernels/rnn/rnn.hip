@@ -285,15 +285,25 @@ __global__ void __launch_bounds__(kRnnThreads)
         m[i] = mask[i] ? m[i] * scale : 0.0f;
 }
 
+/// A block per 32 columns: 8 lanes of rows per column (lane y sums rows y, y + 8, ...), then the
+/// 8 partial sums folded in lane order (deterministic).
 __global__ void __launch_bounds__(kRnnThreads)
     RnnColumnSum(const float* m, int64_t rows, int64_t ld, int n, float* out)
 {
-    for(int64_t c = FirstIndex(); c < n; c += GridStride())
-    {
-        float acc = 0.0f;
-        for(int64_t r = 0; r < rows; ++r)
+    __shared__ float part[kRnnColLanes][32];
+    const int64_t c = int64_t(blockIdx.x) * 32 + threadIdx.x;
+    float acc       = 0.0f;
+    if(c < n)
+        for(int64_t r = threadIdx.y; r < rows; r += kRnnColLanes)
             acc += m[r * ld + c];
-        out[c] = acc;
+    part[threadIdx.y][threadIdx.x] = acc;
+    __syncthreads();
+    if(threadIdx.y == 0 && c < n)
+    {
+        float s = 0.0f;
+        for(int y = 0; y < kRnnColLanes; ++y)
+            s += part[y][threadIdx.x];
+        out[c] = s;
     }
 }
 

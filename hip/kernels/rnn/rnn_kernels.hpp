@@ -12,6 +12,8 @@
 namespace miopen::gpu {
 
 constexpr int kRnnThreads = 256;
+/// RnnColumnSum: blocks of 32 columns x kRnnColLanes row lanes (kRnnThreads threads).
+constexpr int kRnnColLanes = kRnnThreads / 32;
 
 /// dst[r][k] = src[io_row[r]][k] (fp32), r < rows, k < width.
 template <class T>
@@ -80,7 +82,8 @@ void LaunchRnnStoreState(const Launch& l, const float* m, int64_t ld, int col, c
                          const float* init, int li, int ub, const int32_t* perm, int h, T* out);
 /// m[i] = mask[i] ? m[i] * scale : 0.
 void LaunchRnnApplyMask(const Launch& l, float* m, const uint8_t* mask, int64_t n, float scale);
-/// out[c] = sum over r < rows of m[r * ld + c], c < n (in row order).
+/// out[c] = sum over r < rows of m[r * ld + c], c < n: launch with grid ceil(n / 32) and block
+/// (32, kRnnColLanes) (ColumnSumLaunch in rnn_launch.cpp).
 void LaunchRnnColumnSum(const Launch& l, const float* m, int64_t rows, int64_t ld, int n,
                         float* out);
 

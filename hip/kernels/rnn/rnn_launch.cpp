@@ -78,6 +78,11 @@ RnnIndex UploadIndex(Handle& h, const RnnArgs& a, float* ws)
     return x;
 }
 
+Launch ColumnSumGrid(const Handle& h, int64_t n)
+{
+    return On(h, D1(CeilDiv(n > 0 ? n : 1, 32)), D2(32, kRnnColLanes));
+}
+
 Launch Grid(const Handle& h, int64_t work)
 {
     return On(h, D1(GridStrideBlocks(h, work > 0 ? work : 1, kRnnThreads)), D1(kRnnThreads));
@@ -398,7 +403,8 @@ void RnnBackwardWeights(Handle& h, const RnnArgs& a, const T* x, const T* hx, T*
             Gemm(h, true, false, Gw, s.InLen(l), N, dG, Gw, Lin, s.InWidth(l),
                  dW + s.WinOffset(l), s.InLen(l));
         if(s.bias)
-            LaunchRnnColumnSum(Grid(h, Gw), dG, N, Gw, static_cast<int>(Gw), dW + s.BinOffset(l));
+            LaunchRnnColumnSum(ColumnSumGrid(h, Gw), dG, N, Gw, static_cast<int>(Gw),
+                               dW + s.BinOffset(l));
         for(int d = 0; d < s.bi; ++d)
         {
             const int li = l * s.bi + d;
@@ -415,15 +421,17 @@ void RnnBackwardWeights(Handle& h, const RnnArgs& a, const T* x, const T* hx, T*
                      dWh + 2 * size_t(h_) * h_, h_);
                 if(dbh != nullptr)
                 {
-                    LaunchRnnColumnSum(Grid(h, 2 * h_), dgd, N, Gw, 2 * h_, dbh);
-                    LaunchRnnColumnSum(Grid(h, h_), dRc + d * h_, N, Hb, h_, dbh + 2 * h_);
+                    LaunchRnnColumnSum(ColumnSumGrid(h, 2 * h_), dgd, N, Gw, 2 * h_, dbh);
+                    LaunchRnnColumnSum(ColumnSumGrid(h, h_), dRc + d * h_, N, Hb, h_,
+                                       dbh + 2 * h_);
                 }
             }
             else
             {
                 Gemm(h, true, false, int64_t(nG) * h_, h_, N, dgd, Gw, HPall, h_, dWh, h_);
                 if(dbh != nullptr)
-                    LaunchRnnColumnSum(Grid(h, int64_t(nG) * h_), dgd, N, Gw, nG * h_, dbh);
+                    LaunchRnnColumnSum(ColumnSumGrid(h, int64_t(nG) * h_), dgd, N, Gw, nG * h_,
+                                       dbh);
             }
         }
         CheckLaunch("miopenRNNBackwardWeights");
