@@ -1,0 +1,209 @@
+// The GPU RNN's host code (kernels/rnn/rnn_launch.cpp) and kernels (rnn.hip) run on the host with
+// the launches emulated (kernels/common/device.hpp here), the GEMM, copies and dropout replaced by
+// plain loops, against the CPU kernel (cpu/rnn.cpp) on the same arguments: every mode, uni- and
+// bidirectional, skip input, with and without bias, the three layouts with a sequence of length
+// 0, dropout between layers, fp32 / fp16 / bf16. Checks the launcher's bookkeeping (index
+// arrays, slot ranges, buffers) and the kernels' arithmetic without a GPU. Prints one line a case
+// and exits 1 on any mismatch or unwritten output.
+#include "core/handle.hpp"
+#include "gpu/runtime.hpp"
+#include "gemm/sgemm_args.hpp"
+#include "cpu/blas.hpp"
+#include "dropout/dropout_args.hpp"
+#include "rnn/rnn_args.hpp"
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+#include <algorithm>
+#include <numeric>
+#include <cmath>
+#include <type_traits>
+#include "core/storage.hpp"
+
+namespace miopen {
+Handle::~Handle() {}
+namespace gpu {
+DeviceScope::DeviceScope(int) {}
+DeviceScope::~DeviceScope() {}
+int MultiprocessorCount(int) { return 1; }
+void CheckLaunch(const char*) {}
+void Copy(void* d, const void* s, size_t n, Stream) { std::memmove(d, s, n); }
+void LaunchSgemm(const SgemmArgs& g, void*)
+{
+    if(g.m <= 0 || g.n <= 0) return;
+    for(int i = 0; i < g.m; ++i)
+        for(int j = 0; j < g.n; ++j)
+        {
+            double acc = 0;
+            for(int k = 0; k < g.k; ++k)
+            {
+                const float av = g.trans_a ? g.a[k * g.lda + i] : g.a[i * g.lda + k];
+                const float bv = g.trans_b ? g.b[j * g.ldb + k] : g.b[k * g.ldb + j];
+                acc += double(av) * bv;
+            }
+            g.c[i * g.ldc + j] = float(acc);
+        }
+}
+template <class T>
+void Dropout(Handle&, const DropoutArgs& a, const T* in, T* out, uint8_t* mask, DropoutState* st,
+             bool, bool)
+{
+    for(int64_t i = 0; i < a.numel; ++i)
+    {
+        const Philox4 b = DropoutBits(st->seed, st->offset, uint64_t(i / 4));
+        const bool keep = DropoutKeep(b.v[i % 4], a.rate);
+        out[i] = keep ? in[i] * a.scale : 0.0f;
+        if(mask) mask[i] = keep;
+    }
+}
+template void Dropout<float>(Handle&, const DropoutArgs&, const float*, float*, uint8_t*, DropoutState*, bool, bool);
+} // namespace gpu
+namespace cpu {
+void Sgemm(bool ta, bool tb, int m, int n, int k, float alpha, const float* a, int lda,
+           const float* b, int ldb, float beta, float* c, int ldc)
+{
+    for(int i = 0; i < m; ++i)
+        for(int j = 0; j < n; ++j)
+        {
+            double acc = 0;
+            for(int q = 0; q < k; ++q)
+                acc += double(ta ? a[q * lda + i] : a[i * lda + q]) * (tb ? b[j * ldb + q] : b[q * ldb + j]);
+            c[i * ldc + j] = float(alpha * acc + (beta == 0.0f ? 0.0 : double(beta) * c[i * ldc + j]));
+        }
+}
+void SgemmParallel(bool ta, bool tb, int m, int n, int k, float alpha, const float* a, int lda,
+                   const float* b, int ldb, float beta, float* c, int ldc)
+{
+    Sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+template <class T>
+void Dropout(const DropoutArgs& a, const T* in, T* out, uint8_t* mask, uint64_t seed, uint64_t offset)
+{
+    for(int64_t i = 0; i < a.numel; ++i)
+    {
+        const Philox4 b = DropoutBits(seed, offset, uint64_t(i / 4));
+        const bool keep = DropoutKeep(b.v[i % 4], a.rate);
+        out[i] = keep ? in[i] * a.scale : 0.0f;
+        if(mask) mask[i] = keep;
+    }
+}
+template void Dropout<float>(const DropoutArgs&, const float*, float*, uint8_t*, uint64_t, uint64_t);
+} // namespace cpu
+} // namespace miopen
+
+using namespace miopen;
+
+template <class T>
+static double maxdiff(const std::vector<T>& a0, const std::vector<T>& b0)
+{
+    double m = 0;
+    for(size_t i = 0; i < a0.size(); ++i)
+    {
+        const float a = ToFloat(a0[i]), b = ToFloat(b0[i]);
+        if(std::isnan(a) != std::isnan(b)) return 1e30;
+        if(!std::isnan(a)) m = std::max(m, double(std::fabs(a - b)));
+    }
+    return m;
+}
+
+template <class T>
+int run_case(int mode, int bi, int layers, bool skip, bool bias, std::vector<int> lens, int io,
+             float drop)
+{
+    const int h = 5, in = skip ? 5 : 3;
+    RnnArgs a;
+    a.s.mode = mode; a.s.n_gate = mode == 2 ? 4 : mode == 3 ? 3 : 1; a.s.h = h; a.s.layers = layers;
+    a.s.bi = bi; a.s.in = in; a.s.skip = skip; a.s.bias = bias;
+    auto& b = a.b;
+    b.user_batch = int(lens.size());
+    b.perm.resize(b.user_batch);
+    std::iota(b.perm.begin(), b.perm.end(), 0);
+    std::stable_sort(b.perm.begin(), b.perm.end(), [&](int p, int q) { return lens[p] > lens[q]; });
+    for(int j = 0; j < b.user_batch; ++j) b.len.push_back(lens[b.perm[j]]);
+    b.steps = b.len[0];
+    size_t off = 0;
+    for(int t = 0; t < b.steps; ++t)
+    {
+        int n = 0;
+        while(n < b.user_batch && b.len[n] > t) ++n;
+        b.bt.push_back(n); b.off.push_back(off); off += n;
+    }
+    b.rows = off;
+    a.io = io == 0 ? RnnIoLayout::Packed : io == 1 ? RnnIoLayout::SeqMajorPadded : RnnIoLayout::BatchMajorPadded;
+    a.io_seq = b.steps + 1;
+    a.sp.rows = b.rows; a.sp.b0 = b.user_batch; a.sp.s = a.s; a.sp.dropout = drop > 0; a.sp.wf = std::is_same_v<T, float> ? 0 : a.s.ParamCount();
+    a.dropout = drop; a.seed = 99; a.offset = 3; a.training = true;
+    const size_t Hb = size_t(bi) * h;
+    std::mt19937 rng(1234 + mode * 7 + bi + layers * 3 + io);
+    std::uniform_real_distribution<float> U(-1, 1);
+    auto rnd = [&](size_t n) { std::vector<T> v(n); for(auto& x : v) x = FloatTo<T>(U(rng)); return v; };
+    const size_t hs = size_t(layers) * bi * b.user_batch * h;
+    auto x = rnd(a.IoRows() * in), w = rnd(a.s.ParamCount()), hx = rnd(hs), cx = rnd(hs);
+    auto dy = rnd(a.IoRows() * Hb), dhy = rnd(hs), dcy = rnd(hs);
+    for(auto& v : w) v = FloatTo<T>(ToFloat(v) * 0.5f);
+    struct Out { std::vector<T> y, hy, cy, dx, dhx, dcx, dw; };
+    Out res[2];
+    Handle hnd;
+    for(int dev = 0; dev < 2; ++dev)
+    {
+        Out& o = res[dev];
+        std::vector<float> ws(a.sp.WorkspaceFloats() + 16, NAN), rs(a.sp.ReserveBytes() / 4 + 16, NAN);
+        const T nanv = FloatTo<T>(NAN);
+        o.y.assign(a.IoRows() * Hb, nanv); o.hy.assign(hs, nanv); o.cy.assign(hs, nanv);
+        o.dx.assign(a.IoRows() * in, nanv); o.dhx.assign(hs, nanv); o.dcx.assign(hs, nanv);
+        o.dw.assign(a.s.ParamCount(), nanv);
+        T* cyp = mode == 2 ? o.cy.data() : nullptr;
+        const T* cxp = mode == 2 ? cx.data() : nullptr;
+        const T* dcyp = mode == 2 ? dcy.data() : nullptr;
+        T* dcxp = mode == 2 ? o.dcx.data() : nullptr;
+        if(dev == 0)
+        {
+            cpu::RnnForward<T>(a, x.data(), hx.data(), cxp, w.data(), o.y.data(), o.hy.data(), cyp, ws.data(), rs.data());
+            cpu::RnnBackwardData<T>(a, dy.data(), dhy.data(), dcyp, hx.data(), cxp, w.data(), o.dx.data(), o.dhx.data(), dcxp, ws.data(), rs.data());
+            cpu::RnnBackwardWeights<T>(a, x.data(), hx.data(), o.dw.data(), ws.data(), rs.data());
+        }
+        else
+        {
+            gpu::RnnForward<T>(hnd, a, x.data(), hx.data(), cxp, w.data(), o.y.data(), o.hy.data(), cyp, ws.data(), rs.data());
+            gpu::RnnBackwardData<T>(hnd, a, dy.data(), dhy.data(), dcyp, hx.data(), cxp, w.data(), o.dx.data(), o.dhx.data(), dcxp, ws.data(), rs.data());
+            gpu::RnnBackwardWeights<T>(hnd, a, x.data(), hx.data(), o.dw.data(), ws.data(), rs.data());
+        }
+    }
+    double e[7] = {maxdiff(res[0].y, res[1].y), maxdiff(res[0].hy, res[1].hy), maxdiff(res[0].cy, res[1].cy),
+                   maxdiff(res[0].dx, res[1].dx), maxdiff(res[0].dhx, res[1].dhx), maxdiff(res[0].dcx, res[1].dcx),
+                   maxdiff(res[0].dw, res[1].dw)};
+    double mx = *std::max_element(e, e + 7);
+    const double tol = std::is_same_v<T, float> ? 1e-4 : 2e-2;
+    // every output written (no NaN left) on the emulated GPU
+    int nan = 0;
+    for(auto* v : {&res[1].y, &res[1].hy, &res[1].dx, &res[1].dhx, &res[1].dw})
+        for(T f : *v) nan += std::isnan(ToFloat(f));
+    std::printf("mode %d bi %d L %d skip %d bias %d io %d drop %.1f lens %zu: y %.2g hy %.2g cy %.2g dx %.2g dhx %.2g dcx %.2g dw %.2g nan %d %s\n",
+                mode, bi, layers, int(skip), int(bias), io, drop, lens.size(), e[0], e[1], e[2], e[3], e[4], e[5], e[6], nan,
+                (mx < tol && nan == 0) ? "OK" : "FAIL");
+    return (mx < tol && nan == 0) ? 0 : 1;
+}
+
+int main()
+{
+    int fails = 0;
+    for(int mode = 0; mode < 4; ++mode)
+        for(int bi = 1; bi <= 2; ++bi)
+            for(int skip = 0; skip < 2; ++skip)
+                fails += run_case<float>(mode, bi, 2, skip, true, {3, 3, 2, 1}, 0, 0.0f);
+    for(int mode = 0; mode < 4; ++mode)
+    {
+        fails += run_case<float>(mode, 2, 3, false, false, {2, 0, 3, 1}, 1, 0.0f);
+        fails += run_case<float>(mode, 2, 2, false, true, {2, 0, 3, 1}, 2, 0.0f);
+        fails += run_case<float>(mode, 2, 3, false, true, {4, 4, 2}, 0, 0.5f);
+        fails += run_case<float>(mode, 1, 1, false, true, {1}, 0, 0.0f);
+    }
+    for(int mode = 0; mode < 4; ++mode)
+    {
+        fails += run_case<Half>(mode, 2, 2, false, true, {2, 0, 3, 1}, 2, 0.0f);
+        fails += run_case<BFloat16>(mode, 2, 2, mode == 1, true, {3, 3, 1}, 0, 0.5f);
+    }
+    std::printf("%d failures\n", fails);
+    return fails != 0;
+}
