@@ -127,7 +127,7 @@ __global__ void __launch_bounds__(kRnnThreads)
 __global__ void __launch_bounds__(kRnnThreads)
     RnnGateForward(int mode, int h, int bt, int64_t r0, float* G, int64_t Gw, int gcol,
                    const float* R, const float* bhid, float* Y, float* E, int64_t Hb, int ycol,
-                   const float* hp, const float* cp)
+                   const int32_t* prev, const float* hinit, const float* cinit)
 {
     const int ng        = mode == kLstm ? 4 : (mode == kRelu || mode == kTanh) ? 1 : 3;
     const int64_t total = int64_t(bt) * h;
@@ -153,7 +153,9 @@ __global__ void __launch_bounds__(kRnnThreads)
             const float fg = Sigm(g[h + k] + rv(1));
             const float og = Sigm(g[2 * h + k] + rv(2));
             const float cg = tanhf(g[3 * h + k] + rv(3));
-            const float c  = fg * cp[i] + ig * cg;
+            const int32_t p = prev[row];
+            const float cp  = p >= 0 ? E[int64_t(p) * Hb + ycol + k] : cinit[i];
+            const float c   = fg * cp + ig * cg;
             g[k]           = ig;
             g[h + k]       = fg;
             g[2 * h + k]   = og;
@@ -171,7 +173,9 @@ __global__ void __launch_bounds__(kRnnThreads)
             g[h + k]       = rr;
             g[2 * h + k]   = n;
             e[k]           = rc;
-            y[k]           = (1.0f - z) * n + z * hp[i];
+            const int32_t p = prev[row];
+            const float hp  = p >= 0 ? Y[int64_t(p) * Hb + ycol + k] : hinit[i];
+            y[k]           = (1.0f - z) * n + z * hp;
         }
     }
 }
@@ -179,8 +183,8 @@ __global__ void __launch_bounds__(kRnnThreads)
 __global__ void __launch_bounds__(kRnnThreads)
     RnnGateBackward(int mode, int h, int bt, int64_t r0, const float* Gs, int64_t Gw, int gcol,
                     const float* Y, const float* E, int64_t Hb, int ycol, const float* dY,
-                    float* DH, float* DHD, float* DC, const float* hp, const float* cp, float* dG,
-                    float* dRc, float* dR)
+                    float* DH, float* DHD, float* DC, const int32_t* prev, const float* hinit,
+                    const float* cinit, float* dG, float* dRc, float* dR)
 {
     const int64_t total = int64_t(bt) * h;
     for(int64_t i = FirstIndex(); i < total; i += GridStride())
@@ -203,7 +207,9 @@ __global__ void __launch_bounds__(kRnnThreads)
             const float tc  = tanhf(ev);
             const float dct = DC[i] + g_h * og * (1.0f - tc * tc);
             dg[k]           = dct * cg * ig * (1.0f - ig);
-            dg[h + k]       = dct * cp[i] * fg * (1.0f - fg);
+            const int32_t p = prev[row];
+            const float cp  = p >= 0 ? E[int64_t(p) * Hb + ycol + k] : cinit[i];
+            dg[h + k]       = dct * cp * fg * (1.0f - fg);
             dg[2 * h + k]   = g_h * tc * og * (1.0f - og);
             dg[3 * h + k]   = dct * ig * (1.0f - cg * cg);
             DC[i]           = dct * fg;
@@ -212,7 +218,9 @@ __global__ void __launch_bounds__(kRnnThreads)
         {
             const float z = gs[k], rr = gs[h + k], n = gs[2 * h + k];
             const float dn = g_h * (1.0f - z) * (1.0f - n * n);
-            const float dz = g_h * (hp[i] - n) * z * (1.0f - z);
+            const int32_t p = prev[row];
+            const float hp = p >= 0 ? Y[int64_t(p) * Hb + ycol + k] : hinit[i];
+            const float dz = g_h * (hp - n) * z * (1.0f - z);
             const float dr = dn * ev * rr * (1.0f - rr);
             dg[k]          = dz;
             dg[h + k]      = dr;
@@ -374,20 +382,21 @@ void LaunchRnnGatherPrev(const Launch& l, const float* m, int64_t ld, int col,
 
 void LaunchRnnGateForward(const Launch& l, int mode, int h, int bt, int64_t r0, float* G,
                           int64_t Gw, int gcol, const float* R, const float* bhid, float* Y,
-                          float* E, int64_t Hb, int ycol, const float* hp, const float* cp)
+                          float* E, int64_t Hb, int ycol, const int32_t* prev, const float* hinit,
+                          const float* cinit)
 {
     MIOPEN_CY_LAUNCH(RnnGateForward, l, 0, mode, h, bt, r0, G, Gw, gcol, R, bhid, Y, E, Hb, ycol,
-                     hp, cp);
+                     prev, hinit, cinit);
 }
 
 void LaunchRnnGateBackward(const Launch& l, int mode, int h, int bt, int64_t r0,
                            const float* Gs, int64_t Gw, int gcol, const float* Y, const float* E,
                            int64_t Hb, int ycol, const float* dY, float* DH, float* DHD,
-                           float* DC, const float* hp, const float* cp, float* dG, float* dRc,
-                           float* dR)
+                           float* DC, const int32_t* prev, const float* hinit,
+                           const float* cinit, float* dG, float* dRc, float* dR)
 {
     MIOPEN_CY_LAUNCH(RnnGateBackward, l, 0, mode, h, bt, r0, Gs, Gw, gcol, Y, E, Hb, ycol, dY, DH,
-                     DHD, DC, hp, cp, dG, dRc, dR);
+                     DHD, DC, prev, hinit, cinit, dG, dRc, dR);
 }
 
 template <class T>

@@ -53,18 +53,21 @@ void LaunchRnnGatherPrev(const Launch& l, const float* m, int64_t ld, int col,
 /// One step's gate math, forward: a thread per (slot j < bt, k < h). g: row r0 + j of G (ld Gw,
 /// this direction's nG * h columns at gcol), replaced by the activated gates; r: the recurrent
 /// pre-activations (bt x nG h) plus bhid (null: none); y, e: rows of Y and E (ld Hb, col ycol);
-/// hp, cp: the previous state (bt x h).
+/// the previous state (GRU's h, LSTM's c) is row prev[r] of Y / E, or slot j of hinit / cinit
+/// where prev[r] < 0.
 void LaunchRnnGateForward(const Launch& l, int mode, int h, int bt, int64_t r0, float* G,
                           int64_t Gw, int gcol, const float* R, const float* bhid, float* Y,
-                          float* E, int64_t Hb, int ycol, const float* hp, const float* cp);
+                          float* E, int64_t Hb, int ycol, const int32_t* prev, const float* hinit,
+                          const float* cinit);
 /// One step's gate math, backward: dh = dY + DH + DHD (the carried gradient, in two parts);
 /// writes the pre-activation gradients dG (input side) and, for GRU, dRc (the hidden c~ side),
-/// dR (bt x 3h: the hidden side) and DHD (the direct z path); DC carries dc (LSTM).
+/// dR (bt x 3h: the hidden side) and DHD (the direct z path); DC carries dc (LSTM); the previous
+/// state as in LaunchRnnGateForward.
 void LaunchRnnGateBackward(const Launch& l, int mode, int h, int bt, int64_t r0,
                            const float* Gs, int64_t Gw, int gcol, const float* Y, const float* E,
                            int64_t Hb, int ycol, const float* dY, float* DH, float* DHD,
-                           float* DC, const float* hp, const float* cp, float* dG, float* dRc,
-                           float* dR);
+                           float* DC, const int32_t* prev, const float* hinit,
+                           const float* cinit, float* dG, float* dRc, float* dR);
 /// Slots [from, to): DH = dhy, DC = dcy (0 for null), DHD = 0.
 template <class T>
 void LaunchRnnStartSlots(const Launch& l, const T* dhy, const T* dcy, int li, int ub,

@@ -1,7 +1,8 @@
 // The GPU RNN: the CPU kernel's algorithm (cpu/rnn.cpp) on the handle's stream. A layer's input
 // GEMM over all steps and both directions is one LaunchSgemm; each step is one recurrent
-// LaunchSgemm and one gate kernel (rnn.hip); backward the same in reverse, dW one GEMM per matrix
-// over all steps. Every intermediate is fp32 in the workspace / reserve space (rnn_args.hpp's
+// LaunchSgemm reading the previous step's rows of the output in place (two where a reverse step
+// adds sequences, whose state is the initial one) and one gate kernel (rnn.hip); backward the
+// same in reverse, dW one GEMM per matrix over all steps. Every intermediate is fp32 in the workspace / reserve space (rnn_args.hpp's
 // layouts, the CPU's); fp16 / bf16 parameters are staged through fp32 in the workspace (Wf) and
 // their dW computed there and rounded once. The index arrays the kernels read (rows of the user's
 // tensors, previous rows, slots, the batch order, final rows) are built on the host and copied
@@ -144,8 +145,6 @@ void RnnForward(Handle& h, const RnnArgs& a, const T* x, const T* hx, const T* c
     float* R     = ws + sp.StepR();
     float* hinit = ws + sp.StepH();
     float* cinit = hinit + size_t(ub) * h_;
-    float* HP    = cinit + size_t(ub) * h_;
-    float* CP    = HP + size_t(ub) * h_;
     LaunchRnnGather<T>(Grid(h, N * s.in), x, s.in, ix.io_row, N, X);
     const bool drop = a.training && sp.dropout && s.layers > 1;
     if(drop)
@@ -209,15 +208,29 @@ void RnnForward(Handle& h, const RnnArgs& a, const T* x, const T* hx, const T* c
                 const int t     = d == 0 ? step : T_ - 1 - step;
                 const int bt    = a.b.bt[t];
                 const int64_t r0 = static_cast<int64_t>(a.b.off[t]);
-                LaunchRnnGatherPrev(Grid(h, int64_t(bt) * h_), Y, Hb, d * h_, ix.prev[d], ix.slot,
-                                    hinit, h_, r0, bt, HP);
-                if(nG == 4)
-                    LaunchRnnGatherPrev(Grid(h, int64_t(bt) * h_), E, Hb, d * h_, ix.prev[d],
-                                        ix.slot, cinit, h_, r0, bt, CP);
-                Gemm(h, false, true, bt, int64_t(nG) * h_, h_, HP, h_, Whid, h_, R,
-                     int64_t(nG) * h_);
+                // R = h_prev @ W_hid^T, h_prev read in place: the rows of the step before (in
+                // this direction) in Y, then, for the slots that start here, the initial state
+                const int64_t ng_h = int64_t(nG) * h_;
+                int cont           = 0; // slots whose previous state is a row of Y
+                const float* prevY = nullptr;
+                if(d == 0 && t > 0)
+                {
+                    cont  = bt;
+                    prevY = Y + static_cast<int64_t>(a.b.off[t - 1]) * Hb + d * h_;
+                }
+                else if(d == 1 && t + 1 < T_)
+                {
+                    cont  = a.b.bt[t + 1];
+                    prevY = Y + static_cast<int64_t>(a.b.off[t + 1]) * Hb + d * h_;
+                }
+                if(cont > 0)
+                    Gemm(h, false, true, cont, ng_h, h_, prevY, Hb, Whid, h_, R, ng_h);
+                if(bt > cont)
+                    Gemm(h, false, true, bt - cont, ng_h, h_, hinit + int64_t(cont) * h_, h_, Whid,
+                         h_, R + cont * ng_h, ng_h);
                 LaunchRnnGateForward(Grid(h, int64_t(bt) * h_), s.mode, h_, bt, r0, G, Gw,
-                                     d * nG * h_, R, bhid, Y, E, Hb, d * h_, HP, CP);
+                                     d * nG * h_, R, bhid, Y, E, Hb, d * h_, ix.prev[d], hinit,
+                                     cinit);
             }
             CheckLaunch("miopenRNNForward (steps)");
             if(hy != nullptr)
@@ -266,9 +279,7 @@ void RnnBackwardData(Handle& h, const RnnArgs& a, const T* dy, const T* dhy, con
     float* R     = ws + sp.StepR();
     float* DH    = ws + sp.StepH();
     float* DC    = DH + size_t(ub) * h_;
-    float* HP    = DC + size_t(ub) * h_;
-    float* CP    = HP + size_t(ub) * h_;
-    float* hinit = CP + size_t(ub) * h_;
+    float* hinit = DC + size_t(ub) * h_;
     float* cinit = hinit + size_t(ub) * h_;
     float* DHD   = cinit + size_t(ub) * h_; // the direct (z) part of GRU's carried gradient
     for(int l = s.layers - 1; l >= 0; --l)
@@ -309,14 +320,9 @@ void RnnBackwardData(Handle& h, const RnnArgs& a, const T* dy, const T* dhy, con
                 if(to > from)
                     LaunchRnnStartSlots<T>(Grid(h, int64_t(to - from) * h_), dhy, dcy, li, ub,
                                            ix.perm, from, to, h_, DH, DHD, DC);
-                LaunchRnnGatherPrev(Grid(h, int64_t(bt) * h_), Y, Hb, d * h_, ix.prev[d], ix.slot,
-                                    hinit, h_, r0, bt, HP);
-                if(nG == 4)
-                    LaunchRnnGatherPrev(Grid(h, int64_t(bt) * h_), E, Hb, d * h_, ix.prev[d],
-                                        ix.slot, cinit, h_, r0, bt, CP);
                 LaunchRnnGateBackward(Grid(h, int64_t(bt) * h_), s.mode, h_, bt, r0, Gs, Gw,
-                                      d * nG * h_, Y, E, Hb, d * h_, dYcur, DH, DHD, DC, HP, CP,
-                                      dG, dRc, R);
+                                      d * nG * h_, Y, E, Hb, d * h_, dYcur, DH, DHD, DC,
+                                      ix.prev[d], hinit, cinit, dG, dRc, R);
                 // DH = dR @ W_hid (GRU: its hidden-side gradients, the z path in DHD)
                 if(nG == 3)
                     Gemm(h, false, false, bt, h_, int64_t(nG) * h_, R, int64_t(nG) * h_, Whid, h_,
