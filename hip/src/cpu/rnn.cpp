@@ -22,7 +22,7 @@ namespace {
 /// per step costs more than it saves, more so on a busy machine).
 constexpr size_t kParallelGates = 65536;
 /// Below this many multiply-adds a GEMM runs on the calling thread.
-constexpr size_t kParallelGemm = size_t(1) << 23;
+constexpr size_t kParallelGemm = size_t(1) << 21;
 
 /// One row of one step's gate math: g (the input pre-activations, replaced by the activated
 /// gates), r (the hidden pre-activations), y (h), e (c for LSTM, the hidden c~ part for GRU),
