@@ -1,15 +1,17 @@
-// ctc_loss: the CTC loss and its gradient (the recursions of ctc/ctc_args.hpp) in fp32 log space.
+// ctc_loss: the CTC loss and its gradient (the recursions of ctc/ctc_args.hpp) in log space.
 // A block per batch item b, the time loop inside it; the item's S = 2 L + 1 states spread over the
 // block's threads (a thread owns states tid, tid + blockDim, ...), a barrier between time steps.
 // Layouts: probs and gradients [T][N][C] with any strides; the workspace as CtcLayout says.
 // Phases, each ending at a barrier:
 //   1. softmax: logsumexp over the classes of each time step, a warp per time step -> lse[b][t];
-//   2. the gradient of every class outside the label (exp(lp) or 0; 0 past the input length);
+//   2. the gradient of every class as if outside the label (exp(lp) or 0; 0 past the input);
 //   3. alpha for every time step -> alpha[b][t][s]; the loss from the last;
 //   4. beta from the last time step back (two rows), at each step terms[s] = alpha + beta - lp,
 //      then the blank's gradient (a block reduction over the even states) and each label class's
 //      (the thread of its first occurrence adds the later ones in order), over phase 2's values.
-// Every sum runs in a fixed order for the fixed block size: the same bits on every run.
+// Precision: log probabilities in fp32; the running log-space sums (alpha, beta, terms) in fp64,
+// their exp / log1p of differences in fp32 (see ctc_args.hpp). Every sum runs in a fixed order
+// for the fixed block size: the same bits on every run.
 // Storage types: T (float, Half) loaded as fp32; losses and gradients rounded once to T.
 #include "kernels/common/device.hpp"
 #include "kernels/common/storage_types.hpp"
@@ -18,18 +20,21 @@
 namespace miopen::gpu {
 namespace {
 
-__device__ inline float LogAddExp(float a, float b)
+constexpr double kNegInf = -INFINITY;
+
+/// log(exp(a) + exp(b)); the correction log1p(exp(lo - hi)) <= log 2 in fp32.
+__device__ inline double LogAddExp(double a, double b)
 {
-    const float hi = a > b ? a : b;
-    const float lo = a > b ? b : a;
-    if(hi == -INFINITY)
-        return -INFINITY;
-    return hi + log1pf(expf(lo - hi));
+    const double hi = a > b ? a : b;
+    const double lo = a > b ? b : a;
+    if(hi == kNegInf)
+        return kNegInf;
+    return hi + static_cast<double>(log1pf(expf(static_cast<float>(lo - hi))));
 }
 
 struct LogAddExpOp
 {
-    __device__ float operator()(float a, float b) const { return LogAddExp(a, b); }
+    __device__ double operator()(double a, double b) const { return LogAddExp(a, b); }
 };
 
 template <class T>
@@ -37,27 +42,25 @@ __global__ void __launch_bounds__(kCtcThreads)
     CtcLossKernel(CtcArgs a, const T* __restrict__ probs, T* __restrict__ losses,
                   T* __restrict__ gradients, CtcWorkspace w)
 {
-    __shared__ float red[kMaxWarpsPerBlock];
-    const int b   = blockIdx.x;
-    const int tid = threadIdx.x;
-    const int nth = blockDim.x;
-    const int Tb  = w.input_len[b];
-    const int L   = w.label_len[b];
-    const int S   = 2 * L + 1;
-    const int* label = w.labels + w.label_off[b];
-    const int* next  = w.next;
-    const int* head  = w.head + w.label_off[b];
+    __shared__ double red[kMaxWarpsPerBlock];
+    const int b      = blockIdx.x;
+    const int tid    = threadIdx.x;
+    const int nth    = blockDim.x;
+    const int Tb     = w.input_len[b];
+    const int L      = w.label_len[b];
+    const int S      = 2 * L + 1;
     const int off    = w.label_off[b];
+    const int* label = w.labels + off;
+    const int* head  = w.head + off;
+    const int* next  = w.next; // indices into the whole labels array
     const T* x       = probs + b * a.p_strides[1];
     T* g             = gradients + b * a.g_strides[1];
     float* lse       = w.lse + static_cast<int64_t>(b) * a.T;
-    float* alpha     = w.alpha + static_cast<int64_t>(b) * a.T * a.S;
-    float* beta      = w.beta + static_cast<int64_t>(b) * 2 * a.S;
-    float* terms     = w.terms + static_cast<int64_t>(b) * a.S;
+    double* alpha    = w.alpha + static_cast<int64_t>(b) * a.T * a.S;
+    double* beta     = w.beta + static_cast<int64_t>(b) * 2 * a.S;
+    double* terms    = w.terms + static_cast<int64_t>(b) * a.S;
 
-    auto X = [&](int t, int k) {
-        return LoadFloat(x + t * a.p_strides[0] + k * a.p_strides[2]);
-    };
+    auto X  = [&](int t, int k) { return LoadFloat(x + t * a.p_strides[0] + k * a.p_strides[2]); };
     auto Gp = [&](int t, int k) { return g + t * a.g_strides[0] + k * a.g_strides[2]; };
 
     // 1. lse[t] (softmax only; 0 otherwise, so lp = x).
@@ -88,7 +91,7 @@ __global__ void __launch_bounds__(kCtcThreads)
 
     // 2. Every class's gradient as if outside the label.
     const int64_t cells = static_cast<int64_t>(a.T) * a.C;
-    const bool narrow     = cells <= INT32_MAX; // 32-bit division is several times cheaper
+    const bool narrow   = cells <= INT32_MAX; // 32-bit division is several times cheaper
     for(int64_t i = tid; i < cells; i += nth)
     {
         int t, k;
@@ -115,44 +118,45 @@ __global__ void __launch_bounds__(kCtcThreads)
 
     // 3. alpha.
     for(int s = tid; s < S; s += nth)
-        alpha[s] = s == 0 ? lp(0, a.blank) : s == 1 ? lp(0, label[0]) : -INFINITY;
+        alpha[s] = s == 0 ? lp(0, a.blank) : s == 1 ? lp(0, label[0]) : kNegInf;
     __syncthreads();
     for(int t = 1; t < Tb; ++t)
     {
-        const float* prev = alpha + static_cast<int64_t>(t - 1) * a.S;
-        float* cur        = alpha + static_cast<int64_t>(t) * a.S;
+        const double* prev = alpha + static_cast<int64_t>(t - 1) * a.S;
+        double* cur        = alpha + static_cast<int64_t>(t) * a.S;
         for(int s = tid; s < S; s += nth)
         {
-            float v = prev[s];
+            double v = prev[s];
             if(s >= 1)
                 v = LogAddExp(v, prev[s - 1]);
             if(skip(s))
                 v = LogAddExp(v, prev[s - 2]);
-            cur[s] = v == -INFINITY ? -INFINITY : v + lp(t, state(s));
+            cur[s] = v == kNegInf ? kNegInf : v + lp(t, state(s));
         }
         __syncthreads();
     }
-    const float* last = alpha + static_cast<int64_t>(Tb - 1) * a.S;
-    const float logp  = S > 1 ? LogAddExp(last[S - 1], last[S - 2]) : last[0];
+    const double* last = alpha + static_cast<int64_t>(Tb - 1) * a.S;
+    const double logp  = S > 1 ? LogAddExp(last[S - 1], last[S - 2]) : last[0];
     if(tid == 0)
-        StoreFloat(losses + b, -logp);
+        StoreFloat(losses + b, static_cast<float>(-logp));
 
     // 4. beta and the gradients of the blank and the label classes.
-    auto grad = [&](int t, int k, float gk) {
+    auto grad = [&](int t, int k, double gk) {
         const float l = lp(t, k);
-        const float v = a.softmax ? expf(l) - expf(gk - logp) : -expf(gk - l - logp);
+        const float v = a.softmax ? expf(l) - expf(static_cast<float>(gk - logp))
+                                  : -expf(static_cast<float>(gk - l - logp));
         StoreFloat(Gp(t, k), v);
     };
     for(int t = Tb - 1; t >= 0; --t)
     {
-        float* cur        = beta + (t & 1) * a.S;
-        const float* nxt  = beta + ((t + 1) & 1) * a.S;
-        const float* al   = alpha + static_cast<int64_t>(t) * a.S;
+        double* cur       = beta + (t & 1) * a.S;
+        const double* nxt = beta + ((t + 1) & 1) * a.S;
+        const double* al  = alpha + static_cast<int64_t>(t) * a.S;
         for(int s = tid; s < S; s += nth)
         {
-            float v;
+            double v;
             if(t == Tb - 1)
-                v = s >= S - 2 ? 0.0f : -INFINITY;
+                v = s >= S - 2 ? 0.0 : kNegInf;
             else
             {
                 v = nxt[s];
@@ -161,10 +165,10 @@ __global__ void __launch_bounds__(kCtcThreads)
                 if(s + 2 < S && skip(s + 2))
                     v = LogAddExp(v, nxt[s + 2]);
             }
-            const float l = lp(t, state(s));
-            const float bv = v == -INFINITY ? -INFINITY : v + l;
-            cur[s]   = bv;
-            terms[s] = (al[s] == -INFINITY || bv == -INFINITY) ? -INFINITY : al[s] + bv - l;
+            const double l  = lp(t, state(s));
+            const double bv = v == kNegInf ? kNegInf : v + l;
+            cur[s]          = bv;
+            terms[s] = (al[s] == kNegInf || bv == kNegInf) ? kNegInf : al[s] + bv - l;
         }
         __syncthreads();
         // Label classes: the thread of each class's first state adds its later ones in order.
@@ -172,16 +176,16 @@ __global__ void __launch_bounds__(kCtcThreads)
         {
             if(!head[j])
                 continue;
-            float gk = terms[2 * j + 1];
+            double gk = terms[2 * j + 1];
             for(int n = next[off + j]; n >= 0; n = next[n])
                 gk = LogAddExp(gk, terms[2 * (n - off) + 1]);
             grad(t, label[j], gk);
         }
         // The blank: its states are the even ones.
-        float part = -INFINITY;
+        double part = kNegInf;
         for(int i = tid; i <= L; i += nth)
             part = LogAddExp(part, terms[2 * i]);
-        const float gb = BlockReduce(part, LogAddExpOp{}, red);
+        const double gb = BlockReduce(part, LogAddExpOp{}, red);
         if(tid == 0)
             grad(t, a.blank, gb);
         __syncthreads(); // terms and this step's beta row are rewritten next step

@@ -20,10 +20,10 @@ struct CtcWorkspace
     const int* labels;
     const int* next;
     const int* head;
-    float* lse;   // [N][T]
-    float* alpha; // [N][T][S]
-    float* beta;  // [N][2][S]
-    float* terms; // [N][S]
+    float* lse;    // [N][T]
+    double* alpha; // [N][T][S]
+    double* beta;  // [N][2][S]
+    double* terms; // [N][S]
 };
 
 /// ctc_loss: a block of kCtcThreads per batch item (grid N).

@@ -32,9 +32,9 @@ void CtcLoss(Handle& h, const CtcArgs& a, const CtcLabels& lab, const T* probs, 
     w.next      = p + 3 * N + total;
     w.head      = p + 3 * N + 2 * total;
     w.lse       = reinterpret_cast<float*>(base + l.lse);
-    w.alpha     = reinterpret_cast<float*>(base + l.alpha);
-    w.beta      = reinterpret_cast<float*>(base + l.beta);
-    w.terms     = reinterpret_cast<float*>(base + l.terms);
+    w.alpha     = reinterpret_cast<double*>(base + l.alpha);
+    w.beta      = reinterpret_cast<double*>(base + l.beta);
+    w.terms     = reinterpret_cast<double*>(base + l.terms);
     LaunchCtcLoss<T>(a, On(h, D1(static_cast<unsigned>(a.N)), D1(kCtcThreads)), probs, losses,
                      gradients, w);
     CheckLaunch("miopenCTCLoss");
