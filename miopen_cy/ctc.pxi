@@ -74,7 +74,19 @@ _CTC_ITEMSIZE = {miopenHalf: 2, miopenBFloat16: 2, miopenFloat: 4, miopenDouble:
 
 
 cdef vector[int] c_ctc_ints(object values, str name, str api) except *:
+    """A host int array: a NumPy integer array is copied in one go (a transcript's labels can
+    be thousands), anything else element by element."""
     cdef vector[int] out
+    cdef const int[::1] view
+    if type(values).__module__ == "numpy" and getattr(values, "ndim", 0) == 1 and \
+            values.dtype.kind in "iu":
+        import numpy as np
+        if values.size and (values.min() < INT32_MIN or values.max() > INT32_MAX):
+            raise OverflowError(f"{name} has values that do not fit in a C int")
+        view = np.ascontiguousarray(values, dtype=np.intc)
+        if view.shape[0]:
+            out.assign(&view[0], &view[0] + view.shape[0])
+        return out
     try:
         items = list(values)
     except TypeError:
