@@ -265,6 +265,18 @@ def test_bad_descriptor_settings_are_refused_and_change_nothing(dt, blank, match
     assert mi.getCTCLossDescriptor(d) == (mi.miopenFloat, 2, False)
 
 
+def test_descriptors_die_cleanly():
+    """Created and collected, or destroyed and then collected (never destroyed twice)."""
+    import gc
+    for i in range(2000):
+        d = ctc_desc(blank=i % 7)
+        if i % 2:
+            mi.destroyCTCLossDescriptor(d)
+    del d
+    gc.collect()
+    assert mi.getCTCLossDescriptor(ctc_desc(blank=4)) == (mi.miopenFloat, 4, True)
+
+
 def test_destroyed_descriptor_raises():
     d = ctc_desc()
     mi.destroyCTCLossDescriptor(d)

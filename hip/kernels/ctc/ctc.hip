@@ -1,17 +1,19 @@
 // ctc_loss: the CTC loss and its gradient (the recursions of ctc/ctc_args.hpp) in log space.
-// A block per batch item b, the time loop inside it; the item's S = 2 L + 1 states spread over the
-// block's threads (a thread owns states tid, tid + blockDim, ...), a barrier between time steps.
+// A block per batch item b, the time loops inside it; the item's S = 2 L + 1 states spread over
+// the block's threads (a thread owns states tid, tid + blockDim, ...), one barrier per time step.
 // Layouts: probs and gradients [T][N][C] with any strides; the workspace as CtcLayout says.
 // Phases, each ending at a barrier:
 //   1. softmax: logsumexp over the classes of each time step, a warp per time step -> lse[b][t];
 //   2. the gradient of every class as if outside the label (exp(lp) or 0; 0 past the input);
 //   3. alpha for every time step -> alpha[b][t][s]; the loss from the last;
-//   4. beta from the last time step back (two rows), at each step terms[s] = alpha + beta - lp,
-//      then the blank's gradient (a block reduction over the even states) and each label class's
-//      (the thread of its first occurrence adds the later ones in order), over phase 2's values.
-// Precision: log probabilities in fp32; the running log-space sums (alpha, beta, terms) in fp64,
-// their exp / log1p of differences in fp32 (see ctc_args.hpp). Every sum runs in a fixed order
-// for the fixed block size: the same bits on every run.
+//   4. beta from the last time step back (two rows); alpha's row t becomes
+//      terms_t(s) = alpha + beta - lp;
+//   5. a warp per time step: the blank's gradient (its even states folded) and each label
+//      class's (the lane of its first occurrence adds the later ones in order), over phase 2's.
+// Only phases 3 and 4 are sequential in time. Precision: log probabilities in fp32; the running
+// log-space sums (alpha, beta, terms) in fp64, their exp / log1p of differences in fp32 (see
+// ctc_args.hpp). Every sum runs in a fixed order for the fixed block size: the same bits on
+// every run.
 // Storage types: T (float, Half) loaded as fp32; losses and gradients rounded once to T.
 #include "kernels/common/device.hpp"
 #include "kernels/common/storage_types.hpp"
@@ -42,7 +44,6 @@ __global__ void __launch_bounds__(kCtcThreads)
     CtcLossKernel(CtcArgs a, const T* __restrict__ probs, T* __restrict__ losses,
                   T* __restrict__ gradients, CtcWorkspace w)
 {
-    __shared__ double red[kMaxWarpsPerBlock];
     const int b      = blockIdx.x;
     const int tid    = threadIdx.x;
     const int nth    = blockDim.x;
@@ -58,7 +59,6 @@ __global__ void __launch_bounds__(kCtcThreads)
     float* lse       = w.lse + static_cast<int64_t>(b) * a.T;
     double* alpha    = w.alpha + static_cast<int64_t>(b) * a.T * a.S;
     double* beta     = w.beta + static_cast<int64_t>(b) * 2 * a.S;
-    double* terms    = w.terms + static_cast<int64_t>(b) * a.S;
 
     auto X  = [&](int t, int k) { return LoadFloat(x + t * a.p_strides[0] + k * a.p_strides[2]); };
     auto Gp = [&](int t, int k) { return g + t * a.g_strides[0] + k * a.g_strides[2]; };
@@ -139,19 +139,15 @@ __global__ void __launch_bounds__(kCtcThreads)
     const double logp  = S > 1 ? LogAddExp(last[S - 1], last[S - 2]) : last[0];
     if(tid == 0)
         StoreFloat(losses + b, static_cast<float>(-logp));
+    __syncthreads(); // every thread has read the last row before step 4 overwrites it
 
-    // 4. beta and the gradients of the blank and the label classes.
-    auto grad = [&](int t, int k, double gk) {
-        const float l = lp(t, k);
-        const float v = a.softmax ? expf(l) - expf(static_cast<float>(gk - logp))
-                                  : -expf(static_cast<float>(gk - l - logp));
-        StoreFloat(Gp(t, k), v);
-    };
+    // 4. beta, one step at a time from the last; alpha_t(s) is not needed past step t, so its
+    // row becomes terms_t(s) = alpha_t(s) + beta_t(s) - lp_t(l'_s).
     for(int t = Tb - 1; t >= 0; --t)
     {
         double* cur       = beta + (t & 1) * a.S;
         const double* nxt = beta + ((t + 1) & 1) * a.S;
-        const double* al  = alpha + static_cast<int64_t>(t) * a.S;
+        double* row       = alpha + static_cast<int64_t>(t) * a.S;
         for(int s = tid; s < S; s += nth)
         {
             double v;
@@ -168,11 +164,30 @@ __global__ void __launch_bounds__(kCtcThreads)
             const double l  = lp(t, state(s));
             const double bv = v == kNegInf ? kNegInf : v + l;
             cur[s]          = bv;
-            terms[s] = (al[s] == kNegInf || bv == kNegInf) ? kNegInf : al[s] + bv - l;
+            row[s] = (row[s] == kNegInf || bv == kNegInf) ? kNegInf : row[s] + bv - l;
         }
         __syncthreads();
-        // Label classes: the thread of each class's first state adds its later ones in order.
-        for(int j = tid; j < L; j += nth)
+    }
+
+    // 5. The gradients of the blank and the label classes, a warp per time step: the blank's
+    // states (the even ones) folded by each lane in order and across the warp by a fixed tree;
+    // each label class by the lane of its first occurrence, adding the later ones in order.
+    auto grad = [&](int t, int k, double gk) {
+        const float l = lp(t, k);
+        const float v = a.softmax ? expf(l) - expf(static_cast<float>(gk - logp))
+                                  : -expf(static_cast<float>(gk - l - logp));
+        StoreFloat(Gp(t, k), v);
+    };
+    for(int t = warp; t < Tb; t += warps)
+    {
+        const double* terms = alpha + static_cast<int64_t>(t) * a.S;
+        double part         = kNegInf;
+        for(int i = lane; i <= L; i += warpSize)
+            part = LogAddExp(part, terms[2 * i]);
+        part = WarpReduce(part, LogAddExpOp{});
+        if(lane == 0)
+            grad(t, a.blank, part);
+        for(int j = lane; j < L; j += warpSize)
         {
             if(!head[j])
                 continue;
@@ -181,14 +196,6 @@ __global__ void __launch_bounds__(kCtcThreads)
                 gk = LogAddExp(gk, terms[2 * (n - off) + 1]);
             grad(t, label[j], gk);
         }
-        // The blank: its states are the even ones.
-        double part = kNegInf;
-        for(int i = tid; i <= L; i += nth)
-            part = LogAddExp(part, terms[2 * i]);
-        const double gb = BlockReduce(part, LogAddExpOp{}, red);
-        if(tid == 0)
-            grad(t, a.blank, gb);
-        __syncthreads(); // terms and this step's beta row are rewritten next step
     }
 }
 

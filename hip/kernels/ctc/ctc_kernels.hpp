@@ -21,9 +21,8 @@ struct CtcWorkspace
     const int* next;
     const int* head;
     float* lse;    // [N][T]
-    double* alpha; // [N][T][S]
+    double* alpha; // [N][T][S]; row t becomes terms_t once beta reaches t
     double* beta;  // [N][2][S]
-    double* terms; // [N][S]
 };
 
 /// ctc_loss: a block of kCtcThreads per batch item (grid N).

@@ -34,7 +34,6 @@ void CtcLoss(Handle& h, const CtcArgs& a, const CtcLabels& lab, const T* probs, 
     w.lse       = reinterpret_cast<float*>(base + l.lse);
     w.alpha     = reinterpret_cast<double*>(base + l.alpha);
     w.beta      = reinterpret_cast<double*>(base + l.beta);
-    w.terms     = reinterpret_cast<double*>(base + l.terms);
     LaunchCtcLoss<T>(a, On(h, D1(static_cast<unsigned>(a.N)), D1(kCtcThreads)), probs, losses,
                      gradients, w);
     CheckLaunch("miopenCTCLoss");

@@ -44,13 +44,14 @@ struct CtcArgs
 /// The GPU workspace (offsets in bytes, each 16-byte aligned):
 ///   ints:   input_len[N], label_len[N], label_off[N], labels[total], next[total], head[total]
 ///   float:  lse[N][T] (per item and time step: logsumexp over classes, softmax only)
-///   double: alpha[N][T][S], beta[N][2][S] (two time steps), terms[N][S] (alpha + beta - lp)
+///   double: alpha[N][T][S] (row t becomes alpha + beta - lp once beta reaches t),
+///           beta[N][2][S] (two time steps)
 /// The log-space sums are kept in double (their exp and log1p in fp32): adding fp32 log
 /// probabilities to an fp32 running sum of magnitude |log P| would lose about sqrt(T) ulps of
 /// |log P|, and the gradient's exp(G - log P) would carry that error relative.
 struct CtcWorkspaceLayout
 {
-    size_t ints = 0, lse = 0, alpha = 0, beta = 0, terms = 0, bytes = 0;
+    size_t ints = 0, lse = 0, alpha = 0, beta = 0, bytes = 0;
 };
 
 inline size_t CtcAlign16(size_t n) { return (n + 15) / 16 * 16; }
@@ -64,8 +65,7 @@ inline CtcWorkspaceLayout CtcLayout(const CtcArgs& a)
     l.lse   = CtcAlign16((3 * N + 3 * total) * sizeof(int));
     l.alpha = l.lse + CtcAlign16(N * T * sizeof(float));
     l.beta  = l.alpha + CtcAlign16(N * T * S * sizeof(double));
-    l.terms = l.beta + CtcAlign16(N * 2 * S * sizeof(double));
-    l.bytes = l.terms + CtcAlign16(N * S * sizeof(double));
+    l.bytes = l.beta + CtcAlign16(N * 2 * S * sizeof(double));
     return l;
 }
 
