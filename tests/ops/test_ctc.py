@@ -378,3 +378,24 @@ def test_workspace_size_checks_like_the_call_and_grows_with_labels():
     # labels given as a NumPy array
     assert mi.getCTCLossWorkspaceSize(h, pd, pd, np.array([1, 2]), np.array([1, 1]),
                                       np.array([10, 10]), ALGO, ctc_desc()) == small
+
+
+def test_logged_command_runs_in_the_driver(monkeypatch, capfd):
+    """MIOPEN_ENABLE_LOGGING_CMD=1 prints MIOpen's line for the call; the command after "] " runs
+    in miopen-driver and describes the same problem."""
+    import json
+    import shlex
+    from miopen_cy import driver
+    monkeypatch.setenv("MIOPEN_ENABLE_LOGGING_CMD", "1")
+    h = mi.Handle(device="cpu")
+    x = np.random.default_rng(0).uniform(-1, 1, (9, 3, 6)).astype(np.float32)
+    run(h, x, [1, 2, 3, 4, 5], [2, 0, 3], [9, 4, 6], blank=0, softmax=False)
+    lines = [ln.split("] ", 1)[1] for ln in capfd.readouterr().err.splitlines()
+             if "Command [LogCmdCTC] " in ln]
+    assert lines == ["miopen-driver ctc -a 0 -b 0 -c 5 -m 0 -n 3 -l 2,0,3 -k 9,4,6"]
+    argv = shlex.split(lines[0])
+    assert driver.main(argv[1:] + ["--json"]) == 0
+    doc = json.loads(capfd.readouterr().out)
+    assert doc["problem"] == {"time_steps": 9, "batch": 3, "classes": 6, "blank_label_id": 0,
+                              "apply_softmax_layer": False, "input_len": [9, 4, 6],
+                              "label_len": [2, 0, 3]}

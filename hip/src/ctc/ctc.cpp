@@ -7,12 +7,15 @@
 // blank outside the classes and a workspace smaller than the size given are refused. Types:
 // fp32 and fp16 (MIOpen's miopenCTCLoss; bf16 is NotImplemented there and here).
 #include "ctc/ctc.hpp"
+#include "core/env.hpp"
 #include "core/object.hpp"
 #include "core/op_call.hpp"
 #include "core/storage.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
+#include <string>
 #include <unordered_map>
 
 namespace miopen {
@@ -125,8 +128,44 @@ CtcProblem CheckCtc(const TensorDescriptor& probsDesc, const TensorDescriptor& g
     return p;
 }
 
+/// MIOPEN_ENABLE_LOGGING_CMD: MIOpen's line for a CTC call, "MIOpen(CY): Command [LogCmdCTC]"
+/// then the miopen-driver command (MIOpenDriver's flags: -c counts the classes without the blank).
+void LogCommand(const CtcArgs& a, const CtcLabels& lab)
+{
+    bool on = false;
+    try
+    {
+        on = env::IsSet("MIOPEN_ENABLE_LOGGING_CMD");
+    }
+    catch(...)
+    {
+        on = false;
+    }
+    if(!on)
+        return;
+    auto join = [](const std::vector<int>& v) {
+        std::string out;
+        for(size_t i = 0; i < v.size(); ++i)
+            out += (i ? "," : "") + std::to_string(v[i]);
+        return out;
+    };
+    const std::string line =
+        Concat("MIOpen(CY): Command [LogCmdCTC] miopen-driver ctc -a 0 -b ", a.blank, " -c ",
+               a.C - 1, " -m ", a.softmax ? 1 : 0, " -n ", a.N, " -l ", join(lab.label_len),
+               " -k ", join(lab.input_len), "\n");
+    std::fputs(line.c_str(), stderr);
+    std::fflush(stderr);
+}
+
 size_t WorkspaceBytes(const CtcArgs& a)
 {
+    // alpha, the largest region: N * T * S doubles must not overflow a size_t.
+    size_t n = 0;
+    if(__builtin_mul_overflow(static_cast<size_t>(a.N), static_cast<size_t>(a.T), &n) ||
+       __builtin_mul_overflow(n, static_cast<size_t>(a.S) * sizeof(double), &n) ||
+       n > (std::numeric_limits<size_t>::max() >> 2))
+        ThrowBadParm("probsDesc's batch x time steps x (2 x the longest label + 1) is too large "
+                     "for a workspace");
     return CtcLayout(a).bytes + 16; // the GPU aligns the workspace's start to 16 bytes
 }
 
@@ -172,6 +211,7 @@ void CTCLoss(Handle& handle, const TensorDescriptor& probsDesc, const void* prob
     if(workSpaceSize < need)
         ThrowBadParm("workSpaceSize = ", workSpaceSize, " is less than the ", need,
                      " bytes miopenGetCTCLossWorkspaceSize gives");
+    LogCommand(p.args, p.labels);
     DispatchFloating(probsDesc.Type(), "probsDesc", [&](auto tag) {
         using T = typename decltype(tag)::type;
         if constexpr(!std::is_same_v<T, BFloat16>) // refused by CheckCtc
