@@ -18,6 +18,7 @@ import torch
 import miopen_cy as mi
 from miopen_cy.reference import reduce as ref
 from support.buffers import Strided, desc
+from support.devices import requires_torch_cuda
 from support.dtypes import BFLOAT16, EPS, as64, np_dtype, round_to
 
 ADD, MUL, MIN, MAX, AMAX, AVG, NORM1, NORM2 = range(8)
@@ -45,6 +46,9 @@ SHAPES = [
     ((2, 3, 4, 5, 6), (0, 2, 4)),
     ((2, 3, 1, 5, 6), (2,)),
     ((2, 3, 4, 5, 3, 2), (0, 1, 2, 3, 4, 5)),
+    # rows the GPU reads in 16-byte groups (fp32 / fp16; int8 here not), one row and several
+    ((6, 48), (1,)),
+    ((4, 6, 16), (0, 2)),
 ]
 
 
@@ -377,3 +381,43 @@ def test_deterministic(handle, rng):
     a, _, _ = run(handle, rdesc(ADD), x, (3, 1), mi.miopenFloat)
     b, _, _ = run(handle, rdesc(ADD), x, (3, 1), mi.miopenFloat)
     assert a.tobytes() == b.tobytes()
+
+
+@requires_torch_cuda
+@pytest.mark.parametrize("op", [ADD, MAX, NORM2], ids=["add", "max", "norm2"])
+@pytest.mark.parametrize("tdt,dt", [(torch.float32, mi.miopenFloat), (torch.float16, mi.miopenHalf)],
+                         ids=["fp32", "fp16"])
+@pytest.mark.parametrize("shape,dims", [((37, 64), (1,)), ((3, 70000), (1,)), ((4, 5, 32), (0, 2))],
+                         ids=lambda v: "x".join(map(str, v)))
+def test_unaligned_input_gives_the_aligned_bits(rng, shape, dims, op, tdt, dt):
+    """The GPU reads a row plan's groups as 16-byte vectors only from an aligned A; from A one
+    element past an aligned address it loads them element by element, in the same order: the
+    same bits, the same indices."""
+    h = mi.Handle(device="gpu")
+    n = int(np.prod(shape))
+    x = torch.from_numpy(rng.uniform(-2.0, 2.0, n)).to(tdt)
+    aligned = x.cuda().view(shape)
+    buf = torch.empty(n + 1, dtype=tdt, device="cuda")
+    buf[1:] = x.cuda()
+    shifted = buf[1:].view(shape)
+    oshape = out_shape(shape, dims)
+    ind = int(op == MAX)
+    d = rdesc(op, ind=ind)
+    xd, cd = desc(shape, dtype=dt), desc(oshape, dtype=dt)
+    nind = mi.getReductionIndicesSize(h, d, xd, cd)
+    nws = mi.getReductionWorkspaceSize(h, d, xd, cd)
+    outs = []
+    for a in (aligned, shifted):
+        y = torch.full(oshape, float("nan"), dtype=tdt, device="cuda")
+        idx = torch.full((max(nind // 4, 1),), -5, dtype=torch.int32, device="cuda")
+        ws = torch.empty(max(nws, 1), dtype=torch.uint8, device="cuda")
+        mi.reduceTensor(h, d, idx if nind else None, nind, ws if nws else None, nws, 1.0, xd, a,
+                        0.0, cd, y)
+        mi.cyStreamSynchronize(h)
+        outs.append((y.cpu(), idx.cpu()))
+    assert not torch.isnan(outs[0][0]).any()
+    assert torch.equal(outs[0][0].view(torch.int16 if tdt == torch.float16 else torch.int32),
+                       outs[1][0].view(torch.int16 if tdt == torch.float16 else torch.int32))
+    assert torch.equal(outs[0][1], outs[1][1])
+    x64 = x.double().numpy().reshape(shape)
+    check(outs[0][0].double().numpy(), torch_ref(x64, dims, op).numpy(), x64, dims, op, dt)

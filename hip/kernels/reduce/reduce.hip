@@ -75,10 +75,40 @@ __device__ inline void FinishOne(const ReducePlan& p, int64_t n, Acc v, int vi, 
         indices[n] = vi == kReduceNoIndex ? 0 : vi;
 }
 
-template <class T, class Acc, int OP>
+/// Loads group [r, r + cnt) of a lane (cnt <= G elements, consecutive in memory at a + off) as
+/// Acc, one 16-byte load when the group is full and `vec` (the plan's group is G and A is
+/// 16-byte aligned), else element by element: the same values in the same order either way.
+template <class T, class Acc, int G>
+__device__ inline void LoadGroup(const T* a, int64_t off, int cnt, bool vec, Acc (&x)[G])
+{
+    if constexpr(G > 1)
+    {
+        if(vec && cnt == G)
+        {
+            static_assert(G * sizeof(T) == 16, "a group is one 16-byte vector");
+            const uint4 v = *reinterpret_cast<const uint4*>(a + off);
+            T e[G];
+            __builtin_memcpy(e, &v, 16);
+#pragma unroll
+            for(int j = 0; j < G; ++j)
+                x[j] = LoadAcc<Acc>(e + j);
+            return;
+        }
+    }
+#pragma unroll
+    for(int j = 0; j < G; ++j)
+        if(j < cnt)
+            x[j] = LoadAcc<Acc>(a + off + j);
+}
+
+/// One block's share: output n = blockIdx.x * gx + ox, chunk blockIdx.y. A lane folds groups of
+/// G consecutive reduced elements (G = p.group: 16 bytes of T on row plans whose innermost
+/// reduced dim is contiguous, else 1), groups lane, lane + ry, ..., in order, kBatch groups in
+/// flight; then the block's lanes fold by a fixed tree. Every order depends on the shape alone.
+template <class T, class Acc, int OP, int G>
 __device__ inline void PartialBody(const ReducePlan& p, Acc alpha, Acc beta, const T* a, T* c,
-                                   int32_t* indices, Acc* part_v, int32_t* part_i, Acc* sv,
-                                   int* si)
+                                   int32_t* indices, Acc* part_v, int32_t* part_i, bool vec,
+                                   Acc* sv, int* si)
 {
     const int tid  = static_cast<int>(threadIdx.x);
     const int lane = p.column ? tid / p.gx : tid % p.ry;
@@ -96,58 +126,61 @@ __device__ inline void PartialBody(const ReducePlan& p, Acc alpha, Acc beta, con
         const int last      = p.ndim_r - 1;
         const int64_t ilen  = last >= 0 ? p.r_lens[last] : 1;
         const int64_t st    = last >= 0 ? p.r_strides[last] : 0;
-        int64_t r           = begin + lane;
+        const int64_t step  = int64_t{p.ry} * G; // elements between a lane's groups
+        int64_t r           = begin + int64_t{lane} * G;
         if(r < end)
         {
+            // (row, i): r's position as (row of the outer reduced dims, index in the innermost);
+            // a group never straddles two rows (the plan's rule for G > 1).
             int64_t row  = r / ilen;
             int64_t i    = r - row * ilen;
             int64_t roff = DimOffset(last > 0 ? last : 0, p.r_lens, p.r_strides, row);
-            // loads in flight a lane: 16-32 bytes (8 of the 8/16-bit types, 4 of the others)
-            constexpr int kBatch = sizeof(T) <= 2 ? 8 : 4;
+            // groups in flight a lane: 4 (64 bytes) when G > 1 unless the loaded values would
+            // take more than 64 registers; 16-32 bytes of the scalar types
+            constexpr int kVals  = static_cast<int>(256 / (G * sizeof(Acc)));
+            constexpr int kBatch = G > 1 ? (kVals < 4 ? kVals : 4) : (sizeof(T) <= 2 ? 8 : 4);
             while(r < end)
             {
                 int64_t off[kBatch];
-                int rr[kBatch];
-                int k = 0;
+                int rr[kBatch], cnt[kBatch];
 #pragma unroll
                 for(int u = 0; u < kBatch; ++u)
                 {
-                    if(r < end)
+                    const int64_t left = end - r;
+                    cnt[u] = left <= 0 ? 0 : (left < G ? static_cast<int>(left) : G);
+                    off[u] = base + roff + i * st;
+                    rr[u]  = static_cast<int>(r);
+                    r += step;
+                    i += step;
+                    if(i >= ilen && r < end)
                     {
-                        off[u] = base + roff + i * st;
-                        rr[u]  = static_cast<int>(r);
-                        ++k;
-                        r += p.ry;
-                        i += p.ry;
-                        if(i >= ilen && r < end)
-                        {
-                            row += i / ilen;
-                            i %= ilen;
-                            roff = DimOffset(last > 0 ? last : 0, p.r_lens, p.r_strides, row);
-                        }
+                        row += i / ilen;
+                        i %= ilen;
+                        roff = DimOffset(last > 0 ? last : 0, p.r_lens, p.r_strides, row);
                     }
                 }
-                Acc x[kBatch];
+                Acc x[kBatch][G];
 #pragma unroll
                 for(int u = 0; u < kBatch; ++u)
-                    if(u < k)
-                        x[u] = LoadAcc<Acc>(a + off[u]);
+                    LoadGroup<T, Acc, G>(a, off[u], cnt[u], vec, x[u]);
 #pragma unroll
                 for(int u = 0; u < kBatch; ++u)
-                    if(u < k)
-                        ReduceFold<OP>(v, vi, ReducePre<OP>(x[u]), rr[u], np);
+#pragma unroll
+                    for(int j = 0; j < G; ++j)
+                        if(j < cnt[u])
+                            ReduceFold<OP>(v, vi, ReducePre<OP>(x[u][j]), rr[u] + j, np);
             }
         }
     }
     sv[tid] = v;
     si[tid] = vi;
     __syncthreads();
-    const int step = p.column ? p.gx : 1;
+    const int tstep = p.column ? p.gx : 1;
     for(int s = p.ry / 2; s > 0; s /= 2)
     {
         if(lane < s)
         {
-            const int j = tid + s * step;
+            const int j = tid + s * tstep;
             Acc av      = sv[tid];
             int ai      = si[tid];
             ReduceFold<OP>(av, ai, sv[j], si[j], np);
@@ -169,17 +202,56 @@ __device__ inline void PartialBody(const ReducePlan& p, Acc alpha, Acc beta, con
     }
 }
 
+/// Folds the chunks' partial results of a split plan: a block of kReduceThreads = fo outputs x
+/// fl lanes (ReduceFinishLanes); lane l folds chunks l, l + fl, ... in order, then the lanes
+/// fold by a fixed tree.
 template <class T, class Acc, int OP>
-__device__ inline void FinishBody(const ReducePlan& p, int64_t n, Acc alpha, Acc beta, T* c,
-                                  int32_t* indices, const Acc* part_v, const int32_t* part_i)
+__device__ inline void FinishBody(const ReducePlan& p, Acc alpha, Acc beta, T* c,
+                                  int32_t* indices, const Acc* part_v, const int32_t* part_i,
+                                  Acc* sv, int* si)
 {
-    const int64_t b = n * p.chunks;
-    Acc v           = part_v[b];
-    int vi          = part_i != nullptr ? part_i[b] : kReduceNoIndex;
-    for(int pc = 1; pc < p.chunks; ++pc)
-        ReduceFold<OP>(v, vi, part_v[b + pc], part_i != nullptr ? part_i[b + pc] : kReduceNoIndex,
-                       p.nan_propagate);
-    FinishOne<T, Acc, OP>(p, n, v, vi, alpha, beta, c, indices);
+    const int fl    = ReduceFinishLanes(p.chunks);
+    const int tid   = static_cast<int>(threadIdx.x);
+    const int lane  = tid % fl;
+    const int64_t n = int64_t{blockIdx.x} * (kReduceThreads / fl) + tid / fl;
+    Acc v           = ReduceInit<OP, Acc>();
+    int vi          = kReduceNoIndex;
+    if(n < p.outputs)
+    {
+        const int64_t b = n * p.chunks;
+        for(int pc = lane; pc < p.chunks; pc += fl)
+            ReduceFold<OP>(v, vi, part_v[b + pc],
+                           part_i != nullptr ? part_i[b + pc] : kReduceNoIndex, p.nan_propagate);
+    }
+    sv[tid] = v;
+    si[tid] = vi;
+    __syncthreads();
+    for(int s = fl / 2; s > 0; s /= 2)
+    {
+        if(lane < s)
+        {
+            Acc av = sv[tid];
+            int ai = si[tid];
+            ReduceFold<OP>(av, ai, sv[tid + s], si[tid + s], p.nan_propagate);
+            sv[tid] = av;
+            si[tid] = ai;
+        }
+        __syncthreads();
+    }
+    if(lane == 0 && n < p.outputs)
+        FinishOne<T, Acc, OP>(p, n, sv[tid], si[tid], alpha, beta, c, indices);
+}
+
+template <class T, class Acc, int OP, class... Args>
+__device__ inline void PartialBodyVec(Args&&... args)
+{
+    PartialBody<T, Acc, OP, ReduceGroup(sizeof(T))>(args...);
+}
+
+template <class T, class Acc, int OP, class... Args>
+__device__ inline void PartialBodyScalar(Args&&... args)
+{
+    PartialBody<T, Acc, OP, 1>(args...);
 }
 
 #define MIOPEN_REDUCE_SWITCH(BODY, ...)                                                     \
@@ -202,17 +274,23 @@ __global__ void __launch_bounds__(kReduceThreads)
 {
     __shared__ Acc sv[kReduceThreads];
     __shared__ int si[kReduceThreads];
-    MIOPEN_REDUCE_SWITCH(PartialBody, p, alpha, beta, a, c, indices, part_v, part_i, sv, si)
+    constexpr int G = ReduceGroup(sizeof(T));
+    const bool vec  = (reinterpret_cast<uintptr_t>(a) & 15) == 0;
+    if(p.group == G && G > 1)
+        MIOPEN_REDUCE_SWITCH(PartialBodyVec, p, alpha, beta, a, c, indices, part_v, part_i, vec, sv, si)
+    else
+        MIOPEN_REDUCE_SWITCH(PartialBodyScalar, p, alpha, beta, a, c, indices, part_v, part_i,
+                             false, sv, si)
 }
 
 template <class T, class Acc>
-__global__ void ReduceFinish(ReducePlan p, Acc alpha, Acc beta, T* c, int32_t* indices,
+__global__ void __launch_bounds__(kReduceThreads)
+    ReduceFinish(ReducePlan p, Acc alpha, Acc beta, T* c, int32_t* indices,
                              const Acc* part_v, const int32_t* part_i)
 {
-    const int64_t n = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-    if(n >= p.outputs)
-        return;
-    MIOPEN_REDUCE_SWITCH(FinishBody, p, n, alpha, beta, c, indices, part_v, part_i)
+    __shared__ Acc sv[kReduceThreads];
+    __shared__ int si[kReduceThreads];
+    MIOPEN_REDUCE_SWITCH(FinishBody, p, alpha, beta, c, indices, part_v, part_i, sv, si)
 }
 
 #undef MIOPEN_REDUCE_SWITCH

@@ -12,7 +12,7 @@ namespace miopen::gpu {
 
 /// The partial kernel on a grid of (ceil(outputs / gx), chunks) blocks of kReduceThreads; with
 /// one chunk it finishes the outputs itself, else writes part_v / part_i, which the finishing
-/// kernel (a thread per output) folds in chunk order.
+/// kernel (ReduceFinishLanes lanes per output) folds by a fixed order.
 template <class T, class Acc>
 void LaunchReduce(const ReducePlan& p, const Launch& partial, const Launch& finish, double alpha,
                   const T* a, double beta, T* c, int32_t* indices, Acc* part_v, int32_t* part_i);

@@ -1,6 +1,6 @@
 // Launcher of miopenReduceTensor: the plan's grid (ceil(outputs / gx) x chunks blocks of
-// kReduceThreads) and, for a split plan, the finishing kernel's (a thread per output) over the
-// workspace's partial results. Plain C++.
+// kReduceThreads) and, for a split plan, the finishing kernel's (ReduceFinishLanes lanes per
+// output) over the workspace's partial results. Plain C++.
 #include "kernels/common/launch_common.hpp"
 #include "kernels/reduce/reduce_kernels.hpp"
 #include "reduce/reduce_args.hpp"
@@ -19,7 +19,9 @@ void ReduceTensor(const Handle& h, const ReducePlan& p, double alpha, const T* a
                           : nullptr;
     const Launch partial =
         On(h, D2(CeilDiv(p.outputs, p.gx), static_cast<unsigned>(p.chunks)), D1(kReduceThreads));
-    const Launch finish = On(h, D1(CeilDiv(p.outputs, 256)), D1(256));
+    const Launch finish =
+        On(h, D1(CeilDiv(p.outputs, kReduceThreads / ReduceFinishLanes(p.chunks))),
+           D1(kReduceThreads));
     LaunchReduce<T, Acc>(p, partial, finish, alpha, a, beta, c, p.want_indices ? indices : nullptr,
                          part_v, part_i);
     CheckLaunch("miopenReduceTensor");

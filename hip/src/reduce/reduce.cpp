@@ -165,6 +165,22 @@ ReducePlan MakeReducePlan(const ReduceTensorDescriptor& desc, const TensorDescri
                      "most 2^31 - 1");
     // The split, by the shape alone (so the workspace size is the device's and the CPU's alike).
     p.column = (p.ndim_o > 0 && min_o < min_r) ? 1 : 0;
+    // Row plans read 16-byte groups when the innermost reduced dim is contiguous and every
+    // group starts 16-byte aligned (relative to A) within one row: the other strides multiples
+    // of the group, and the innermost length too unless it is the only reduced dim (then only
+    // the last group is short).
+    const int g = ReduceGroup(DataTypeSize(aDesc.Type()));
+    if(!p.column && g > 1 && p.ndim_r > 0 && p.r_strides[p.ndim_r - 1] == 1 &&
+       (p.ndim_r == 1 || p.r_lens[p.ndim_r - 1] % g == 0))
+    {
+        bool aligned = true;
+        for(int d = 0; d + 1 < p.ndim_r; ++d)
+            aligned = aligned && p.r_strides[d] % g == 0;
+        for(int d = 0; d < p.ndim_o; ++d)
+            aligned = aligned && p.o_in[d] % g == 0;
+        p.group = aligned ? g : 1;
+    }
+    const int64_t groups = (p.len + p.group - 1) / p.group; // a row's groups
     if(p.column)
     {
         p.gx = static_cast<int>(std::min<int64_t>(kReduceThreads, NextPow2(p.outputs)));
@@ -172,18 +188,19 @@ ReducePlan MakeReducePlan(const ReduceTensorDescriptor& desc, const TensorDescri
     }
     else
     {
-        p.ry = static_cast<int>(std::min<int64_t>(kReduceThreads, NextPow2((p.len + 1) / 2)));
+        p.ry = static_cast<int>(std::min<int64_t>(kReduceThreads, NextPow2((groups + 1) / 2)));
         p.gx = kReduceThreads / p.ry;
     }
     const int64_t blocks = (p.outputs + p.gx - 1) / p.gx;
     int64_t chunks       = 1;
     if(blocks < 512)
     {
+        // each lane folds at least 8 groups (32 elements when ungrouped) of a chunk
         const int64_t want = (1024 + blocks - 1) / blocks;
-        const int64_t most = std::max<int64_t>(1, p.len / (int64_t{p.ry} * 32));
+        const int64_t most = std::max<int64_t>(1, groups / (int64_t{p.ry} * (p.group > 1 ? 8 : 32)));
         chunks             = std::max<int64_t>(1, std::min(want, most));
     }
-    p.chunk  = (p.len + chunks - 1) / chunks;
+    p.chunk  = (groups + chunks - 1) / chunks * p.group;
     p.chunks = static_cast<int>((p.len + p.chunk - 1) / p.chunk);
     // CPU: column plans take up to 64 consecutive outputs of the innermost kept dim per item.
     p.cpu_tile = p.column ? std::min<int64_t>(64, p.o_lens[p.ndim_o - 1]) : 1;

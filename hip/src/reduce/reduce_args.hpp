@@ -58,11 +58,31 @@ struct ReducePlan
     int gx      = 1;
     int ry      = kReduceThreads;
     int chunks  = 1;
-    int64_t chunk = 1;
+    int64_t chunk = 1; // a multiple of group
+    // Reduced elements a GPU lane folds as one group (one 16-byte load): ReduceGroup(element
+    // size) on row plans whose innermost reduced dim is contiguous and whose groups never
+    // straddle two rows or leave 16-byte alignment; else 1.
+    int group = 1;
     // The CPU's tile of outputs per work item (column plans: consecutive outputs of the
     // innermost kept dim).
     int64_t cpu_tile = 1;
 };
+
+/// The GPU's group of reduced elements for one element size: 16 bytes of them.
+MIOPEN_CY_REDUCE_HD constexpr int ReduceGroup(size_t element_size)
+{
+    return static_cast<int>(16 / element_size);
+}
+
+/// Lanes of the GPU's finishing kernel per output of a split plan (a power of two; the block's
+/// kReduceThreads hold kReduceThreads / lanes outputs).
+MIOPEN_CY_REDUCE_HD inline int ReduceFinishLanes(int chunks)
+{
+    int l = 1;
+    while(l < chunks && l < kReduceThreads)
+        l *= 2;
+    return l;
+}
 
 /// Bytes of the partial results of a split plan: outputs * chunks values of the accumulation
 /// type, then (indices) as many int32, 64-byte aligned; 0 when not split.
