@@ -4,7 +4,7 @@ generator, or _mirror.pyi for the mirror's names)."""
 from typing import Any, Literal
 
 from miopen_cy._mirror import *  # noqa: F401,F403
-from miopen_cy._mirror import Status, DataType, TensorLayout, IndexType, TensorOp, ConvolutionMode, PaddingMode, PoolingMode, PoolingWorkspaceIndexMode, LRNMode, BatchNormMode, ActivationMode, SoftmaxAlgorithm, SoftmaxMode, ConvolutionAttrib, ConvFwdAlgorithm, ConvBwdWeightsAlgorithm, ConvBwdDataAlgorithm, ConvAlgorithm, ReduceTensorOp, NanPropagation, ReduceTensorIndices, IndicesType, ProblemDirection, TensorArgumentId, FindResultsOrder, FusionDirection, RNGType, RNNMode, RNNInputMode, RNNAlgo, RNNDirectionMode, RNNBiasMode, RNNGEMMalgoMode, RNNPaddingMode, RNNFWDMode, RNNBaseLayout
+from miopen_cy._mirror import Status, DataType, TensorLayout, IndexType, TensorOp, ConvolutionMode, PaddingMode, PoolingMode, PoolingWorkspaceIndexMode, LRNMode, BatchNormMode, ActivationMode, SoftmaxAlgorithm, SoftmaxMode, ConvolutionAttrib, ConvFwdAlgorithm, ConvBwdWeightsAlgorithm, ConvBwdDataAlgorithm, ConvAlgorithm, ReduceTensorOp, NanPropagation, ReduceTensorIndices, IndicesType, ProblemDirection, TensorArgumentId, FindResultsOrder, FusionDirection, RNGType, RNNMode, RNNInputMode, RNNAlgo, RNNDirectionMode, RNNBiasMode, RNNGEMMalgoMode, RNNPaddingMode, RNNFWDMode, RNNBaseLayout, CTCLossAlgo
 
 __version__: str
 
@@ -223,3 +223,6 @@ miopenRNNDataUnknownLayout: RNNBaseLayout
 miopenRNNDataSeqMajorNotPadded: RNNBaseLayout
 miopenRNNDataSeqMajorPadded: RNNBaseLayout
 miopenRNNDataBatchMajorPadded: RNNBaseLayout
+
+# CTCLossAlgo
+MIOPEN_CTC_LOSS_ALGO_DETERMINISTIC: CTCLossAlgo

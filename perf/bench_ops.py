@@ -18,7 +18,8 @@ pooling, batchnorm, bntypes (batch norm in fp32 / fp16 / bf16, NCHW / NHWC), lrn
 softmax_types (fp16/bf16 and NHWC channel softmax), reduce (miopenReduceTensor: rows,
 columns, all, per channel; fp32 and fp16), fusion (fusion plans beside the separate calls), overhead,
 dropout (forward and backward in fp32 / fp16 / bf16 beside torch.native_dropout), rnn (LSTM and
-GRU forward training and backward beside torch nn.LSTM / nn.GRU, cuDNN on the GPU).
+GRU forward training and backward beside torch nn.LSTM / nn.GRU, cuDNN on the GPU), ctc
+(miopenCTCLoss beside log_softmax + F.ctc_loss + backward: cuDNN's or PyTorch's CTC).
 """
 import argparse
 import sys
@@ -861,6 +862,46 @@ def main(argv=None):
 
 GROUPS.update({"pooling_types": bench_pooling_types, "lrn_types": bench_lrn_types})
 GROUPS["reduce"] = bench_reduce
+
+
+def bench_ctc(b):
+    """miopenCTCLoss (losses and gradients, log-softmax applied inside) beside PyTorch's
+    log_softmax + F.ctc_loss + autograd backward on the same activations (cuDNN's CTC where
+    PyTorch takes it: blank 0, every input of the full length, int32 targets on the host; else
+    its own kernels). Labels of L = T / 4 classes drawn from 1 .. C - 1. Bytes: the activations
+    read and the gradients written once."""
+    cases = [("speech", b.shape(100, 500), b.shape(8, 32), 29, b.shape(25, 100)),
+             ("vocab", b.shape(50, 200), b.shape(8, 64), b.shape(500, 5000), b.shape(12, 50))]
+    for name, T, N, C, L in cases:
+        rng = np.random.default_rng(0)
+        labels = rng.integers(1, C, N * L).astype(np.int32)
+        ll = np.full(N, L, np.int32)
+        il = np.full(N, T, np.int32)
+        shape = (T, N, C)
+        tx = torch.randn(shape, device=b.dev.torch)
+        tg = torch.empty_like(tx)
+        tl = torch.empty(N, device=b.dev.torch)
+        x, g, losses = (t if b.dev.gpu else t.numpy() for t in (tx, tg, tl))
+        pd = desc(shape, mi.miopenFloat)
+        cd = mi.CTCLossDescriptor()
+        mi.setCTCLossDescriptor(cd, mi.miopenFloat, 0, True)
+        nws = mi.getCTCLossWorkspaceSize(b.h, pd, pd, labels, ll, il, 0, cd)
+        ws = b.empty(nbytes=nws)
+        targets = torch.from_numpy(labels)
+        til, tll = torch.from_numpy(il), torch.from_numpy(ll)
+
+        def peer():
+            xr = tx.detach().requires_grad_()
+            loss = F.ctc_loss(F.log_softmax(xr, 2), targets, til, tll, blank=0, reduction="none")
+            return torch.autograd.grad(loss.sum(), xr)
+
+        b.row(f"ctc_{name}", shape, 2 * 4 * T * N * C + 4 * N,
+              lambda: mi.CTCLoss(b.h, pd, x, labels, ll, il, losses, pd, g, 0, cd, ws, nws),
+              peer, "ctc", {"-m": 1, "-b": 0},
+              shape_flags={"-n": N, "-c": C - 1, "-k": T, "-l": L})
+
+
+GROUPS["ctc"] = bench_ctc
 
 
 if __name__ == "__main__":

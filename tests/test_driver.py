@@ -212,6 +212,7 @@ OTHER_OPS = [
     ("reduceTensor", "reduce", "-D 6,50,3 -R 1"),
     ("dropoutForward", "dropout", "-d 4,8,9 -F 0"),
     ("RNNForwardTraining", "rnn", "-m gru -k 3 -n 3,2 -W 5 -H 4 -l 2 -b 1"),
+    ("CTCLoss", "ctc", "-n 3 -k 12,9 -l 4,2"),
 ]
 
 
@@ -329,6 +330,38 @@ def test_dropout_json_and_bad_flags(capsys):
                          ("-e 2", "use_mask is 0 or 1"), ("-d 4,a", "lengths look like")]:
         code, _, err = run_main(capsys, "dropout", *flags.split())
         assert code == 2 and words in err, err
+
+
+@needs("CTCLoss")
+@pytest.mark.parametrize("flags", [
+    "",
+    "-n 6 -k 30,25,12 -l 8,3,0,5 -c 20 -b 7 -m 0",
+    "-n 2 -k 40 -l 39 -c 2 -b 1",
+    "-n 3 -k 5,4,3 -l 2 -c 3 -b 3 -m 1 -a 0 -v 0",
+], ids=["defaults", "logprobs-blank7", "longest-label", "blank-last"])
+def test_ctc(capsys, flags):
+    code, out, err = run_main(capsys, "ctc", *flags.split(), "-i", 2, "-t", 1)
+    assert code == 0, out + err
+    verified(out, ["CTC loss", "CTC gradient"])
+
+
+@needs("CTCLoss")
+def test_ctc_json_and_bad_flags(capsys):
+    code, out, _ = run_main(capsys, "ctc", "-n", 3, "-k", "7,6", "-l", 2, "-b", 2, "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["problem"] == {"time_steps": 7, "batch": 3, "classes": 10,
+                                            "blank_label_id": 2, "apply_softmax_layer": True,
+                                            "input_len": [7, 6, 6], "label_len": [2, 2, 2]}
+    assert [r["output"] for r in doc["results"]] == ["losses", "gradients"]
+    assert all(r["verified"] for r in doc["results"])
+    for flags, words in [("-m 2", "apply_softmax_layer is 0 or 1"), ("-c 0", "besides the blank"),
+                         ("-k 4,a", "lengths look like"), ("-o 1", "not supported")]:
+        code, _, err = run_main(capsys, "ctc", *flags.split())
+        assert code == 2 and words in err, err
+    # refused by the library: a label longer than its input, a blank outside the classes
+    for flags, words in [("-k 3 -l 4", "labelLengths[0] = 4"), ("-b 10", "blank_label_id = 10")]:
+        code, _, err = run_main(capsys, "ctc", *flags.split())
+        assert code == 3 and words in err, err
 
 
 @needs("activationForward")

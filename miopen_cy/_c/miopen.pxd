@@ -693,6 +693,31 @@ cdef extern from "miopen/miopen.h" nogil:
         const miopenActivationDescriptor_t activationDesc, const miopenTensorDescriptor_t yDesc,
         void* y)
 
+    # ---- CTC loss (miopen_cy/ctc.pxi) ----
+    cdef struct miopenCTCLossDescriptor:
+        pass
+    ctypedef miopenCTCLossDescriptor* miopenCTCLossDescriptor_t
+    ctypedef enum miopenCTCLossAlgo_t:
+        MIOPEN_CTC_LOSS_ALGO_DETERMINISTIC
+    miopenStatus_t miopenCreateCTCLossDescriptor(miopenCTCLossDescriptor_t* ctcLossDesc)
+    miopenStatus_t miopenGetCTCLossDescriptor(miopenCTCLossDescriptor_t ctcLossDesc,
+                                              miopenDataType_t* dataType, int* blank_label_id,
+                                              cbool* apply_softmax_layer)
+    miopenStatus_t miopenDestroyCTCLossDescriptor(miopenCTCLossDescriptor_t ctcLossDesc)
+    miopenStatus_t miopenSetCTCLossDescriptor(miopenCTCLossDescriptor_t ctcLossDesc,
+                                              miopenDataType_t dataType, const int blank_label_id,
+                                              cbool apply_softmax_layer)
+    miopenStatus_t miopenGetCTCLossWorkspaceSize(
+        miopenHandle_t handle, const miopenTensorDescriptor_t probsDesc,
+        const miopenTensorDescriptor_t gradientsDesc, const int* labels, const int* labelLengths,
+        const int* inputLengths, miopenCTCLossAlgo_t algo,
+        const miopenCTCLossDescriptor_t ctcLossDesc, size_t* workSpaceSize)
+    miopenStatus_t miopenCTCLoss(
+        miopenHandle_t handle, const miopenTensorDescriptor_t probsDesc, const void* probs,
+        const int* labels, const int* labelLengths, const int* inputLengths, void* losses,
+        const miopenTensorDescriptor_t gradientsDesc, void* gradients, miopenCTCLossAlgo_t algo,
+        const miopenCTCLossDescriptor_t ctcLossDesc, void* workSpace, size_t workSpaceSize)
+
     # ---- dropout ----
     cdef struct miopenDropoutDescriptor:
         pass

@@ -4,7 +4,7 @@
 MIOpenDriver's flags, runs it through the public Python mirror of the C API (Find for
 convolution), times it (average over -i iterations, excluding the first) and verifies the result
 against an independent float64 NumPy reference (miopen_cy.reference) that shares no code with
-the library. Sub-commands: conv, pool, lrn, activ, softmax, bnorm, tensorop, dropout, rnn (MIOpenDriver's), their
+the library. Sub-commands: conv, pool, lrn, activ, softmax, bnorm, tensorop, dropout, rnn, ctc (MIOpenDriver's), their
 fp16/bf16 forms (dtypes.VARIANTS: activfp16, bnormfp16fp32, ... and ours such as poolbfp16),
 `net resnet50`, which runs every distinct convolution of ResNet-50 v1.5 and prints one table,
 `solvers [conv <conv flags>]`, the convolution solvers (and for a problem which apply, why the
@@ -17,7 +17,7 @@ verification passed, 1 when one failed, 2 for a usage error (unknown or contradi
 
 Modules: flags (every sub-command's flag table and the parser), buffers (host tensors, the
 device), timing, report (output, exit statuses, verification), one module per sub-command (conv,
-pool, lrn, activ, softmax, bnorm, tensorop, dropout, rnn), net, solvers and info.
+pool, lrn, activ, softmax, bnorm, tensorop, dropout, rnn, ctc), net, solvers and info.
 """
 import functools
 import shlex
@@ -34,6 +34,7 @@ from .conv import (ALGO_NAMES, CONV_TOL, DIRECTIONS, ConvCase, ConvRunner, cmd_c
 from .flags import (ACTIV_FLAGS, BNORM_FLAGS, COMMON_FLAGS, CONV_FLAGS, LAYOUTS, LRN_FLAGS, NET_FLAGS,
                     POOL_FLAGS, PROG, SOFTMAX_FLAGS, TENSOROP_FLAGS, Flag, HelpRequested, UsageError,
                     parse_flags)
+from .ctc import cmd_ctc
 from .dropout import cmd_dropout
 from .rnn import cmd_rnn
 from .info import cmd_info
@@ -54,7 +55,8 @@ _corrupt_hook = None
 COMMANDS = {"conv": cmd_conv, "pool": cmd_pool, "lrn": cmd_lrn, "activ": cmd_activ,
             "softmax": cmd_softmax, "bnorm": cmd_bnorm, "tensorop": cmd_tensorop, "net": cmd_net,
             "solvers": cmd_solvers, "CBAInfer": cmd_cbainfer, "reduce": cmd_reduce,
-            "dropout": cmd_dropout, "rnn": cmd_rnn}
+            "dropout": cmd_dropout, "rnn": cmd_rnn,
+            "ctc": cmd_ctc}
 # The fp16/bf16 sub-commands (MIOpenDriver's names and ours in the same naming): the base command
 # with its data type (and batch norm's parameter type).
 COMMANDS.update({name: functools.partial(COMMANDS[base], dtype=dt, name=name,
@@ -64,7 +66,7 @@ COMMANDS.update({name: functools.partial(cmd_reduce, name=name) for name in ("re
 # MIOpenDriver's other base arguments: data-type variants and operations this driver lacks.
 OTHER_TYPES = {"fp16": "fp16 (miopenHalf)", "bfp16": "bfloat16", "int8": "int8", "fp64": "fp64",
                "fp8": "fp8", "bfp8": "bfp8"}
-OTHER_OPS = ("gemm", "gemmfp16", "ctc")
+OTHER_OPS = ("gemm", "gemmfp16")
 
 
 def usage_text():

@@ -257,6 +257,21 @@ dump_output     o  0                 int    Dumps the output buffers (Default=0)
 in_data         d  ''                str    Input data filename (Default=)
 """)
 
+CTC_FLAGS = table("""
+forw                 F  1     int  Run only Forward CTC == 1 (Default=1; the one call gives losses and gradients)
+apply_softmax_layer  m  1     int  Apply == 1, Not apply == 0 (Default=1)
+blank_label_id       b  0     int  Index of blank label (Default=0)
+input_len            k  '20'  str  Number of time steps in each batch, comma-separated; the last repeats (Default=20)
+label_len            l  '5'   str  Number of labels in each batch, comma-separated; the last repeats (Default=5)
+num_class            c  9     int  Number of classes without blank (Default=9)
+batchsize=4
+iter=1 verify
+verify_path          v  1     int  Verify Path for CTC losses and gradients: accepted; the float64 reference is used (Default=1)
+time wall
+dump_output          o  0     int  Dumps the output buffers (Default=0; not supported)
+ctcalgo              a  0     int  MIOPEN_CTC_LOSS_ALGO_DETERMINISTIC (Default=0)
+""")
+
 NET_FLAGS = table("""
 batch|batchsize  n  8      int  Mini-batch size (Default=8)
 directions       F  'all'  str  Directions: all, or a list of fwd,bwd,wrw, or MIOpenDriver's -F bitmask (Default=all)

@@ -3522,6 +3522,119 @@ MIOPEN_EXPORT miopenStatus_t miopenRNNForwardInference(miopenHandle_t handle,
                                                        void* workSpace,
                                                        size_t workSpaceNumBytes);
 
+/* CTC loss                                                                                   */
+/* ------------------------------------------------------------------------------------------ */
+
+/*! @ingroup LossFunction @brief Creates the miopenCTCLossDescriptor_t type */
+MIOPEN_DECLARE_OBJECT(miopenCTCLossDescriptor);
+
+/*! @enum miopenCTCLossAlgo_t
+ * Algorithms available to execute the CTC loss operation
+ */
+typedef enum
+{
+    MIOPEN_CTC_LOSS_ALGO_DETERMINISTIC = 0, /*!< Results are guaranteed to be reproducible */
+} miopenCTCLossAlgo_t;
+
+/*! @brief Creates a CTC loss descriptor (miopenFloat, blank label 0, softmax applied: MIOpen's
+ * defaults)
+ * @param ctcLossDesc  Pointer to the CTC loss descriptor type (output)
+ * @return             miopenStatus_t
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCreateCTCLossDescriptor(miopenCTCLossDescriptor_t* ctcLossDesc);
+
+/*! @brief Retrieves a CTC loss descriptor's details
+ * @param ctcLossDesc          CTC loss descriptor (input)
+ * @param dataType             Data type of the CTC loss (output)
+ * @param blank_label_id       Index of the blank label (output; may be null)
+ * @param apply_softmax_layer  Whether probs are activations that a log-softmax turns into log
+ *                             probabilities (output; may be null)
+ * @return                     miopenStatus_t
+ */
+MIOPEN_EXPORT miopenStatus_t miopenGetCTCLossDescriptor(miopenCTCLossDescriptor_t ctcLossDesc,
+                                                        miopenDataType_t* dataType,
+                                                        int* blank_label_id,
+                                                        bool* apply_softmax_layer);
+
+/*! @brief Destroys a CTC loss descriptor
+ * @param ctcLossDesc  CTC loss descriptor (input)
+ * @return             miopenStatus_t
+ */
+MIOPEN_EXPORT miopenStatus_t miopenDestroyCTCLossDescriptor(miopenCTCLossDescriptor_t ctcLossDesc);
+
+/*! @brief Sets a CTC loss descriptor
+ * @param ctcLossDesc          CTC loss descriptor (input)
+ * @param dataType             Data type: miopenFloat (MIOpen's header: fp32 only) or miopenHalf
+ *                             (input)
+ * @param blank_label_id       Index of the blank label, 0 <= blank_label_id < classes (checked by
+ *                             the calls that know the classes) (input)
+ * @param apply_softmax_layer  true: probs are activations and a log-softmax over the classes is
+ *                             applied inside (gradients with respect to the activations); false:
+ *                             probs are log probabilities used as they are (gradients with
+ *                             respect to the probabilities exp(probs)) (input)
+ * @return                     miopenStatus_t
+ */
+MIOPEN_EXPORT miopenStatus_t miopenSetCTCLossDescriptor(miopenCTCLossDescriptor_t ctcLossDesc,
+                                                        miopenDataType_t dataType,
+                                                        const int blank_label_id,
+                                                        bool apply_softmax_layer);
+
+/*! @brief Bytes of workspace miopenCTCLoss needs for these labels and lengths (every check of
+ * miopenCTCLoss on them is made here too)
+ * @param handle         MIOpen handle (input)
+ * @param probsDesc      Descriptor of probs: [max time steps, batch, classes] (input)
+ * @param gradientsDesc  Descriptor of gradients: probs' lengths (input)
+ * @param labels         Host array: the labels of every batch item, concatenated (input)
+ * @param labelLengths   Host array: the label count of each batch item (input)
+ * @param inputLengths   Host array: the time steps of each batch item (input)
+ * @param algo           CTC loss algorithm (input)
+ * @param ctcLossDesc    CTC loss descriptor (input)
+ * @param workSpaceSize  Bytes of workspace (output)
+ * @return               miopenStatus_t
+ */
+MIOPEN_EXPORT miopenStatus_t
+miopenGetCTCLossWorkspaceSize(miopenHandle_t handle,
+                              const miopenTensorDescriptor_t probsDesc,
+                              const miopenTensorDescriptor_t gradientsDesc,
+                              const int* labels,
+                              const int* labelLengths,
+                              const int* inputLengths,
+                              miopenCTCLossAlgo_t algo,
+                              const miopenCTCLossDescriptor_t ctcLossDesc,
+                              size_t* workSpaceSize);
+
+/*! @brief CTC loss and its gradient: losses[b] = -log p(labels of b | probs of b over its
+ * inputLengths[b] time steps), gradients = d losses[b] / d probs (zero past inputLengths[b])
+ * @param handle         MIOpen handle (input)
+ * @param probsDesc      Descriptor of probs: [max time steps, batch, classes] (input)
+ * @param probs          Activations (apply_softmax_layer) or log probabilities (input)
+ * @param labels         Host array: the labels of every batch item, concatenated (input)
+ * @param labelLengths   Host array: the label count of each batch item (input)
+ * @param inputLengths   Host array: the time steps of each batch item (input)
+ * @param losses         The loss of each batch item, of probs' type (output)
+ * @param gradientsDesc  Descriptor of gradients: probs' lengths and type (input)
+ * @param gradients      The gradients (output)
+ * @param algo           CTC loss algorithm (input)
+ * @param ctcLossDesc    CTC loss descriptor (input)
+ * @param workSpace      Workspace (input)
+ * @param workSpaceSize  Bytes of workSpace, at least miopenGetCTCLossWorkspaceSize's (input)
+ * @return               miopenStatus_t
+ */
+MIOPEN_EXPORT miopenStatus_t miopenCTCLoss(miopenHandle_t handle,
+                                           const miopenTensorDescriptor_t probsDesc,
+                                           const void* probs,
+                                           const int* labels,
+                                           const int* labelLengths,
+                                           const int* inputLengths,
+                                           void* losses,
+                                           const miopenTensorDescriptor_t gradientsDesc,
+                                           void* gradients,
+                                           miopenCTCLossAlgo_t algo,
+                                           const miopenCTCLossDescriptor_t ctcLossDesc,
+                                           void* workSpace,
+                                           size_t workSpaceSize);
+
+/* ------------------------------------------------------------------------------------------ */
 /* miopen_cy extensions (not in MIOpen)                                                       */
 /* ------------------------------------------------------------------------------------------ */
 

@@ -105,7 +105,18 @@ __device__ inline void LoadGroup(const T* a, int64_t off, int cnt, bool vec, Acc
 /// G consecutive reduced elements (G = p.group: 16 bytes of T on row plans whose innermost
 /// reduced dim is contiguous, else 1), groups lane, lane + ry, ..., in order, kBatch groups in
 /// flight; then the block's lanes fold by a fixed tree. Every order depends on the shape alone.
-template <class T, class Acc, int OP, int G>
+/// Folds x (the element of reduced index idx) into (v, vi); without indices (kIdx false) the
+/// index is never tracked.
+template <int OP, bool kIdx, class Acc>
+__device__ inline void FoldOne(Acc& v, int& vi, Acc x, int64_t idx, int np)
+{
+    if constexpr(kIdx)
+        ReduceFold<OP>(v, vi, ReducePre<OP>(x), static_cast<int>(idx), np);
+    else
+        ReduceFoldValue<OP>(v, ReducePre<OP>(x), np);
+}
+
+template <class T, class Acc, int OP, int G, bool kIdx>
 __device__ inline void PartialBody(const ReducePlan& p, Acc alpha, Acc beta, const T* a, T* c,
                                    int32_t* indices, Acc* part_v, int32_t* part_i, bool vec,
                                    Acc* sv, int* si)
@@ -128,28 +139,57 @@ __device__ inline void PartialBody(const ReducePlan& p, Acc alpha, Acc beta, con
         const int64_t st    = last >= 0 ? p.r_strides[last] : 0;
         const int64_t step  = int64_t{p.ry} * G; // elements between a lane's groups
         int64_t r           = begin + int64_t{lane} * G;
-        if(r < end)
+        // groups in flight a lane: 4 (64 bytes) when G > 1 unless the loaded values would take
+        // more than 64 registers; 16-32 bytes of the scalar types
+        constexpr int kVals  = static_cast<int>(256 / (G * sizeof(Acc)));
+        constexpr int kBatch = G > 1 ? (kVals < 4 ? kVals : 4) : (sizeof(T) <= 2 ? 8 : 4);
+        if(p.ndim_r <= 1 && r < end)
+        {
+            // One reduced dim (stride st): a pointer walk, full batches then the tail's groups.
+            const T* q          = a + base + r * st;
+            const int64_t qstep = step * st;
+            for(; r + (kBatch - 1) * step + G <= end; r += kBatch * step, q += kBatch * qstep)
+            {
+                Acc x[kBatch][G];
+#pragma unroll
+                for(int u = 0; u < kBatch; ++u)
+                    LoadGroup<T, Acc, G>(q + u * qstep, 0, G, vec, x[u]);
+#pragma unroll
+                for(int u = 0; u < kBatch; ++u)
+#pragma unroll
+                    for(int j = 0; j < G; ++j)
+                        FoldOne<OP, kIdx>(v, vi, x[u][j], r + u * step + j, np);
+            }
+            for(; r < end; r += step, q += qstep)
+            {
+                const int cnt = end - r < G ? static_cast<int>(end - r) : G;
+                Acc x[G];
+                LoadGroup<T, Acc, G>(q, 0, cnt, vec, x);
+#pragma unroll
+                for(int j = 0; j < G; ++j)
+                    if(j < cnt)
+                        FoldOne<OP, kIdx>(v, vi, x[j], r + j, np);
+            }
+        }
+        else if(r < end)
         {
             // (row, i): r's position as (row of the outer reduced dims, index in the innermost);
             // a group never straddles two rows (the plan's rule for G > 1).
             int64_t row  = r / ilen;
             int64_t i    = r - row * ilen;
             int64_t roff = DimOffset(last > 0 ? last : 0, p.r_lens, p.r_strides, row);
-            // groups in flight a lane: 4 (64 bytes) when G > 1 unless the loaded values would
-            // take more than 64 registers; 16-32 bytes of the scalar types
-            constexpr int kVals  = static_cast<int>(256 / (G * sizeof(Acc)));
-            constexpr int kBatch = G > 1 ? (kVals < 4 ? kVals : 4) : (sizeof(T) <= 2 ? 8 : 4);
             while(r < end)
             {
                 int64_t off[kBatch];
-                int rr[kBatch], cnt[kBatch];
+                int64_t rr[kBatch];
+                int cnt[kBatch];
 #pragma unroll
                 for(int u = 0; u < kBatch; ++u)
                 {
                     const int64_t left = end - r;
                     cnt[u] = left <= 0 ? 0 : (left < G ? static_cast<int>(left) : G);
                     off[u] = base + roff + i * st;
-                    rr[u]  = static_cast<int>(r);
+                    rr[u]  = r;
                     r += step;
                     i += step;
                     if(i >= ilen && r < end)
@@ -168,7 +208,7 @@ __device__ inline void PartialBody(const ReducePlan& p, Acc alpha, Acc beta, con
 #pragma unroll
                     for(int j = 0; j < G; ++j)
                         if(j < cnt[u])
-                            ReduceFold<OP>(v, vi, ReducePre<OP>(x[u][j]), rr[u] + j, np);
+                            FoldOne<OP, kIdx>(v, vi, x[u][j], rr[u] + j, np);
             }
         }
     }
@@ -242,16 +282,26 @@ __device__ inline void FinishBody(const ReducePlan& p, Acc alpha, Acc beta, T* c
         FinishOne<T, Acc, OP>(p, n, sv[tid], si[tid], alpha, beta, c, indices);
 }
 
+// The partial body's variants: 16-byte groups (fp32 accumulation only: the plan groups no other)
+// with or without indices (only MIN / MAX / AMAX track them), or single elements.
 template <class T, class Acc, int OP, class... Args>
 __device__ inline void PartialBodyVec(Args&&... args)
 {
-    PartialBody<T, Acc, OP, ReduceGroup(sizeof(T))>(args...);
+    PartialBody<T, Acc, OP, ReduceGroup(sizeof(T)), false>(args...);
 }
 
 template <class T, class Acc, int OP, class... Args>
+__device__ inline void PartialBodyVecIdx(Args&&... args)
+{
+    PartialBody<T, Acc, OP, ReduceGroup(sizeof(T)), kReduceIsExtreme<OP>>(args...);
+}
+
+// Single elements track the index of MIN / MAX / AMAX whether wanted or not (one variant fewer
+// to compile; these plans are the less common ones).
+template <class T, class Acc, int OP, class... Args>
 __device__ inline void PartialBodyScalar(Args&&... args)
 {
-    PartialBody<T, Acc, OP, 1>(args...);
+    PartialBody<T, Acc, OP, 1, kReduceIsExtreme<OP>>(args...);
 }
 
 #define MIOPEN_REDUCE_SWITCH(BODY, ...)                                                     \
@@ -274,13 +324,23 @@ __global__ void __launch_bounds__(kReduceThreads)
 {
     __shared__ Acc sv[kReduceThreads];
     __shared__ int si[kReduceThreads];
-    constexpr int G = ReduceGroup(sizeof(T));
-    const bool vec  = (reinterpret_cast<uintptr_t>(a) & 15) == 0;
-    if(p.group == G && G > 1)
-        MIOPEN_REDUCE_SWITCH(PartialBodyVec, p, alpha, beta, a, c, indices, part_v, part_i, vec, sv, si)
-    else
-        MIOPEN_REDUCE_SWITCH(PartialBodyScalar, p, alpha, beta, a, c, indices, part_v, part_i,
-                             false, sv, si)
+    if constexpr(std::is_same_v<Acc, float>)
+    {
+        constexpr int G = ReduceGroup(sizeof(T));
+        if(p.group == G)
+        {
+            const bool vec = (reinterpret_cast<uintptr_t>(a) & 15) == 0;
+            if(p.want_indices != 0)
+                MIOPEN_REDUCE_SWITCH(PartialBodyVecIdx, p, alpha, beta, a, c, indices, part_v,
+                                     part_i, vec, sv, si)
+            else
+                MIOPEN_REDUCE_SWITCH(PartialBodyVec, p, alpha, beta, a, c, indices, part_v,
+                                     part_i, vec, sv, si)
+            return;
+        }
+    }
+    MIOPEN_REDUCE_SWITCH(PartialBodyScalar, p, alpha, beta, a, c, indices, part_v, part_i, false,
+                         sv, si)
 }
 
 template <class T, class Acc>

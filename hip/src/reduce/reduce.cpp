@@ -169,8 +169,9 @@ ReducePlan MakeReducePlan(const ReduceTensorDescriptor& desc, const TensorDescri
     // group starts 16-byte aligned (relative to A) within one row: the other strides multiples
     // of the group, and the innermost length too unless it is the only reduced dim (then only
     // the last group is short).
+    // fp32 accumulation only (fp64 accumulation is the rare case; it reads single elements).
     const int g = ReduceGroup(DataTypeSize(aDesc.Type()));
-    if(!p.column && g > 1 && p.ndim_r > 0 && p.r_strides[p.ndim_r - 1] == 1 &&
+    if(!p.column && !ReduceAccDouble(desc, aDesc.Type()) && p.ndim_r > 0 && p.r_strides[p.ndim_r - 1] == 1 &&
        (p.ndim_r == 1 || p.r_lens[p.ndim_r - 1] % g == 0))
     {
         bool aligned = true;

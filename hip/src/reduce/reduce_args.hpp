@@ -60,8 +60,8 @@ struct ReducePlan
     int chunks  = 1;
     int64_t chunk = 1; // a multiple of group
     // Reduced elements a GPU lane folds as one group (one 16-byte load): ReduceGroup(element
-    // size) on row plans whose innermost reduced dim is contiguous and whose groups never
-    // straddle two rows or leave 16-byte alignment; else 1.
+    // size) on row plans with fp32 accumulation whose innermost reduced dim is contiguous and
+    // whose groups never straddle two rows or leave 16-byte alignment; else 1.
     int group = 1;
     // The CPU's tile of outputs per work item (column plans: consecutive outputs of the
     // innermost kept dim).
@@ -168,6 +168,23 @@ MIOPEN_CY_REDUCE_HD inline void ReduceFold(Acc& a, int& ia, Acc b, int ib, int n
             a  = b;
             ia = ib;
         }
+    }
+    else if constexpr(OP == MIOPEN_REDUCE_TENSOR_MUL)
+        a *= b;
+    else
+        a += b;
+}
+
+/// Folds value b into a when no index is wanted: the value ReduceFold would keep (MIN / MAX /
+/// AMAX: strictly better wins, NaN as ReduceReplaces; a NaN's payload may be another NaN's).
+template <int OP, class Acc>
+MIOPEN_CY_REDUCE_HD inline void ReduceFoldValue(Acc& a, Acc b, int nan_propagate)
+{
+    if constexpr(kReduceIsExtreme<OP>)
+    {
+        const bool better = OP == MIOPEN_REDUCE_TENSOR_MIN ? b < a : b > a;
+        if(nan_propagate ? (ReduceIsNan(b) || (!ReduceIsNan(a) && better)) : better)
+            a = b;
     }
     else if constexpr(OP == MIOPEN_REDUCE_TENSOR_MUL)
         a *= b;
