@@ -95,6 +95,24 @@ def test_fwd_bias_strided_and_layouts(handle, rng, order):
     assert y.gaps_untouched()
 
 
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("alpha,beta", [(1.0, 0.0), (0.5, 0.25)])
+@pytest.mark.parametrize("shape", [(3, 64, 5, 7), (2, 24, 3, 5), (2, 16, 2, 3, 5)],
+                         ids=["c64", "c24", "5d-c16"])
+def test_fwd_bias_channels_last_packed(handle, rng, shape, alpha, beta, dt):
+    """Packed channels-last y with C a multiple of 8: the GPU's vector path over whole pixels
+    (a thread's channels the same in every vector where C / W divides the block: c64, c16; else
+    read per vector: c24 fp16/bf16), b with a C stride of 2."""
+    order = (0,) + tuple(range(2, len(shape))) + (1,)
+    ym, yv, ys = layout(shape, order, rng, dt)
+    b = Strided(bshape(shape), pad=(0,) * (len(shape) - 1) + (1,), dtype=np_dtype(dt))
+    b.view[...] = random_stored(bshape(shape), dt, rng)
+    y0 = yv.copy()
+    mi.convolutionForwardBias(handle, alpha, b.desc(dt), b.buf, beta, desc(shape, ys, dtype=dt), ym)
+    check_typed(yv, fwd_expect(y0, b.view, alpha, beta), dt)
+    assert b.gaps_untouched()
+
+
 @settings(max_examples=30, deadline=None)
 @given(shape=st.lists(st.integers(1, 7), min_size=4, max_size=5), strided=st.booleans(),
        ab=st.sampled_from([(1.0, 0.0), (0.5, 1.5)]), seed=st.integers(0, 2**16))

@@ -3,8 +3,9 @@
 // reduction, common/reduce.hpp), then one thread per channel adds its chunks in order
 // (deterministic) and blends, rounding db once. The forward bias is OpTensor
 // (tensor/tensor_op.hip), as in MIOpen, except on packed tensors: BiasFwdPacked, a block over a
-// balanced chunk of one (n, c) plane, the channel's bias read once per block, U 16-byte vectors
-// of y in flight a thread; the expression is OpTensor Add's (alpha * y + alpha * b, then
+// balanced chunk of one (n, c) plane, the channel's bias read once per block (or, channels-last,
+// a chunk of whole pixels, a thread's W channels' biases read once), U 16-byte vectors of y in
+// flight a thread; the expression is OpTensor Add's (alpha * y + alpha * b, then
 // + beta * y). Every kernel is one template over the storage type (fp32, fp16, bf16): values
 // widen to fp32 on load, 16 bytes a thread per access (4 fp32 or 8 fp16/bf16 elements).
 #include "kernels/bias/bias_kernels.hpp"
@@ -46,16 +47,32 @@ __device__ inline float BiasY(float y, float b, float alpha, float beta, bool re
     return read_out ? r + beta * y : r;    // Blend
 }
 
-template <class T, bool ReadOut>
+template <class T, bool ReadOut, bool Last>
 __global__ void __launch_bounds__(kBiasFwdThreads) BiasFwdPacked(BiasFwdPackedArgs<T> p)
 {
     constexpr int W     = kVecOf<T>;
-    const int64_t plane = blockIdx.x / p.chunks; // n * C + c
+    const int64_t plane = Last ? 0 : blockIdx.x / p.chunks; // NC[D]HW: n * C + c
     const int64_t chunk = blockIdx.x - plane * p.chunks;
     const int64_t begin = chunk * p.chunk_q;
     const int64_t end   = begin + p.chunk_q < p.plane_q ? begin + p.chunk_q : p.plane_q;
     T* y                = p.y + plane * p.plane_q * W;
-    const float b       = LoadFloat(p.b + (plane % p.channels) * p.b_stride);
+    // The W channels' biases of a vector: NC[D]HW one channel a block; N[D]HWC the vector's
+    // channels, the same for all of a thread's vectors when cq divides the block (fixed).
+    float bv[W];
+    auto load_b = [&](int64_t k) {
+#pragma unroll
+        for(int j = 0; j < W; ++j)
+            bv[j] = LoadFloat(p.b + (k + j) * p.b_stride);
+    };
+    if(!Last)
+    {
+        const float b = LoadFloat(p.b + (plane % p.channels) * p.b_stride);
+#pragma unroll
+        for(int j = 0; j < W; ++j)
+            bv[j] = b;
+    }
+    else if(p.fixed)
+        load_b(static_cast<int64_t>(threadIdx.x % static_cast<unsigned>(p.cq)) * W);
     for(int64_t q0 = begin + threadIdx.x; q0 < end; q0 += int64_t{kBiasFwdThreads} * kBiasFwdUnroll)
     {
         float v[kBiasFwdUnroll][W];
@@ -72,10 +89,12 @@ __global__ void __launch_bounds__(kBiasFwdThreads) BiasFwdPacked(BiasFwdPackedAr
             const int64_t q = q0 + u * kBiasFwdThreads;
             if(q >= end)
                 continue;
+            if(Last && !p.fixed)
+                load_b(static_cast<int64_t>(static_cast<uint32_t>(q % p.cq)) * W);
             float r[W];
 #pragma unroll
             for(int j = 0; j < W; ++j)
-                r[j] = BiasY(v[u][j], b, p.alpha, p.beta, ReadOut);
+                r[j] = BiasY(v[u][j], bv[j], p.alpha, p.beta, ReadOut);
             StoreVec<T, W>(y + q * W, r);
         }
     }
@@ -156,10 +175,17 @@ __global__ void __launch_bounds__(kBiasBwdThreads)
 template <class T>
 void LaunchBiasFwdPacked(const BiasFwdPackedArgs<T>& p, const Launch& l)
 {
-    if(p.beta != 0.0f)
-        MIOPEN_CY_LAUNCH((BiasFwdPacked<T, true>), l, 0, p);
+    if(p.cq > 0)
+    {
+        if(p.beta != 0.0f)
+            MIOPEN_CY_LAUNCH((BiasFwdPacked<T, true, true>), l, 0, p);
+        else
+            MIOPEN_CY_LAUNCH((BiasFwdPacked<T, false, true>), l, 0, p);
+    }
+    else if(p.beta != 0.0f)
+        MIOPEN_CY_LAUNCH((BiasFwdPacked<T, true, false>), l, 0, p);
     else
-        MIOPEN_CY_LAUNCH((BiasFwdPacked<T, false>), l, 0, p);
+        MIOPEN_CY_LAUNCH((BiasFwdPacked<T, false, false>), l, 0, p);
 }
 
 template <class T>

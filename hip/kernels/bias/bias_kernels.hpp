@@ -31,7 +31,9 @@ void LaunchBiasBwdNchw4(const BiasBwdNchw4Args& a, const Launch& l, const T* dy,
 
 /// bias_fwd_packed: y = alpha * y + alpha * b[c] (+ beta * y) on packed NC[D]HW y whose
 /// per-(n, c) plane is a whole number of 16-byte vectors (W = 16 / sizeof(T) elements), y 16-byte
-/// aligned. A block owns a balanced chunk of one plane (planes * chunks blocks).
+/// aligned. A block owns a balanced chunk of one plane (planes * chunks blocks). Channels-last
+/// (cq > 0): packed N[D]HWC y with C a multiple of W is one plane of whole pixels (chunks
+/// multiples of cq vectors), vector q's channels (q % cq) * W onwards.
 template <class T>
 struct BiasFwdPackedArgs
 {
@@ -42,6 +44,8 @@ struct BiasFwdPackedArgs
     int64_t plane_q  = 0;   // vectors per (n, c) plane
     int64_t chunk_q  = 0;   // vectors per block
     int64_t chunks   = 1;   // blocks per plane
+    int64_t cq       = 0;   // channels-last: vectors a pixel (C / W); 0: NC[D]HW
+    int fixed        = 0;   // channels-last: cq divides kBiasFwdThreads
     float alpha      = 1.0f;
     float beta       = 0.0f;
 };

@@ -1,8 +1,9 @@
 // Launchers of the bias ops: forward is OpTensor Add with y as A and C (MIOpen's definition),
-// BiasFwdPacked on packed y; backward the per-channel reduction of bias.hip (BiasBwdNchw4 on
+// BiasFwdPacked on packed y (NC[D]HW or N[D]HWC); backward the per-channel reduction of bias.hip (BiasBwdNchw4 on
 // packed dy, else the group reduction) with its partial sums in the handle's scratch.
 #include "bias/bias_args.hpp"
 #include "kernels/bias/bias_kernels.hpp"
+#include "kernels/batchnorm/bn_layout.hpp"
 #include "kernels/common/group_plan.hpp"
 #include "kernels/common/launch_common.hpp"
 #include "tensor/tensor_args.hpp"
@@ -12,16 +13,39 @@
 namespace miopen::gpu {
 namespace {
 
-/// BiasFwdPacked where y is packed, 16-byte aligned and its (n, c) planes whole 16-byte vectors;
-/// false: nothing launched.
+/// BiasFwdPacked where y is 16-byte aligned and packed, NC[D]HW with its (n, c) planes whole
+/// 16-byte vectors or N[D]HWC with C whole vectors; false: nothing launched.
 template <class T>
 bool ForwardBiasPacked(Handle& h, float alpha, const TensorDescriptor& bDesc, const T* b,
                        float beta, const TensorDescriptor& yDesc, T* y)
 {
     constexpr int64_t W = 16 / sizeof(T);
-    if(!yDesc.IsPacked() || yDesc.NumDims() < 2 || (reinterpret_cast<uintptr_t>(y) & 15) != 0)
+    if(yDesc.NumDims() < 2 || (reinterpret_cast<uintptr_t>(y) & 15) != 0)
         return false;
     const auto& lens = yDesc.Lens();
+    if(!yDesc.IsPacked())
+    {
+        // packed channels-last: whole pixels a block, C a multiple of W
+        const int64_t c     = static_cast<int64_t>(lens[1]);
+        const int64_t numel = static_cast<int64_t>(yDesc.ElementSize());
+        if(!PackedChannelsLast(yDesc) || c % W != 0 || numel <= 0)
+            return false;
+        BiasFwdPackedArgs<T> p;
+        p.y = y, p.b = b, p.alpha = alpha, p.beta = beta;
+        p.b_stride = static_cast<int64_t>(bDesc.Strides()[1]);
+        p.channels = c;
+        p.plane_q  = numel / W;
+        p.cq       = c / W;
+        p.fixed    = kBiasFwdThreads % p.cq == 0 ? 1 : 0;
+        PlanBalancedChunks(p.plane_q, int64_t{kBiasFwdThreads} * kBiasFwdUnroll, p.chunk_q, p.chunks);
+        p.chunk_q = (p.chunk_q + p.cq - 1) / p.cq * p.cq;
+        p.chunks  = (p.plane_q + p.chunk_q - 1) / p.chunk_q;
+        if(p.chunks >= (int64_t{1} << 31))
+            return false;
+        LaunchBiasFwdPacked(p, On(h, D1(static_cast<unsigned>(p.chunks)), D1(kBiasFwdThreads)));
+        CheckLaunch("miopenConvolutionForwardBias");
+        return true;
+    }
     int64_t plane    = 1;
     for(size_t d = 2; d < lens.size(); ++d)
         plane *= static_cast<int64_t>(lens[d]);

@@ -98,6 +98,34 @@ __device__ inline float EpilogueActivate(const ConvEpilogueK<T>& e, float v)
     }
 }
 
+/// The activation on N values of one thread at once: one uniform switch for all N (a store
+/// stage that holds N consecutive channels in registers).
+template <class T, int N>
+__device__ inline void EpilogueActivateN(const ConvEpilogueK<T>& e, float (&v)[N])
+{
+    auto each = [&](const auto& op) {
+#pragma unroll
+        for(int j = 0; j < N; ++j)
+            v[j] = EpilogueAct<T>(op, v[j]);
+    };
+    switch(e.act)
+    {
+    case miopenActivationPASTHRU: return;
+    case miopenActivationLOGISTIC: each(Logistic{}); return;
+    case miopenActivationTANH: each(Tanh{e.act_alpha, e.act_beta}); return;
+    case miopenActivationRELU: each(Relu{}); return;
+    case miopenActivationSOFTRELU: each(SoftRelu{}); return;
+    case miopenActivationABS: each(Abs{}); return;
+    case miopenActivationPOWER:
+        each(Power{e.act_alpha, e.act_beta, e.act_gamma, e.act_beta * e.act_gamma,
+                   e.act_gamma - 1.0f});
+        return;
+    case miopenActivationCLIPPEDRELU: each(ClippedRelu{e.act_alpha}); return;
+    case miopenActivationLEAKYRELU: each(LeakyRelu{e.act_alpha}); return;
+    default: each(Elu{e.act_alpha}); return;
+    }
+}
+
 /// The whole epilogue: the affine part, then the activation (rounded by the caller's store).
 template <class T>
 __device__ inline float EpilogueApply(const ConvEpilogueK<T>& e, float acc, int k, size_t i)

@@ -100,6 +100,10 @@ static_assert(BM * (BN / 8) % kThreads == 0, "the output tile's chunks divide am
 static_assert(kPassesT == kPasses, "backward data's B copies (ChunkCopy<kPasses>) match the transposed passes");
 /// The forward / backward data kernel's dynamic shared memory: kStages stages.
 constexpr int kRingBytes = mma::kStages * kStageElems * 2;
+/// A fused epilogue's output tile staged in fp32 ([BM][LDOF] floats in the ring), so that the
+/// epilogue runs in the 16-byte pass, where a thread's 8 channels are the same in every chunk.
+constexpr int LDOF = BN + 4;
+static_assert(BM * LDOF * 4 <= kRingBytes, "the fp32 output tile fits the ring");
 
 struct Args
 {
@@ -523,17 +527,54 @@ __global__ void MIOPEN_CY_IGEMM_MMA_BOUNDS
         // 128 channels written as 16-byte stores (channels all in or all out: cols % 8 == 0).
         if constexpr(!Bwd)
             __syncthreads();
-        uint16_t* const so = smem;
         const int ntile = wn * mma::kWarpN;
-        Mma::Store(acc, lane, [&](int r, int c, float v) {
-            if constexpr(Epi)
+        if constexpr(Epi)
+        {
+            // The fused epilogue: the fp32 tile through shared memory; a thread's chunks all
+            // start at column cj, so its 8 channels' scale and shift are read once, and the
+            // activation's mode is switched on once a chunk (per element, in the fragments'
+            // order, the parameter loads serialised with the stores: 3-4x the kernel's time).
+            float* const sf = reinterpret_cast<float*>(smem);
+            Mma::Store(acc, lane, [&](int r, int c, float v) { sf[(mt + r) * LDOF + ntile + c] = v; });
+            __syncthreads();
+            static_assert(kThreads % (BN / 8) == 0, "a thread's chunks share their columns");
+            const int cj    = (tid % (BN / 8)) * 8;
+            const bool cols = n0 + cj < a.cols;
+            const int ch    = first + n0 + cj;
+            float sc[8], sh[8];
+#pragma unroll
+            for(int j = 0; j < 8; ++j)
             {
-                // the epilogue at (row m, column n), in bounds only (z and the channel's
-                // parameters are read there; the others are never written out)
-                const int m = m0 + mt + r, n = nw + c;
-                if(m < M && n < a.cols)
-                    v = EpilogueApply(epi, v, first + n, static_cast<size_t>(m) * pitch + first + n);
+                sc[j] = cols && epi.scale != nullptr ? epi.scale[ch + j] : 1.0f;
+                sh[j] = cols && epi.shift != nullptr ? epi.shift[ch + j] : 0.0f;
             }
+#pragma unroll
+            for(int i = 0; i < BM * (BN / 8) / kThreads; ++i)
+            {
+                const int r  = (tid + i * kThreads) / (BN / 8);
+                const int ro = m0 + r < M ? (m0 + r) * pitch : -1;
+                if(ro < 0 || !cols)
+                    continue;
+                float v[8];
+                const float4 lo = *reinterpret_cast<const float4*>(sf + r * LDOF + cj);
+                const float4 hi = *reinterpret_cast<const float4*>(sf + r * LDOF + cj + 4);
+                v[0] = lo.x, v[1] = lo.y, v[2] = lo.z, v[3] = lo.w;
+                v[4] = hi.x, v[5] = hi.y, v[6] = hi.z, v[7] = hi.w;
+#pragma unroll
+                for(int j = 0; j < 8; ++j)
+                {
+                    float t = epi.alpha * v[j];
+                    if(epi.z != nullptr)
+                        t = fmaf(epi.alpha2, LoadFloat(epi.z + ro + ch + j), t);
+                    v[j] = fmaf(sc[j], t, sh[j]);
+                }
+                EpilogueActivateN<T, 8>(epi, v);
+                StoreVec<T, 8>(reinterpret_cast<T*>(out + ro + ch), v);
+            }
+            return;
+        }
+        uint16_t* const so = smem;
+        Mma::Store(acc, lane, [&](int r, int c, float v) {
             so[(mt + r) * LDO + ntile + c] = DeviceFloatTo<T>(v).bits;
         });
         __syncthreads();

@@ -343,7 +343,8 @@ ConvInvoker Gemm1x1Invoker(const Handle& handle, const ConvProblem& p)
         const bool split = need > 0 && r.workspace != nullptr && r.workspace_size >= need;
         for(long grp = 0; grp < g.g; ++grp)
         {
-            const gpu::SgemmArgs s = ForGroup(base, g, dir, grp, r);
+            gpu::SgemmArgs s = ForGroup(base, g, dir, grp, r);
+            s.epilogue       = r.epilogue; // forward, one group (GemmSolver::CarriesEpilogue)
             if(split)
                 gpu::LaunchSgemmWith(s, tile, splits, false, static_cast<float*>(r.workspace), h->Stream());
             else if(need == 0)
@@ -511,6 +512,7 @@ ConvInvoker Gemm1x1SplitInvoker(const Handle& handle, const ConvProblem& p)
             a.a = static_cast<const float*>(r.w) + grp * g.kpg * g.ws[0];
             a.b = xb + grp * g.cpg * (s.strided ? os : g.xs[1]);
             a.c = static_cast<float*>(r.y) + grp * g.kpg * g.ys[1];
+            a.epilogue = r.epilogue; // one group (CarriesEpilogue)
             gpu::LaunchSgemmWith(a, s.tile, s.splits, true, part, h->Stream());
         }
     };

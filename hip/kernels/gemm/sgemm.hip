@@ -14,8 +14,11 @@
 // workspace that SgemmSplitReduce adds in part order. Deterministic either way. A folded GEMM
 // (the batch as columns) may split its k range the same way: its parts are m x (batch * n)
 // matrices that the reduction unfolds into the images.
+// A convolution's fused epilogue (SgemmArgs::epilogue: C's rows its channels) is applied to each
+// sum as it is stored, or by the split's reduction; a run-time flag, not a variant.
 // Variants: the tile (kSgemmTiles shapes) x the step (8, 16) x trans_a x trans_b x vectorised loads.
 #include "kernels/common/device.hpp"
+#include "kernels/common/epilogue.hpp"
 #include "kernels/gemm/sgemm.hpp"
 
 #include <algorithm>
@@ -42,6 +45,8 @@ struct SgemmK
     int bk;          // the kernel's reduction step (8 or 16)
     int fold;        // > 0: the batch folded into the columns (A shared, B not transposed): column
                      // j is column j % fold of image j / fold (B and C offsets via sb and sc)
+    int has_epi;     // a convolution's fused epilogue (rows: channels), in the store or the
+    ConvEpilogueK<float> epi;   // split's reduction
 };
 
 /// Offset of column j in B (not transposed) or C: folded columns step to the next image.
@@ -51,6 +56,23 @@ __device__ inline int64_t ColumnOffset(int j, int fold, int64_t stride)
         return j;
     const int img = j / fold;
     return img * stride + (j - img * fold);
+}
+
+/// The fused epilogue on row m's 4 sums at columns n..n+3 of `row` (C's row, p.c-relative
+/// element offsets for z): the channel's scale s and shift b read once a row by the caller, the
+/// activation's mode switched on once for the 4.
+__device__ inline void SgemmEpilogue4(const SgemmK& p, float s, float b, float (&v)[4],
+                                      const float* row, int n, int ofold)
+{
+#pragma unroll
+    for(int q = 0; q < 4; ++q)
+    {
+        float t = p.epi.alpha * v[q];
+        if(p.epi.z != nullptr && n + q < p.n)
+            t = fmaf(p.epi.alpha2, p.epi.z[(row - p.c) + ColumnOffset(n + q, ofold, p.sc)], t);
+        v[q] = fmaf(s, t, b);
+    }
+    EpilogueActivateN<float, 4>(p.epi, v);
 }
 
 /// Resident blocks asked of the compiler: a cap of about 128 registers for 256 threads, 168
@@ -275,7 +297,7 @@ Sgemm(SgemmK p)
         }
     }
 
-    // The epilogue: rows ty*4 + i (+ BM/2), columns tx*4 + j (+ BN/2).
+    // The store: rows ty*4 + i (+ BM/2), columns tx*4 + j (+ BN/2).
     float* out;
     int64_t ldc;
     if(!p.sum)
@@ -303,23 +325,34 @@ Sgemm(SgemmK p)
         if(m >= p.m)
             continue;
         float* row = out + int64_t{m} * ldc;
+        // The fused epilogue where this store is C's (a split's reduction applies it instead).
+        const bool epi = p.has_epi && p.part == nullptr;
+        float es = 1.0f, eb = 0.0f;
+        if(epi)
+        {
+            es = p.epi.scale != nullptr ? p.epi.scale[m] : 1.0f;
+            eb = p.epi.shift != nullptr ? p.epi.shift[m] : 0.0f;
+        }
 #pragma unroll
         for(int h = 0; h < 2; ++h)
         {
             const int n = n0 + tx * 4 + h * (BN / 2);
+            float v[4] = {acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]};
+            if(epi && n < p.n)
+                SgemmEpilogue4(p, es, eb, v, row, n, ofold);
             if(vec)
             {
                 // (Folded: the image's column count is a multiple of 4, so the run is in one image.)
                 if(n < p.n)
                     *reinterpret_cast<float4*>(row + ColumnOffset(n, ofold, p.sc)) =
-                        make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
+                        make_float4(v[0], v[1], v[2], v[3]);
             }
             else
             {
 #pragma unroll
                 for(int q = 0; q < 4; ++q)
                     if(n + q < p.n)
-                        row[ColumnOffset(n + q, ofold, p.sc)] = acc[i][4 * h + q];
+                        row[ColumnOffset(n + q, ofold, p.sc)] = v[q];
             }
         }
     }
@@ -328,7 +361,7 @@ Sgemm(SgemmK p)
 /// C[m][n] = sum over parts (in order) of part[z][m][n]; fold > 0: column j of the part is column
 /// j % fold of image j / fold of C (images stride_c apart).
 __global__ void SgemmSplitReduce(const float* part, int parts, int m, int n, float* c, int64_t ldc,
-                                 int fold, int64_t stride_c)
+                                 int fold, int64_t stride_c, int has_epi, ConvEpilogueK<float> epi)
 {
     const int64_t total = int64_t{m} * n;
     for(int64_t e = int64_t{blockIdx.x} * blockDim.x + threadIdx.x; e < total;
@@ -337,16 +370,19 @@ __global__ void SgemmSplitReduce(const float* part, int parts, int m, int n, flo
         float s = 0.0f;
         for(int z = 0; z < parts; ++z)
             s += part[z * total + e];
-        const int64_t r = e / n;
-        const int j     = static_cast<int>(e - r * n);
-        c[r * ldc + ColumnOffset(j, fold, stride_c)] = s;
+        const int64_t r   = e / n;
+        const int j       = static_cast<int>(e - r * n);
+        const int64_t off = r * ldc + ColumnOffset(j, fold, stride_c);
+        if(has_epi)
+            s = EpilogueApply(epi, s, static_cast<int>(r), static_cast<size_t>(off));
+        c[off] = s;
     }
 }
 
 /// SgemmSplitReduce four columns a thread (n and fold multiples of 4, part and C 16-byte aligned,
 /// ldc and stride_c multiples of 4): the same sums in the same order.
 __global__ void SgemmSplitReduce4(const float4* part, int parts, int m, int n, float* c, int64_t ldc,
-                                  int fold, int64_t stride_c)
+                                  int fold, int64_t stride_c, int has_epi, ConvEpilogueK<float> epi)
 {
     const int n4        = n / 4;
     const int64_t total = int64_t{m} * n4;
@@ -359,9 +395,19 @@ __global__ void SgemmSplitReduce4(const float4* part, int parts, int m, int n, f
             const float4 v = part[z * total + e];
             s.x += v.x; s.y += v.y; s.z += v.z; s.w += v.w;
         }
-        const int64_t r = e / n4;
-        const int j     = static_cast<int>(e - r * n4) * 4;
-        *reinterpret_cast<float4*>(c + r * ldc + ColumnOffset(j, fold, stride_c)) = s;
+        const int64_t r   = e / n4;
+        const int j       = static_cast<int>(e - r * n4) * 4;
+        const int64_t off = r * ldc + ColumnOffset(j, fold, stride_c);
+        if(has_epi)
+        {
+            float v[4] = {s.x, s.y, s.z, s.w};
+#pragma unroll
+            for(int q = 0; q < 4; ++q)
+                v[q] = EpilogueAffine(epi, v[q], static_cast<int>(r), static_cast<size_t>(off + q));
+            EpilogueActivateN<float, 4>(epi, v);
+            s = make_float4(v[0], v[1], v[2], v[3]);
+        }
+        *reinterpret_cast<float4*>(c + off) = s;
     }
 }
 
@@ -423,6 +469,8 @@ void LaunchSgemmTile(const SgemmArgs& g, int tile, int splits, bool fold, float*
     k.part   = nullptr;
     k.per    = 0;
     k.fold   = 0;
+    k.has_epi = g.epilogue != nullptr ? 1 : 0;
+    k.epi     = EpilogueOf<float>(g.epilogue);
     if(fold && SgemmCanFold(g))
     {
         // One GEMM of batch * n columns over the shared A: no partly filled tile per image.
@@ -479,10 +527,11 @@ void LaunchSgemmTile(const SgemmArgs& g, int tile, int splits, bool fold, float*
         const int blocks    = static_cast<int>(std::min<int64_t>((total + 255) / 256, 4096));
         if(r4)
             SgemmSplitReduce4<<<blocks, 256, 0, ToStream(stream)>>>(
-                reinterpret_cast<const float4*>(k.part), zs, g.m, k.n, g.c, g.ldc, k.fold, g.stride_c);
+                reinterpret_cast<const float4*>(k.part), zs, g.m, k.n, g.c, g.ldc, k.fold, g.stride_c,
+                k.has_epi, k.epi);
         else
             SgemmSplitReduce<<<blocks, 256, 0, ToStream(stream)>>>(k.part, zs, g.m, k.n, g.c, g.ldc,
-                                                                   k.fold, g.stride_c);
+                                                                   k.fold, g.stride_c, k.has_epi, k.epi);
     }
 }
 

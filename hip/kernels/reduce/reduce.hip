@@ -140,22 +140,24 @@ __device__ inline void PartialBody(const ReducePlan& p, Acc alpha, Acc beta, con
         const int64_t step  = int64_t{p.ry} * G; // elements between a lane's groups
         int64_t r           = begin + int64_t{lane} * G;
         // groups in flight a lane: 4 (64 bytes) when G > 1 unless the loaded values would take
-        // more than 64 registers; 16-32 bytes of the scalar types
+        // more than 64 registers; single elements 4 (8 of the 8- and 16-bit types), and twice
+        // that on the pointer walk (a column plan's lane walks its rows one load each)
         constexpr int kVals  = static_cast<int>(256 / (G * sizeof(Acc)));
         constexpr int kBatch = G > 1 ? (kVals < 4 ? kVals : 4) : (sizeof(T) <= 2 ? 8 : 4);
+        constexpr int kWalk  = G > 1 ? kBatch : 2 * kBatch;
         if(p.ndim_r <= 1 && r < end)
         {
             // One reduced dim (stride st): a pointer walk, full batches then the tail's groups.
             const T* q          = a + base + r * st;
             const int64_t qstep = step * st;
-            for(; r + (kBatch - 1) * step + G <= end; r += kBatch * step, q += kBatch * qstep)
+            for(; r + (kWalk - 1) * step + G <= end; r += kWalk * step, q += kWalk * qstep)
             {
-                Acc x[kBatch][G];
+                Acc x[kWalk][G];
 #pragma unroll
-                for(int u = 0; u < kBatch; ++u)
+                for(int u = 0; u < kWalk; ++u)
                     LoadGroup<T, Acc, G>(q + u * qstep, 0, G, vec, x[u]);
 #pragma unroll
-                for(int u = 0; u < kBatch; ++u)
+                for(int u = 0; u < kWalk; ++u)
 #pragma unroll
                     for(int j = 0; j < G; ++j)
                         FoldOne<OP, kIdx>(v, vi, x[u][j], r + u * step + j, np);

@@ -17,6 +17,7 @@
 #include "bias/bias.hpp"
 #include "conv/conv_device.hpp"
 #include "conv/convolution.hpp"
+#include "conv/find_db.hpp"
 #include "conv/registry.hpp"
 #include "core/env.hpp"
 #include "core/object.hpp"
@@ -544,6 +545,15 @@ void FusionPlan::Compile(const Handle& handle)
         if(handle.IsGpu() && ops_.size() > 1 && GpuFoldable(ops_, 1) && z_ok)
         {
             const ConvContext ctx{handle};
+            // A carrier's time: Find's measurement where the find-db has one (the estimates do
+            // not tell a split GEMM from an unsplit one), else its estimate.
+            const std::vector<FindDbEntry> recorded = find_db::Load(FindDbName(handle), pp->Key());
+            auto time_of = [&](const ConvSolver& solver) {
+                for(const auto& e : recorded)
+                    if(e.solver == solver.Name())
+                        return static_cast<double>(e.time_ms);
+                return solver.EstimateMs(ctx, *pp);
+            };
             double best = 0.0;
             for(const auto& st : SurveySolvers(ctx, *pp, SIZE_MAX))
             {
@@ -552,7 +562,7 @@ void FusionPlan::Compile(const Handle& handle)
                 if(requested_algo_ &&
                    static_cast<int>(st.solver->Algorithm()) != static_cast<int>(*requested_algo_))
                     continue;
-                const double ms = st.solver->EstimateMs(ctx, *pp);
+                const double ms = time_of(*st.solver);
                 if(epi_solver_ == nullptr || ms < best)
                 {
                     epi_solver_    = st.solver;

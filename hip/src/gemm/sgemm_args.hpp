@@ -8,6 +8,8 @@
 
 namespace miopen::gpu {
 
+struct ConvEpilogueParams; // conv/conv_args.hpp
+
 /// Row-major C[b][m][n] = sum_k opA(A[b])[m][k] * opB(B[b])[k][n], b < batch (C overwritten).
 /// opA: trans_a ? A[k * lda + m] : A[m * lda + k];  opB: trans_b ? B[n * ldb + k] : B[k * ldb + n].
 /// sum_batch: C (one matrix) = sum over b of the products, in b order (deterministic, no atomics).
@@ -17,6 +19,10 @@ struct SgemmArgs {
     const float* a = nullptr; int64_t lda = 0, stride_a = 0;
     const float* b = nullptr; int64_t ldb = 0, stride_b = 0;
     float* c = nullptr;       int64_t ldc = 0, stride_c = 0;
+    /// A forward convolution's fused epilogue (a fusion plan's), applied to each sum before it
+    /// is stored (or by the split's reduction): C's rows are the output channels (its scale
+    /// and shift index), z has C's layout, C[...] at element offset i from c. Null: none.
+    const ConvEpilogueParams* epilogue = nullptr;
 };
 
 /// Runs the GEMM on `stream` (hipStream_t / cudaStream_t; null: the current device's default

@@ -48,6 +48,11 @@ public:
     {
         return conv_gpu::Gemm1x1SplitWorkspaceSize(ctx.handle, p);
     }
+    /// NCHW, one group: a fusion plan's epilogue in the split's reduction (the SGEMM's).
+    bool CarriesEpilogue(const ConvContext& ctx, const ConvProblem& p) const override
+    {
+        return ctx.handle.IsGpu() && p.groups == 1 && !p.IsPackedNHWC() && p.type == miopenFloat;
+    }
     ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
     {
         return conv_gpu::Gemm1x1SplitInvoker(ctx.handle, p);
