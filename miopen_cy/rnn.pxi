@@ -497,17 +497,21 @@ cdef c_layer_piece(str api, Handle handle, RNNDescriptor rnnDesc, layer, TensorD
     cdef miopenTensorDescriptor_t wd = c_tensor(wDesc, "wDesc")
     cdef str pname = "biasDesc" if bias else "paramDesc"
     cdef miopenTensorDescriptor_t pd = c_tensor(pieceDesc, pname)
-    cdef void* pw = c_data(w, "w", api, handle, wDesc, set_)
+    cdef void* pw = NULL
     cdef void* pp = NULL
     cdef str dname = "layerBias" if bias else "layerParam"
-    if set_:
-        pp = c_data(piece, dname, api, handle, pieceDesc, False)
-    elif piece is not None:
-        # the piece's descriptor is an output of the call: size the buffer from a first call
+    if not set_ and piece is not None:
+        # the piece's descriptor is an output of the call: size the buffer from a first call,
+        # before anything is staged (a checked call finishes the staging of host arrays for a
+        # GPU handle: w's device copy would be gone by the second call)
         if bias:
             check_status(miopenGetRNNLayerBias(h, r, li, xd, wd, NULL, pid, pd, NULL))
         else:
             check_status(miopenGetRNNLayerParam(h, r, li, xd, wd, NULL, pid, pd, NULL))
+    pw = c_data(w, "w", api, handle, wDesc, set_)
+    if set_:
+        pp = c_data(piece, dname, api, handle, pieceDesc, False)
+    elif piece is not None:
         pp = c_data(piece, dname, api, handle, pieceDesc, True)
     if bias:
         if set_:

@@ -207,22 +207,22 @@ def test_plan_executes_repeatedly_with_new_parameters(gpu, rng):
 # otherwise (the plan provides the split's workspace).
 
 XDLOPS_TYPES = [pytest.param(mi.miopenHalf, id="fp16"), pytest.param(mi.miopenBFloat16, id="bf16")]
-# fp32 NCHW 1x1 (the SGEMM carries the epilogue in its store, or the split's reduction)
-GEMM_SHAPES = [
-    pytest.param(dict(n=3, c=16, hw=9, k=12, r=1, pad=0), None, id="unsplit-scalar"),  # HW 81
-    pytest.param(dict(n=4, c=32, hw=8, k=20, r=1, pad=0), None, id="unsplit-vector"),  # HW 64
-    pytest.param(dict(n=4, c=1024, hw=4, k=16, r=1, pad=0), "ConvGpuGemmFwd1x1Split", id="split"),
+# fp32 NCHW 1x1 on ConvGpuGemmFwd1x1Split: the epilogue in the split SGEMM's reduction (float4
+# columns where N * HW is a multiple of 4, else one a thread)
+GEMM_SPLIT_SHAPES = [
+    pytest.param(dict(n=4, c=1024, hw=4, k=16, r=1, pad=0), id="reduce4"),
+    pytest.param(dict(n=3, c=1024, hw=3, k=12, r=1, pad=0), id="reduce1"),
 ]
 
 
-@pytest.mark.parametrize("shape,only", GEMM_SHAPES)
+@pytest.mark.parametrize("shape", GEMM_SPLIT_SHAPES)
 @pytest.mark.parametrize("chain", [("bias", "act"), ("bias", "bn", "act"), ("act",)],
                          ids=lambda c: "conv-" + "-".join(c))
-def test_gemm_epilogue(gpu, monkeypatch, shape, only, chain, rng):
-    """fp32 NCHW 1x1: the plan takes the GEMM (GemmFwd1x1_0_1, or the split GEMM alone) and
-    applies the epilogue in its store or split reduction: the one-by-one values and float64."""
-    if only is not None:
-        monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", only)
+def test_gemm_split_epilogue(gpu, monkeypatch, shape, chain, rng):
+    """fp32 NCHW 1x1 with the split GEMM alone enabled: the plan takes it (it carries the
+    epilogue, with the plan's workspace) and applies the epilogue in the split's reduction: the
+    one-by-one values and float64."""
+    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", "ConvGpuGemmFwd1x1Split")
     case = ConvCase(mi.miopenFloat, "NCHW", rng, **shape)
     plan, args, reference, one_by_one = build_conv_plan(case, chain, mi.miopenActivationELU, rng)
     mi.compileFusionPlan(gpu, plan)
@@ -234,12 +234,10 @@ def test_gemm_epilogue(gpu, monkeypatch, shape, only, chain, rng):
     assert rel_l2(as64(y), as64(one_by_one(gpu, mi.miopenConvolutionFwdAlgoGEMM))) <= 1e-6
 
 
-@pytest.mark.parametrize("only", [None, "ConvGpuGemmFwd1x1Split"], ids=["unsplit", "split"])
-def test_gemm_epilogue_residual_alpha(gpu, monkeypatch, only, rng):
-    """miopenConvolutionBiasActivationForward on the fp32 GEMM: alpha1 and alpha2 * z in the
-    SGEMM's store (or its split reduction, with the plan's workspace)."""
-    if only is not None:
-        monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", only)
+def test_gemm_split_epilogue_residual_alpha(gpu, monkeypatch, rng):
+    """miopenConvolutionBiasActivationForward on the split GEMM: alpha1 and alpha2 * z in the
+    split's reduction, with the plan's workspace."""
+    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", "ConvGpuGemmFwd1x1Split")
     case = ConvCase(mi.miopenFloat, "NCHW", rng, n=4, c=1024, hw=4, k=16, r=1, pad=0)
     zd, z = tensor(case.yshape, mi.miopenFloat, "NCHW", rng)
     mode = mi.miopenActivationCLIPPEDRELU

@@ -343,8 +343,7 @@ ConvInvoker Gemm1x1Invoker(const Handle& handle, const ConvProblem& p)
         const bool split = need > 0 && r.workspace != nullptr && r.workspace_size >= need;
         for(long grp = 0; grp < g.g; ++grp)
         {
-            gpu::SgemmArgs s = ForGroup(base, g, dir, grp, r);
-            s.epilogue       = r.epilogue; // forward, one group (GemmSolver::CarriesEpilogue)
+            const gpu::SgemmArgs s = ForGroup(base, g, dir, grp, r);
             if(split)
                 gpu::LaunchSgemmWith(s, tile, splits, false, static_cast<float*>(r.workspace), h->Stream());
             else if(need == 0)

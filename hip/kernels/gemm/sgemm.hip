@@ -14,12 +14,14 @@
 // workspace that SgemmSplitReduce adds in part order. Deterministic either way. A folded GEMM
 // (the batch as columns) may split its k range the same way: its parts are m x (batch * n)
 // matrices that the reduction unfolds into the images.
-// A convolution's fused epilogue (SgemmArgs::epilogue: C's rows its channels) is applied to each
-// sum as it is stored, or by the split's reduction; a run-time flag, not a variant.
+// A convolution's fused epilogue (SgemmArgs::epilogue: C's rows its channels) is applied by the
+// split's reduction only (in the tile kernel's store, with its parameter loads among the stores,
+// it made the GEMM 2x slower on an H200, and its code slowed the plain GEMM by 6-10%).
 // Variants: the tile (kSgemmTiles shapes) x the step (8, 16) x trans_a x trans_b x vectorised loads.
 #include "kernels/common/device.hpp"
 #include "kernels/common/epilogue.hpp"
 #include "kernels/gemm/sgemm.hpp"
+#include "core/errors.hpp"
 
 #include <algorithm>
 
@@ -45,8 +47,8 @@ struct SgemmK
     int bk;          // the kernel's reduction step (8 or 16)
     int fold;        // > 0: the batch folded into the columns (A shared, B not transposed): column
                      // j is column j % fold of image j / fold (B and C offsets via sb and sc)
-    int has_epi;     // a convolution's fused epilogue (rows: channels), in the store or the
-    ConvEpilogueK<float> epi;   // split's reduction
+    int has_epi;     // a convolution's fused epilogue (rows: channels), applied by the split's
+    ConvEpilogueK<float> epi;   // reduction (SgemmSplitReduce*)
 };
 
 /// Offset of column j in B (not transposed) or C: folded columns step to the next image.
@@ -56,23 +58,6 @@ __device__ inline int64_t ColumnOffset(int j, int fold, int64_t stride)
         return j;
     const int img = j / fold;
     return img * stride + (j - img * fold);
-}
-
-/// The fused epilogue on row m's 4 sums at columns n..n+3 of `row` (C's row, p.c-relative
-/// element offsets for z): the channel's scale s and shift b read once a row by the caller, the
-/// activation's mode switched on once for the 4.
-__device__ inline void SgemmEpilogue4(const SgemmK& p, float s, float b, float (&v)[4],
-                                      const float* row, int n, int ofold)
-{
-#pragma unroll
-    for(int q = 0; q < 4; ++q)
-    {
-        float t = p.epi.alpha * v[q];
-        if(p.epi.z != nullptr && n + q < p.n)
-            t = fmaf(p.epi.alpha2, p.epi.z[(row - p.c) + ColumnOffset(n + q, ofold, p.sc)], t);
-        v[q] = fmaf(s, t, b);
-    }
-    EpilogueActivateN<float, 4>(p.epi, v);
 }
 
 /// Resident blocks asked of the compiler: a cap of about 128 registers for 256 threads, 168
@@ -297,7 +282,7 @@ Sgemm(SgemmK p)
         }
     }
 
-    // The store: rows ty*4 + i (+ BM/2), columns tx*4 + j (+ BN/2).
+    // The epilogue: rows ty*4 + i (+ BM/2), columns tx*4 + j (+ BN/2).
     float* out;
     int64_t ldc;
     if(!p.sum)
@@ -325,34 +310,23 @@ Sgemm(SgemmK p)
         if(m >= p.m)
             continue;
         float* row = out + int64_t{m} * ldc;
-        // The fused epilogue where this store is C's (a split's reduction applies it instead).
-        const bool epi = p.has_epi && p.part == nullptr;
-        float es = 1.0f, eb = 0.0f;
-        if(epi)
-        {
-            es = p.epi.scale != nullptr ? p.epi.scale[m] : 1.0f;
-            eb = p.epi.shift != nullptr ? p.epi.shift[m] : 0.0f;
-        }
 #pragma unroll
         for(int h = 0; h < 2; ++h)
         {
             const int n = n0 + tx * 4 + h * (BN / 2);
-            float v[4] = {acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]};
-            if(epi && n < p.n)
-                SgemmEpilogue4(p, es, eb, v, row, n, ofold);
             if(vec)
             {
                 // (Folded: the image's column count is a multiple of 4, so the run is in one image.)
                 if(n < p.n)
                     *reinterpret_cast<float4*>(row + ColumnOffset(n, ofold, p.sc)) =
-                        make_float4(v[0], v[1], v[2], v[3]);
+                        make_float4(acc[i][4 * h], acc[i][4 * h + 1], acc[i][4 * h + 2], acc[i][4 * h + 3]);
             }
             else
             {
 #pragma unroll
                 for(int q = 0; q < 4; ++q)
                     if(n + q < p.n)
-                        row[ColumnOffset(n + q, ofold, p.sc)] = v[q];
+                        row[ColumnOffset(n + q, ofold, p.sc)] = acc[i][4 * h + q];
             }
         }
     }
@@ -518,6 +492,9 @@ void LaunchSgemmTile(const SgemmArgs& g, int tile, int splits, bool fold, float*
     case 3: RunShape<64, 64>(k, g.trans_a, g.trans_b, v, zs, stream); break;
     default: RunShape<128, 128>(k, g.trans_a, g.trans_b, v, zs, stream); break;
     }
+    if(k.has_epi && k.part == nullptr)
+        ThrowBadParm("the SGEMM applies a fused epilogue in its split reduction only; this GEMM "
+                     "runs unsplit (", g.m, " x ", g.n, ", k = ", g.k, ")");
     if(k.part != nullptr)
     {
         // (Folded: the part's k.n columns are the batch's images side by side.)

@@ -19,9 +19,9 @@ struct SgemmArgs {
     const float* a = nullptr; int64_t lda = 0, stride_a = 0;
     const float* b = nullptr; int64_t ldb = 0, stride_b = 0;
     float* c = nullptr;       int64_t ldc = 0, stride_c = 0;
-    /// A forward convolution's fused epilogue (a fusion plan's), applied to each sum before it
-    /// is stored (or by the split's reduction): C's rows are the output channels (its scale
-    /// and shift index), z has C's layout, C[...] at element offset i from c. Null: none.
+    /// A forward convolution's fused epilogue (a fusion plan's), applied by the split's
+    /// reduction (a GEMM that runs unsplit with one is refused): C's rows are the output
+    /// channels (its scale and shift index), z has C's layout. Null: none.
     const ConvEpilogueParams* epilogue = nullptr;
 };
 

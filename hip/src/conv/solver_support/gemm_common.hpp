@@ -185,13 +185,6 @@ public:
             return ctx.handle.IsGpu() ? conv_gpu::GemmWrwNhwcWorkspaceSize(ctx.handle, p) : ColBytes(p);
         return conv_gpu::GemmRestWorkspaceSize(ctx.handle, p);
     }
-    /// GemmFwd1x1_0_1 on the GPU, NCHW, one group: a fusion plan's epilogue in the SGEMM's
-    /// store (C's rows are y's channels) or its split reduction.
-    bool CarriesEpilogue(const ConvContext& ctx, const ConvProblem& p) const override
-    {
-        return ctx.handle.IsGpu() && dir_ == ConvDirection::Forward && kind_ == Kind::Unit1x1 &&
-               p.groups == 1 && !p.IsPackedNHWC() && p.type == miopenFloat;
-    }
     ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
     {
         if(ctx.handle.IsGpu())
