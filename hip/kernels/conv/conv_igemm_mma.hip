@@ -100,10 +100,16 @@ static_assert(BM * (BN / 8) % kThreads == 0, "the output tile's chunks divide am
 static_assert(kPassesT == kPasses, "backward data's B copies (ChunkCopy<kPasses>) match the transposed passes");
 /// The forward / backward data kernel's dynamic shared memory: kStages stages.
 constexpr int kRingBytes = mma::kStages * kStageElems * 2;
-/// A fused epilogue's output tile staged in fp32 ([BM][LDOF] floats in the ring), so that the
-/// epilogue runs in the 16-byte pass, where a thread's 8 channels are the same in every chunk.
-constexpr int LDOF = BN + 4;
-static_assert(BM * LDOF * 4 <= kRingBytes, "the fp32 output tile fits the ring");
+/// A fused epilogue's output tile staged in fp32 ([kEpiRows][LDOF] floats in the ring), so that
+/// the epilogue runs in the 16-byte pass, where a thread's 8 channels are the same in every
+/// chunk: the whole tile at once where the ring holds it (NVIDIA's 4 stages), else in passes of
+/// rows (AMD's smaller ring: two).
+constexpr int LDOF       = BN + 4;
+constexpr int kEpiPasses = (BM * LDOF * 4 + kRingBytes - 1) / kRingBytes;
+constexpr int kEpiRows   = BM / kEpiPasses;
+static_assert(BM % kEpiPasses == 0 && kEpiRows * LDOF * 4 <= kRingBytes,
+              "the fp32 output tile's passes fit the ring");
+static_assert(kEpiRows * (BN / 8) % kThreads == 0, "a pass's chunks divide among the threads");
 
 struct Args
 {
@@ -535,8 +541,6 @@ __global__ void MIOPEN_CY_IGEMM_MMA_BOUNDS
             // activation's mode is switched on once a chunk (per element, in the fragments'
             // order, the parameter loads serialised with the stores: 3-4x the kernel's time).
             float* const sf = reinterpret_cast<float*>(smem);
-            Mma::Store(acc, lane, [&](int r, int c, float v) { sf[(mt + r) * LDOF + ntile + c] = v; });
-            __syncthreads();
             static_assert(kThreads % (BN / 8) == 0, "a thread's chunks share their columns");
             const int cj    = (tid % (BN / 8)) * 8;
             const bool cols = n0 + cj < a.cols;
@@ -549,27 +553,40 @@ __global__ void MIOPEN_CY_IGEMM_MMA_BOUNDS
                 sh[j] = cols && epi.shift != nullptr ? epi.shift[ch + j] : 0.0f;
             }
 #pragma unroll
-            for(int i = 0; i < BM * (BN / 8) / kThreads; ++i)
+            for(int pass = 0; pass < kEpiPasses; ++pass)
             {
-                const int r  = (tid + i * kThreads) / (BN / 8);
-                const int ro = m0 + r < M ? (m0 + r) * pitch : -1;
-                if(ro < 0 || !cols)
-                    continue;
-                float v[8];
-                const float4 lo = *reinterpret_cast<const float4*>(sf + r * LDOF + cj);
-                const float4 hi = *reinterpret_cast<const float4*>(sf + r * LDOF + cj + 4);
-                v[0] = lo.x, v[1] = lo.y, v[2] = lo.z, v[3] = lo.w;
-                v[4] = hi.x, v[5] = hi.y, v[6] = hi.z, v[7] = hi.w;
+                const int r0 = pass * kEpiRows;
+                if(pass > 0)
+                    __syncthreads(); // the previous pass's rows are read
+                Mma::Store(acc, lane, [&](int r, int c, float v) {
+                    const int rp = mt + r - r0;
+                    if(kEpiPasses == 1 || (rp >= 0 && rp < kEpiRows))
+                        sf[rp * LDOF + ntile + c] = v;
+                });
+                __syncthreads();
 #pragma unroll
-                for(int j = 0; j < 8; ++j)
+                for(int i = 0; i < kEpiRows * (BN / 8) / kThreads; ++i)
                 {
-                    float t = epi.alpha * v[j];
-                    if(epi.z != nullptr)
-                        t = fmaf(epi.alpha2, LoadFloat(epi.z + ro + ch + j), t);
-                    v[j] = fmaf(sc[j], t, sh[j]);
+                    const int r  = (tid + i * kThreads) / (BN / 8);
+                    const int ro = m0 + r0 + r < M ? (m0 + r0 + r) * pitch : -1;
+                    if(ro < 0 || !cols)
+                        continue;
+                    float v[8];
+                    const float4 lo = *reinterpret_cast<const float4*>(sf + r * LDOF + cj);
+                    const float4 hi = *reinterpret_cast<const float4*>(sf + r * LDOF + cj + 4);
+                    v[0] = lo.x, v[1] = lo.y, v[2] = lo.z, v[3] = lo.w;
+                    v[4] = hi.x, v[5] = hi.y, v[6] = hi.z, v[7] = hi.w;
+#pragma unroll
+                    for(int j = 0; j < 8; ++j)
+                    {
+                        float t = epi.alpha * v[j];
+                        if(epi.z != nullptr)
+                            t = fmaf(epi.alpha2, LoadFloat(epi.z + ro + ch + j), t);
+                        v[j] = fmaf(sc[j], t, sh[j]);
+                    }
+                    EpilogueActivateN<T, 8>(epi, v);
+                    StoreVec<T, 8>(reinterpret_cast<T*>(out + ro + ch), v);
                 }
-                EpilogueActivateN<T, 8>(epi, v);
-                StoreVec<T, 8>(reinterpret_cast<T*>(out + ro + ch), v);
             }
             return;
         }
