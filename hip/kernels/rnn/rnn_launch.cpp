@@ -84,6 +84,18 @@ Launch ColumnSumGrid(const Handle& h, int64_t n)
     return On(h, D1(CeilDiv(n > 0 ? n : 1, 32)), D2(32, kRnnColLanes));
 }
 
+/// The value a padded row of y or dx is filled with: the descriptor's padding marker (one
+/// element of T), else 0.
+template <class T>
+float PadValue(const void* marker)
+{
+    if(marker == nullptr)
+        return 0.0f;
+    T v;
+    std::memcpy(&v, marker, sizeof v);
+    return ToFloat(v);
+}
+
 Launch Grid(const Handle& h, int64_t work)
 {
     return On(h, D1(GridStrideBlocks(h, work > 0 ? work : 1, kRnnThreads)), D1(kRnnThreads));
@@ -243,15 +255,8 @@ void RnnForward(Handle& h, const RnnArgs& a, const T* x, const T* hx, const T* c
     }
     if(a.io != RnnIoLayout::Packed)
     {
-        float fill = 0.0f;
-        if(a.pad_marker != nullptr)
-        {
-            T v;
-            std::memcpy(&v, a.pad_marker, sizeof v);
-            fill = ToFloat(v);
-        }
         const auto n = static_cast<int64_t>(a.IoRows()) * Hb;
-        LaunchRnnFill<T>(Grid(h, n), y, n, fill);
+        LaunchRnnFill<T>(Grid(h, n), y, n, PadValue<T>(a.pad_marker));
     }
     LaunchRnnScatter<T>(Grid(h, N * Hb), store + sp.Y(s.layers - 1), static_cast<int>(Hb),
                         ix.io_row, N, y);
@@ -361,15 +366,8 @@ void RnnBackwardData(Handle& h, const RnnArgs& a, const T* dy, const T* dhy, con
                 Gemm(h, false, false, N, s.in, Gw, dG, Gw, W + s.WinOffset(0), s.in, DX, s.in);
             if(a.io != RnnIoLayout::Packed)
             {
-                float fill = 0.0f;
-                if(a.pad_marker_x != nullptr)
-                {
-                    T v;
-                    std::memcpy(&v, a.pad_marker_x, sizeof v);
-                    fill = ToFloat(v);
-                }
                 const auto n = static_cast<int64_t>(a.IoRows()) * s.in;
-                LaunchRnnFill<T>(Grid(h, n), dx, n, fill);
+                LaunchRnnFill<T>(Grid(h, n), dx, n, PadValue<T>(a.pad_marker_x));
             }
             LaunchRnnScatter<T>(Grid(h, N * s.in), DX, s.in, ix.io_row, N, dx);
         }

@@ -195,6 +195,23 @@ inline const float* PrevRow(const RnnArgs& a, int d, int t, int j, const float* 
     return init + size_t(j) * h;
 }
 
+/// Step t's previous states of its Bt batch slots, direction d, gathered into HP (and CP for
+/// LSTM): rows of Y / E (ld Hb, the direction's columns) or the initial states.
+inline void GatherPrev(const RnnArgs& a, int d, int t, int Bt, const float* Y, const float* E,
+                       size_t Hb, const float* hinit, const float* cinit, bool lstm, float* HP,
+                       float* CP)
+{
+    const size_t h = size_t(a.s.h);
+    for(int j = 0; j < Bt; ++j)
+    {
+        std::memcpy(HP + size_t(j) * h, PrevRow(a, d, t, j, Y, Hb, size_t(d) * h, hinit),
+                    sizeof(float) * h);
+        if(lstm)
+            std::memcpy(CP + size_t(j) * h, PrevRow(a, d, t, j, E, Hb, size_t(d) * h, cinit),
+                        sizeof(float) * h);
+    }
+}
+
 /// Writes `v` (per slot, h values) as state li of the user's batch entries to out (may be null).
 template <class T>
 void StoreState(const RnnArgs& a, int li, int j, const float* v, T* out)
@@ -342,15 +359,7 @@ void RnnForward(const RnnArgs& a, const T* x, const T* hx, const T* cx, const T*
                 const int t  = d == 0 ? st : T_ - 1 - st;
                 const int Bt = a.b.bt[t];
                 const size_t r0 = a.b.off[t];
-                for(int j = 0; j < Bt; ++j)
-                {
-                    std::memcpy(HP + size_t(j) * h, PrevRow(a, d, t, j, Y, Hb, size_t(d) * h, hinit),
-                                sizeof(float) * h);
-                    if(nG == 4)
-                        std::memcpy(CP + size_t(j) * h,
-                                    PrevRow(a, d, t, j, E, Hb, size_t(d) * h, cinit),
-                                    sizeof(float) * h);
-                }
+                GatherPrev(a, d, t, Bt, Y, E, Hb, hinit, cinit, nG == 4, HP, CP);
                 Gemm(false, true, Bt, size_t(nG) * h, h, HP, h, Whid, h, 0.0f, R, size_t(nG) * h);
                 if(bhid != nullptr)
                     AddRows(R, Bt, nG * h, bhid, nG * h);
@@ -465,15 +474,7 @@ void RnnBackwardData(const RnnArgs& a, const T* dy, const T* dhy, const T* dcy, 
                 else if(st == 0)
                     for(int j = 0; j < Bt; ++j)
                         start(j);
-                for(int j = 0; j < Bt; ++j)
-                {
-                    std::memcpy(HP + size_t(j) * h, PrevRow(a, d, t, j, Y, Hb, size_t(d) * h, hinit),
-                                sizeof(float) * h);
-                    if(nG == 4)
-                        std::memcpy(CP + size_t(j) * h,
-                                    PrevRow(a, d, t, j, E, Hb, size_t(d) * h, cinit),
-                                    sizeof(float) * h);
-                }
+                GatherPrev(a, d, t, Bt, Y, E, Hb, hinit, cinit, nG == 4, HP, CP);
                 const int mode = s.mode;
 #pragma omp parallel for schedule(static) if(size_t(Bt) * h * nG >= kParallelGates)
                 for(int j = 0; j < Bt; ++j)
