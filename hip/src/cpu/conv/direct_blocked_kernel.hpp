@@ -20,6 +20,48 @@
 namespace miopen::cpu::dblk {
 namespace {
 
+// One input channel's step of a forward tile: UR x NKV FMAs of UR broadcasts of x (xq, xq + xsw,
+// ...) by NKV weight vectors (wq, wq + V, ...), in the order that needs fewer live registers:
+// with more weight vectors than columns (3x4 on AVX2: 12 accumulators), the UR broadcasts are
+// held and each weight vector is loaded once and used UR times (oneDNN's AVX2 order: 12 + 3 + 1
+// registers); otherwise the NKV weight vectors are held and each broadcast used NKV times (12 +
+// 2 + 1 for 6x2). Holding the wider side spilled with 16 ymm registers (3x4 ran at 0.45x).
+template <int UR, int NKV>
+inline __attribute__((always_inline)) void StepFma(DBLK_VEC (&acc)[UR][NKV], const float* __restrict xq, long xsw,
+                                                   const float* __restrict wq)
+{
+    if constexpr(UR < NKV)
+    {
+        DBLK_VEC xb[UR];
+#pragma GCC unroll 32
+        for(int u = 0; u < UR; ++u)
+            xb[u] = DBLK_BCAST(xq + u * xsw);
+#pragma GCC unroll 8
+        for(int j = 0; j < NKV; ++j)
+        {
+            const DBLK_VEC wv = DBLK_LOAD(wq + j * DBLK_V);
+#pragma GCC unroll 32
+            for(int u = 0; u < UR; ++u)
+                acc[u][j] = DBLK_FMA(xb[u], wv, acc[u][j]);
+        }
+    }
+    else
+    {
+        DBLK_VEC wv[NKV];
+#pragma GCC unroll 8
+        for(int j = 0; j < NKV; ++j)
+            wv[j] = DBLK_LOAD(wq + j * DBLK_V);
+#pragma GCC unroll 32
+        for(int u = 0; u < UR; ++u)
+        {
+            const DBLK_VEC xb = DBLK_BCAST(xq + u * xsw);
+#pragma GCC unroll 8
+            for(int j = 0; j < NKV; ++j)
+                acc[u][j] = DBLK_FMA(xb, wv[j], acc[u][j]);
+        }
+    }
+}
+
 template <int UR, int NKV, bool FULLV>
 inline void TileKernel(const float* __restrict x, const float* __restrict w, long cb_n, long vc, long xcb,
                        long xdh, long rn, long sn, long xdw, long xsw, float* __restrict tmp)
@@ -42,16 +84,7 @@ inline void TileKernel(const float* __restrict x, const float* __restrict w, lon
             {
                 const float* xq = xr + s * xdw;
                 const float* wq = wr + s * nc * KT;
-#define DBLK_TILE_STEP                                                                             \
-    {                                                                                              \
-        DBLK_VEC wv[NKV];                                                                          \
-        _Pragma("GCC unroll 4") for(int j = 0; j < NKV; ++j) wv[j] = DBLK_LOAD(wq + c * KT + j * DBLK_V); \
-        _Pragma("GCC unroll 32") for(int u = 0; u < UR; ++u)                                       \
-        {                                                                                          \
-            const DBLK_VEC xb = DBLK_BCAST(xq + u * xsw + c);                                      \
-            _Pragma("GCC unroll 4") for(int j = 0; j < NKV; ++j) acc[u][j] = DBLK_FMA(xb, wv[j], acc[u][j]); \
-        }                                                                                          \
-    }
+#define DBLK_TILE_STEP StepFma<UR, NKV>(acc, xq + c, xsw, wq + c * KT);
                 // Whole vectors: unrolled by 2, not 16 (more unrolling made GCC spill accumulators
                 // of the 28-register tiles, 14x2 and 7x4, to the stack). Fewer channels than a
                 // vector (grouped, the stem): by 16 as before (by 2 they run 1.1x slower).
@@ -96,19 +129,7 @@ inline void TileKernelFlat(const float* __restrict x, const float* __restrict w,
     DBLK_UNROLL(DBLK_FLAT_UNROLL)
     for(long c = 0; c < cin; ++c)
     {
-        const float* xq = x + c * xc;
-        DBLK_VEC wv[NKV];
-#pragma GCC unroll 4
-        for(int j = 0; j < NKV; ++j)
-            wv[j] = DBLK_LOAD(w + c * KT + j * DBLK_V);
-#pragma GCC unroll 32
-        for(int u = 0; u < UR; ++u)
-        {
-            const DBLK_VEC xb = DBLK_BCAST(xq + u);
-#pragma GCC unroll 4
-            for(int j = 0; j < NKV; ++j)
-                acc[u][j] = DBLK_FMA(xb, wv[j], acc[u][j]);
-        }
+        StepFma<UR, NKV>(acc, x + c * xc, 1, w + c * KT);
     }
 #pragma GCC unroll 32
     for(int u = 0; u < UR; ++u)
