@@ -329,11 +329,17 @@ void PackW(const Plan& p, Isa isa, const float* w, float* wp, long cb, long vc, 
             }
             continue;
         }
-        if(isa == Isa::Avx512 && cvalid == vc && vc == 16 && kvalid == kt && kt % 16 == 0 && !p.flip && p.wsd == 1 &&
-           p.wr == p.s && p.wc == taps)
+        // Whole tiles of one vector width vw: register transposes (vw x vw) or gathers (vw output
+        // channels a gather). The scalar loop at the end costs 1-4 ns an element (w's rows a few
+        // KiB apart alias in L1), as much as the convolution itself for 7x7 and 14x14 images.
+        const long vw = VectorWidth(isa);
+        const auto transpose = isa == Isa::Avx512 ? PackWTransposeAvx512 : PackWTransposeAvx2;
+        const auto gather = isa == Isa::Avx512 ? PackWGatherAvx512 : PackWGatherAvx2;
+        if(cvalid == vc && vc == vw && kvalid == kt && kt % vw == 0 && !p.flip && p.wsd == 1 && p.wr == p.s &&
+           p.wc == taps)
         {
-            // A dense filter, whole tiles: each 16 output channels' run of vc x taps adjacent
-            // floats is transposed 16 x 16 at a time in registers (about 3x the gathers' speed).
+            // A dense filter, whole tiles: each vw output channels' run of vc x taps adjacent
+            // floats is transposed vw x vw at a time in registers (about 3x the gathers' speed).
             const float* src = w + grp * p.wg + kgi * kt * p.wk + b * vc * p.wc;
             long map[16 * 64];
             const long ncols = vc * taps;
@@ -341,12 +347,12 @@ void PackW(const Plan& p, Isa isa, const float* w, float* wp, long cb, long vc, 
             {
                 for(long j = 0; j < ncols; ++j)   // column j = (c, tap) of the source run
                     map[j] = ((j % taps) * vc + j / taps) * kt;
-                PackWTransposeAvx512(src, p.wk, ncols, map, dst, kt);
+                transpose(src, p.wk, ncols, map, dst, kt);
                 continue;
             }
         }
-        if(isa == Isa::Avx512 && cvalid == vc && kvalid == kt && kt % 16 == 0 && p.flip && p.woff == 0 &&
-           p.wsd == 1 && p.wr == p.s && p.wk == taps && taps <= 64)
+        if(cvalid == vc && vc == vw && kvalid == kt && kt % vw == 0 && p.flip && p.woff == 0 && p.wsd == 1 &&
+           p.wr == p.s && p.wk == taps && taps <= 64)
         {
             // Backward data, stride 1, a dense filter: per input channel c the tile's run of kt x
             // taps adjacent floats, transposed to taps x kt (the taps flipped).
@@ -356,20 +362,19 @@ void PackW(const Plan& p, Isa isa, const float* w, float* wp, long cb, long vc, 
             {
                 for(long j = 0; j < taps; ++j)
                     map[j] = ((taps - 1 - j) * vc + c) * kt;
-                PackWTransposeAvx512(src + c * p.wc, p.wk, taps, map, dst, kt);
+                transpose(src + c * p.wc, p.wk, taps, map, dst, kt);
             }
             continue;
         }
-        if(isa == Isa::Avx512 && cvalid == vc && kvalid == kt && kt % 16 == 0 && (kt - 1) * p.wk < (1L << 31))
+        if(cvalid == vc && kvalid == kt && kt % vw == 0 && (kt - 1) * p.wk < (1L << 31))
         {
-            // Whole tiles: 16 output channels a gather (the scalar loop below costs ~1 ns an
-            // element, as much as the convolution itself for 7x7 images).
+            // Whole tiles, any filter strides: vw output channels a gather.
             const float* src = w + grp * p.wg + kgi * kt * p.wk + b * vc * p.wc;
             for(long r = 0; r < p.r; ++r)
                 for(long s = 0; s < p.s; ++s)
                 {
                     const long rr = p.flip ? p.r - 1 - r : r, ss = p.flip ? p.s - 1 - s : s;
-                    PackWGatherAvx512(src + rr * p.wr + ss * p.wsd, p.wk, p.wc, dst + (r * p.s + s) * vc * kt, vc, kt);
+                    gather(src + rr * p.wr + ss * p.wsd, p.wk, p.wc, dst + (r * p.s + s) * vc * kt, vc, kt);
                 }
             continue;
         }

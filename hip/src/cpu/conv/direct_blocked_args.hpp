@@ -48,7 +48,6 @@ struct WrwArgs
 #define DBLK_WRW_TILES_AVX512 DBLK_WRW_TILE(8, 2) DBLK_WRW_TILE(16, 1) DBLK_WRW_TILE(4, 4) DBLK_WRW_TILE(8, 1)
 #define DBLK_WRW_TILES_AVX2 DBLK_WRW_TILE(4, 3) DBLK_WRW_TILE(4, 2) DBLK_WRW_TILE(8, 1)
 
-bool RunWrwAvx512(const WrwArgs& a);
 
 // Backward weights as a GEMM over output positions, vectors along them: dw[k][j] = sum over
 // images, rows and positions p of dy[k][row][p] * x_j[row][p], where a column j is an input
@@ -83,7 +82,11 @@ bool RunWrwPosAvx2(const WrwPosArgs& a);
 bool PackWGatherAvx512(const float* w, long wk, long wc, float* dst, long vc, long kt);
 /// Filter packing by 16 x 16 transposes: dst[map[j] + kk] = w[kk * wk + j] for j < ncols, kk < kt
 /// (kt a multiple of 16). False where AVX-512 code is not compiled.
-bool PackWTransposeAvx512(const float* w, long wk, long ncols, const long* map, float* dst, long kt);   // false: the tile is not one of DBLK_WRW_TILES_AVX512
+bool PackWTransposeAvx512(const float* w, long wk, long ncols, const long* map, float* dst, long kt);
+/// The same two with AVX2 (8 output channels a gather, 8 x 8 transposes; kt a multiple of 8).
+bool PackWGatherAvx2(const float* w, long wk, long wc, float* dst, long vc, long kt);
+bool PackWTransposeAvx2(const float* w, long wk, long ncols, const long* map, float* dst, long kt);
+bool RunWrwAvx512(const WrwArgs& a);   // false: the tile is not one of DBLK_WRW_TILES_AVX512
 bool RunWrwAvx2(const WrwArgs& a);
 
 } // namespace miopen::cpu::dblk

@@ -27,9 +27,61 @@ static inline float DblkHsum8(const float* p)
 #define DBLK_FLAT_UNROLL 4
 #define DBLK_HSUM(p) DblkHsum8(p)
 #include "cpu/conv/direct_blocked_kernel.hpp"
+
+bool miopen::cpu::dblk::PackWGatherAvx2(const float* w, long wk, long wc, float* dst, long vc, long kt)
+{
+    const __m256i idx = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7),
+                                           _mm256_set1_epi32(static_cast<int>(wk)));
+    for(long k0 = 0; k0 < kt; k0 += 8)
+    {
+        const float* src = w + k0 * wk;
+        for(long c = 0; c < vc; ++c)
+            _mm256_storeu_ps(dst + c * kt + k0, _mm256_i32gather_ps(src + c * wc, idx, 4));
+    }
+    return true;
+}
+
+bool miopen::cpu::dblk::PackWTransposeAvx2(const float* w, long wk, long ncols, const long* map, float* dst, long kt)
+{
+    for(long k0 = 0; k0 < kt; k0 += 8)
+        for(long j0 = 0; j0 < ncols; j0 += 8)
+        {
+            // A partial last block: masked loads (nothing past the columns is read) and stores.
+            const long nj = ncols - j0 < 8 ? ncols - j0 : 8;
+            const __m256i mask = _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(nj)),
+                                                    _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+            __m256 r[8], t[8];
+            for(int i = 0; i < 8; ++i)
+                r[i] = _mm256_maskload_ps(w + (k0 + i) * wk + j0, mask);
+            for(int i = 0; i < 4; ++i)
+            {
+                t[2 * i] = _mm256_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+                t[2 * i + 1] = _mm256_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+            }
+            // r[4i + m], 128-bit lane q: rows 4i..4i+3 of column 4q + m.
+            for(int i = 0; i < 2; ++i)
+            {
+                r[4 * i] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+                r[4 * i + 1] = _mm256_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+                r[4 * i + 2] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+                r[4 * i + 3] = _mm256_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+            }
+            for(int m = 0; m < 4; ++m)
+            {
+                const __m256 col[2] = {_mm256_permute2f128_ps(r[m], r[4 + m], 0x20),
+                                       _mm256_permute2f128_ps(r[m], r[4 + m], 0x31)};
+                for(int q = 0; q < 2; ++q)
+                    if(4 * q + m < nj)
+                        _mm256_storeu_ps(dst + map[j0 + 4 * q + m] + k0, col[q]);
+            }
+        }
+    return true;
+}
 #else
 #include "cpu/conv/direct_blocked_args.hpp"
 bool miopen::cpu::dblk::RunAvx2(const KernelArgs&) { return false; }   // not an x86 CPU
 bool miopen::cpu::dblk::RunWrwAvx2(const WrwArgs&) { return false; }
 bool miopen::cpu::dblk::RunWrwPosAvx2(const WrwPosArgs&) { return false; }
+bool miopen::cpu::dblk::PackWGatherAvx2(const float*, long, long, float*, long, long) { return false; }
+bool miopen::cpu::dblk::PackWTransposeAvx2(const float*, long, long, const long*, float*, long) { return false; }
 #endif
