@@ -113,6 +113,16 @@ Plan BackwardDataPlan(const ConvGeometry& g)
     return p;
 }
 
+namespace {
+// 1x1, stride 1, no padding, whole channel vectors, rows of x and y adjacent: the kernels read
+// x where it is, an image's positions as one long row (the flat kernel).
+bool IsFlat(const Plan& p, Isa isa)
+{
+    return p.r == 1 && p.s == 1 && p.sh == 1 && p.sw == 1 && p.ph == 0 && p.pw == 0 && p.cin % VectorWidth(isa) == 0 &&
+           p.ys[3] == 1 && p.ys[2] == p.ow && p.ih == p.oh && p.iw == p.ow;
+}
+} // namespace
+
 Tile DefaultTile(const Plan& p, Isa isa)
 {
     // Work in padded MACs (columns rounded up to UR_W, channels to NKV vectors) times a cost per
@@ -124,7 +134,9 @@ Tile DefaultTile(const Plan& p, Isa isa)
     for(const Tile& t : Tiles(isa))
     {
         const long kt = static_cast<long>(t.nkv) * v;
-        const double cols = std::ceil(static_cast<double>(p.ow) / t.ur_w) * t.ur_w;
+        // The flat kernel tiles an image's positions as one row (7x7: 49, not 7 by 7).
+        const double ow = IsFlat(p, isa) ? static_cast<double>(p.oh) * p.ow : static_cast<double>(p.ow);
+        const double cols = std::ceil(ow / t.ur_w) * t.ur_w;
         const double chans = std::ceil(static_cast<double>(p.kout) / kt) * kt;
         const double acc = static_cast<double>(t.ur_w) * t.nkv;
         double per = 1.0 + 0.5 * (t.ur_w + t.nkv) / acc;
@@ -415,12 +427,10 @@ void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* 
     const long owt = (p.ow + t.ur_w - 1) / t.ur_w;
     const long hp = (p.oh - 1) * p.sh + (p.r - 1) * p.dh + 1;
     const long wpw = (owt * t.ur_w - 1) * p.sw + (p.s - 1) * p.dw + 1;
-    // 1x1, stride 1, no padding, whole channel vectors, rows of x and y adjacent: the kernels read
-    // x where it is, an image's positions as one long row.
-    // Where x's rows are not adjacent (a strided 1x1's subsampled view), a plain copy of the
-    // pixels read, [n][c][positions], instead of the blocked packing (a transpose).
-    const bool flat = p.r == 1 && p.s == 1 && p.sh == 1 && p.sw == 1 && p.ph == 0 && p.pw == 0 && p.cin % v == 0 &&
-                      p.ys[3] == 1 && p.ys[2] == p.ow && p.ih == p.oh && p.iw == p.ow;
+    // The flat kernel (IsFlat). Where x's rows are not adjacent (a strided 1x1's subsampled view),
+    // a plain copy of the pixels read, [n][c][positions], instead of the blocked packing (a
+    // transpose).
+    const bool flat = IsFlat(p, isa);
     const bool x_adjacent = p.xs[3] == 1 && p.xs[2] == p.iw;
     const long hw = p.ih * p.iw, xch = p.groups * p.cin;
     const size_t xcount = flat ? (x_adjacent ? 0 : static_cast<size_t>(p.n * xch * hw))
