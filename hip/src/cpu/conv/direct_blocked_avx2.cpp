@@ -25,6 +25,7 @@ static inline float DblkHsum8(const float* p)
 }
 #define DBLK_PIN(v) __asm__("" : "+x"(v))
 #define DBLK_FLAT_CCH 64   // the flat kernel's input channels a chunk (measured: 64 ahead of 128-256)
+#define DBLK_WCHUNK_BYTES 8192   // the direct kernel's weights a chunk of channel blocks
 #define DBLK_FLAT_UNROLL 4
 #define DBLK_HSUM(p) DblkHsum8(p)
 #include "cpu/conv/direct_blocked_kernel.hpp"

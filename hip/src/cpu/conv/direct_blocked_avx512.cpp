@@ -19,6 +19,7 @@
 #define DBLK_WRWPOS_TILES DBLK_WRWPOS_TILES_AVX512
 #define DBLK_PIN(v) __asm__("" : "+v"(v))
 #define DBLK_FLAT_CCH (1L << 30)   // the flat kernel's input channels a chunk (all: as measured before)
+#define DBLK_WCHUNK_BYTES (1L << 40)   // the direct kernel's weights a chunk of channel blocks (all: as measured before)
 #define DBLK_FLAT_UNROLL 1
 #define DBLK_HSUM(p) _mm512_reduce_add_ps(_mm512_loadu_ps(p))
 #include "cpu/conv/direct_blocked_kernel.hpp"

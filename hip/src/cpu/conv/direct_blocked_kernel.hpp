@@ -2,7 +2,8 @@
 // a few vector macros and compiled twice: direct_blocked_avx512.cpp and _avx2.cpp define
 // DBLK_V, DBLK_VEC, DBLK_ZERO, DBLK_LOAD, DBLK_BCAST, DBLK_FMA, DBLK_STORE, DBLK_HSUM (the sum of
 // a vector's lanes at a pointer, in a fixed order), DBLK_PIN (keeps a value in a register),
-// DBLK_FLAT_UNROLL (the flat kernel's channel unroll), DBLK_FLAT_CCH (its input channels a chunk)
+// DBLK_FLAT_UNROLL (the flat kernel's channel unroll), DBLK_FLAT_CCH (its input channels a chunk),
+// DBLK_WCHUNK_BYTES (the direct kernel's weights a chunk of channel blocks)
 // and the entry names, and include this file.
 // It includes no standard headers, so nothing compiled here with the wider ISA can be picked by the linker for code that runs on any CPU (inline functions are shared
 // across translation units). Everything but the entry point sits in an anonymous namespace.
@@ -63,7 +64,8 @@ inline __attribute__((always_inline)) void StepFma(DBLK_VEC (&acc)[UR][NKV], con
     }
 }
 
-template <int UR, int NKV, bool FULLV>
+// FIRST: the accumulators start at zero, else from tmp (the sum over earlier channel blocks).
+template <int UR, int NKV, bool FULLV, bool FIRST>
 inline void TileKernel(const float* __restrict x, const float* __restrict w, long cb_n, long vc, long xcb,
                        long xdh, long rn, long sn, long xdw, long xsw, float* __restrict tmp)
 {
@@ -74,7 +76,7 @@ inline void TileKernel(const float* __restrict x, const float* __restrict w, lon
     for(int u = 0; u < UR; ++u)
 #pragma GCC unroll 4
         for(int j = 0; j < NKV; ++j)
-            acc[u][j] = DBLK_ZERO();
+            acc[u][j] = FIRST ? DBLK_ZERO() : DBLK_LOAD(tmp + u * KT + j * DBLK_V);
     for(long cb = 0; cb < cb_n; ++cb)
     {
         for(long r = 0; r < rn; ++r)
@@ -159,7 +161,7 @@ void DriverFlat(const KernelArgs& a)
     const long cch = DBLK_FLAT_CCH < cin ? DBLK_FLAT_CCH : cin;
 #pragma omp parallel
     {
-        alignas(64) float tmp[tb * UR * KT];
+        alignas(64) float part[tb * UR * KT];
         float* tail = nullptr;   // the last, partial column tile, copied with zeros past the end
         long tail_of = -1;       // the (image, group) whose tile it holds (kept across channel tiles)
 #pragma omp for schedule(static)
@@ -198,7 +200,7 @@ void DriverFlat(const KernelArgs& a)
                     const bool whole = a.ow - ow0 >= UR;
                     const float* xs = whole ? xb + c0 * a.xc + ow0 : tail + c0 * UR;
                     const long xc = whole ? a.xc : UR;
-                    float* tt = tmp + (t - tb0) * UR * KT;
+                    float* tt = part + (t - tb0) * UR * KT;
                     if(c0 == 0)
                         TileKernelFlat<UR, NKV, true>(xs, wb + c0 * KT, cn, xc, tt);
                     else
@@ -209,11 +211,11 @@ void DriverFlat(const KernelArgs& a)
             {
                 const long ow0 = t * UR;
                 const long nw = a.ow - ow0 < UR ? a.ow - ow0 : UR;
-                const float* tt = tmp + (t - tb0) * UR * KT;
+                float* tmp = part + (t - tb0) * UR * KT;
                 float* yt = yb + ow0;
                 for(long k = 0; k < kvalid; ++k)
                     for(long u = 0; u < nw; ++u)
-                        yt[k * a.ys[1] + u] = tt[u * KT + k];
+                        yt[k * a.ys[1] + u] = tmp[u * KT + k];
             }
         }
         delete[] tail;
@@ -225,11 +227,18 @@ void Driver(const KernelArgs& a)
 {
     constexpr long KT = NKV * DBLK_V;
     const long xh = a.wpw * a.vc, xcb = a.hp * xh;
-    const long wtile = a.cb * a.r * a.s * a.vc * KT;
+    const long wcb = a.r * a.s * a.vc * KT;   // one channel block's weights in the tile
+    const long wtile = a.cb * wcb;
     const long items = a.n * a.groups * a.kg * a.oh;
+    // Channel blocks in chunks of about DBLK_WCHUNK_BYTES of weights, each run over the row's
+    // tiles (partial sums kept in part): the chunk's weights stay in L1 across the row. Without,
+    // every tile streamed the whole cb x R x S x VC x KT weights from L2 (74 KiB for c128 3x3 with
+    // 16 channels of AVX2).
+    const long fit = DBLK_WCHUNK_BYTES / (wcb * 4);
+    const long cbch = fit < 1 ? 1 : fit < a.cb ? fit : a.cb;
 #pragma omp parallel
     {
-        alignas(64) float tmp[UR * KT];
+        float* part = new float[a.owt * UR * KT];
 #pragma omp for schedule(static)
         for(long item = 0; item < items; ++item)
         {
@@ -244,11 +253,24 @@ void Driver(const KernelArgs& a)
             const float* wb = a.wp + (grp * a.kg + kgi) * wtile;
             const long kvalid = a.kout - kgi * KT < KT ? a.kout - kgi * KT : KT;
             float* yb = a.y + n * a.ys[0] + (grp * a.kout + kgi * KT) * a.ys[1] + oh * a.ys[2];
+            for(long c0 = 0; c0 < a.cb; c0 += cbch)
+            {
+                const long cn = a.cb - c0 < cbch ? a.cb - c0 : cbch;
+                for(long t = 0; t < a.owt; ++t)
+                {
+                    const float* xt = xb + c0 * xcb + t * UR * a.sw * a.vc;
+                    if(c0 == 0)
+                        TileKernel<UR, NKV, FULLV, true>(xt, wb + c0 * wcb, cn, a.vc, xcb, a.dh * xh, a.r, a.s,
+                                                         a.dw * a.vc, a.sw * a.vc, part + t * UR * KT);
+                    else
+                        TileKernel<UR, NKV, FULLV, false>(xt, wb + c0 * wcb, cn, a.vc, xcb, a.dh * xh, a.r, a.s,
+                                                          a.dw * a.vc, a.sw * a.vc, part + t * UR * KT);
+                }
+            }
             for(long t = 0; t < a.owt; ++t)
             {
+                float* tmp = part + t * UR * KT;
                 const long ow0 = t * UR;
-                TileKernel<UR, NKV, FULLV>(xb + ow0 * a.sw * a.vc, wb, a.cb, a.vc, xcb, a.dh * xh, a.r, a.s,
-                                           a.dw * a.vc, a.sw * a.vc, tmp);
                 const long nw = a.ow - ow0 < UR ? a.ow - ow0 : UR;
                 float* yt = yb + ow0 * a.ys[3];
                 if(a.ys[3] == 1 && nw == UR)
@@ -266,6 +288,7 @@ void Driver(const KernelArgs& a)
                 }
             }
         }
+        delete[] part;
     }
 }
 
