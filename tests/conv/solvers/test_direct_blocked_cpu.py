@@ -287,6 +287,12 @@ PACKING_CASES = [
     Case(1, 64, (11, 8), 48, (1, 1), (0, 0), (2, 1), (1, 1), groups=2),    # mixed strides, groups
     Case(2, 16, (21,), 32, (1,), (0,), (3,), (1,)),                         # 1-d
     Case(1, 32, (9, 9), 32, (5, 5), (2, 2), (1, 1), (1, 1)),               # 5x5: 25 taps
+    # Channels in chunks (AVX2: the flat kernel 64 input channels a chunk, the direct kernel about
+    # 8 KiB of weights), summed in the row's or block's tiles: several chunks and a partial last
+    # one, with partial column and channel tiles; forward 136 and backward data 144 input channels.
+    Case(2, 136, (7, 7), 144, (1, 1), (0, 0), (1, 1), (1, 1)),             # flat: 3 chunks, 49 positions
+    Case(1, 200, (9, 9), 40, (1, 1), (0, 0), (2, 2), (1, 1)),              # strided 1x1: x copied, 4 chunks
+    Case(1, 72, (9, 11), 40, (3, 3), (1, 1), (2, 2), (1, 1)),              # 3x3 s2: 9 channel blocks
 ]
 
 
