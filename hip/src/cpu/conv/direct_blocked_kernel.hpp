@@ -155,7 +155,7 @@ void DriverFlat(const KernelArgs& a)
     const long nblk = (owt + tb - 1) / tb;
     const long items = a.n * a.groups * nblk * a.kg;
     // Input channels in chunks of DBLK_FLAT_CCH, each run over the block's tiles (partial sums
-    // kept in tmp): the chunk's weights (CCH x KT) and x (CCH x tb x UR) stay in L1. Without, a
+    // kept in part): the chunk's weights (CCH x KT) and x (CCH x tb x UR) stay in L1. Without, a
     // tile streamed the whole cin x KT weights from L2 (98 KiB for c1024 with 24 channels of
     // AVX2), and the kernel ran at 0.6x on 7x7 and 14x14 images.
     const long cch = DBLK_FLAT_CCH < cin ? DBLK_FLAT_CCH : cin;
