@@ -161,6 +161,14 @@ def test_rnn_step_products_split(handle, rng, monkeypatch, mode, split):
               h=40)
 
 
+@pytest.mark.parametrize("mode", ["lstm", "gru"])
+def test_rnn_step_products_model_split(handle, rng, mode):
+    """Issue 22's small shape's widths (hidden 256, batch 16), a few steps: on a GPU the split
+    model itself splits the step products (16 x 1024 and 16 x 256 outputs over k 256 / 1024),
+    no switch."""
+    _run_case(handle, rng, mode, 1, False, True, layers=1, batches=[16, 16, 16], in_size=8, h=256)
+
+
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_rnn_step_products_split_storage_types(handle, rng, monkeypatch, dt):
     """The forced split with fp16 / bf16 storage (fp32 parameters staged in the workspace, whose

@@ -231,7 +231,8 @@ void RnnBackwardWeights(const RnnArgs& a, const T* x, const T* hx, T* dw, void* 
 class Handle;
 namespace gpu {
 /// The same three on the handle's GPU (kernels/rnn/rnn_launch.cpp): GEMMs through LaunchSgemm,
-/// one gate kernel per step. The dropout of a training forward: the masks drawn at a.seed,
+/// the per-step products split over k (LaunchSgemmSplitK, the workspace's Split() room) with the
+/// parts added by the one gate kernel per step. The dropout of a training forward: the masks drawn at a.seed,
 /// the training forward applies dropout (its masks drawn at a.seed, a.offset + l - 1).
 template <class T>
 void RnnForward(Handle& h, const RnnArgs& a, const T* x, const T* hx, const T* cx, const T* w,
