@@ -232,11 +232,12 @@ bool CpuConvEpilogue(const ConvEpilogueArgs& e, const TensorDescriptor& yDesc, v
 
 /// The GPU's fold: the operators from `first` on (residual, bias, spatial batch-norm inference,
 /// activation) as the epilogue's arguments `e`, the per-channel scale and shift computed on the
-/// device by one tiny kernel into the plan's buffer `buf` (2 * K floats). False (nothing queued)
-/// for a per-activation batch norm.
+/// device by one tiny kernel into the plan's buffer `buf` (2 * K floats), or with `queue`
+/// false left in e.fold for the epilogue pass to fold itself. False (nothing queued) for a
+/// per-activation batch norm.
 bool GpuFold(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& ops,
              const std::vector<const FusionOpArgs*>& a, size_t first, size_t K, float* buf,
-             GpuEpilogueArgs& e)
+             GpuEpilogueArgs& e, bool queue = true)
 {
 #if MIOPEN_CY_HAVE_GPU
     e.scale = buf;
@@ -279,17 +280,23 @@ bool GpuFold(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& ops,
         default: return false;
         }
     }
+    if(!queue)
+    {
+        e.fold = std::move(steps);
+        return true;
+    }
     RunOp(
         handle, [] {}, [&](auto& h) { gpu::FoldEpilogue(h, K, steps, buf, buf + K); });
     return true;
 #else
-    (void)handle, (void)ops, (void)a, (void)first, (void)K, (void)buf, (void)e;
+    (void)handle, (void)ops, (void)a, (void)first, (void)K, (void)buf, (void)e, (void)queue;
     return false;
 #endif
 }
 
-/// The GPU's fused epilogue as one pass (kernels/fusion/epilogue_pass.hip): folded (GpuFold), then
-/// applied from `in` (inDesc) into y. False (nothing queued) where GpuFold refuses.
+/// The GPU's fused epilogue as one pass (kernels/fusion/epilogue_pass.hip) from `in` (inDesc)
+/// into y, the fold left to the pass (GpuFold's e.fold). False (nothing queued) where GpuFold
+/// refuses.
 bool GpuEpilogue(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& ops,
                  const std::vector<const FusionOpArgs*>& a, size_t first,
                  const TensorDescriptor& inDesc, const void* in, const TensorDescriptor& yDesc,
@@ -297,7 +304,7 @@ bool GpuEpilogue(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& o
 {
 #if MIOPEN_CY_HAVE_GPU
     GpuEpilogueArgs e;
-    if(!GpuFold(handle, ops, a, first, yDesc.Lens()[1], buf, e))
+    if(!GpuFold(handle, ops, a, first, yDesc.Lens()[1], buf, e, false))
         return false;
     DispatchFloating(yDesc.Type(), "outputDesc", [&](auto tag) {
         using T = typename decltype(tag)::type;
