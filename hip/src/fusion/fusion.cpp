@@ -282,7 +282,8 @@ bool GpuFold(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& ops,
     }
     if(!queue)
     {
-        e.fold = std::move(steps);
+        e.fold_pending = true;
+        e.fold         = std::move(steps);
         return true;
     }
     RunOp(
