@@ -2,7 +2,8 @@
 // activation chain: one pass over y (reading x for the latter), block by block, the residual,
 // bias and folded batch norm, then the activation (the activation op's functors), in fp32 and
 // rounded once to y's type;
-// and EpilogueRun, the same applied by a convolution solver to a block of y it has just computed.
+// and EpilogueRun / EpilogueTile, the same applied by a convolution solver to a block of y it has
+// just computed (a run of one channel; a register tile along the channels).
 #include "fusion/fusion_args.hpp"
 
 #include "cpu/activation_functors.hpp"
@@ -12,6 +13,8 @@
 #include "core/tensor.hpp"
 
 #include <algorithm>
+#include <type_traits>
+#include <vector>
 
 #include <omp.h>
 
@@ -19,38 +22,92 @@ namespace miopen::cpu {
 
 namespace {
 
-/// y[i] = act(affine(i, x[i], z[i])) for i < n (z null: 0), in fp32 and rounded once to T: chunks
-/// converted in bulk (cpu/storage_convert.hpp: F16C / AVX-512 where the CPU has them) into stack
-/// buffers, the activation's mode switched on once a chunk (a local copy of the functor, so the
-/// loop vectorises, as cpu/activation.cpp does). (Calling the activation op's front door a block
-/// and converting element by element made the 16-bit pass 8-10x slower than the two separate
-/// calls.)
-template <class T, class Affine>
-void AffineActivate(const ConvEpilogueArgs& e, const T* x, const T* z, T* y, size_t n,
-                    Affine affine)
+constexpr size_t kChunk = 2048; // elements a step: x, z and y's fp32 copies stay in L1
+
+/// y[i] = f(x[i] * a[c] + zc[c] * z[i] + b[c]) for the elements of one item, in fp32 and rounded
+/// once to T. Per channel: a run of n elements of channel c (NCHW: `rows` = 1, `period` = 0, the
+/// coefficients scalars a[0] ...), or `rows` pixel rows of `period` channels (NHWC: a, b, zc are
+/// C-vectors). 16-bit chunks are converted in bulk (cpu/storage_convert.hpp: F16C / AVX-512) into
+/// stack buffers; fp32 is read and written in place, one loop over the chunk. f is the
+/// activation's functor (act::PassThru without one), a local copy so the loop vectorises.
+/// (Calling the activation op's front door a block and converting element by element made the
+/// 16-bit pass 8-10x slower than the two separate calls; a second loop over an fp32 buffer and a
+/// copy out cost the fp32 pass another 1.3x.)
+template <class T, bool Z, class F>
+void AffineRows(const T* x, const T* z, T* y, size_t n, size_t period, const float* a,
+                const float* b, const float* zc, const F& op)
 {
-    constexpr size_t kChunk = 1024;
-    float xb[kChunk], zb[kChunk], buf[kChunk];
-    for(size_t i0 = 0; i0 < n; i0 += kChunk)
+    constexpr bool kFloat = std::is_same_v<T, float>;
+    const F f             = op;
+    float xb[kFloat ? 1 : kChunk], zb[kFloat || !Z ? 1 : kChunk], yb[kFloat ? 1 : kChunk];
+    // A chunk is whole rows of `period` channels (period <= kChunk) or any run (period 0).
+    const size_t step = period == 0 ? kChunk : std::max<size_t>(1, kChunk / period) * period;
+    for(size_t i0 = 0; i0 < n; i0 += step)
     {
-        const size_t m  = std::min(kChunk, n - i0);
+        const size_t m  = std::min(step, n - i0);
         const float* xf = Load(x + i0, xb, m);
-        const float* zf = z != nullptr ? Load(z + i0, zb, m) : nullptr;
-        if(zf != nullptr)
-            for(size_t i = 0; i < m; ++i)
-                buf[i] = affine(i0 + i, xf[i], zf[i]);
+        const float* zf = nullptr;
+        if constexpr(Z)
+            zf = Load(z + i0, zb, m);
+        float* yf = nullptr;
+        if constexpr(kFloat)
+            yf = y + i0;
         else
-            for(size_t i = 0; i < m; ++i)
-                buf[i] = affine(i0 + i, xf[i], 0.0f);
-        if(e.has_act)
-            act::WithMode(e.act, [&](const auto& op) {
-                const auto f = op;
+            yf = yb;
+        if(period == 0)
+        {
+            const float ac = a[0], bc = b[0];
+            if constexpr(Z)
+            {
+                const float zcc = zc[0];
 #pragma omp simd
                 for(size_t i = 0; i < m; ++i)
-                    buf[i] = f(buf[i]);
-            });
-        Store(buf, y + i0, m);
+                    yf[i] = f(xf[i] * ac + zcc * zf[i] + bc);
+            }
+            else
+            {
+#pragma omp simd
+                for(size_t i = 0; i < m; ++i)
+                    yf[i] = f(xf[i] * ac + bc);
+            }
+        }
+        else
+        {
+            for(size_t r = 0; r < m; r += period)
+            {
+                const float* xr = xf + r;
+                float* yr       = yf + r;
+                if constexpr(Z)
+                {
+                    const float* zr = zf + r;
+#pragma omp simd
+                    for(size_t c = 0; c < period; ++c)
+                        yr[c] = f(xr[c] * a[c] + zc[c] * zr[c] + b[c]);
+                }
+                else
+                {
+#pragma omp simd
+                    for(size_t c = 0; c < period; ++c)
+                        yr[c] = f(xr[c] * a[c] + b[c]);
+                }
+            }
+        }
+        if constexpr(!kFloat)
+            Store(yf, y + i0, m);
     }
+}
+
+/// AffineRows with the residual switched on or off and the activation's functor chosen once.
+template <class T, class Fn>
+void WithEpilogue(const ConvEpilogueArgs& e, Fn&& fn)
+{
+    const ActivationParams none{miopenActivationPASTHRU, 0.0f, 0.0f, 0.0f};
+    act::WithMode(e.has_act ? e.act : none, [&](const auto& op) {
+        if(e.z != nullptr)
+            fn(std::true_type{}, op);
+        else
+            fn(std::false_type{}, op);
+    });
 }
 
 } // namespace
@@ -69,69 +126,69 @@ bool ConvEpilogue(const ConvEpilogueArgs& e, const TensorDescriptor& yDesc, T* y
     size_t S = 1;
     for(size_t d = 2; d < lens.size(); ++d)
         S *= lens[d];
-    const float* a  = e.scale.data();
-    const float* b  = e.shift.data();
-    const float a2  = e.alpha2;
-    const T* z      = static_cast<const T*>(e.z);
-    const T* in     = e.in != nullptr ? static_cast<const T*>(e.in) : y;
+    const float* a = e.scale.data();
+    const float* b = e.shift.data();
+    const T* z     = static_cast<const T*>(e.z);
+    const T* in    = e.in != nullptr ? static_cast<const T*>(e.in) : y;
+    std::vector<float> za(C);
+    for(size_t c = 0; c < C; ++c)
+        za[c] = e.alpha2 * a[c];
+    const float* zs = za.data();
 
-    if(nchw)
+    if(nchw || C > kChunk)
     {
-        // Items: pieces of at most kPiece elements of one (n, c) plane.
+        // Items: pieces of at most kPiece elements of one (n, c) plane, or of one pixel's
+        // channels (NHWC with more channels than a chunk: runs of one channel each).
         constexpr size_t kPiece = 8192;
-        const size_t pieces     = (S + kPiece - 1) / kPiece;
-        const long long items   = static_cast<long long>(N * C * pieces);
+        const size_t planes     = nchw ? N * C : N * S * ((C + kChunk - 1) / kChunk);
+        const size_t len        = nchw ? S : kChunk;
+        const size_t pieces     = (len + kPiece - 1) / kPiece;
+        const long long items   = static_cast<long long>(planes * pieces);
+        WithEpilogue<T>(e, [&](auto has_z, const auto& op) {
+            constexpr bool kZ = decltype(has_z)::value;
 #pragma omp parallel for schedule(static)
-        for(long long item = 0; item < items; ++item)
-        {
-            const size_t plane = static_cast<size_t>(item) / pieces;
-            const size_t begin = (static_cast<size_t>(item) % pieces) * kPiece;
-            const size_t n     = std::min(kPiece, S - begin);
-            const size_t c     = plane % C;
-            T* yp              = y + plane * S + begin;
-            const T* xp        = in + plane * S + begin;
-            const T* zp        = z != nullptr ? z + plane * S + begin : nullptr;
-            const float ac = a[c], bc = b[c], zc = a2 * a[c];
-            if(zp != nullptr)
-                AffineActivate(e, xp, zp, yp, n, [&](size_t, float xv, float zv) {
-                    return xv * ac + zc * zv + bc;
-                });
-            else
-                AffineActivate(e, xp, zp, yp, n,
-                               [&](size_t, float xv, float) { return xv * ac + bc; });
-        }
+            for(long long item = 0; item < items; ++item)
+            {
+                const size_t plane = static_cast<size_t>(item) / pieces;
+                const size_t begin = (static_cast<size_t>(item) % pieces) * kPiece;
+                if(nchw)
+                {
+                    const size_t n   = std::min(kPiece, S - begin);
+                    const size_t c   = plane % C;
+                    const size_t off = plane * S + begin;
+                    AffineRows<T, kZ>(in + off, z != nullptr ? z + off : nullptr, y + off, n, 0,
+                                      a + c, b + c, zs + c, op);
+                }
+                else
+                {
+                    const size_t blocks = (C + kChunk - 1) / kChunk;
+                    const size_t c0     = (plane % blocks) * kChunk;
+                    const size_t n      = std::min(kChunk, C - c0);
+                    const size_t off    = (plane / blocks) * C + c0;
+                    AffineRows<T, kZ>(in + off, z != nullptr ? z + off : nullptr, y + off, n, n,
+                                      a + c0, b + c0, zs + c0, op);
+                }
+            }
+        });
         return true;
     }
 
-    // Channels-last: items are runs of whole pixels (about 4096 elements).
-    const size_t pixels    = N * S;
-    const size_t run       = std::max<size_t>(1, 4096 / std::max<size_t>(C, 1));
-    const long long items  = static_cast<long long>((pixels + run - 1) / run);
-    std::vector<float> za(C);
-    for(size_t c = 0; c < C; ++c)
-        za[c] = a2 * a[c];
-    const float* zs = za.data();
+    // Channels-last: items are runs of whole pixels (about kChunk elements each).
+    const size_t pixels   = N * S;
+    const size_t run      = std::max<size_t>(1, kChunk / std::max<size_t>(C, 1));
+    const long long items = static_cast<long long>((pixels + run - 1) / run);
+    WithEpilogue<T>(e, [&](auto has_z, const auto& op) {
+        constexpr bool kZ = decltype(has_z)::value;
 #pragma omp parallel for schedule(static)
-    for(long long item = 0; item < items; ++item)
-    {
-        const size_t p0 = static_cast<size_t>(item) * run;
-        const size_t np = std::min(run, pixels - p0);
-        T* yp           = y + p0 * C;
-        const T* xp     = in + p0 * C;
-        const T* zp     = z != nullptr ? z + p0 * C : nullptr;
-        for(size_t p = 0; p < np; ++p)
+        for(long long item = 0; item < items; ++item)
         {
-            T* yr       = yp + p * C;
-            const T* xr = xp + p * C;
-            if(zp != nullptr)
-                AffineActivate(e, xr, zp + p * C, yr, C, [&](size_t c, float xv, float zv) {
-                    return xv * a[c] + zs[c] * zv + b[c];
-                });
-            else
-                AffineActivate(e, xr, zp, yr, C,
-                               [&](size_t c, float xv, float) { return xv * a[c] + b[c]; });
+            const size_t p0  = static_cast<size_t>(item) * run;
+            const size_t np  = std::min(run, pixels - p0);
+            const size_t off = p0 * C;
+            AffineRows<T, kZ>(in + off, z != nullptr ? z + off : nullptr, y + off, np * C, C, a, b,
+                              zs, op);
         }
-    }
+    });
     return true;
 }
 
@@ -159,6 +216,49 @@ void EpilogueRun(const ConvEpilogueArgs& e, float* v, size_t off, size_t n, size
 #pragma omp simd
         for(size_t i = 0; i < n; ++i)
             v[i] = f(v[i]);
+    });
+}
+
+void EpilogueTile(const ConvEpilogueArgs& e, float* tile, size_t ld, size_t nw, size_t nk, size_t k0,
+                  size_t off, size_t ks, size_t us)
+{
+    const float* a = e.scale.data() + k0;
+    const float* b = e.shift.data() + k0;
+    if(e.z != nullptr)
+    {
+        const float* z = static_cast<const float*>(e.z) + off;
+        for(size_t u = 0; u < nw; ++u)
+        {
+            float* v        = tile + u * ld;
+            const float* zu = z + u * us;
+            for(size_t k = 0; k < nk; ++k)
+            {
+                const float zc = e.alpha2 * a[k];
+                v[k]           = v[k] * a[k] + zc * zu[k * ks] + b[k];
+            }
+        }
+    }
+    else
+    {
+        for(size_t u = 0; u < nw; ++u)
+        {
+            float* v = tile + u * ld;
+#pragma omp simd
+            for(size_t k = 0; k < nk; ++k)
+                v[k] = v[k] * a[k] + b[k];
+        }
+    }
+    if(!e.has_act)
+        return;
+    act::WithMode(e.act, [&](const auto& op) {
+        const auto f = op;
+        for(size_t u = 0; u < nw; ++u)
+        {
+            float* v = tile + u * ld;
+#pragma omp simd
+            for(size_t k = 0; k < nk; ++k)
+                v[k] = f(v[k]);
+        }
     });
 }
 

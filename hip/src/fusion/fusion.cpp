@@ -20,6 +20,7 @@
 #include "conv/find_db.hpp"
 #include "conv/registry.hpp"
 #include "core/env.hpp"
+#include "core/logging.hpp"
 #include "core/object.hpp"
 #include "core/op_call.hpp"
 #include "gpu/runtime.hpp"
@@ -835,6 +836,10 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
         block.e = &cpu_e;
         ConvRun(handle, first.conv, call, algo, &alpha, &zero, workspace, workspace_size,
                 folded ? &block : nullptr);
+        if(folded && log::IsEnabled(log::Level::Info))
+            log::Write(log::Level::Info, "fusion",
+                       block.applied ? "the epilogue ran in the convolution solver's output blocks"
+                                     : "the epilogue runs as one pass over y after the convolution");
         if(folded && (block.applied || CpuConvEpilogue(cpu_e, outputDesc, output)))
             break;
         // The GPU: the epilogue in one pass over y, in place (its parameters folded first).
