@@ -185,15 +185,28 @@ cdef int c_steps_dtype(object descs):
 
 
 cdef size_t c_seq_bytes(SeqTensorDescriptor desc):
-    """Bytes of the data a sequence-tensor descriptor describes (0 when unset: C reports it)."""
+    """Bytes of the data a sequence-tensor descriptor describes (0 when unset: C reports it).
+    Calls C directly, never check_status: a wrapper may size an argument after staging others,
+    and check_status would finish (copy back and free) that staging early."""
+    cdef miopenDataType_t t = miopenFloat
+    cdef miopenRNNBaseLayout_t l = miopenRNNDataUnknownLayout
+    cdef int m = 0, b = 0, v = 0
     if desc is None or desc.c_desc is NULL:
         return 0
-    try:
-        t, l, m, b, v, lens, _ = getRNNDataSeqTensorDescriptor(desc, 1 << 30)
-    except MIOpenError:
+    if miopenGetRNNDataSeqTensorDescriptor(desc.c_desc, &t, &l, &m, &b, &v, 0, NULL,
+                                           NULL) != miopenStatusSuccess or b <= 0:
         return 0
-    rows = sum(lens) if l == miopenRNNDataSeqMajorNotPadded else m * b
-    return <size_t>(rows * v * _ITEMSIZE.get(int(t), 1))
+    cdef vector[int] lens = vector[int](b)
+    if miopenGetRNNDataSeqTensorDescriptor(desc.c_desc, &t, &l, &m, &b, &v, b, lens.data(),
+                                           NULL) != miopenStatusSuccess:
+        return 0
+    cdef size_t rows = 0
+    if l == miopenRNNDataSeqMajorNotPadded:
+        for i in range(b):
+            rows += <size_t>lens[i]
+    else:
+        rows = <size_t>m * <size_t>b
+    return <size_t>(rows * <size_t>v * <size_t>_ITEMSIZE.get(int(t), 1))
 
 
 cdef int c_seq_dtype(SeqTensorDescriptor desc):

@@ -23,6 +23,7 @@
 // sums, bn_peract_*, and the dx apply).
 #include "kernels/batchnorm/batchnorm_kernels.hpp"
 #include "kernels/batchnorm/bn_activ.hpp"
+#include "kernels/batchnorm/bn_infer_coef.hpp"
 #include "kernels/common/elementwise.hpp"
 #include "kernels/common/reduce.hpp"
 #include "kernels/common/storage_types.hpp"
@@ -257,11 +258,8 @@ __global__ void BnInferCoef(GroupArgs<1> a, const float* scale, const float* bia
     {
         int64_t goff[2];
         Offsets(a.g, g, goff);
-        const int64_t p     = goff[1];
-        const float inv_std = 1.0f / sqrtf(est_var[p] + epsilon);
-        coef.m[g]           = est_mean[p];
-        coef.a[g]           = alpha * scale[p] * inv_std;
-        coef.c[g]           = alpha * bias[p];
+        BnInferCoefAt(scale, bias, est_mean, est_var, goff[1], alpha, epsilon, coef.m[g], coef.a[g],
+                      coef.c[g]);
     }
 }
 

@@ -11,9 +11,10 @@
 //   spatial NHWC:   the plane is one n; the coefficients of bn_infer_coef (one per channel) are
 //                   read as the float4 of quad q % (C / 4), C a multiple of 4. Where C / 4
 //                   divides the block (256) and the launcher made every chunk start on a whole
-//                   pixel (coef_fixed), a thread's quads all belong to the same 4 channels: their
-//                   coefficients are read once, before the loop (no 64-bit remainder and three
-//                   float4 coefficient loads a quad: 16-bit data ran at 0.36 of copy on an H200).
+//                   pixel (coef_fixed), a thread's quads all belong to the same 4 channels: it
+//                   computes their coefficients from the parameters once, before the loop (no
+//                   coefficient kernel, no 64-bit remainder and three float4 coefficient loads a
+//                   quad: 16-bit data ran at 0.36 of copy on an H200).
 // 16-bit data whose planes are whole multiples of 8 elements (spatial: [D]HW % 8 == 0; channels-last
 // with fixed coefficients: C % 8 == 0) moves 8 elements an access (16-byte loads and stores, 4 in
 // flight a thread) instead of quads of 8 bytes (0.82 of copy for fp16 NCHW on an H200, 0.84 fp16
@@ -21,6 +22,7 @@
 // y = (x - m) * a + c (+ beta * y), the expression of bn_apply, its fused multiply-adds written
 // out: fmaf(x - m, a, c), then fmaf(beta, y, that).
 #include "kernels/batchnorm/batchnorm_kernels.hpp"
+#include "kernels/batchnorm/bn_infer_coef.hpp"
 #include "kernels/common/device.hpp"
 #include "kernels/common/storage_types.hpp"
 
@@ -40,7 +42,8 @@ enum BnCoefMode
     kPlaneParams = 0,
     kPerElement  = 1,
     kPerChannel  = 2,
-    kPerChannelFixed = 3, // kPerChannel, a thread's channel quad fixed (coef_fixed)
+    kPerChannelFixed = 3, // channels-last, a thread's channels fixed (coef_fixed): coefficients
+                          // computed from the parameters
 };
 
 /// W fp32 values at p (W = 4 or 8: float4s).
@@ -107,22 +110,21 @@ __global__ void __launch_bounds__(kBnThreads) BnInferPacked(BnInferPackedArgs p)
     float m = 0.0f, a = 0.0f, c = 0.0f;
     if(!PerAct)
     {
-        const int64_t ch    = plane % p.channels;
-        const int64_t at    = ch * p.param_stride;
-        const float inv_std = 1.0f / sqrtf(p.est_var[at] + p.epsilon);
-        m                   = p.est_mean[at];
-        a                   = p.alpha * p.scale[at] * inv_std;
-        c                   = p.alpha * p.bias[at];
+        const int64_t ch = plane % p.channels;
+        BnInferCoefAt(p.scale, p.bias, p.est_mean, p.est_var, ch * p.param_stride, p.alpha,
+                      p.epsilon, m, a, c);
     }
     float fm[W] = {}, fa[W] = {}, fc[W] = {};
     if(Mode == kPerChannelFixed)
     {
         // begin is a multiple of coef_q and coef_q divides kBnThreads: every q this thread
-        // takes (begin + threadIdx.x + multiples of kBnThreads) has this remainder
+        // takes (begin + threadIdx.x + multiples of kBnThreads) has this remainder, channels
+        // W k ... W k + W - 1, whose coefficients the thread computes once from the parameters
         const int64_t k = (begin + threadIdx.x) % p.coef_q;
-        LoadCoef<W>(p.coef_m + W * k, fm);
-        LoadCoef<W>(p.coef_a + W * k, fa);
-        LoadCoef<W>(p.coef_c + W * k, fc);
+#pragma unroll
+        for(int j = 0; j < W; ++j)
+            BnInferCoefAt(p.scale, p.bias, p.est_mean, p.est_var, (W * k + j) * p.param_stride,
+                          p.alpha, p.epsilon, fm[j], fa[j], fc[j]);
     }
     for(int64_t q0 = begin + threadIdx.x; q0 < end; q0 += int64_t{kBnThreads} * U)
     {
@@ -194,18 +196,18 @@ void LaunchBnInferPacked(const BnInferPackedArgs& p, const Launch& l, int unroll
     {
         if(p.vec == 8)
         {
-            if(p.coef_m == nullptr)
-                LaunchU<T, 8, 4, kPlaneParams>(p, l);
-            else
+            if(p.coef_fixed)
                 LaunchU<T, 8, 4, kPerChannelFixed>(p, l);
+            else
+                LaunchU<T, 8, 4, kPlaneParams>(p, l);
             return;
         }
     }
-    if(p.coef_m == nullptr)
-        unroll == 8 ? LaunchU<T, 4, 8, kPlaneParams>(p, l) : LaunchU<T, 4, 4, kPlaneParams>(p, l);
-    else if(p.coef_fixed)
+    if(p.coef_fixed)
         unroll == 8 ? LaunchU<T, 4, 8, kPerChannelFixed>(p, l)
                     : LaunchU<T, 4, 4, kPerChannelFixed>(p, l);
+    else if(p.coef_m == nullptr)
+        unroll == 8 ? LaunchU<T, 4, 8, kPlaneParams>(p, l) : LaunchU<T, 4, 4, kPlaneParams>(p, l);
     else if(p.coef_q != p.plane_q)
         unroll == 2 ? LaunchU<T, 4, 2, kPerChannel>(p, l) : LaunchU<T, 4, 4, kPerChannel>(p, l);
     else

@@ -1,6 +1,6 @@
 // Launcher of bn_infer_packed.hip: the packed check (NC[D]HW, or N[D]HWC in spatial mode), the
-// balanced chunks of a plane, and (per activation, channels-last) the coefficients of
-// bn_infer_coef in the handle's scratch first. fp32 per activation tries bn_infer_peract first.
+// balanced chunks of a plane, and (per activation, channels-last unless a thread's channels are
+// fixed) the coefficients of bn_infer_coef in the handle's scratch first. fp32 per activation tries bn_infer_peract first.
 #include "kernels/batchnorm/batchnorm_kernels.hpp"
 #include "kernels/batchnorm/bn_infer_packed.hpp"
 #include "kernels/batchnorm/bn_infer_peract_kernels.hpp"
@@ -94,13 +94,17 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
         p.vec     = 8;
         p.plane_q = plane / 8;
     }
-    if(per_act || nhwc)
+    const int64_t ncoef = per_act ? plane : c;
+    // channels-last with C / 4 (C / 8) dividing the block: a thread's units all have the same
+    // channels, whose coefficients it computes once from the parameters (chunks rounded to whole
+    // pixels below): no coefficient kernel, one stream of x, the spatial unroll
+    p.coef_fixed = nhwc && BnInferPackedThreads() % (ncoef / p.vec) == 0;
+    if((per_act || nhwc) && !p.coef_fixed)
     {
         // the coefficients of bn_infer_coef: per activation in x's (packed) order (group g is
         // element g of a plane), channels-last one per channel
         const auto plan = PlanGroups<1>(h, {args.xDesc, args.pDesc},
                                         [per_act](int d) { return d == 1 || (per_act && d > 1); });
-        const int64_t ncoef = per_act ? plane : c;
         if(plan.args.groups != ncoef)
             return false;
         ScratchLayout layout;
@@ -115,11 +119,6 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
         p.coef_m = coef.m, p.coef_a = coef.a, p.coef_c = coef.c;
         p.coef_q = ncoef / p.vec;
         u = 2 * wide; // four quad streams a step: two steps in flight (fp32)
-        // channels-last with C / 4 (C / 8) dividing the block: coefficients read once a thread
-        // (chunks rounded to whole pixels below), one stream of x, the spatial unroll
-        p.coef_fixed = nhwc && BnInferPackedThreads() % p.coef_q == 0;
-        if(p.coef_fixed)
-            u = 4 * wide;
     }
     else
     {
@@ -127,6 +126,8 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
         p.est_mean = args.est_mean, p.est_var = args.est_variance;
         p.channels     = c;
         p.param_stride = static_cast<int64_t>(args.pDesc->Strides()[1]);
+        if(p.coef_fixed)
+            p.coef_q = ncoef / p.vec;
     }
     if(vec8)
         u = 4; // units of 8: 4 a thread, as many bytes as 8 quads

@@ -5,8 +5,9 @@
 // as activation.hip's forward, through epilogue.hpp's EpilogueAct, as the convolution kernels'
 // in-store epilogue), so that fused and unfused activations are one code.
 // Packed operands move 16-byte vectors (4 fp32, 8 fp16 / bf16), kEpiUnroll of in (and of z) in
-// flight a thread before the first is computed; a block takes a balanced chunk of one plane
-// (NC[D]HW: one (n, c), whose scale and shift are read once) or of the pixel rows (N[D]HWC: a
+// flight a thread as raw bytes before the first is widened; a block takes a balanced chunk of
+// one plane (NC[D]HW: one (n, c), whose scale and shift are read once, or folded by the block
+// itself where the plan left the fold to the pass) or of the pixel rows (N[D]HWC: a
 // vector's W channels consecutive, read once a thread where C / W divides the block). The other
 // packed shapes take an element a thread (coalesced, 32-bit channel arithmetic), any other
 // strides the general path. And the fold: scale and shift from the chain's device parameters.
@@ -20,6 +21,55 @@
 
 namespace miopen::gpu {
 namespace {
+
+__device__ inline double ParamAt(const EpilogueFoldStep& s, const void* p, int64_t c)
+{
+    const int64_t i = c * s.stride;
+    switch(s.type)
+    {
+    case miopenHalf: return DeviceToFloat(static_cast<const Half*>(p)[i]);
+    case miopenBFloat16: return DeviceToFloat(static_cast<const BFloat16*>(p)[i]);
+    default: return static_cast<const float*>(p)[i];
+    }
+}
+
+/// Channel c's scale and shift from the fold's steps: the CPU fold's arithmetic (fusion.cpp),
+/// fp32 running values, each step in double. The fold kernel and the planes pass's inline fold.
+__device__ inline void FoldChannel(const EpilogueFoldK& p, int64_t c, float& scale_out,
+                                   float& shift_out)
+{
+    float scale = 1.0f, shift = 0.0f;
+    for(int i = 0; i < p.nsteps; ++i)
+    {
+        const EpilogueFoldStep& s = p.steps[i];
+        if(!s.batch_norm)
+        {
+            shift += static_cast<float>(ParamAt(s, s.bias, c));
+            continue;
+        }
+        const double inv = 1.0 / sqrt(static_cast<double>(static_cast<float>(ParamAt(s, s.var, c))) +
+                                      s.epsilon);
+        const double sc  = static_cast<float>(ParamAt(s, s.scale, c)) * inv;
+        const double b   = static_cast<float>(ParamAt(s, s.bias, c)) -
+                         static_cast<float>(ParamAt(s, s.mean, c)) * sc;
+        scale = static_cast<float>(scale * sc);
+        shift = static_cast<float>(shift * sc + b);
+    }
+    scale_out = scale;
+    shift_out = shift;
+}
+
+/// A 16-byte unit of T as loaded (raw, 4 registers), widened to fp32 only where it is used, so
+/// that the units in flight hold 4 registers each, not 8 (16-bit data: as bn_infer_packed).
+template <class T>
+__device__ inline void Widen16(const uint4& q, float (&v)[kVecOf<T>])
+{
+    if constexpr(sizeof(T) == 4)
+        v[0] = __uint_as_float(q.x), v[1] = __uint_as_float(q.y), v[2] = __uint_as_float(q.z),
+        v[3] = __uint_as_float(q.w);
+    else
+        Unpack8<T>(q, v);
+}
 
 /// The vector paths (kEpiPlanes, kEpiPixels): W elements a vector, kEpiUnroll vectors a thread.
 template <class T, bool Pixels, bool HasZ, class Op>
@@ -36,10 +86,20 @@ __global__ void __launch_bounds__(kEpiThreads) EpiloguePacked(EpiloguePassK p, O
     const T* z          = HasZ ? static_cast<const T*>(p.z) + base : nullptr;
     T* out              = static_cast<T*>(p.out) + base;
     float s[W], b[W];
+    __shared__ float folded[2];
     if(!Pixels)
     {
         const int64_t c = plane % p.channels;
-        const float sc = p.scale[c], sh = p.shift[c];
+        float sc, sh;
+        if(p.fold_inline)
+        {
+            if(threadIdx.x == 0)
+                FoldChannel(p.fold, c, folded[0], folded[1]);
+            __syncthreads();
+            sc = folded[0], sh = folded[1];
+        }
+        else
+            sc = p.scale[c], sh = p.shift[c];
 #pragma unroll
         for(int j = 0; j < W; ++j)
             s[j] = sc, b[j] = sh;
@@ -55,16 +115,16 @@ __global__ void __launch_bounds__(kEpiThreads) EpiloguePacked(EpiloguePassK p, O
     }
     for(int64_t q0 = begin + threadIdx.x; q0 < end; q0 += int64_t{kEpiThreads} * U)
     {
-        float v[U][W], zv[U][W];
+        uint4 v[U], zv[U];
 #pragma unroll
         for(int u = 0; u < U; ++u)
         {
             const int64_t q = q0 + u * kEpiThreads;
             if(q >= end)
                 continue;
-            LoadVec<T, W>(in + q * W, v[u]);
+            v[u] = *reinterpret_cast<const uint4*>(in + q * W);
             if(HasZ)
-                LoadVec<T, W>(z + q * W, zv[u]);
+                zv[u] = *reinterpret_cast<const uint4*>(z + q * W);
         }
 #pragma unroll
         for(int u = 0; u < U; ++u)
@@ -81,13 +141,16 @@ __global__ void __launch_bounds__(kEpiThreads) EpiloguePacked(EpiloguePassK p, O
                 for(int j = 0; j < W; ++j)
                     s[j] = p.scale[k + j], b[j] = p.shift[k + j];
             }
-            float r[W];
+            float r[W], vf[W], zf[W];
+            Widen16<T>(v[u], vf);
+            if(HasZ)
+                Widen16<T>(zv[u], zf);
 #pragma unroll
             for(int j = 0; j < W; ++j)
             {
-                float t = p.alpha * v[u][j];
+                float t = p.alpha * vf[j];
                 if(HasZ)
-                    t = fmaf(p.alpha2, zv[u][j], t);
+                    t = fmaf(p.alpha2, zf[j], t);
                 r[j] = EpilogueAct<T>(op, fmaf(s[j], t, b[j]));
             }
             StoreVec<T, W>(out + q * W, r);
@@ -156,42 +219,12 @@ void LaunchPath(const EpiloguePassK& p, const Launch& l, const Op& op)
     }
 }
 
-__device__ inline double ParamAt(const EpilogueFoldStep& s, const void* p, int64_t c)
-{
-    const int64_t i = c * s.stride;
-    switch(s.type)
-    {
-    case miopenHalf: return DeviceToFloat(static_cast<const Half*>(p)[i]);
-    case miopenBFloat16: return DeviceToFloat(static_cast<const BFloat16*>(p)[i]);
-    default: return static_cast<const float*>(p)[i];
-    }
-}
-
 __global__ void EpilogueFold(EpilogueFoldK p)
 {
     const int64_t c = int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
     if(c >= p.k)
         return;
-    // the CPU fold's arithmetic (fusion.cpp): fp32 running values, each step in double
-    float scale = 1.0f, shift = 0.0f;
-    for(int i = 0; i < p.nsteps; ++i)
-    {
-        const EpilogueFoldStep& s = p.steps[i];
-        if(!s.batch_norm)
-        {
-            shift += static_cast<float>(ParamAt(s, s.bias, c));
-            continue;
-        }
-        const double inv = 1.0 / sqrt(static_cast<double>(static_cast<float>(ParamAt(s, s.var, c))) +
-                                      s.epsilon);
-        const double sc  = static_cast<float>(ParamAt(s, s.scale, c)) * inv;
-        const double b   = static_cast<float>(ParamAt(s, s.bias, c)) -
-                         static_cast<float>(ParamAt(s, s.mean, c)) * sc;
-        scale = static_cast<float>(scale * sc);
-        shift = static_cast<float>(shift * sc + b);
-    }
-    p.scale[c] = scale;
-    p.shift[c] = shift;
+    FoldChannel(p, c, p.scale[c], p.shift[c]);
 }
 
 } // namespace

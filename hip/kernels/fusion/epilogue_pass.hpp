@@ -33,36 +33,6 @@ enum EpiloguePath
     kEpiGeneral = 3,
 };
 
-struct EpiloguePassK
-{
-    const void* in = nullptr;   // T; may be out (in place, same strides)
-    void* out      = nullptr;   // T
-    const void* z  = nullptr;   // T; null: no residual
-    const float* scale = nullptr; // K values
-    const float* shift = nullptr; // K values
-    float alpha  = 1.0f;
-    float alpha2 = 0.0f;
-    int path     = kEpiGeneral;
-    int64_t channels = 1;
-    // kEpiPlanes / kEpiPixels: vectors (of 16 bytes) a plane, a chunk, chunks a plane; kEpiPixels:
-    // cq = C / W (vectors a pixel), fixed = C / W divides the block
-    int64_t plane_q = 0, chunk_q = 0, chunks = 1, cq = 1;
-    int fixed = 0;
-    // kEpiScalar: numel, inner (the elements of a plane, NCHW) and channels_last
-    int64_t numel = 0, inner = 1;
-    int channels_last = 0;
-    // kEpiGeneral: y's lengths and the three operands' strides (dim 1 is C)
-    int ndim = 0;
-    int64_t lens[5] = {}, in_s[5] = {}, z_s[5] = {}, out_s[5] = {};
-};
-
-constexpr int kEpiThreads = 256;
-/// 16-byte vectors a thread has in flight (of in, and as many of z).
-constexpr int kEpiUnroll = 4;
-
-template <class T>
-void LaunchEpiloguePass(const EpiloguePassK& p, const Launch& l, const ActivationMode& act);
-
 /// The fold: for each channel c < k, scale[c] and shift[c] from the chain's steps in order
 /// (scale = 1, shift = 0 first): a bias adds b[c] to shift; a batch norm (inference, spatial)
 /// with s = bnScale / sqrt(var + eps), b = bnBias - mean * s maps (scale, shift) to
@@ -85,6 +55,40 @@ struct EpilogueFoldK
     float* scale = nullptr;
     float* shift = nullptr;
 };
+
+struct EpiloguePassK
+{
+    const void* in = nullptr;   // T; may be out (in place, same strides)
+    void* out      = nullptr;   // T
+    const void* z  = nullptr;   // T; null: no residual
+    const float* scale = nullptr; // K values
+    const float* shift = nullptr; // K values
+    float alpha  = 1.0f;
+    float alpha2 = 0.0f;
+    int path     = kEpiGeneral;
+    int64_t channels = 1;
+    // kEpiPlanes / kEpiPixels: vectors (of 16 bytes) a plane, a chunk, chunks a plane; kEpiPixels:
+    // cq = C / W (vectors a pixel), fixed = C / W divides the block
+    int64_t plane_q = 0, chunk_q = 0, chunks = 1, cq = 1;
+    int fixed = 0;
+    // kEpiScalar: numel, inner (the elements of a plane, NCHW) and channels_last
+    int64_t numel = 0, inner = 1;
+    int channels_last = 0;
+    // kEpiGeneral: y's lengths and the three operands' strides (dim 1 is C)
+    int ndim = 0;
+    int64_t lens[5] = {}, in_s[5] = {}, z_s[5] = {}, out_s[5] = {};
+    // kEpiPlanes with fold_inline: scale and shift are not in memory yet; a block folds its
+    // plane's channel from `fold`'s steps (the fold kernel's arithmetic) instead of reading them
+    int fold_inline = 0;
+    EpilogueFoldK fold;
+};
+
+constexpr int kEpiThreads = 256;
+/// 16-byte vectors a thread has in flight (of in, and as many of z).
+constexpr int kEpiUnroll = 4;
+
+template <class T>
+void LaunchEpiloguePass(const EpiloguePassK& p, const Launch& l, const ActivationMode& act);
 
 void LaunchEpilogueFold(const EpilogueFoldK& p, const Launch& l);
 

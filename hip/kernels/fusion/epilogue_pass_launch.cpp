@@ -11,8 +11,9 @@
 
 namespace miopen::gpu {
 
-void FoldEpilogue(const Handle& h, size_t k, const std::vector<EpilogueFoldParam>& steps,
-                  float* scale, float* shift)
+/// The fold kernel's arguments: K channels, the chain's steps (at most a bias and a batch norm).
+EpilogueFoldK FoldArgs(size_t k, const std::vector<EpilogueFoldParam>& steps, float* scale,
+                       float* shift)
 {
     EpilogueFoldK p;
     p.k = static_cast<int64_t>(k);
@@ -30,6 +31,13 @@ void FoldEpilogue(const Handle& h, size_t k, const std::vector<EpilogueFoldParam
     }
     p.scale = scale;
     p.shift = shift;
+    return p;
+}
+
+void FoldEpilogue(const Handle& h, size_t k, const std::vector<EpilogueFoldParam>& steps,
+                  float* scale, float* shift)
+{
+    const EpilogueFoldK p = FoldArgs(k, steps, scale, shift);
     LaunchEpilogueFold(p, On(h, D1(CeilDiv(p.k, 128)), D1(128)));
     CheckLaunch("miopenExecuteFusionPlan (the epilogue's fold)");
 }
@@ -109,6 +117,18 @@ void EpiloguePass(const Handle& h, const GpuEpilogueArgs& e, const TensorDescrip
             }
         }
         l = On(h, D1(GridStrideBlocks(h, p.numel, kEpiThreads)), D1(kEpiThreads));
+    }
+    if(!e.fold.empty())
+    {
+        // the fold the plan left to the pass: a block of one plane folds its channel itself (no
+        // fold launch); the other paths read scale and shift, folded first
+        if(p.path == kEpiPlanes)
+        {
+            p.fold_inline = 1;
+            p.fold        = FoldArgs(static_cast<size_t>(p.channels), e.fold, e.scale, e.shift);
+        }
+        else
+            FoldEpilogue(h, static_cast<size_t>(p.channels), e.fold, e.scale, e.shift);
     }
     ActivationMode act{static_cast<int>(miopenActivationPASTHRU), 0.0f, 0.0f, 0.0f};
     if(e.has_act)

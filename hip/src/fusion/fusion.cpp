@@ -299,10 +299,11 @@ bool CpuConvEpilogue(const ConvEpilogueArgs& e, const TensorDescriptor& yDesc, v
 
 /// The GPU's fold: the operators from `first` on (WalkChain) as the epilogue's arguments `e`,
 /// the per-channel scale and shift computed on the device by one tiny kernel into the plan's
-/// buffer `buf` (2 * K floats). False (nothing queued) for a per-activation batch norm.
+/// buffer `buf` (2 * K floats), or with `queue` false left in e.fold for the epilogue pass to
+/// fold itself. False (nothing queued) for a per-activation batch norm.
 bool GpuFold(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& ops,
              const std::vector<const FusionOpArgs*>& a, size_t first, size_t K, float* buf,
-             GpuEpilogueArgs& e)
+             GpuEpilogueArgs& e, bool queue = true)
 {
 #if MIOPEN_CY_HAVE_GPU
     EpilogueChain chain;
@@ -315,17 +316,23 @@ bool GpuFold(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& ops,
     e.alpha2  = chain.alpha2;
     e.has_act = chain.has_act;
     e.act     = chain.act;
+    if(!queue)
+    {
+        e.fold = std::move(chain.steps);
+        return true;
+    }
     RunOp(
         handle, [] {}, [&](auto& h) { gpu::FoldEpilogue(h, K, chain.steps, buf, buf + K); });
     return true;
 #else
-    (void)handle, (void)ops, (void)a, (void)first, (void)K, (void)buf, (void)e;
+    (void)handle, (void)ops, (void)a, (void)first, (void)K, (void)buf, (void)e, (void)queue;
     return false;
 #endif
 }
 
-/// The GPU's fused epilogue as one pass (kernels/fusion/epilogue_pass.hip): folded (GpuFold), then
-/// applied from `in` (inDesc) into y. False (nothing queued) where GpuFold refuses.
+/// The GPU's fused epilogue as one pass (kernels/fusion/epilogue_pass.hip) from `in` (inDesc)
+/// into y, the fold left to the pass (GpuFold's e.fold). False (nothing queued) where GpuFold
+/// refuses.
 bool GpuEpilogue(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& ops,
                  const std::vector<const FusionOpArgs*>& a, size_t first,
                  const TensorDescriptor& inDesc, const void* in, const TensorDescriptor& yDesc,
@@ -333,7 +340,7 @@ bool GpuEpilogue(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& o
 {
 #if MIOPEN_CY_HAVE_GPU
     GpuEpilogueArgs e;
-    if(!GpuFold(handle, ops, a, first, yDesc.Lens()[1], buf, e))
+    if(!GpuFold(handle, ops, a, first, yDesc.Lens()[1], buf, e, false))
         return false;
     DispatchFloating(yDesc.Type(), "outputDesc", [&](auto tag) {
         using T = typename decltype(tag)::type;

@@ -41,10 +41,14 @@ struct GpuEpilogueArgs
     float alpha2 = 0.0f;
     const void* z = nullptr;
     const TensorDescriptor* zDesc = nullptr;
-    const float* scale = nullptr;
-    const float* shift = nullptr;
+    float* scale = nullptr; // the plan's buffer: K values each
+    float* shift = nullptr;
     bool has_act = false;
     ActivationParams act{};
+    /// The chain's fold steps not yet queued (GpuEpilogue): EpiloguePass folds them itself, in
+    /// the pass where its path allows (a block of one channel folds that channel), else with
+    /// FoldEpilogue before the pass. Empty: scale and shift are already queued.
+    std::vector<EpilogueFoldParam> fold;
 };
 
 namespace cpu {
