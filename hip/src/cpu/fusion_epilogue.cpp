@@ -29,6 +29,10 @@
 #if MIOPEN_CY_EPI_X86
 // The 16-bit rows in vector registers (cpu/fusion_epilogue_kernel.hpp), compiled for AVX-512F and
 // for AVX2 + F16C + FMA whatever the library is compiled for, called only where the CPU has them.
+// (GCC 12 reports its own intrinsics' _mm512_undefined_* sources as maybe uninitialized once they
+// are inlined: a false positive, silenced here only.)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC push_options
 #pragma GCC target("avx512f,f16c,fma")
 namespace miopen::cpu::avx512 {
@@ -139,6 +143,7 @@ inline void StoreBf16(void* p, __m256 v) // the 8 rounded halves packed into 16 
 #undef EPI_SELECT_GT
 #undef EPI_ABS
 #pragma GCC pop_options
+#pragma GCC diagnostic pop
 #endif // MIOPEN_CY_EPI_X86
 
 namespace miopen::cpu {
