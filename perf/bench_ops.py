@@ -770,8 +770,16 @@ def bench_rnn(b):
     beside torch nn.LSTM / nn.GRU (cuDNN on the GPU) with the same shapes, fp32 (and fp16 on the
     GPU); issue 22's sizes: large hidden 1024, batch 64, 128 steps; small hidden 256, batch 16,
     128 steps. Bytes: x, y and the weights once (a reference point only: these ops are
-    GEMM-bound)."""
-    T, B, H = b.shape((128, 16, 256), (128, 64, 1024))
+    GEMM-bound). On the GPU the large size runs the small case too (rows told apart by shape)."""
+    shapes = [b.shape((128, 16, 256), (128, 64, 1024))]
+    if b.dev.gpu and b.large:
+        shapes.insert(0, (128, 16, 256))
+    for T, B, H in shapes:
+        _bench_rnn_shape(b, T, B, H)
+
+
+def _bench_rnn_shape(b, T, B, H):
+    """bench_rnn's rows for one shape (T steps, batch B, hidden = input H)."""
     L = 2
     types = [(mi.miopenFloat, torch.float32, np.float32, "")]
     if b.dev.gpu:

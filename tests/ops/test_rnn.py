@@ -146,6 +146,38 @@ def test_rnn_layers_and_lengths(handle, rng, mode, layers):
               in_size=3, h=6)
 
 
+@pytest.mark.parametrize("split", [2, 5])
+@pytest.mark.parametrize("mode", ["relu", "lstm", "gru"])
+def test_rnn_step_products_split(handle, rng, monkeypatch, mode, split):
+    """The per-step products split over k (the GPU's LaunchSgemmSplitK) with their reductions in
+    the gate passes, forced by MIOPEN_CY_DEBUG_SGEMM_SPLIT on a shape the model leaves unsplit
+    (h 40: the forward's k = 40 is 5 steps of 8, backward's 4h or 3h more): both directions and
+    lengths that end mid-sequence, so the reverse steps whose sequences start (two products,
+    each reduced by the split's own kernel), the backward steps where sequences end (dhx read
+    from the reduced carry) and the fused reductions all run. Training and inference give the
+    same bits (the parts are added in a fixed order). The CPU ignores the switch."""
+    monkeypatch.setenv("MIOPEN_CY_DEBUG_SGEMM_SPLIT", str(split))
+    _run_case(handle, rng, mode, 2, False, True, layers=2, batches=[4, 3, 3, 1, 1], in_size=7,
+              h=40)
+
+
+@pytest.mark.parametrize("mode", ["lstm", "gru"])
+def test_rnn_step_products_model_split(handle, rng, mode):
+    """Issue 22's small shape's widths (hidden 256, batch 16), a few steps: on a GPU the split
+    model itself splits the step products (16 x 1024 and 16 x 256 outputs over k 256 / 1024),
+    no switch."""
+    _run_case(handle, rng, mode, 1, False, True, layers=1, batches=[16, 16, 16], in_size=8, h=256)
+
+
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+def test_rnn_step_products_split_storage_types(handle, rng, monkeypatch, dt):
+    """The forced split with fp16 / bf16 storage (fp32 parameters staged in the workspace, whose
+    split room follows them)."""
+    monkeypatch.setenv("MIOPEN_CY_DEBUG_SGEMM_SPLIT", "3")
+    _run_case(handle, rng, "lstm", 1, False, True, layers=2, batches=[3, 3, 2], in_size=6, h=32,
+              dt=dt)
+
+
 @pytest.mark.parametrize("mode", ["lstm", "gru", "tanh"])
 def test_rnn_without_states(handle, rng, mode):
     """hx / cx / dhy / dcy absent: zero initial states and zero final-state gradients."""

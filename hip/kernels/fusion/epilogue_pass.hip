@@ -85,6 +85,23 @@ __global__ void __launch_bounds__(kEpiThreads) EpiloguePacked(EpiloguePassK p, O
     const T* in         = static_cast<const T*>(p.in) + base;
     const T* z          = HasZ ? static_cast<const T*>(p.z) + base : nullptr;
     T* out              = static_cast<T*>(p.out) + base;
+    // a thread's units: q0, q0 + kEpiThreads, ... (U of them a step); the first step's loads are
+    // issued before the parameters are read or folded, so they are in flight meanwhile
+    uint4 v[U], zv[U];
+    auto load = [&](int64_t q0) {
+#pragma unroll
+        for(int u = 0; u < U; ++u)
+        {
+            const int64_t q = q0 + u * kEpiThreads;
+            if(q >= end)
+                continue;
+            v[u] = *reinterpret_cast<const uint4*>(in + q * W);
+            if(HasZ)
+                zv[u] = *reinterpret_cast<const uint4*>(z + q * W);
+        }
+    };
+    int64_t q0 = begin + threadIdx.x;
+    load(q0);
     float s[W], b[W];
     __shared__ float folded[2];
     if(!Pixels)
@@ -113,19 +130,8 @@ __global__ void __launch_bounds__(kEpiThreads) EpiloguePacked(EpiloguePassK p, O
         for(int j = 0; j < W; ++j)
             s[j] = p.scale[k + j], b[j] = p.shift[k + j];
     }
-    for(int64_t q0 = begin + threadIdx.x; q0 < end; q0 += int64_t{kEpiThreads} * U)
+    while(q0 < end)
     {
-        uint4 v[U], zv[U];
-#pragma unroll
-        for(int u = 0; u < U; ++u)
-        {
-            const int64_t q = q0 + u * kEpiThreads;
-            if(q >= end)
-                continue;
-            v[u] = *reinterpret_cast<const uint4*>(in + q * W);
-            if(HasZ)
-                zv[u] = *reinterpret_cast<const uint4*>(z + q * W);
-        }
 #pragma unroll
         for(int u = 0; u < U; ++u)
         {
@@ -155,6 +161,9 @@ __global__ void __launch_bounds__(kEpiThreads) EpiloguePacked(EpiloguePassK p, O
             }
             StoreVec<T, W>(out + q * W, r);
         }
+        q0 += int64_t{kEpiThreads} * U;
+        if(q0 < end)
+            load(q0);
     }
 }
 

@@ -118,7 +118,7 @@ void EpiloguePass(const Handle& h, const GpuEpilogueArgs& e, const TensorDescrip
         }
         l = On(h, D1(GridStrideBlocks(h, p.numel, kEpiThreads)), D1(kEpiThreads));
     }
-    if(!e.fold.empty())
+    if(e.fold_pending)
     {
         // the fold the plan left to the pass: a block of one plane folds its channel itself (no
         // fold launch); the other paths read scale and shift, folded first

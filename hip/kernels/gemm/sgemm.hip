@@ -424,7 +424,8 @@ void SgemmTileShape(int tile, int& bm, int& bn)
     bn = shapes[t][1];
 }
 
-void LaunchSgemmTile(const SgemmArgs& g, int tile, int splits, bool fold, float* workspace, void* stream)
+void LaunchSgemmTile(const SgemmArgs& g, int tile, int splits, bool fold, float* workspace, void* stream,
+                     bool reduce)
 {
     if(g.m <= 0 || g.n <= 0 || g.batch <= 0)
         return;
@@ -492,10 +493,10 @@ void LaunchSgemmTile(const SgemmArgs& g, int tile, int splits, bool fold, float*
     case 3: RunShape<64, 64>(k, g.trans_a, g.trans_b, v, zs, stream); break;
     default: RunShape<128, 128>(k, g.trans_a, g.trans_b, v, zs, stream); break;
     }
-    if(k.has_epi && k.part == nullptr)
+    if(k.has_epi && (k.part == nullptr || !reduce))
         ThrowBadParm("the SGEMM applies a fused epilogue in its split reduction only; this GEMM "
                      "runs unsplit (", g.m, " x ", g.n, ", k = ", g.k, ")");
-    if(k.part != nullptr)
+    if(k.part != nullptr && reduce)
     {
         // (Folded: the part's k.n columns are the batch's images side by side.)
         const bool r4 = k.n % 4 == 0 && Aligned16(workspace) && Aligned16(g.c) && g.ldc % 4 == 0 &&

@@ -43,8 +43,18 @@ size_t SgemmFoldWorkspaceBytes(const SgemmArgs& args, int splits);
 /// Runs one tile shape (fold: the batch folded into the columns, where SgemmCanFold). With
 /// sum_batch and splits > 1, the batch range is cut into `splits`
 /// contiguous parts whose partial products go to `workspace` (SgemmWorkspaceBytes) and a second
-/// kernel adds them in part order (deterministic). No argument checks: LaunchSgemm does them.
-void LaunchSgemmTile(const SgemmArgs& args, int tile, int splits, bool fold, float* workspace, void* stream);
+/// kernel adds them in part order (deterministic); !reduce leaves the parts there (C untouched
+/// where there are several; no epilogue). No argument checks: LaunchSgemm does them.
+void LaunchSgemmTile(const SgemmArgs& args, int tile, int splits, bool fold, float* workspace, void* stream,
+                     bool reduce = true);
+
+/// The split-k of a plain GEMM (batch 1, no epilogue) for LaunchSgemmSplitK
+/// (gemm/sgemm_args.hpp): the tile and split (1: none pays) by SgemmChooseFoldSplit's time model
+/// on `sms` multiprocessors, at most max_splits parts; MIOPEN_CY_DEBUG_SGEMM_SPLIT=S forces S
+/// parts (capped by max_splits and k's 8-wide steps). SgemmSplitParts: the parts a split into
+/// `splits` makes (the k steps cut into equal runs; 1: C written directly).
+void SgemmChooseSplitK(const SgemmArgs& args, int sms, int max_splits, int& tile, int& splits);
+int SgemmSplitParts(const SgemmArgs& args, int splits);
 
 /// LaunchSgemm with the tile, split and fold given (checked like LaunchSgemm; `workspace` of
 /// SgemmWorkspaceBytes(args, splits) bytes when splits > 1, SgemmFoldWorkspaceBytes folded; fold

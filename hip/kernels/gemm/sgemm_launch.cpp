@@ -116,29 +116,26 @@ void Choose(const SgemmArgs& g, int sms, bool allow_split, int& best_tile, int& 
 
 } // namespace
 
-void SgemmChooseFoldSplit(const SgemmArgs& g, int sms, int& best_tile, int& best_splits)
+namespace {
+
+/// The split model shared by the folded split and the plain split-k: an m x cols output whose
+/// reduction is `steps` 8-wide k steps, split in 1..max_split parts (only `forced` parts when
+/// forced > 0), on `sms` multiprocessors. A time model in units of one 128x128 x 8 tile step at
+/// a multiprocessor's full FMA rate (about 1000 cycles): the busiest multiprocessor runs
+/// ceil(blocks / sms) blocks of `per` steps at the tile's relative speed, slower when it holds
+/// fewer blocks than fit (less latency hidden); a split adds writing and re-reading its partial
+/// outputs (about 16 bytes a cycle per multiprocessor) and a second launch.
+void SplitModel(int64_t m, int64_t cols, int64_t steps, int sms, int64_t max_split, int64_t forced,
+                int& best_tile, int& best_splits)
 {
     best_tile   = 0;
     best_splits = 1;
-    if(!SgemmCanFold(g) || g.k <= 0)
-        return;
-    // A time model in units of one 128x128 x 8 tile step at a multiprocessor's full FMA rate
-    // (about 1000 cycles): the busiest multiprocessor runs ceil(blocks / sms) blocks of `per`
-    // steps at the tile's relative speed, slower when it holds fewer blocks than fit (less
-    // latency hidden); a split adds writing and re-reading its partial outputs (about 16 bytes a
-    // cycle per multiprocessor) and a second launch. The test hook
-    // MIOPEN_CY_DEBUG_SGEMM_FOLD_SPLIT fixes the split (tests/conv/solvers/test_gemm.py runs
-    // several splits on problems small enough to test, where the model picks none).
-    const int64_t steps   = (g.k + kStep - 1) / kStep;
-    const int64_t cols    = int64_t{g.n} * g.batch;
-    const int64_t forced  = env::Integer("MIOPEN_CY_DEBUG_SGEMM_FOLD_SPLIT", 0);
-    const int64_t max_split = std::max<int64_t>(1, std::min<int64_t>(steps / 16, 32));
     double best = 1e300;
     for(int t = 0; t < kSgemmTiles; ++t)
     {
         int bm, bn;
         SgemmTileShape(t, bm, bn);
-        const int64_t blocks   = int64_t{(g.m + bm - 1) / bm} * ((cols + bn - 1) / bn);
+        const int64_t blocks   = ((m + bm - 1) / bm) * ((cols + bn - 1) / bn);
         const double tile_work = double(bm) * bn / (128.0 * 128.0) / Efficiency(t);
         for(int64_t s = 1; s <= max_split; ++s)
         {
@@ -152,7 +149,7 @@ void SgemmChooseFoldSplit(const SgemmArgs& g, int sms, int& best_tile, int& best
             {
                 // The partial tiles: s * m * cols floats written and read, spread over the SMs;
                 // one 128x128x8 tile step is 2^17 FMAs, about 1000 cycles of one SM's share.
-                const double elems = double(s) * g.m * cols;
+                const double elems = double(s) * m * cols;
                 cost += elems * 8.0 / (std::max(sms, 1) * 16.0) / 1000.0 * 2.0 + 4.0;
             }
             if(cost < best * 0.999)
@@ -163,6 +160,60 @@ void SgemmChooseFoldSplit(const SgemmArgs& g, int sms, int& best_tile, int& best
             }
         }
     }
+}
+
+/// Whether a GEMM is a plain one (one product, no epilogue) that LaunchSgemmSplitK may split.
+bool PlainProduct(const SgemmArgs& g)
+{
+    return g.batch == 1 && g.epilogue == nullptr && g.m > 0 && g.n > 0 && g.k > 0;
+}
+
+} // namespace
+
+void SgemmChooseFoldSplit(const SgemmArgs& g, int sms, int& best_tile, int& best_splits)
+{
+    best_tile   = 0;
+    best_splits = 1;
+    if(!SgemmCanFold(g) || g.k <= 0)
+        return;
+    // The test hook MIOPEN_CY_DEBUG_SGEMM_FOLD_SPLIT fixes the split
+    // (tests/conv/solvers/test_gemm.py runs several splits on problems small enough to test,
+    // where the model picks none).
+    const int64_t steps   = (g.k + kStep - 1) / kStep;
+    const int64_t cols    = int64_t{g.n} * g.batch;
+    const int64_t forced  = env::Integer("MIOPEN_CY_DEBUG_SGEMM_FOLD_SPLIT", 0);
+    const int64_t max_split = std::max<int64_t>(1, std::min<int64_t>(steps / 16, 32));
+    SplitModel(g.m, cols, steps, sms, max_split, forced, best_tile, best_splits);
+}
+
+void SgemmChooseSplitK(const SgemmArgs& g, int sms, int max_splits, int& tile, int& splits)
+{
+    tile   = 0;
+    splits = 1;
+    if(!PlainProduct(g))
+        return;
+    // Parts of at least 8 steps (64 of k) by the model; the test hook
+    // MIOPEN_CY_DEBUG_SGEMM_SPLIT=S forces S parts (as many as k's steps and max_splits allow), so
+    // that small test problems run the split path too.
+    const int64_t steps  = (int64_t{g.k} + kStep - 1) / kStep;
+    const int64_t forced = env::Integer("MIOPEN_CY_DEBUG_SGEMM_SPLIT", 0);
+    const int64_t cap    = std::min<int64_t>({int64_t{std::max(max_splits, 1)}, kMaxSplit, steps});
+    const int64_t max_split =
+        forced > 0 ? cap : std::max<int64_t>(1, std::min<int64_t>(steps / 8, cap));
+    SplitModel(g.m, g.n, steps, sms, max_split, forced, tile, splits);
+}
+
+int SgemmSplitParts(const SgemmArgs& g, int splits)
+{
+    // LaunchSgemmTile's plan for a split plain GEMM: steps of kStep, `per` steps a part.
+    if(splits <= 1 || !PlainProduct(g))
+        return 1;
+    const int64_t total = (int64_t{g.k} + kStep - 1) / kStep;
+    if(total <= 1)
+        return 1;
+    const int64_t parts = std::min<int64_t>(splits, total);
+    const int64_t per   = (total + parts - 1) / parts;
+    return static_cast<int>((total + per - 1) / per);
 }
 
 size_t SgemmFoldWorkspaceBytes(const SgemmArgs& g, int splits)
@@ -231,6 +282,34 @@ void LaunchSgemm(const SgemmArgs& args, void* stream)
     bool fold;
     Choose(args, CurrentSms(), false, tile, splits, fold);
     LaunchSgemmWith(args, tile, 1, fold, nullptr, stream);
+}
+
+int LaunchSgemmSplitK(const SgemmArgs& args, float* workspace, size_t workspace_floats, bool reduce,
+                      void* stream)
+{
+    Check(args);
+    if(args.m == 0 || args.n == 0 || args.batch == 0)
+        return 1;
+    if(!PlainProduct(args))
+    {
+        LaunchSgemm(args, stream);
+        return 1;
+    }
+    const size_t out   = size_t(args.m) * size_t(args.n);
+    const size_t room  = workspace == nullptr ? 0 : workspace_floats / out;
+    const int max_part = static_cast<int>(std::min<size_t>(room, size_t(kMaxSplit)));
+    int tile = 0, splits = 1;
+    SgemmChooseSplitK(args, CurrentSms(), max_part, tile, splits);
+    const int parts = SgemmSplitParts(args, splits);
+    if(parts <= 1)
+    {
+        // unsplit: the tile the model picked, C written directly
+        LaunchSgemmWith(args, tile, 1, false, nullptr, stream);
+        return 1;
+    }
+    LaunchSgemmTile(args, tile, splits, false, workspace, stream, reduce);
+    CheckLaunch("Sgemm (split k)");
+    return parts;
 }
 
 } // namespace miopen::gpu

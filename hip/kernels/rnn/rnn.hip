@@ -126,8 +126,9 @@ __global__ void __launch_bounds__(kRnnThreads)
 
 __global__ void __launch_bounds__(kRnnThreads)
     RnnGateForward(int mode, int h, int bt, int64_t r0, float* G, int64_t Gw, int gcol,
-                   const float* R, const float* bhid, float* Y, float* E, int64_t Hb, int ycol,
-                   const int32_t* prev, const float* hinit, const float* cinit)
+                   const float* R, int parts, int64_t pstride, const float* bhid, float* Y,
+                   float* E, int64_t Hb, int ycol, const int32_t* prev, const float* hinit,
+                   const float* cinit)
 {
     const int ng        = mode == kLstm ? 4 : (mode == kRelu || mode == kTanh) ? 1 : 3;
     const int64_t total = int64_t(bt) * h;
@@ -139,7 +140,14 @@ __global__ void __launch_bounds__(kRnnThreads)
         const float* r    = R + j * ng * h;
         float* y          = Y + row * Hb + ycol;
         float* e          = E + row * Hb + ycol;
-        auto rv = [&](int gate) { return r[gate * h + k] + (bhid ? bhid[gate * h + k] : 0.0f); };
+        // the recurrent product: the split GEMM's parts added in part order (one: R itself)
+        auto rv = [&](int gate) {
+            const int64_t c = int64_t(gate) * h + k;
+            float acc       = r[c];
+            for(int z = 1; z < parts; ++z)
+                acc += r[z * pstride + c];
+            return acc + (bhid ? bhid[c] : 0.0f);
+        };
         if(mode == kRelu || mode == kTanh)
         {
             const float v = g[k] + rv(0);
@@ -183,8 +191,9 @@ __global__ void __launch_bounds__(kRnnThreads)
 __global__ void __launch_bounds__(kRnnThreads)
     RnnGateBackward(int mode, int h, int bt, int64_t r0, const float* Gs, int64_t Gw, int gcol,
                     const float* Y, const float* E, int64_t Hb, int ycol, const float* dY,
-                    float* DH, float* DHD, float* DC, const int32_t* prev, const float* hinit,
-                    const float* cinit, float* dG, float* dRc, float* dR)
+                    const float* DH, const float* DHp, int dh_parts, int dh_rows, float* DHD,
+                    float* DC, const int32_t* prev, const float* hinit, const float* cinit,
+                    float* dG, float* dRc, float* dR)
 {
     const int64_t total = int64_t(bt) * h;
     for(int64_t i = FirstIndex(); i < total; i += GridStride())
@@ -195,7 +204,19 @@ __global__ void __launch_bounds__(kRnnThreads)
         float* dg         = dG + row * Gw + gcol;
         const float yv    = Y[row * Hb + ycol + k];
         const float ev    = E[row * Hb + ycol + k];
-        const float g_h   = dY[row * Hb + ycol + k] + DH[i] + DHD[i];
+        // the carried gradient: slots below dh_rows from the split GEMM's parts (in part order,
+        // dh_rows x h each), the others (and all without parts) from DH
+        float carried = 0.0f;
+        if(dh_parts > 0 && j < dh_rows)
+        {
+            const int64_t pstride = int64_t(dh_rows) * h;
+            carried               = DHp[i];
+            for(int z = 1; z < dh_parts; ++z)
+                carried += DHp[z * pstride + i];
+        }
+        else
+            carried = DH[i];
+        const float g_h   = dY[row * Hb + ycol + k] + carried + DHD[i];
         float direct      = 0.0f;
         if(mode == kRelu)
             dg[k] = yv > 0.0f ? g_h : 0.0f;
@@ -381,22 +402,23 @@ void LaunchRnnGatherPrev(const Launch& l, const float* m, int64_t ld, int col,
 }
 
 void LaunchRnnGateForward(const Launch& l, int mode, int h, int bt, int64_t r0, float* G,
-                          int64_t Gw, int gcol, const float* R, const float* bhid, float* Y,
-                          float* E, int64_t Hb, int ycol, const int32_t* prev, const float* hinit,
-                          const float* cinit)
+                          int64_t Gw, int gcol, const float* R, int parts, int64_t pstride,
+                          const float* bhid, float* Y, float* E, int64_t Hb, int ycol,
+                          const int32_t* prev, const float* hinit, const float* cinit)
 {
-    MIOPEN_CY_LAUNCH(RnnGateForward, l, 0, mode, h, bt, r0, G, Gw, gcol, R, bhid, Y, E, Hb, ycol,
-                     prev, hinit, cinit);
+    MIOPEN_CY_LAUNCH(RnnGateForward, l, 0, mode, h, bt, r0, G, Gw, gcol, R, parts, pstride, bhid,
+                     Y, E, Hb, ycol, prev, hinit, cinit);
 }
 
 void LaunchRnnGateBackward(const Launch& l, int mode, int h, int bt, int64_t r0,
                            const float* Gs, int64_t Gw, int gcol, const float* Y, const float* E,
-                           int64_t Hb, int ycol, const float* dY, float* DH, float* DHD,
-                           float* DC, const int32_t* prev, const float* hinit,
-                           const float* cinit, float* dG, float* dRc, float* dR)
+                           int64_t Hb, int ycol, const float* dY, const float* DH,
+                           const float* DHp, int dh_parts, int dh_rows, float* DHD, float* DC,
+                           const int32_t* prev, const float* hinit, const float* cinit,
+                           float* dG, float* dRc, float* dR)
 {
     MIOPEN_CY_LAUNCH(RnnGateBackward, l, 0, mode, h, bt, r0, Gs, Gw, gcol, Y, E, Hb, ycol, dY, DH,
-                     DHD, DC, prev, hinit, cinit, dG, dRc, dR);
+                     DHp, dh_parts, dh_rows, DHD, DC, prev, hinit, cinit, dG, dRc, dR);
 }
 
 template <class T>

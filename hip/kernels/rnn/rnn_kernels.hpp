@@ -51,23 +51,28 @@ void LaunchRnnGatherPrev(const Launch& l, const float* m, int64_t ld, int col,
                          const int32_t* prev, const int32_t* slot, const float* init, int h,
                          int64_t r0, int64_t rows, float* out);
 /// One step's gate math, forward: a thread per (slot j < bt, k < h). g: row r0 + j of G (ld Gw,
-/// this direction's nG * h columns at gcol), replaced by the activated gates; r: the recurrent
-/// pre-activations (bt x nG h) plus bhid (null: none); y, e: rows of Y and E (ld Hb, col ycol);
+/// this direction's nG * h columns at gcol), replaced by the activated gates; R: the recurrent
+/// pre-activations (bt x nG h), as `parts` partial products pstride floats apart (a GEMM split
+/// over k, LaunchSgemmSplitK's parts, added here in part order: the split's reduction fused into
+/// the gate pass; 1: R itself), plus bhid (null: none); y, e: rows of Y and E (ld Hb, col ycol);
 /// the previous state (GRU's h, LSTM's c) is row prev[r] of Y / E, or slot j of hinit / cinit
 /// where prev[r] < 0.
 void LaunchRnnGateForward(const Launch& l, int mode, int h, int bt, int64_t r0, float* G,
-                          int64_t Gw, int gcol, const float* R, const float* bhid, float* Y,
-                          float* E, int64_t Hb, int ycol, const int32_t* prev, const float* hinit,
-                          const float* cinit);
+                          int64_t Gw, int gcol, const float* R, int parts, int64_t pstride,
+                          const float* bhid, float* Y, float* E, int64_t Hb, int ycol,
+                          const int32_t* prev, const float* hinit, const float* cinit);
 /// One step's gate math, backward: dh = dY + DH + DHD (the carried gradient, in two parts);
 /// writes the pre-activation gradients dG (input side) and, for GRU, dRc (the hidden c~ side),
 /// dR (bt x 3h: the hidden side) and DHD (the direct z path); DC carries dc (LSTM); the previous
-/// state as in LaunchRnnGateForward.
+/// state as in LaunchRnnGateForward. dh_parts > 0: DH's slots j < dh_rows are instead the sum
+/// in part order of dh_parts partial products at DHp (dh_rows x h each, one after the other:
+/// the previous step's split GEMM, its reduction fused here); DH is only read.
 void LaunchRnnGateBackward(const Launch& l, int mode, int h, int bt, int64_t r0,
                            const float* Gs, int64_t Gw, int gcol, const float* Y, const float* E,
-                           int64_t Hb, int ycol, const float* dY, float* DH, float* DHD,
-                           float* DC, const int32_t* prev, const float* hinit,
-                           const float* cinit, float* dG, float* dRc, float* dR);
+                           int64_t Hb, int ycol, const float* dY, const float* DH,
+                           const float* DHp, int dh_parts, int dh_rows, float* DHD, float* DC,
+                           const int32_t* prev, const float* hinit, const float* cinit,
+                           float* dG, float* dRc, float* dR);
 /// Slots [from, to): DH = dhy, DC = dcy (0 for null), DHD = 0.
 template <class T>
 void LaunchRnnStartSlots(const Launch& l, const T* dhy, const T* dcy, int li, int ub,

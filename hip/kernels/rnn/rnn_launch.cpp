@@ -1,8 +1,11 @@
 // The GPU RNN: the CPU kernel's algorithm (cpu/rnn.cpp) on the handle's stream. A layer's input
 // GEMM over all steps and both directions is one LaunchSgemm; each step is one recurrent
-// LaunchSgemm reading the previous step's rows of the output in place (two where a reverse step
-// adds sequences, whose state is the initial one) and one gate kernel (rnn.hip); backward the
-// same in reverse, dW one GEMM per matrix over all steps. Every intermediate is fp32 in the workspace / reserve space (rnn_args.hpp's
+// product reading the previous step's rows of the output in place (two where a reverse step
+// adds sequences, whose state is the initial one), split over k through the workspace
+// (LaunchSgemmSplitK: a 64 x 4096 output is too few tiles for the GPU) with the parts added in
+// order by the gate kernel (rnn.hip; the split's reduction fused into the gate pass); backward
+// the same in reverse (the carried gradient's parts added by the next step's gate pass), dW one
+// GEMM per matrix over all steps. Every intermediate is fp32 in the workspace / reserve space (rnn_args.hpp's
 // layouts, the CPU's); fp16 / bf16 parameters are staged through fp32 in the workspace (Wf) and
 // their dW computed there and rounded once. The index arrays the kernels read (rows of the user's
 // tensors, previous rows, slots, the batch order, final rows) are built on the host and copied
@@ -121,6 +124,38 @@ void Gemm(Handle& h, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const fl
     LaunchSgemm(g, h.Stream());
 }
 
+/// The split region of the workspace (RnnSpace::Split()): the step products' partial sums.
+struct SplitRoom
+{
+    float* p      = nullptr;
+    size_t floats = 0;
+};
+
+/// A per-step product (a small m x n output over a long k) split over k through the workspace's
+/// split region (LaunchSgemmSplitK): reduce: the parts added into C by the split's reduction;
+/// else left in the region for the gate kernel to add (C untouched). Returns the parts (1: C
+/// written directly).
+int StepGemm(Handle& h, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* A,
+             int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc, const SplitRoom& room,
+             bool reduce)
+{
+    if(m <= 0 || n <= 0)
+        return 1;
+    SgemmArgs g;
+    g.trans_a = ta;
+    g.trans_b = tb;
+    g.m       = static_cast<int>(m);
+    g.n       = static_cast<int>(n);
+    g.k       = static_cast<int>(k);
+    g.a       = A;
+    g.lda     = lda;
+    g.b       = B;
+    g.ldb     = ldb;
+    g.c       = C;
+    g.ldc     = ldc;
+    return LaunchSgemmSplitK(g, room.p, room.floats, reduce, h.Stream());
+}
+
 /// The parameters as fp32: w itself for fp32, else converted into the workspace's Wf.
 template <class T>
 const float* WeightsF(Handle& h, const RnnArgs& a, const T* w, float* ws)
@@ -157,6 +192,7 @@ void RnnForward(Handle& h, const RnnArgs& a, const T* x, const T* hx, const T* c
     float* R     = ws + sp.StepR();
     float* hinit = ws + sp.StepH();
     float* cinit = hinit + size_t(ub) * h_;
+    const SplitRoom room{ws + sp.Split(), sp.SplitFloats()};
     LaunchRnnGather<T>(Grid(h, N * s.in), x, s.in, ix.io_row, N, X);
     const bool drop = a.training && sp.dropout && s.layers > 1;
     if(drop)
@@ -235,14 +271,30 @@ void RnnForward(Handle& h, const RnnArgs& a, const T* x, const T* hx, const T* c
                     cont  = a.b.bt[t + 1];
                     prevY = Y + static_cast<int64_t>(a.b.off[t + 1]) * Hb + d * h_;
                 }
-                if(cont > 0)
-                    Gemm(h, false, true, cont, ng_h, h_, prevY, Hb, Whid, h_, R, ng_h);
-                if(bt > cont)
-                    Gemm(h, false, true, bt - cont, ng_h, h_, hinit + int64_t(cont) * h_, h_, Whid,
-                         h_, R + cont * ng_h, ng_h);
+                // One product (every slot continues, or none does): split over k with its parts
+                // left for the gate kernel to add (the reduction fused into the gate pass). Two
+                // (a reverse step where sequences start): each split and reduced into R.
+                int parts         = 1;
+                const float* Rsum = R;
+                if(cont == bt || cont == 0)
+                {
+                    const float* A    = cont > 0 ? prevY : hinit;
+                    const int64_t lda = cont > 0 ? Hb : h_;
+                    parts = StepGemm(h, false, true, bt, ng_h, h_, A, lda, Whid, h_, R, ng_h, room,
+                                     false);
+                    if(parts > 1)
+                        Rsum = room.p;
+                }
+                else
+                {
+                    StepGemm(h, false, true, cont, ng_h, h_, prevY, Hb, Whid, h_, R, ng_h, room,
+                             true);
+                    StepGemm(h, false, true, bt - cont, ng_h, h_, hinit + int64_t(cont) * h_, h_,
+                             Whid, h_, R + cont * ng_h, ng_h, room, true);
+                }
                 LaunchRnnGateForward(Grid(h, int64_t(bt) * h_), s.mode, h_, bt, r0, G, Gw,
-                                     d * nG * h_, R, bhid, Y, E, Hb, d * h_, ix.prev[d], hinit,
-                                     cinit);
+                                     d * nG * h_, Rsum, parts, int64_t(bt) * ng_h, bhid, Y, E, Hb,
+                                     d * h_, ix.prev[d], hinit, cinit);
             }
             CheckLaunch("miopenRNNForward (steps)");
             if(hy != nullptr)
@@ -287,6 +339,7 @@ void RnnBackwardData(Handle& h, const RnnArgs& a, const T* dy, const T* dhy, con
     float* hinit = DC + size_t(ub) * h_;
     float* cinit = hinit + size_t(ub) * h_;
     float* DHD   = cinit + size_t(ub) * h_; // the direct (z) part of GRU's carried gradient
+    const SplitRoom room{ws + sp.Split(), sp.SplitFloats()};
     for(int l = s.layers - 1; l >= 0; --l)
     {
         float* dG       = ws + sp.DG(l);
@@ -309,6 +362,9 @@ void RnnBackwardData(Handle& h, const RnnArgs& a, const T* dy, const T* dhy, con
                 LaunchRnnRouteSlots<T>(Grid(h, int64_t(ub - B0) * h_), DH, DHD, DC, li, ub,
                                        ix.perm, B0, ub, h_, dhx, nG == 4 ? dcx : nullptr);
             }
+            // The carried gradient's slots [0, dh_rows) as the previous step's split parts (the
+            // split's reduction fused into this step's gate pass); 0 parts: DH holds it.
+            int dh_parts = 0, dh_rows = 0;
             for(int step = 0; step < T_; ++step)
             {
                 const int t      = d == 0 ? T_ - 1 - step : step;
@@ -326,20 +382,23 @@ void RnnBackwardData(Handle& h, const RnnArgs& a, const T* dy, const T* dhy, con
                     LaunchRnnStartSlots<T>(Grid(h, int64_t(to - from) * h_), dhy, dcy, li, ub,
                                            ix.perm, from, to, h_, DH, DHD, DC);
                 LaunchRnnGateBackward(Grid(h, int64_t(bt) * h_), s.mode, h_, bt, r0, Gs, Gw,
-                                      d * nG * h_, Y, E, Hb, d * h_, dYcur, DH, DHD, DC,
-                                      ix.prev[d], hinit, cinit, dG, dRc, R);
-                // DH = dR @ W_hid (GRU: its hidden-side gradients, the z path in DHD)
-                if(nG == 3)
-                    Gemm(h, false, false, bt, h_, int64_t(nG) * h_, R, int64_t(nG) * h_, Whid, h_,
-                         DH, h_);
-                else
-                    Gemm(h, false, false, bt, h_, int64_t(nG) * h_, dG + r0 * Gw + d * nG * h_, Gw,
-                         Whid, h_, DH, h_);
+                                      d * nG * h_, Y, E, Hb, d * h_, dYcur, DH, room.p, dh_parts,
+                                      dh_rows, DHD, DC, ix.prev[d], hinit, cinit, dG, dRc, R);
                 int rfrom = 0;
                 if(d == 0)
                     rfrom = t == 0 ? 0 : bt;
                 else
                     rfrom = t + 1 < T_ ? a.b.bt[t + 1] : 0;
+                // DH = dR @ W_hid (GRU: its hidden-side gradients, the z path in DHD), split over
+                // k; its parts are left for the next step's gate pass unless slots end here (their
+                // dhx is read from DH) or this is the last step
+                const bool fuse = bt <= rfrom && step + 1 < T_;
+                const float* dA = nG == 3 ? R : dG + r0 * Gw + d * nG * h_;
+                const int64_t lda = nG == 3 ? int64_t(nG) * h_ : Gw;
+                const int parts = StepGemm(h, false, false, bt, h_, int64_t(nG) * h_, dA, lda, Whid,
+                                           h_, DH, h_, room, !fuse);
+                dh_parts = fuse && parts > 1 ? parts : 0;
+                dh_rows  = dh_parts > 0 ? bt : 0;
                 if(bt > rfrom)
                     LaunchRnnRouteSlots<T>(Grid(h, int64_t(bt - rfrom) * h_), DH, DHD, DC, li, ub,
                                            ix.perm, rfrom, bt, h_, dhx, nG == 4 ? dcx : nullptr);

@@ -318,7 +318,8 @@ bool GpuFold(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& ops,
     e.act     = chain.act;
     if(!queue)
     {
-        e.fold = std::move(chain.steps);
+        e.fold_pending = true;
+        e.fold         = std::move(chain.steps);
         return true;
     }
     RunOp(

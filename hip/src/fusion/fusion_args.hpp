@@ -45,9 +45,11 @@ struct GpuEpilogueArgs
     float* shift = nullptr;
     bool has_act = false;
     ActivationParams act{};
-    /// The chain's fold steps not yet queued (GpuEpilogue): EpiloguePass folds them itself, in
-    /// the pass where its path allows (a block of one channel folds that channel), else with
-    /// FoldEpilogue before the pass. Empty: scale and shift are already queued.
+    /// fold_pending: scale and shift are not queued yet (GpuEpilogue); EpiloguePass folds the
+    /// chain's steps `fold` (none for an activation alone: scale 1, shift 0) itself, in the pass
+    /// where its path allows (a block of one channel folds that channel), else with FoldEpilogue
+    /// before the pass.
+    bool fold_pending = false;
     std::vector<EpilogueFoldParam> fold;
 };
 

@@ -4,6 +4,7 @@
 // The tile table and the split reduction are in kernels/gemm/sgemm.hpp (launchers only).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace miopen::gpu {
@@ -32,5 +33,18 @@ struct SgemmArgs {
 /// small m x n with a long sum (k x batch) leaves most of the GPU idle. There, SgemmChoose +
 /// SgemmWorkspaceBytes + LaunchSgemmWith split it deterministically through a workspace.
 void LaunchSgemm(const SgemmArgs& args, void* stream);
+
+/// LaunchSgemm for a plain product (batch 1, no epilogue) whose m x n output is too small to fill
+/// the GPU (the RNN's per-step products, 1x1 convolutions of a small image): its k range cut into
+/// parts run side by side, each part's m x n product in `workspace` (part z at workspace + z * m *
+/// n, row stride n; at most workspace_floats floats in all, null / 0: no split), then added in
+/// part order (deterministic). reduce: a second kernel adds them into C; !reduce: they are left
+/// in the workspace for the caller's own reduction (C untouched). Returns the number of parts:
+/// 1 when it did not split (C written directly, whatever reduce). The split and tile come from a
+/// time model of the current device (sgemm.hpp's SgemmChooseSplitK); the test hook
+/// MIOPEN_CY_DEBUG_SGEMM_SPLIT=S forces S parts. Other GEMMs (batched, summed, with an
+/// epilogue) run as LaunchSgemm and return 1.
+int LaunchSgemmSplitK(const SgemmArgs& args, float* workspace, size_t workspace_floats, bool reduce,
+                      void* stream);
 
 } // namespace miopen::gpu

@@ -166,7 +166,13 @@ struct RnnSpace
     {
         return 2 * rows + 3 * rows + 3 * b0 + 8 * size_t(s.layers) + 8;
     }
-    size_t WorkspaceFloats() const { return Index() + IndexFloats(); }
+    /// GPU: the partial products of a per-step GEMM split over k (LaunchSgemmSplitK), room for
+    /// kSplitParts parts of the largest step product (b0 x nG h forward; backward's b0 x h gets
+    /// nG times as many parts), 16-byte aligned.
+    static constexpr size_t kSplitParts = 16;
+    size_t Split() const { return (Index() + IndexFloats() + 3) / 4 * 4; }
+    size_t SplitFloats() const { return kSplitParts * b0 * s.n_gate * s.h; }
+    size_t WorkspaceFloats() const { return Split() + SplitFloats(); }
     size_t WorkspaceBytes() const { return WorkspaceFloats() * 4; }
 };
 
@@ -225,7 +231,8 @@ void RnnBackwardWeights(const RnnArgs& a, const T* x, const T* hx, T* dw, void* 
 class Handle;
 namespace gpu {
 /// The same three on the handle's GPU (kernels/rnn/rnn_launch.cpp): GEMMs through LaunchSgemm,
-/// one gate kernel per step. The dropout of a training forward: the masks drawn at a.seed,
+/// the per-step products split over k (LaunchSgemmSplitK, the workspace's Split() room) with the
+/// parts added by the one gate kernel per step. The dropout of a training forward: the masks drawn at a.seed,
 /// the training forward applies dropout (its masks drawn at a.seed, a.offset + l - 1).
 template <class T>
 void RnnForward(Handle& h, const RnnArgs& a, const T* x, const T* hx, const T* cx, const T* w,

@@ -45,6 +45,48 @@ void LaunchSgemm(const SgemmArgs& g, void*)
             g.c[i * g.ldc + j] = float(acc);
         }
 }
+// The split-k as the device runs it: k in 8-wide steps cut into up to 3 parts (as many as the
+// room holds), each part's product in the room (part z at room + z * m * n), added in part order
+// into C when reduce (else left for the gate kernels), so the fused reductions are exercised.
+int LaunchSgemmSplitK(const SgemmArgs& g, float* room, size_t room_floats, bool reduce, void* s)
+{
+    if(g.m <= 0 || g.n <= 0) return 1;
+    const size_t out = size_t(g.m) * g.n;
+    const int steps = (g.k + 7) / 8;
+    int parts = int(std::min<size_t>({size_t(3), room == nullptr ? 0 : room_floats / out, size_t(steps)}));
+    if(parts > 1)
+    {
+        const int per = (steps + parts - 1) / parts;
+        parts = (steps + per - 1) / per;
+    }
+    if(parts <= 1)
+    {
+        LaunchSgemm(g, s);
+        return 1;
+    }
+    const int per = (steps + parts - 1) / parts;
+    for(int z = 0; z < parts; ++z)
+    {
+        SgemmArgs q = g;
+        const int k0 = z * per * 8, k1 = std::min(g.k, (z + 1) * per * 8);
+        q.k = k1 - k0;
+        q.a = g.trans_a ? g.a + int64_t(k0) * g.lda : g.a + k0;
+        q.b = g.trans_b ? g.b + k0 : g.b + int64_t(k0) * g.ldb;
+        q.c = room + z * out;
+        q.ldc = g.n;
+        LaunchSgemm(q, s);
+    }
+    if(reduce)
+        for(int i = 0; i < g.m; ++i)
+            for(int j = 0; j < g.n; ++j)
+            {
+                float acc = 0.0f;
+                for(int z = 0; z < parts; ++z)
+                    acc += room[z * out + size_t(i) * g.n + j];
+                g.c[i * g.ldc + j] = acc;
+            }
+    return parts;
+}
 template <class T>
 void Dropout(Handle&, const DropoutArgs& a, const T* in, T* out, uint8_t* mask, DropoutState* st,
              bool, bool)
@@ -109,9 +151,9 @@ static double maxdiff(const std::vector<T>& a0, const std::vector<T>& b0)
 
 template <class T>
 int run_case(int mode, int bi, int layers, bool skip, bool bias, std::vector<int> lens, int io,
-             float drop)
+             float drop, int h = 5)
 {
-    const int h = 5, in = skip ? 5 : 3;
+    const int in = skip ? h : 3;
     RnnArgs a;
     a.s.mode = mode; a.s.n_gate = mode == 2 ? 4 : mode == 3 ? 3 : 1; a.s.h = h; a.s.layers = layers;
     a.s.bi = bi; a.s.in = in; a.s.skip = skip; a.s.bias = bias;
@@ -179,8 +221,8 @@ int run_case(int mode, int bi, int layers, bool skip, bool bias, std::vector<int
     int nan = 0;
     for(auto* v : {&res[1].y, &res[1].hy, &res[1].dx, &res[1].dhx, &res[1].dw})
         for(T f : *v) nan += std::isnan(ToFloat(f));
-    std::printf("mode %d bi %d L %d skip %d bias %d io %d drop %.1f lens %zu: y %.2g hy %.2g cy %.2g dx %.2g dhx %.2g dcx %.2g dw %.2g nan %d %s\n",
-                mode, bi, layers, int(skip), int(bias), io, drop, lens.size(), e[0], e[1], e[2], e[3], e[4], e[5], e[6], nan,
+    std::printf("h %d mode %d bi %d L %d skip %d bias %d io %d drop %.1f lens %zu: y %.2g hy %.2g cy %.2g dx %.2g dhx %.2g dcx %.2g dw %.2g nan %d %s\n",
+                h, mode, bi, layers, int(skip), int(bias), io, drop, lens.size(), e[0], e[1], e[2], e[3], e[4], e[5], e[6], nan,
                 (mx < tol && nan == 0) ? "OK" : "FAIL");
     return (mx < tol && nan == 0) ? 0 : 1;
 }
@@ -203,6 +245,13 @@ int main()
     {
         fails += run_case<Half>(mode, 2, 2, false, true, {2, 0, 3, 1}, 2, 0.0f);
         fails += run_case<BFloat16>(mode, 2, 2, mode == 1, true, {3, 3, 1}, 0, 0.5f);
+    }
+    // h 24: the forward's step products split too (k = 24: 3 steps of 8), every slot pattern
+    for(int mode = 0; mode < 4; ++mode)
+    {
+        fails += run_case<float>(mode, 2, 2, false, true, {4, 3, 3, 1, 1}, 0, 0.0f, 24);
+        fails += run_case<float>(mode, 2, 2, false, true, {2, 0, 3, 1}, 1, 0.0f, 24);
+        fails += run_case<Half>(mode, 1, 2, false, true, {3, 3, 3}, 2, 0.0f, 24);
     }
     std::printf("%d failures\n", fails);
     return fails != 0;
