@@ -206,8 +206,11 @@ class Device:
 
     def round_ms(self, *fns, inner=1):
         """One time per callable. On the CPU the runs go round robin, so that load from other
-        processes and the state of the caches (a peer that allocates its output each call evicts
-        the last-level cache) hit every side alike; on the GPU each is timed with events."""
+        processes hits every side alike, and each timed run follows an untimed run of the same
+        callable, so that each is timed in its own steady state of the caches (not in the state
+        the previous callable left: a peer that allocates its output each call evicts the
+        last-level cache, and whoever runs next would pay for it); on the GPU each is timed with
+        events."""
         if self.gpu:
             return tuple(self.ms(fn, inner) for fn in fns)
         for _ in range(2):
@@ -216,6 +219,7 @@ class Device:
         acc = [[] for _ in fns]
         for _ in range(self.repeat):
             for fn, times in zip(fns, acc):
+                fn()
                 t0 = time.perf_counter()
                 for _ in range(inner):
                     fn()
