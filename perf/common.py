@@ -202,30 +202,45 @@ class Device:
     def pair_ms(self, ours, theirs, inner=1):
         """(our ms, their ms). On the CPU the runs alternate, so that load from other processes on
         a shared machine hits both sides alike; on the GPU each side is timed with events."""
+        return self.round_ms(ours, theirs, inner=inner)
+
+    def round_ms(self, *fns, inner=1):
+        """One time per callable. On the CPU the runs go round robin, so that load from other
+        processes hits every side alike, and each timed run follows an untimed run of the same
+        callable, so that each is timed in its own steady state of the caches (not in the state
+        the previous callable left: a peer that allocates its output each call evicts the
+        last-level cache, and whoever runs next would pay for it); on the GPU each is timed with
+        events."""
         if self.gpu:
-            return self.ms(ours, inner), self.ms(theirs, inner)
-        for fn in (ours, theirs, ours, theirs):
-            fn()
-        to, tt = [], []
+            return tuple(self.ms(fn, inner) for fn in fns)
+        for _ in range(2):
+            for fn in fns:
+                fn()
+        acc = [[] for _ in fns]
         for _ in range(self.repeat):
-            for fn, acc in ((ours, to), (theirs, tt)):
+            for fn, times in zip(fns, acc):
+                fn()
                 t0 = time.perf_counter()
                 for _ in range(inner):
                     fn()
-                acc.append((time.perf_counter() - t0) * 1e3 / inner)
-        return self._reduce(to), self._reduce(tt)
+                times.append((time.perf_counter() - t0) * 1e3 / inner)
+        return tuple(self._reduce(t) for t in acc)
 
-    def copy_ms(self, nbytes, inner=1):
+    def copy_fn(self, nbytes):
         """A device copy that moves `nbytes` (nbytes / 2 read, nbytes / 2 written): the ceiling a
         memory-bound op that moves as many bytes is measured against."""
         n = max(int(nbytes) // 8, 1)
         if self.gpu:
             a = torch.empty(n, device="cuda")
             b = torch.empty_like(a)
-            return self.ms(lambda: b.copy_(a), inner)
+            return lambda: b.copy_(a)
         a = np.ones(n, np.float32)
         b = np.empty_like(a)
-        return self.ms(lambda: np.copyto(b, a), inner)
+        return lambda: np.copyto(b, a)
+
+    def copy_ms(self, nbytes, inner=1):
+        """copy_fn's time."""
+        return self.ms(self.copy_fn(nbytes), inner)
 
 
 def cpu_name():

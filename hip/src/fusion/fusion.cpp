@@ -20,6 +20,7 @@
 #include "conv/find_db.hpp"
 #include "conv/registry.hpp"
 #include "core/env.hpp"
+#include "core/logging.hpp"
 #include "core/object.hpp"
 #include "core/op_call.hpp"
 #include "gpu/runtime.hpp"
@@ -169,54 +170,120 @@ float ParamAt(const void* p, const TensorDescriptor& d, size_t c)
     }
 }
 
-/// The CPU's fused epilogue of a convolution chain (cpu/fusion_epilogue.cpp): the operators after
-/// the convolution folded into one per-channel affine and the activation. False where it does
-/// not apply: per-activation batch norm, a residual with other strides than y.
-bool BuildCpuEpilogue(const std::vector<std::unique_ptr<FusionOp>>& ops,
-                      const std::vector<const FusionOpArgs*>& a, const TensorDescriptor& yDesc,
-                      ConvEpilogueArgs& e, size_t first = 1, const void* in = nullptr)
+/// The activation operator's parameters as its arguments give them.
+ActivationParams ActOf(const FusionOp& op, const FusionOpArgs& v)
 {
-    const size_t K = yDesc.Lens()[1];
-    e.in = in;
-    e.scale.assign(K, 1.0f);
-    e.shift.assign(K, 0.0f);
+    return {op.activ_mode, static_cast<float>(v.activ_alpha), static_cast<float>(v.activ_beta),
+            static_cast<float>(v.activ_gamma)};
+}
+
+/// The operators of a chain from `first` on as the fold sees them, whatever the device: the
+/// residual (TensorScaleAdd), the per-channel affine steps in order (a bias; a spatial batch-norm
+/// inference), the activation. The CPU's fold (BuildCpuEpilogue) and the GPU's (GpuFold) both
+/// consume it.
+struct EpilogueChain
+{
+    const void* z                = nullptr;
+    const TensorDescriptor* zDesc = nullptr;
+    float alpha2                 = 0.0f;
+    std::vector<EpilogueFoldParam> steps;
+    bool has_act = false;
+    ActivationParams act{};
+};
+
+/// Whether the operators from `first` on fold: no per-activation batch norm (compile has checked
+/// the order and the kinds).
+bool Foldable(const std::vector<std::unique_ptr<FusionOp>>& ops, size_t first)
+{
+    for(size_t i = first; i < ops.size(); ++i)
+        if(ops[i]->kind == FusionOpKind::BatchNormInference && ops[i]->bn_mode != miopenBNSpatial)
+            return false;
+    return true;
+}
+
+/// Walks the chain from `first` on into `out`; false (out unusable) where it does not fold.
+bool WalkChain(const std::vector<std::unique_ptr<FusionOp>>& ops,
+               const std::vector<const FusionOpArgs*>& a, size_t first, EpilogueChain& out)
+{
+    out = EpilogueChain{};
     for(size_t i = first; i < ops.size(); ++i)
     {
-        const FusionOp& op = *ops[i];
+        const FusionOp& op    = *ops[i];
         const FusionOpArgs& v = *a[i];
         switch(op.kind)
         {
         case FusionOpKind::TensorScaleAdd:
-            if(op.param.Strides() != yDesc.Strides())
-                return false;
-            e.z      = v.z;
-            e.alpha2 = static_cast<float>(v.alpha);
+            out.z      = v.z;
+            out.zDesc  = &op.param;
+            out.alpha2 = static_cast<float>(v.alpha);
             break;
-        case FusionOpKind::BiasForward:
-            for(size_t c = 0; c < K; ++c)
-                e.shift[c] += ParamAt(v.bias, op.param, c);
+        case FusionOpKind::BiasForward: {
+            EpilogueFoldParam f;
+            f.desc = &op.param;
+            f.bias = v.bias;
+            out.steps.push_back(f);
             break;
-        case FusionOpKind::BatchNormInference:
+        }
+        case FusionOpKind::BatchNormInference: {
             if(op.bn_mode != miopenBNSpatial)
                 return false;
-            for(size_t c = 0; c < K; ++c)
-            {
-                const double inv = 1.0 / std::sqrt(static_cast<double>(ParamAt(v.var, op.param, c)) +
-                                                   v.epsilon);
-                const double s   = ParamAt(v.scale, op.param, c) * inv;
-                const double b   = ParamAt(v.bias, op.param, c) - ParamAt(v.mean, op.param, c) * s;
-                e.scale[c]       = static_cast<float>(e.scale[c] * s);
-                e.shift[c]       = static_cast<float>(e.shift[c] * s + b);
-            }
+            EpilogueFoldParam f;
+            f.batch_norm = true;
+            f.desc       = &op.param;
+            f.bias = v.bias, f.scale = v.scale, f.mean = v.mean, f.var = v.var;
+            f.epsilon = v.epsilon;
+            out.steps.push_back(f);
             break;
+        }
         case FusionOpKind::ActivForward:
-            e.has_act = true;
-            e.act     = {op.activ_mode, static_cast<float>(v.activ_alpha),
-                         static_cast<float>(v.activ_beta), static_cast<float>(v.activ_gamma)};
+            out.has_act = true;
+            out.act     = ActOf(op, v);
             break;
         default: return false;
         }
     }
+    return true;
+}
+
+/// The CPU's fused epilogue of a chain (cpu/fusion_epilogue.cpp): the operators from `first` on
+/// (WalkChain) folded on the host into one per-channel affine and the activation, read from
+/// `in` (null: y in place). False where it does not apply: per-activation batch norm, a residual
+/// with other strides than y.
+bool BuildCpuEpilogue(const std::vector<std::unique_ptr<FusionOp>>& ops,
+                      const std::vector<const FusionOpArgs*>& a, const TensorDescriptor& yDesc,
+                      ConvEpilogueArgs& e, size_t first = 1, const void* in = nullptr)
+{
+    EpilogueChain chain;
+    if(!WalkChain(ops, a, first, chain))
+        return false;
+    if(chain.z != nullptr && chain.zDesc->Strides() != yDesc.Strides())
+        return false;
+    const size_t K = yDesc.Lens()[1];
+    e.in     = in;
+    e.z      = chain.z;
+    e.alpha2 = chain.alpha2;
+    e.scale.assign(K, 1.0f);
+    e.shift.assign(K, 0.0f);
+    for(const EpilogueFoldParam& f : chain.steps)
+    {
+        const TensorDescriptor& d = *f.desc;
+        if(!f.batch_norm)
+        {
+            for(size_t c = 0; c < K; ++c)
+                e.shift[c] += ParamAt(f.bias, d, c);
+            continue;
+        }
+        for(size_t c = 0; c < K; ++c)
+        {
+            const double inv = 1.0 / std::sqrt(static_cast<double>(ParamAt(f.var, d, c)) + f.epsilon);
+            const double sc  = ParamAt(f.scale, d, c) * inv;
+            const double b   = ParamAt(f.bias, d, c) - ParamAt(f.mean, d, c) * sc;
+            e.scale[c]       = static_cast<float>(e.scale[c] * sc);
+            e.shift[c]       = static_cast<float>(e.shift[c] * sc + b);
+        }
+    }
+    e.has_act = chain.has_act;
+    e.act     = chain.act;
     return true;
 }
 
@@ -230,64 +297,33 @@ bool CpuConvEpilogue(const ConvEpilogueArgs& e, const TensorDescriptor& yDesc, v
     });
 }
 
-/// The GPU's fold: the operators from `first` on (residual, bias, spatial batch-norm inference,
-/// activation) as the epilogue's arguments `e`, the per-channel scale and shift computed on the
-/// device by one tiny kernel into the plan's buffer `buf` (2 * K floats), or with `queue`
-/// false left in e.fold for the epilogue pass to fold itself. False (nothing queued) for a
-/// per-activation batch norm.
+/// The GPU's fold: the operators from `first` on (WalkChain) as the epilogue's arguments `e`,
+/// the per-channel scale and shift computed on the device by one tiny kernel into the plan's
+/// buffer `buf` (2 * K floats), or with `queue` false left in e.fold for the epilogue pass to
+/// fold itself. False (nothing queued) for a per-activation batch norm.
 bool GpuFold(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& ops,
              const std::vector<const FusionOpArgs*>& a, size_t first, size_t K, float* buf,
              GpuEpilogueArgs& e, bool queue = true)
 {
 #if MIOPEN_CY_HAVE_GPU
-    e.scale = buf;
-    e.shift = buf + K;
-    std::vector<EpilogueFoldParam> steps;
-    for(size_t i = first; i < ops.size(); ++i)
-    {
-        const FusionOp& op    = *ops[i];
-        const FusionOpArgs& v = *a[i];
-        switch(op.kind)
-        {
-        case FusionOpKind::TensorScaleAdd:
-            e.z      = v.z;
-            e.zDesc  = &op.param;
-            e.alpha2 = static_cast<float>(v.alpha);
-            break;
-        case FusionOpKind::BiasForward: {
-            EpilogueFoldParam f;
-            f.desc = &op.param;
-            f.bias = v.bias;
-            steps.push_back(f);
-            break;
-        }
-        case FusionOpKind::BatchNormInference: {
-            if(op.bn_mode != miopenBNSpatial)
-                return false;
-            EpilogueFoldParam f;
-            f.batch_norm = true;
-            f.desc       = &op.param;
-            f.bias = v.bias, f.scale = v.scale, f.mean = v.mean, f.var = v.var;
-            f.epsilon = v.epsilon;
-            steps.push_back(f);
-            break;
-        }
-        case FusionOpKind::ActivForward:
-            e.has_act = true;
-            e.act     = {op.activ_mode, static_cast<float>(v.activ_alpha),
-                         static_cast<float>(v.activ_beta), static_cast<float>(v.activ_gamma)};
-            break;
-        default: return false;
-        }
-    }
+    EpilogueChain chain;
+    if(!WalkChain(ops, a, first, chain))
+        return false;
+    e.scale   = buf;
+    e.shift   = buf + K;
+    e.z       = chain.z;
+    e.zDesc   = chain.zDesc;
+    e.alpha2  = chain.alpha2;
+    e.has_act = chain.has_act;
+    e.act     = chain.act;
     if(!queue)
     {
         e.fold_pending = true;
-        e.fold         = std::move(steps);
+        e.fold         = std::move(chain.steps);
         return true;
     }
     RunOp(
-        handle, [] {}, [&](auto& h) { gpu::FoldEpilogue(h, K, steps, buf, buf + K); });
+        handle, [] {}, [&](auto& h) { gpu::FoldEpilogue(h, K, chain.steps, buf, buf + K); });
     return true;
 #else
     (void)handle, (void)ops, (void)a, (void)first, (void)K, (void)buf, (void)e, (void)queue;
@@ -322,16 +358,6 @@ bool GpuEpilogue(Handle& handle, const std::vector<std::unique_ptr<FusionOp>>& o
         (void)buf;
     return false;
 #endif
-}
-
-/// Whether the operators from `first` on fold into the GPU epilogue (no per-activation batch
-/// norm).
-bool GpuFoldable(const std::vector<std::unique_ptr<FusionOp>>& ops, size_t first)
-{
-    for(size_t i = first; i < ops.size(); ++i)
-        if(ops[i]->kind == FusionOpKind::BatchNormInference && ops[i]->bn_mode != miopenBNSpatial)
-            return false;
-    return true;
 }
 
 } // namespace
@@ -550,7 +576,7 @@ void FusionPlan::Compile(const Handle& handle)
         const bool z_ok = std::all_of(ops_.begin(), ops_.end(), [&](const auto& op) {
             return op->kind != FusionOpKind::TensorScaleAdd || op->param.Strides() == c.out.Strides();
         });
-        if(handle.IsGpu() && ops_.size() > 1 && GpuFoldable(ops_, 1) && z_ok)
+        if(handle.IsGpu() && ops_.size() > 1 && Foldable(ops_, 1) && z_ok)
         {
             const ConvContext ctx{handle};
             // A carrier's time: Find's measurement where the find-db has one (the estimates do
@@ -843,10 +869,14 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
         block.e = &cpu_e;
         ConvRun(handle, first.conv, call, algo, &alpha, &zero, workspace, workspace_size,
                 folded ? &block : nullptr);
+        if(folded && log::IsEnabled(log::Level::Info))
+            log::Write(log::Level::Info, "fusion",
+                       block.applied ? "the epilogue ran in the convolution solver's output blocks"
+                                     : "the epilogue runs as one pass over y after the convolution");
         if(folded && (block.applied || CpuConvEpilogue(cpu_e, outputDesc, output)))
             break;
         // The GPU: the epilogue in one pass over y, in place (its parameters folded first).
-        if(ops_.size() > 1 && handle.IsGpu() && GpuFoldable(ops_, 1) &&
+        if(ops_.size() > 1 && handle.IsGpu() && Foldable(ops_, 1) &&
            GpuEpilogue(handle, ops_, a, 1, outputDesc, output, outputDesc, output,
                        static_cast<float*>(
                            FoldBuffer(handle, 2 * sizeof(float) * outputDesc.Lens()[1]))))
@@ -867,7 +897,7 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
         }
         // The GPU: one pass reading x and writing y (any strides; 16-byte vectors where x and y
         // share a packed layout), spatial mode (per activation runs the ops one by one).
-        if(handle.IsGpu() && GpuFoldable(ops_, 0) &&
+        if(handle.IsGpu() && Foldable(ops_, 0) &&
            GpuEpilogue(handle, ops_, a, 0, inputDesc, input, outputDesc, output,
                        static_cast<float*>(
                            FoldBuffer(handle, 2 * sizeof(float) * outputDesc.Lens()[1]))))
@@ -883,9 +913,7 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
         // One pass: the activation is applied where the training kernels store y (both devices).
         std::optional<ActivationParams> act;
         if(ops_.size() > 1)
-            act = ActivationParams{ops_[1]->activ_mode, static_cast<float>(a[1]->activ_alpha),
-                                   static_cast<float>(a[1]->activ_beta),
-                                   static_cast<float>(a[1]->activ_gamma)};
+            act = ActOf(*ops_[1], *a[1]);
         BatchNormForwardTraining(handle, first.bn_mode, &one, &zero, inputDesc, input, outputDesc,
                                  output, BnParamDescs::One(first.param, "bnScale"), fa.scale,
                                  fa.bias, fa.exp_avg_factor,
@@ -901,9 +929,7 @@ void FusionPlan::Execute(Handle& handle, const TensorDescriptor& inputDesc, cons
         // from x, the saved statistics, bnScale and bnBias as they go (no temporary tensor).
         std::optional<ActivationParams> act;
         if(ops_.size() > 1)
-            act = ActivationParams{ops_[1]->activ_mode, static_cast<float>(a[1]->activ_alpha),
-                                   static_cast<float>(a[1]->activ_beta),
-                                   static_cast<float>(a[1]->activ_gamma)};
+            act = ActOf(*ops_[1], *a[1]);
         BatchNormBackward(handle, first.bn_mode, &one, &zero, &one, &zero, inputDesc, fa.x,
                           inputDesc, input, outputDesc, output,
                           BnParamDescs::One(first.param, "bnScale"), fa.scale, fa.dscale,

@@ -56,9 +56,9 @@ struct GpuEpilogueArgs
 namespace cpu {
 /// The epilogue as a CPU forward-convolution solver carries it (ConvArgs::cpu_epilogue): a
 /// solver that writes y in blocks (ConvSolver::CarriesCpuEpilogue: the implicit GEMM's chunks of
-/// output rows) applies it to each block right after computing it, while the block is in cache,
-/// and sets `applied`. The others (Winograd, FFT, the GEMM and direct solvers for now) leave it:
-/// the plan then runs cpu::ConvEpilogue as a pass over y.
+/// output rows, the blocked direct solver's register tiles) applies it to each block right after
+/// computing it, while the block is in cache, and sets `applied`. The others (Winograd, FFT, the
+/// GEMM and naive direct solvers) leave it: the plan then runs cpu::ConvEpilogue as a pass over y.
 struct ConvBlockEpilogue
 {
     const ConvEpilogueArgs* e = nullptr;
@@ -71,6 +71,13 @@ struct ConvBlockEpilogue
 /// (fp32 y: v is y + off itself).
 template <class T>
 void EpilogueRun(const ConvEpilogueArgs& e, float* v, size_t off, size_t n, size_t k);
+
+/// One register tile's run (the blocked direct solver, before the tile is stored; fp32 y):
+/// tile[u * ld + k] for u < nw, k < nk is output channel k0 + k of the tile's u-th output, whose
+/// element lies at y + off + k * ks + u * us (z, when set, is read there): the same arithmetic as
+/// EpilogueRun, in place, along the channels (per-channel scale and shift as vectors).
+void EpilogueTile(const ConvEpilogueArgs& e, float* tile, size_t ld, size_t nw, size_t nk, size_t k0,
+                  size_t off, size_t ks, size_t us);
 
 /// Applies the epilogue to y in place in one pass: each block of y (a plane of packed NC[D]HW,
 /// a run of pixels of packed N[D]HWC) gets the affine part and then the activation while it is

@@ -428,7 +428,8 @@ void PackW(const Plan& p, Isa isa, const float* w, float* wp, long cb, long vc, 
 
 } // namespace
 
-void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* y)
+void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* y, EpilogueFn epi,
+         const void* epi_ctx)
 {
     if(isa == Isa::None)
         ThrowBadParm("blocked direct convolution: no AVX2 or AVX-512 kernels on this CPU");
@@ -477,6 +478,7 @@ void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* 
     for(int i = 0; i < 4; ++i)
         a.ys[i] = p.ys[i];
     a.ur_w = t.ur_w, a.nkv = t.nkv;
+    a.epi = epi, a.epi_ctx = epi_ctx;
     if(flat)
     {
         a.flat = 1;

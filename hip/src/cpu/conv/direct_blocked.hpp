@@ -5,7 +5,8 @@
 // channels). A micro-kernel keeps a tile of UR_W output columns x KT output channels in vector
 // registers and runs over (c block, r, s, c): one vector load per NKV weights, one broadcast per
 // input value, UR_W x NKV FMAs. Threads take (image, group, channel tile, output row) items. The
-// tile is written straight to y in its own layout (the unpack is fused).
+// tile is written straight to y in its own layout (the unpack is fused), a fusion plan's epilogue
+// applied to it first (Run's epi).
 // Backward weights keeps a tile of UC input channels x NKV vectors of output channels per filter
 // tap in registers, summed over images and output positions (cpu/conv/direct_blocked_kernel.hpp);
 // a 1x1 unpadded filter has a second kernel, a GEMM over positions with vectors along them, that
@@ -19,6 +20,7 @@
 #pragma once
 
 #include "conv/conv_geometry.hpp"
+#include "cpu/conv/direct_blocked_args.hpp"
 
 #include <string>
 #include <vector>
@@ -66,8 +68,12 @@ Plan ForwardPlan(const ConvGeometry& g);
 /// Stride-1 backward data as a forward convolution of dy (K channels) into dx (C channels).
 Plan BackwardDataPlan(const ConvGeometry& g);
 
-/// Runs the plan with one tile of one ISA: x (or dy) in, y (or dx) out.
-void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* y);
+/// Runs the plan with one tile of one ISA: x (or dy) in, y (or dx) out. epi (forward, a fusion
+/// plan's epilogue): called with epi_ctx on each register tile's fp32 results before they are
+/// stored (tile[u * ld + k]: column u < nw, channel k0 + k for k < nk, the element at y + y_off +
+/// k * ys[1] + u * ys[3]), so y is written once, the epilogue applied.
+void Run(const Plan& p, Isa isa, Tile t, const float* x, const float* w, float* y,
+         EpilogueFn epi = nullptr, const void* epi_ctx = nullptr);
 
 /// Backward data of any stride: stride 1 is BackwardDataPlan; with stride s (dilation 1) dx splits
 /// into s_h x s_w phases (dx rows a, a + s_h, ...), each a stride-1 forward of dy with the taps

@@ -6,6 +6,8 @@
 
 namespace miopen::cpu::dblk {
 
+using EpilogueFn = void (*)(const void* ctx, float* tile, long ld, long nw, long nk, long k0, long y_off);
+
 struct KernelArgs
 {
     const float* xp;   // packed input [n][groups][cb][hp][wpw][vc]
@@ -21,6 +23,11 @@ struct KernelArgs
     // ow = the positions of an image; cb * vc = the input channels (whole vectors).
     int flat;
     long xn, xc;
+    // A fusion plan's epilogue, or null: called on each tile's fp32 results before they are stored
+    // (tile[u * ld + k], u < nw columns, k < nk channels), with the tile's first output channel
+    // (counted over all groups) and the y offset of its first element (direct_blocked.hpp).
+    EpilogueFn epi;
+    const void* epi_ctx;
 };
 
 // (UR_W, NKV) pairs: UR_W x NKV accumulators plus NKV weight vectors and a broadcast must fit the

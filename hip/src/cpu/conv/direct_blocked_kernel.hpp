@@ -13,7 +13,8 @@
 //   wp  [group][kg][cb][r][s][vc][kt]       kt = NKV * DBLK_V output channels per tile
 // One work item is (image, group, channel tile, output row); its output row is covered by tiles
 // of UR_W columns, each computed in UR_W x NKV vector accumulators over (cb, r, s, c) and written
-// to y through a small per-thread buffer (the unpack to y's own layout).
+// to y through a small per-thread buffer (the unpack to y's own layout), where a fusion plan's
+// epilogue (KernelArgs::epi) runs on it first.
 #include "cpu/conv/direct_blocked_args.hpp"
 
 #define DBLK_PRAGMA(x) _Pragma(#x)
@@ -213,6 +214,8 @@ void DriverFlat(const KernelArgs& a)
                 const long nw = a.ow - ow0 < UR ? a.ow - ow0 : UR;
                 float* tmp = part + (t - tb0) * UR * KT;
                 float* yt = yb + ow0;
+                if(a.epi != nullptr)
+                    a.epi(a.epi_ctx, tmp, KT, nw, kvalid, grp * a.kout + kgi * KT, yt - a.y);
                 for(long k = 0; k < kvalid; ++k)
                     for(long u = 0; u < nw; ++u)
                         yt[k * a.ys[1] + u] = tmp[u * KT + k];
@@ -273,6 +276,8 @@ void Driver(const KernelArgs& a)
                 const long ow0 = t * UR;
                 const long nw = a.ow - ow0 < UR ? a.ow - ow0 : UR;
                 float* yt = yb + ow0 * a.ys[3];
+                if(a.epi != nullptr)   // on the fp32 tile while it is in L1, before the store
+                    a.epi(a.epi_ctx, tmp, KT, nw, kvalid, grp * a.kout + kgi * KT, yt - a.y);
                 if(a.ys[3] == 1 && nw == UR)
                 {
                     for(long k = 0; k < kvalid; ++k)
