@@ -11,10 +11,13 @@
 //   spatial NHWC:   the plane is one n; the coefficients of bn_infer_coef (one per channel) are
 //                   read as the float4 of quad q % (C / 4), C a multiple of 4. Where C / 4
 //                   divides the block (256) and the launcher made every chunk start on a whole
-//                   pixel (coef_fixed), a thread's quads all belong to the same 4 channels: it
-//                   computes their coefficients from the parameters once, before the loop (no
-//                   coefficient kernel, no 64-bit remainder and three float4 coefficient loads a
-//                   quad: 16-bit data ran at 0.36 of copy on an H200).
+//                   pixel (coef_fixed), a thread's quads all belong to the same 4 channels: their
+//                   coefficients are read once, before the loop (no 64-bit remainder and three
+//                   float4 coefficient loads a quad: 16-bit data ran at 0.36 of copy on an H200),
+//                   or, up to 64 channels, computed once from the parameters (no coefficient
+//                   kernel: 16-bit C = 64 0.87 -> 0.93 of copy on an H200; at C = 256 a warp's
+//                   32 threads then load 32 channels' parameters 8 floats apart, and 16-bit
+//                   took 68 us against 52 + 3 for the kernel and the reads).
 // 16-bit data whose planes are whole multiples of 8 elements (spatial: [D]HW % 8 == 0; channels-last
 // with fixed coefficients: C % 8 == 0) moves 8 elements an access (16-byte loads and stores, 4 in
 // flight a thread) instead of quads of 8 bytes (0.82 of copy for fp16 NCHW on an H200, 0.84 fp16
@@ -42,8 +45,8 @@ enum BnCoefMode
     kPlaneParams = 0,
     kPerElement  = 1,
     kPerChannel  = 2,
-    kPerChannelFixed = 3, // channels-last, a thread's channels fixed (coef_fixed): coefficients
-                          // computed from the parameters
+    kPerChannelFixed = 3, // kPerChannel, a thread's channels fixed (coef_fixed): read once
+    kParamsFixed     = 4, // a thread's channels fixed, coefficients computed from the parameters
 };
 
 /// W fp32 values at p (W = 4 or 8: float4s).
@@ -115,16 +118,26 @@ __global__ void __launch_bounds__(kBnThreads) BnInferPacked(BnInferPackedArgs p)
                       p.epsilon, m, a, c);
     }
     float fm[W] = {}, fa[W] = {}, fc[W] = {};
-    if(Mode == kPerChannelFixed)
+    if(Mode == kPerChannelFixed || Mode == kParamsFixed)
     {
         // begin is a multiple of coef_q and coef_q divides kBnThreads: every q this thread
         // takes (begin + threadIdx.x + multiples of kBnThreads) has this remainder, channels
-        // W k ... W k + W - 1, whose coefficients the thread computes once from the parameters
+        // W k ... W k + W - 1: their coefficients read once, or computed once from the parameters
         const int64_t k = (begin + threadIdx.x) % p.coef_q;
+        if(Mode == kPerChannelFixed)
+        {
+            LoadCoef<W>(p.coef_m + W * k, fm);
+            LoadCoef<W>(p.coef_a + W * k, fa);
+            LoadCoef<W>(p.coef_c + W * k, fc);
+        }
+        else
+        {
 #pragma unroll
-        for(int j = 0; j < W; ++j)
-            BnInferCoefAt(p.scale, p.bias, p.est_mean, p.est_var, (W * k + j) * p.param_stride,
-                          p.alpha, p.epsilon, fm[j], fa[j], fc[j]);
+            for(int j = 0; j < W; ++j)
+                BnInferCoefAt(p.scale, p.bias, p.est_mean, p.est_var,
+                              (W * k + j) * p.param_stride, p.alpha, p.epsilon, fm[j], fa[j],
+                              fc[j]);
+        }
     }
     for(int64_t q0 = begin + threadIdx.x; q0 < end; q0 += int64_t{kBnThreads} * U)
     {
@@ -160,7 +173,7 @@ __global__ void __launch_bounds__(kBnThreads) BnInferPacked(BnInferPackedArgs p)
 #pragma unroll
             for(int j = 0; j < W; ++j)
             {
-                if(Mode == kPerChannelFixed)
+                if(Mode == kPerChannelFixed || Mode == kParamsFixed)
                     r[j] = BnY(xv[j], fm[j], fa[j], fc[j]);
                 else if(PerAct)
                     r[j] = BnY(xv[j], vm[u][j], va[u][j], vc[u][j]);
@@ -196,14 +209,18 @@ void LaunchBnInferPacked(const BnInferPackedArgs& p, const Launch& l, int unroll
     {
         if(p.vec == 8)
         {
-            if(p.coef_fixed)
+            if(p.coef_fixed && p.coef_m == nullptr)
+                LaunchU<T, 8, 4, kParamsFixed>(p, l);
+            else if(p.coef_fixed)
                 LaunchU<T, 8, 4, kPerChannelFixed>(p, l);
             else
                 LaunchU<T, 8, 4, kPlaneParams>(p, l);
             return;
         }
     }
-    if(p.coef_fixed)
+    if(p.coef_fixed && p.coef_m == nullptr)
+        unroll == 8 ? LaunchU<T, 4, 8, kParamsFixed>(p, l) : LaunchU<T, 4, 4, kParamsFixed>(p, l);
+    else if(p.coef_fixed)
         unroll == 8 ? LaunchU<T, 4, 8, kPerChannelFixed>(p, l)
                     : LaunchU<T, 4, 4, kPerChannelFixed>(p, l);
     else if(p.coef_m == nullptr)

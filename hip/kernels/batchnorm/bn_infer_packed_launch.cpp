@@ -17,6 +17,10 @@ namespace {
 /// CHANGELOG.md, poolfwd; 2 and 32 were slower and are gone).
 constexpr int kBnPeractNb = 8;
 
+/// Channels-last inference with a thread's channels fixed computes their coefficients itself up
+/// to this many channels, else reads bn_infer_coef's (bn_infer_packed.hip says why).
+constexpr int64_t kBnParamsFixedMaxC = 64;
+
 /// bn_infer_peract where it applies (x and y checked by the caller: packed, aligned, a plane of
 /// whole float4s): the parameter tensor packed 1 x C[D]HW in x's order, the four parameter
 /// pointers 16-byte aligned. False: nothing launched.
@@ -96,10 +100,12 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
     }
     const int64_t ncoef = per_act ? plane : c;
     // channels-last with C / 4 (C / 8) dividing the block: a thread's units all have the same
-    // channels, whose coefficients it computes once from the parameters (chunks rounded to whole
-    // pixels below): no coefficient kernel, one stream of x, the spatial unroll
+    // channels, whose coefficients it reads once (chunks rounded to whole pixels below): one
+    // stream of x, the spatial unroll; up to kBnParamsFixedMaxC channels it computes them from
+    // the parameters itself (no coefficient kernel; measured on an H200, bn_infer_packed.hip)
     p.coef_fixed = nhwc && BnInferPackedThreads() % (ncoef / p.vec) == 0;
-    if((per_act || nhwc) && !p.coef_fixed)
+    const bool from_params = p.coef_fixed && c <= kBnParamsFixedMaxC;
+    if((per_act || nhwc) && !from_params)
     {
         // the coefficients of bn_infer_coef: per activation in x's (packed) order (group g is
         // element g of a plane), channels-last one per channel
@@ -118,7 +124,8 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
         CheckLaunch("miopenBatchNormalizationForwardInference");
         p.coef_m = coef.m, p.coef_a = coef.a, p.coef_c = coef.c;
         p.coef_q = ncoef / p.vec;
-        u = 2 * wide; // four quad streams a step: two steps in flight (fp32)
+        if(!p.coef_fixed)
+            u = 2 * wide; // four quad streams a step: two steps in flight (fp32)
     }
     else
     {
@@ -126,7 +133,7 @@ bool BatchNormInferencePacked(Handle& h, const BnForwardArgs& args)
         p.est_mean = args.est_mean, p.est_var = args.est_variance;
         p.channels     = c;
         p.param_stride = static_cast<int64_t>(args.pDesc->Strides()[1]);
-        if(p.coef_fixed)
+        if(from_params)
             p.coef_q = ncoef / p.vec;
     }
     if(vec8)
