@@ -104,11 +104,10 @@ Launch Grid(const Handle& h, int64_t work)
     return On(h, D1(GridStrideBlocks(h, work > 0 ? work : 1, kRnnThreads)), D1(kRnnThreads));
 }
 
-void Gemm(Handle& h, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* A,
-          int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc)
+/// The SGEMM's arguments of one row-major product C = op(A) op(B).
+SgemmArgs ProductArgs(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* A,
+                      int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc)
 {
-    if(m <= 0 || n <= 0)
-        return;
     SgemmArgs g;
     g.trans_a = ta;
     g.trans_b = tb;
@@ -121,7 +120,15 @@ void Gemm(Handle& h, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const fl
     g.ldb     = ldb;
     g.c       = C;
     g.ldc     = ldc;
-    LaunchSgemm(g, h.Stream());
+    return g;
+}
+
+void Gemm(Handle& h, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* A,
+          int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc)
+{
+    if(m <= 0 || n <= 0)
+        return;
+    LaunchSgemm(ProductArgs(ta, tb, m, n, k, A, lda, B, ldb, C, ldc), h.Stream());
 }
 
 /// The split region of the workspace (RnnSpace::Split()): the step products' partial sums.
@@ -141,19 +148,8 @@ int StepGemm(Handle& h, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const
 {
     if(m <= 0 || n <= 0)
         return 1;
-    SgemmArgs g;
-    g.trans_a = ta;
-    g.trans_b = tb;
-    g.m       = static_cast<int>(m);
-    g.n       = static_cast<int>(n);
-    g.k       = static_cast<int>(k);
-    g.a       = A;
-    g.lda     = lda;
-    g.b       = B;
-    g.ldb     = ldb;
-    g.c       = C;
-    g.ldc     = ldc;
-    return LaunchSgemmSplitK(g, room.p, room.floats, reduce, h.Stream());
+    return LaunchSgemmSplitK(ProductArgs(ta, tb, m, n, k, A, lda, B, ldb, C, ldc), room.p,
+                             room.floats, reduce, h.Stream());
 }
 
 /// The parameters as fp32: w itself for fp32, else converted into the workspace's Wf.

@@ -71,21 +71,6 @@ inline __m512i RoundBf16(__m512i u) // FloatToBFloat16 on 16 lanes (cpu/storage_
 #define EPI_ABS(v)                                                                                 \
     _mm512_castsi512_ps(_mm512_and_si512(_mm512_castps_si512(v), _mm512_set1_epi32(0x7fffffff)))
 #include "cpu/fusion_epilogue_kernel.hpp"
-#undef EPI_NS
-#undef EPI_W
-#undef EPI_VEC
-#undef EPI_SET1
-#undef EPI_LOADF
-#undef EPI_FMA
-#undef EPI_MUL
-#undef EPI_LOAD16H
-#undef EPI_STORE16H
-#undef EPI_LOAD16B
-#undef EPI_STORE16B
-#undef EPI_SELECT_LT0
-#undef EPI_SELECT_GT0
-#undef EPI_SELECT_GT
-#undef EPI_ABS
 #pragma GCC pop_options
 
 #pragma GCC push_options
@@ -127,21 +112,6 @@ inline void StoreBf16(void* p, __m256 v) // the 8 rounded halves packed into 16 
 #define EPI_SELECT_GT(v, t, r) _mm256_blendv_ps(v, r, _mm256_cmp_ps(v, t, _CMP_GT_OQ))
 #define EPI_ABS(v) _mm256_and_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)))
 #include "cpu/fusion_epilogue_kernel.hpp"
-#undef EPI_NS
-#undef EPI_W
-#undef EPI_VEC
-#undef EPI_SET1
-#undef EPI_LOADF
-#undef EPI_FMA
-#undef EPI_MUL
-#undef EPI_LOAD16H
-#undef EPI_STORE16H
-#undef EPI_LOAD16B
-#undef EPI_STORE16B
-#undef EPI_SELECT_LT0
-#undef EPI_SELECT_GT0
-#undef EPI_SELECT_GT
-#undef EPI_ABS
 #pragma GCC pop_options
 #pragma GCC diagnostic pop
 #endif // MIOPEN_CY_EPI_X86

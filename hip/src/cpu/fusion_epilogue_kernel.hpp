@@ -6,7 +6,8 @@
 // fusion_epilogue.cpp, inside `#pragma GCC target` regions (AVX-512F, AVX2 + F16C + FMA), with
 // EPI_NS, EPI_W (floats a vector), EPI_VEC, EPI_SET1, EPI_LOADF, EPI_FMA, EPI_MUL, EPI_LOAD16H /
 // EPI_STORE16H (fp16), EPI_LOAD16B / EPI_STORE16B (bf16), EPI_SELECT_LT0 / EPI_SELECT_GT0 /
-// EPI_SELECT_GT (blend by a comparison; NaN compares false) and EPI_ABS defined. The scalar
+// EPI_SELECT_GT (blend by a comparison; NaN compares false) and EPI_ABS defined; it #undefs them
+// at its end. The scalar
 // tails use the activation op's functors (cpu/activation_functors.hpp), which give the same values.
 // It includes nothing: everything it uses is included by fusion_epilogue.cpp before.
 
@@ -146,3 +147,20 @@ bool RowsFor(miopenActivationMode_t mode, bool has_z, const T* x, const T* z, T*
 }
 
 } // namespace miopen::cpu::EPI_NS
+
+// the includer's macros end with this inclusion
+#undef EPI_NS
+#undef EPI_W
+#undef EPI_VEC
+#undef EPI_SET1
+#undef EPI_LOADF
+#undef EPI_FMA
+#undef EPI_MUL
+#undef EPI_LOAD16H
+#undef EPI_STORE16H
+#undef EPI_LOAD16B
+#undef EPI_STORE16B
+#undef EPI_SELECT_LT0
+#undef EPI_SELECT_GT0
+#undef EPI_SELECT_GT
+#undef EPI_ABS
