@@ -616,3 +616,32 @@ def test_rnn_backward_refused_nothing_written(handle, rng):
         mi.RNNBackwardWeights(handle, st.rnn, 2, st.xd, x, None, None, st.yd, y, half,
                               dw.ctypes.data, ws, st.ws, rs, st.rs)
     assert np.all(dw == 7.0)
+
+
+@pytest.mark.parametrize("isa", ["avx512", "avx2", "none"])
+@pytest.mark.parametrize("mode,h,batches", [("lstm", 40, [9, 9, 7, 2]), ("gru", 20, [13, 6, 6]),
+                                            ("lstm", 256, [16, 16])],
+                         ids=["lstm-h40-tails", "gru-h20-tails", "lstm-h256-threads"])
+def test_rnn_cpu_step_products_every_isa(handle, rng, monkeypatch, mode, h, batches, isa):
+    """The CPU's per-step products (cpu/rnn_gemm.cpp: register tiles of 8 x 32 on AVX-512, 6 x 16
+    on AVX2, element by element without either) against torch in every ISA the switch allows,
+    on row counts and widths that leave partial tiles (9 rows: 8 + 1, 6 + 3; 4h = 160, h = 40;
+    3h = 60) and on a product large enough to be split over threads (16 x 1024 x 256); and the
+    same bits in every ISA (one fused multiply-add chain over k per element)."""
+    if handle.device != "cpu":
+        pytest.skip("the ISA switch is the CPU's")
+    monkeypatch.setenv("MIOPEN_CY_DEBUG_CPU_ISA", isa)
+    _run_case(handle, rng, mode, 1, False, True, layers=1, batches=batches, in_size=6, h=h)
+
+    def forward(cap):
+        monkeypatch.setenv("MIOPEN_CY_DEBUG_CPU_ISA", cap)
+        st = Stack(handle, mode, 6, h, 1, 1, True, False, F32, batches)
+        r = np.random.default_rng(7)
+        w = r.uniform(-0.2, 0.2, st.nw).astype(np.float32)
+        x = r.uniform(-1, 1, (st.rows, 6)).astype(np.float32)
+        y = poison((st.rows, h), F32)
+        mi.RNNForwardTraining(handle, st.rnn, len(batches), st.xd, x, st.hd, None, st.hd, None,
+                              st.wd, w, st.yd, y, st.hd, None, st.hd, None,
+                              np.zeros(st.ws, np.uint8), st.ws, np.zeros(st.rs, np.uint8), st.rs)
+        return y
+    np.testing.assert_array_equal(forward(isa).view(np.uint32), forward("avx512").view(np.uint32))

@@ -6,6 +6,7 @@
 #include "core/storage.hpp"
 #include "cpu/activation_functors.hpp" // libmvec declarations of expf / tanhf
 #include "cpu/blas.hpp"
+#include "cpu/rnn_gemm.hpp"
 #include "dropout/dropout_args.hpp"
 #include "rnn/rnn_args.hpp"
 
@@ -149,6 +150,16 @@ inline void AddRows(float* m, size_t rows, int ld, const float* v, int n)
     for(size_t r = 0; r < rows; ++r)
         for(int k = 0; k < n; ++k)
             m[r * ld + k] += v[k];
+}
+
+/// dst (cols x rows) = src (rows x cols, row-major) transposed: the recurrent weights as the
+/// step product's B (StepGemm reads B in place, row by row).
+void TransposeTo(const float* src, size_t rows, size_t cols, std::vector<float>& dst)
+{
+    dst.resize(rows * cols);
+    for(size_t r = 0; r < rows; ++r)
+        for(size_t c = 0; c < cols; ++c)
+            dst[c * rows + r] = src[r * cols + c];
 }
 
 void Gemm(bool ta, bool tb, size_t m, size_t n, size_t k, const float* A, size_t lda,
@@ -305,6 +316,7 @@ void RnnForward(const RnnArgs& a, const T* x, const T* hx, const T* cx, const T*
     float* HP    = cinit + size_t(B0) * h;
     float* CP    = HP + size_t(B0) * h;
     const bool drop = a.training && sp.dropout;
+    std::vector<float> WhidT; // the step's weights transposed (h x nG h), once a layer-direction
 
     for(int l = 0; l < s.layers; ++l)
     {
@@ -354,13 +366,14 @@ void RnnForward(const RnnArgs& a, const T* x, const T* hx, const T* cx, const T*
             LoadInit(a, hx, li, hinit);
             if(nG == 4)
                 LoadInit(a, cx, li, cinit);
+            TransposeTo(Whid, size_t(nG) * h, h, WhidT);
             for(int st = 0; st < T_; ++st)
             {
                 const int t  = d == 0 ? st : T_ - 1 - st;
                 const int Bt = a.b.bt[t];
                 const size_t r0 = a.b.off[t];
                 GatherPrev(a, d, t, Bt, Y, E, Hb, hinit, cinit, nG == 4, HP, CP);
-                Gemm(false, true, Bt, size_t(nG) * h, h, HP, h, Whid, h, 0.0f, R, size_t(nG) * h);
+                StepGemm(Bt, nG * h, h, HP, h, WhidT.data(), nG * h, false, R, nG * h);
                 if(bhid != nullptr)
                     AddRows(R, Bt, nG * h, bhid, nG * h);
                 const int mode = s.mode;
@@ -489,10 +502,10 @@ void RnnBackwardData(const RnnArgs& a, const T* dy, const T* dhy, const T* dcy, 
                 }
                 // dh_prev = dR @ W_hid
                 if(nG == 3)
-                    Gemm(false, false, Bt, h, size_t(nG) * h, R, size_t(nG) * h, Whid, h, 1.0f, DH, h);
+                    StepGemm(Bt, h, nG * h, R, nG * h, Whid, h, true, DH, h);
                 else
-                    Gemm(false, false, Bt, h, size_t(nG) * h, dG + r0 * Gw + size_t(d) * nG * h, Gw,
-                         Whid, h, 0.0f, DH, h);
+                    StepGemm(Bt, h, nG * h, dG + r0 * Gw + size_t(d) * nG * h, int(Gw), Whid, h,
+                             false, DH, h);
                 // slots whose first step (in this direction) is t hand their gradient to dhx / dcx
                 int from = 0;
                 if(d == 0)
