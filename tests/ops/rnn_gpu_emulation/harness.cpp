@@ -1,5 +1,6 @@
 // The GPU RNN's host code (kernels/rnn/rnn_launch.cpp) and kernels (rnn.hip) run on the host with
-// the launches emulated (kernels/common/device.hpp here), the GEMM, copies and dropout replaced by
+// the launches emulated (kernels/common/device.hpp here), the GEMMs (the CPU's step products
+// too), copies and dropout replaced by
 // plain loops, against the CPU kernel (cpu/rnn.cpp) on the same arguments: every mode, uni- and
 // bidirectional, skip input, with and without bias, the three layouts with a sequence of length
 // 0, dropout between layers, fp32 / fp16 / bf16. Checks the launcher's bookkeeping (index
@@ -9,6 +10,7 @@
 #include "gpu/runtime.hpp"
 #include "gemm/sgemm_args.hpp"
 #include "cpu/blas.hpp"
+#include "cpu/rnn_gemm.hpp"
 #include "dropout/dropout_args.hpp"
 #include "rnn/rnn_args.hpp"
 #include <cstdio>
@@ -118,6 +120,11 @@ void SgemmParallel(bool ta, bool tb, int m, int n, int k, float alpha, const flo
                    const float* b, int ldb, float beta, float* c, int ldc)
 {
     Sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+void StepGemm(int m, int n, int k, const float* A, int lda, const float* B, int ldb,
+              bool accumulate, float* C, int ldc)
+{
+    Sgemm(false, false, m, n, k, 1.0f, A, lda, B, ldb, accumulate ? 1.0f : 0.0f, C, ldc);
 }
 template <class T>
 void Dropout(const DropoutArgs& a, const T* in, T* out, uint8_t* mask, uint64_t seed, uint64_t offset)
