@@ -12,11 +12,10 @@ import torch
 import miopen_cy as mi
 from miopen_cy.reference import activation as ref_act
 from miopen_cy.reference import batchnorm as ref_bn
+from fusion.test_fusion import ACT, TOL, act_desc, nchw, tensor
 from support.buffers import desc, rel_l2
-from support.dtypes import FLOAT_TYPES, as64, poison, random_stored
+from support.dtypes import FLOAT_TYPES, as64, random_stored
 
-ACT = (0.5, 1.5, 2.0)
-TOL = {int(mi.miopenFloat): 1e-5, int(mi.miopenHalf): 4e-3, int(mi.miopenBFloat16): 3e-2}
 # The piecewise-linear modes (vector registers for 16-bit data), one that is not, and none.
 MODES = [mi.miopenActivationPASTHRU, mi.miopenActivationRELU, mi.miopenActivationCLIPPEDRELU,
          mi.miopenActivationLEAKYRELU, mi.miopenActivationABS, mi.miopenActivationLOGISTIC, None]
@@ -26,27 +25,6 @@ ISAS = ["avx512", "avx2", "none"]   # caps: what the CPU lacks falls back to the
 def cpu_only(handle):
     if handle.device != "cpu":
         pytest.skip("the CPU's epilogue pass")
-
-
-def tensor(shape, dt, layout, rng=None):
-    n, c, h, w = shape
-    if layout == "NCHW":
-        strides, arr_shape = None, shape
-    else:
-        strides, arr_shape = (h * w * c, 1, w * c, c), (n, h, w, c)
-    d = desc(shape, strides, dt)
-    return d, (random_stored(arr_shape, dt, rng) if rng is not None else poison(arr_shape, dt))
-
-
-def nchw(a, layout):
-    a = as64(a)
-    return a if layout == "NCHW" else a.transpose(0, 3, 1, 2)
-
-
-def act_desc(mode):
-    ad = mi.ActivationDescriptor()
-    mi.setActivationDescriptor(ad, mode, *ACT)
-    return ad
 
 
 @pytest.mark.parametrize("isa", ISAS)
