@@ -19,6 +19,7 @@
 #include <omp.h>
 
 #if defined(__x86_64__)
+#include "cpu/bf16_round_simd.hpp"
 #include "cpu/conv/direct_blocked.hpp" // dblk::BestIsa: the CPU's vector ISA, capped by the switch
 #include <immintrin.h>
 #define MIOPEN_CY_EPI_X86 1
@@ -35,17 +36,6 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC push_options
 #pragma GCC target("avx512f,f16c,fma")
-namespace miopen::cpu::avx512 {
-inline __m512i RoundBf16(__m512i u) // FloatToBFloat16 on 16 lanes (cpu/storage_convert.cpp)
-{
-    const __m512i lsb     = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-    const __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7fff)), lsb), 16);
-    const __m512i quiet   = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40));
-    const __m512i abs     = _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff));
-    const __mmask16 nan   = _mm512_cmpgt_epi32_mask(abs, _mm512_set1_epi32(0x7f800000));
-    return _mm512_mask_blend_epi32(nan, rounded, quiet);
-}
-} // namespace miopen::cpu::avx512
 #define EPI_NS avx512
 #define EPI_W 16
 #define EPI_VEC __m512
@@ -62,7 +52,7 @@ inline __m512i RoundBf16(__m512i u) // FloatToBFloat16 on 16 lanes (cpu/storage_
         _mm512_cvtepu16_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))), 16))
 #define EPI_STORE16B(p, v)                                                                         \
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(p),                                             \
-                        _mm512_cvtepi32_epi16(RoundBf16(_mm512_castps_si512(v))))
+                        _mm512_cvtepi32_epi16(RoundBf16Avx512(_mm512_castps_si512(v))))
 #define EPI_SELECT_LT0(v, r)                                                                       \
     _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ), v, r)
 #define EPI_SELECT_GT0(v, r)                                                                       \
@@ -76,18 +66,9 @@ inline __m512i RoundBf16(__m512i u) // FloatToBFloat16 on 16 lanes (cpu/storage_
 #pragma GCC push_options
 #pragma GCC target("avx2,f16c,fma")
 namespace miopen::cpu::avx2 {
-inline __m256i RoundBf16(__m256i u) // FloatToBFloat16 on 8 lanes (cpu/storage_convert.cpp)
-{
-    const __m256i lsb     = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
-    const __m256i rounded = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7fff)), lsb), 16);
-    const __m256i quiet   = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x40));
-    const __m256i abs     = _mm256_and_si256(u, _mm256_set1_epi32(0x7fffffff));
-    const __m256i is_nan  = _mm256_cmpgt_epi32(abs, _mm256_set1_epi32(0x7f800000));
-    return _mm256_blendv_epi8(rounded, quiet, is_nan);
-}
 inline void StoreBf16(void* p, __m256 v) // the 8 rounded halves packed into 16 bytes
 {
-    const __m256i r = RoundBf16(_mm256_castps_si256(v));
+    const __m256i r = RoundBf16Avx2(_mm256_castps_si256(v));
     const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(r, r), 0xd8);
     _mm_storeu_si128(static_cast<__m128i*>(p), _mm256_castsi256_si128(packed));
 }

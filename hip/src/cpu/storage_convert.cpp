@@ -4,6 +4,7 @@
 // the CPU has them. The variant is chosen once per process from the CPU, capped by
 // MIOPEN_CY_DEBUG_CPU_ISA (as the blocked convolution kernels are: cpu/conv/direct_blocked.cpp).
 #include "cpu/storage_convert.hpp"
+#include "cpu/bf16_round_simd.hpp"
 #include "cpu/conv/direct_blocked.hpp"
 
 #include <cstdint>
@@ -127,17 +128,6 @@ __attribute__((target("avx2"))) void BFloat16ToFloatAvx2(const BFloat16* in, flo
         out[i] = ToFloat(in[i]);
 }
 
-/// Round to nearest even on the low 16 bits; NaN quieted (the scalar FloatToBFloat16, 8 lanes).
-__attribute__((target("avx2"))) inline __m256i RoundBf16Avx2(__m256i u)
-{
-    const __m256i lsb     = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
-    const __m256i rounded = _mm256_srli_epi32(_mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7fff)), lsb), 16);
-    const __m256i quiet   = _mm256_or_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(0x40));
-    const __m256i abs     = _mm256_and_si256(u, _mm256_set1_epi32(0x7fffffff));
-    const __m256i is_nan  = _mm256_cmpgt_epi32(abs, _mm256_set1_epi32(0x7f800000));
-    return _mm256_blendv_epi8(rounded, quiet, is_nan);
-}
-
 __attribute__((target("avx2"))) void FloatToBFloat16Avx2(const float* in, BFloat16* out, size_t n)
 {
     size_t i = 0;
@@ -163,16 +153,6 @@ __attribute__((target("avx512f,avx512bw"))) void BFloat16ToFloatAvx512(const BFl
     }
     for(; i < n; ++i)
         out[i] = ToFloat(in[i]);
-}
-
-__attribute__((target("avx512f,avx512bw"))) inline __m512i RoundBf16Avx512(__m512i u)
-{
-    const __m512i lsb     = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-    const __m512i rounded = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7fff)), lsb), 16);
-    const __m512i quiet   = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40));
-    const __m512i abs     = _mm512_and_si512(u, _mm512_set1_epi32(0x7fffffff));
-    const __mmask16 nan   = _mm512_cmpgt_epi32_mask(abs, _mm512_set1_epi32(0x7f800000));
-    return _mm512_mask_blend_epi32(nan, rounded, quiet);
 }
 
 __attribute__((target("avx512f,avx512bw"))) void FloatToBFloat16Avx512(const float* in, BFloat16* out, size_t n)
