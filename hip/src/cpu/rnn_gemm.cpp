@@ -43,74 +43,30 @@ void Scalar(int i0, int i1, int j0, int j1, int k, const float* A, int lda, cons
 #if MIOPEN_CY_RNN_X86
 #pragma GCC push_options
 #pragma GCC target("avx512f,fma")
-namespace miopen::cpu::avx512 {
-namespace {
-/// MR rows x 32 columns at C (two vectors a row).
-template <int MR>
-void Tile(int k, const float* A, int lda, const float* B, int ldb, bool accumulate, float* C,
-          int ldc)
-{
-    __m512 acc[MR][2];
-    for(int i = 0; i < MR; ++i)
-        acc[i][0] = acc[i][1] = _mm512_setzero_ps();
-    for(int kk = 0; kk < k; ++kk)
-    {
-        const __m512 b0 = _mm512_loadu_ps(B + long(kk) * ldb);
-        const __m512 b1 = _mm512_loadu_ps(B + long(kk) * ldb + 16);
-#pragma GCC unroll 8
-        for(int i = 0; i < MR; ++i)
-        {
-            const __m512 a = _mm512_set1_ps(A[long(i) * lda + kk]);
-            acc[i][0]      = _mm512_fmadd_ps(a, b0, acc[i][0]);
-            acc[i][1]      = _mm512_fmadd_ps(a, b1, acc[i][1]);
-        }
-    }
-    for(int i = 0; i < MR; ++i)
-        for(int v = 0; v < 2; ++v)
-        {
-            float* c = C + long(i) * ldc + 16 * v;
-            _mm512_storeu_ps(c, accumulate ? _mm512_add_ps(_mm512_loadu_ps(c), acc[i][v])
-                                           : acc[i][v]);
-        }
-}
-} // namespace
-} // namespace miopen::cpu::avx512
+#define RG_NS avx512
+#define RG_VEC __m512
+#define RG_W 16
+#define RG_ZERO() _mm512_setzero_ps()
+#define RG_LOAD(p) _mm512_loadu_ps(p)
+#define RG_BCAST(p) _mm512_set1_ps(*(p))
+#define RG_FMA(a, b, c) _mm512_fmadd_ps(a, b, c)
+#define RG_ADD(a, b) _mm512_add_ps(a, b)
+#define RG_STORE(p, v) _mm512_storeu_ps(p, v)
+#include "cpu/rnn_gemm_tile.hpp"
 #pragma GCC pop_options
 
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
-namespace miopen::cpu::avx2 {
-namespace {
-/// MR rows x 16 columns at C (two vectors a row).
-template <int MR>
-void Tile(int k, const float* A, int lda, const float* B, int ldb, bool accumulate, float* C,
-          int ldc)
-{
-    __m256 acc[MR][2];
-    for(int i = 0; i < MR; ++i)
-        acc[i][0] = acc[i][1] = _mm256_setzero_ps();
-    for(int kk = 0; kk < k; ++kk)
-    {
-        const __m256 b0 = _mm256_loadu_ps(B + long(kk) * ldb);
-        const __m256 b1 = _mm256_loadu_ps(B + long(kk) * ldb + 8);
-#pragma GCC unroll 8
-        for(int i = 0; i < MR; ++i)
-        {
-            const __m256 a = _mm256_broadcast_ss(A + long(i) * lda + kk);
-            acc[i][0]      = _mm256_fmadd_ps(a, b0, acc[i][0]);
-            acc[i][1]      = _mm256_fmadd_ps(a, b1, acc[i][1]);
-        }
-    }
-    for(int i = 0; i < MR; ++i)
-        for(int v = 0; v < 2; ++v)
-        {
-            float* c = C + long(i) * ldc + 8 * v;
-            _mm256_storeu_ps(c, accumulate ? _mm256_add_ps(_mm256_loadu_ps(c), acc[i][v])
-                                           : acc[i][v]);
-        }
-}
-} // namespace
-} // namespace miopen::cpu::avx2
+#define RG_NS avx2
+#define RG_VEC __m256
+#define RG_W 8
+#define RG_ZERO() _mm256_setzero_ps()
+#define RG_LOAD(p) _mm256_loadu_ps(p)
+#define RG_BCAST(p) _mm256_broadcast_ss(p)
+#define RG_FMA(a, b, c) _mm256_fmadd_ps(a, b, c)
+#define RG_ADD(a, b) _mm256_add_ps(a, b)
+#define RG_STORE(p, v) _mm256_storeu_ps(p, v)
+#include "cpu/rnn_gemm_tile.hpp"
 #pragma GCC pop_options
 #endif // MIOPEN_CY_RNN_X86
 
@@ -120,8 +76,7 @@ namespace {
 #if MIOPEN_CY_RNN_X86
 /// One column block [j, j + NR) of every row: tiles of up to MR rows (MR, then the rest).
 template <int MR, class TileFn>
-void Block(int m, int k, const float* A, int lda, const float* B, int ldb, bool accumulate,
-           float* C, int ldc, int j, TileFn tile)
+void Block(int m, const float* A, int lda, const float* B, float* C, int ldc, int j, TileFn tile)
 {
     int i = 0;
     for(; i + MR <= m; i += MR)
@@ -140,11 +95,11 @@ void Block(int m, int k, const float* A, int lda, const float* B, int ldb, bool 
     case 6: tail(std::integral_constant<int, 6>{}); break;
     default: tail(std::integral_constant<int, 7>{}); break;
     }
-    (void)k, (void)ldb, (void)accumulate;
 }
 #endif
 
-/// Column blocks [b0, b1) of nr columns (whole blocks, then the rest element by element) on the calling thread.
+/// Column blocks [b0, b1) of nr columns (whole blocks, then the rest element by element) on the
+/// calling thread.
 void Columns(int m, int n, int k, const float* A, int lda, const float* B, int ldb,
              bool accumulate, float* C, int ldc, int b0, int b1, int nr, int isa)
 {
@@ -157,7 +112,7 @@ void Columns(int m, int n, int k, const float* A, int lda, const float* B, int l
         };
         for(int blk = b0; blk < b1; ++blk)
             if((blk + 1) * nr <= n)
-                Block<8>(m, k, A, lda, B, ldb, accumulate, C, ldc, blk * nr, tile);
+                Block<8>(m, A, lda, B, C, ldc, blk * nr, tile);
     }
     else if(isa == 1)
     {
@@ -166,7 +121,7 @@ void Columns(int m, int n, int k, const float* A, int lda, const float* B, int l
         };
         for(int blk = b0; blk < b1; ++blk)
             if((blk + 1) * nr <= n)
-                Block<6>(m, k, A, lda, B, ldb, accumulate, C, ldc, blk * nr, tile);
+                Block<6>(m, A, lda, B, C, ldc, blk * nr, tile);
     }
 #endif
     // the partial last block (any ISA), or every column without vector tiles

@@ -1,0 +1,48 @@
+// One register tile of the RNN's step products (cpu/rnn_gemm.cpp): MR rows x two vectors of
+// columns of C = A * B [+ C], B read in place, one fused multiply-add chain over k per element.
+// Written once over a few macros and included by rnn_gemm.cpp inside each `#pragma GCC target`
+// region (AVX-512F, AVX2 + FMA) with RG_NS, RG_VEC, RG_W (floats a vector), RG_ZERO, RG_LOAD,
+// RG_BCAST (a float at a pointer to every lane), RG_FMA, RG_ADD and RG_STORE defined; it #undefs
+// them at its end. It includes nothing: rnn_gemm.cpp includes <immintrin.h> before.
+
+namespace miopen::cpu::RG_NS {
+namespace {
+/// MR rows x 2 RG_W columns at C (two vectors a row).
+template <int MR>
+void Tile(int k, const float* A, int lda, const float* B, int ldb, bool accumulate, float* C,
+          int ldc)
+{
+    RG_VEC acc[MR][2];
+    for(int i = 0; i < MR; ++i)
+        acc[i][0] = acc[i][1] = RG_ZERO();
+    for(int kk = 0; kk < k; ++kk)
+    {
+        const RG_VEC b0 = RG_LOAD(B + long(kk) * ldb);
+        const RG_VEC b1 = RG_LOAD(B + long(kk) * ldb + RG_W);
+#pragma GCC unroll 8
+        for(int i = 0; i < MR; ++i)
+        {
+            const RG_VEC a = RG_BCAST(A + long(i) * lda + kk);
+            acc[i][0]      = RG_FMA(a, b0, acc[i][0]);
+            acc[i][1]      = RG_FMA(a, b1, acc[i][1]);
+        }
+    }
+    for(int i = 0; i < MR; ++i)
+        for(int v = 0; v < 2; ++v)
+        {
+            float* c = C + long(i) * ldc + RG_W * v;
+            RG_STORE(c, accumulate ? RG_ADD(RG_LOAD(c), acc[i][v]) : acc[i][v]);
+        }
+}
+} // namespace
+} // namespace miopen::cpu::RG_NS
+
+#undef RG_NS
+#undef RG_VEC
+#undef RG_W
+#undef RG_ZERO
+#undef RG_LOAD
+#undef RG_BCAST
+#undef RG_FMA
+#undef RG_ADD
+#undef RG_STORE
