@@ -921,6 +921,64 @@ def test_types_bwd_matches_torch(handle, rng, dt, mode, order, ptype, use_saved)
     close(db.ravel(), np.ravel(edb), pt, "dbias")
 
 
+def typed_layout(shape, order, dt, rng, kind, lo=-2.0, hi=3.0):
+    """Like stored_layout(), with the memory's innermost dim padded by 3 elements ("gaps") or
+    taken every other element ("step2"), or neither ("dense")."""
+    mshape = [shape[i] for i in order]
+    extra = {"dense": mshape[-1], "gaps": mshape[-1] + 3, "step2": 2 * mshape[-1]}[kind]
+    mem = poison(mshape[:-1] + [extra], dt)
+    sub = mem[..., ::2] if kind == "step2" else mem[..., :mshape[-1]]
+    view = sub.transpose(np.argsort(order))
+    view[...] = random_stored(shape, dt, rng, lo, hi)
+    return mem, view, tuple(s // mem.itemsize for s in view.strides)
+
+
+STAGED_CASES = [
+    pytest.param(SPATIAL, (2, 3, 512, 400), (0, 1, 2, 3), "dense", id="spatial-split"),
+    pytest.param(SPATIAL, (3, 8, 128, 128), (0, 2, 3, 1), "dense", id="nhwc-chunks"),
+    pytest.param(PER_ACT, (3000, 40, 1, 1), (0, 1, 2, 3), "dense", id="per_act-long-n"),
+    pytest.param(SPATIAL, (3, 8, 40, 48), (0, 2, 3, 1), "gaps", id="nhwc-gaps"),
+    pytest.param(SPATIAL, (2, 5, 30, 36), (0, 1, 2, 3), "step2", id="spatial-step2"),
+    pytest.param(PER_ACT, (4, 6, 10, 12), (0, 1, 2, 3), "step2", id="per_act-step2"),
+]
+
+
+@pytest.mark.parametrize("mode,shape,order,kind", STAGED_CASES)
+@pytest.mark.parametrize("dt", HALF_TYPES)
+def test_types_staged_items(handle, rng, dt, mode, shape, order, kind):
+    """The CPU stages fp16 / bf16 work items as fp32 (cpu/batchnorm_common.hpp's ItemStage): several
+    chunks a group, one bulk conversion for packed NHWC, runs with gaps between them, element by
+    element at stride 2, and blended outputs (beta: y and dx read back before they are written)."""
+    ps = pshape(mode, shape)
+    bd = desc(ps)
+    xm, xv, xs = typed_layout(shape, order, dt, rng, kind, 8.0, 14.0)   # a mean far from 0
+    ym, yv, ys = typed_layout(shape, order, dt, rng, kind)
+    xd = desc(shape, xs, dt)
+    x64, y0 = as64(xv), as64(yv)
+    scale, bias, rm, rv = typed_params(rng, ps, mi.miopenFloat)
+    erm, erv = as64(rm), as64(rv)
+    sm, si = poison(ps, mi.miopenFloat), poison(ps, mi.miopenFloat)
+    bn_call(mi.batchNormalizationForwardTraining, handle, mode, 1.0, 0.5, xd, xm, desc(shape, ys, dt), ym,
+            bd, scale, bias, 0.5, rm, rv, EPS, sm, si)
+    ey, em, ei, erm, erv = ref.forward_training(x64, int(mode), as64(scale), as64(bias), EPS, erm, erv, 0.5)
+    check_close(yv, np.asarray(ey) + 0.5 * y0, dt, err_msg="training y")
+    assert rel_l2(sm, em) <= TOL and rel_l2(si, ei) <= TOL
+    assert rel_l2(rm, erm) <= TOL and rel_l2(rv, erv) <= TOL
+
+    ym, yv, ys = typed_layout(shape, order, dt, rng, kind)
+    y0 = as64(yv)
+    em_in, ev_in = typed_params(rng, ps, mi.miopenFloat)[2:]
+    bn_call(mi.batchNormalizationForwardInference, handle, mode, 1.0, 0.5, xd, xm, desc(shape, ys, dt), ym,
+            bd, scale, bias, em_in, ev_in, EPS)
+    ey = (x64 - as64(em_in)) / np.sqrt(as64(ev_in) + EPS) * as64(scale) + as64(bias)
+    check_close(yv, ey + 0.5 * y0, dt, err_msg="inference y")
+
+    for use_saved in (True, False):
+        dy = typed_layout(shape, order, dt, rng, kind, -1.0, 1.0)
+        dx = typed_layout(shape, order, dt, rng, kind)
+        check_blended_bwd(handle, rng, dt, mode, xd, (xm, xv), dy[:2], dx[:2], use_saved)
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 def test_types_v2_separate_descriptors(handle, rng, dt, mode):

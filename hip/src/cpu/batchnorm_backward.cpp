@@ -278,6 +278,32 @@ void ApplyBackwardItem(const Geometry<4>& geo, const Block<4>& b, size_t k,
         ApplyBackward<true, T>(geo, b, k, a, cf, ac, op);
 }
 
+/// An item's x and dy staged as fp32 (ItemStage), with the backward arguments pointing at them.
+template <class T>
+struct BwdStage
+{
+    BwdStage(const Geometry<4>& geo, const Block<4>& b, size_t k, const BnBackwardArgs& a)
+        : st(geo, b, k), args(a)
+    {
+        args.x  = st.In(kBx, a.x, 0);
+        args.dy = st.In(kBdy, a.dy, 1);
+    }
+
+    /// ApplyBackwardItem over the item, dx computed as fp32 and rounded once into a.dx.
+    template <class Op>
+    void Apply(size_t k, const BnBackwardArgs& a, const BwdCoef& cf, const ActCoef& ac,
+               const Op& op)
+    {
+        float* dxs = st.Out(kBdx, a.dx, a.beta_data != 0.0f, 2);
+        args.dx    = dxs;
+        ApplyBackwardItem<float>(st.Geo(), st.Blk(), k, args, cf, ac, op);
+        st.Flush(kBdx, dxs, a.dx);
+    }
+
+    ItemStage<T, 4> st;
+    BnBackwardArgs args; // x, dy (and in Apply dx) at the staged fp32 copies
+};
+
 /// e = scale * inv_std and f = bias of block b's groups (the fused activation's input).
 void FillActCoef(const Block<4>& b, const BnBackwardArgs& a, const double* inv_std, float* e,
                  float* f)
@@ -320,12 +346,14 @@ void Backward(const BnBackwardArgs& a, const Op& op)
     {
         ParallelFor(geo.items_g, geo.Parallel(), [&](size_t item) {
             const auto b = GetBlock(geo, item);
+            BwdStage<T> sx(geo, b, 0, a);
+            const float* xs = static_cast<const float*>(sx.args.x);
             double mean[kVecBlock], inv_std[kVecBlock], sdy[kVecBlock], sdyx[kVecBlock];
             if(saved)
                 saved_stats(b, mean, inv_std);
             else
             {
-                ChunkStats(geo, b, 0, x, mean, inv_std);
+                ChunkStats(sx.st.Geo(), sx.st.Blk(), 0, xs, mean, inv_std);
                 const double inv_m = 1.0 / static_cast<double>(geo.m);
                 const float eps    = static_cast<float>(a.epsilon);
 #pragma omp simd
@@ -335,11 +363,11 @@ void Backward(const BnBackwardArgs& a, const Op& op)
             float ue[kVecBlock], uf[kVecBlock];
             FillActCoef(b, a, inv_std, ue, uf);
             const ActCoef ac{ue, uf};
-            ChunkGradSums<T>(geo, b, 0, a, mean, sdy, sdyx, ac, op);
+            ChunkGradSums<float>(sx.st.Geo(), sx.st.Blk(), 0, sx.args, mean, sdy, sdyx, ac, op);
             float cm[kVecBlock], c1[kVecBlock], c2[kVecBlock], c3[kVecBlock];
             const BwdCoef cf{cm, c1, c2, c3};
             FinishBackward(geo, b, a, mean, inv_std, sdy, sdyx, cf);
-            ApplyBackwardItem<T>(geo, b, 0, a, cf, ac, op);
+            sx.Apply(0, a, cf, ac, op);
         });
         return;
     }
@@ -375,8 +403,10 @@ void Backward(const BnBackwardArgs& a, const Op& op)
     ParallelFor(geo.items_g * nk, geo.Parallel(), [&](size_t item) {
         const size_t k = item % nk;
         const auto b   = GetBlock(geo, item / nk);
+        const BwdStage<T> sx(geo, b, k, a);
         double s1[kVecBlock], s2[kVecBlock];
-        ChunkGradSums<T>(geo, b, k, a, mean.data() + b.g0, s1, s2, act_of(b), op);
+        ChunkGradSums<float>(sx.st.Geo(), sx.st.Blk(), k, sx.args, mean.data() + b.g0, s1, s2,
+                             act_of(b), op);
         for(size_t i = 0; i < b.count; ++i)
         {
             p1[(b.g0 + i) * nk + k] = s1[i];
@@ -400,8 +430,10 @@ void Backward(const BnBackwardArgs& a, const Op& op)
                        coefs.At(b.g0));
     });
     ParallelFor(geo.items_g * nk, geo.Parallel(), [&](size_t item) {
-        const auto b = GetBlock(geo, item / nk);
-        ApplyBackwardItem<T>(geo, b, item % nk, a, coefs.At(b.g0), act_of(b), op);
+        const auto b   = GetBlock(geo, item / nk);
+        const size_t k = item % nk;
+        BwdStage<T> sx(geo, b, k, a);
+        sx.Apply(k, a, coefs.At(b.g0), act_of(b), op);
     });
 }
 

@@ -396,6 +396,170 @@ void ParallelFor(size_t n, bool parallel, Body&& body)
         body(static_cast<size_t>(i));
 }
 
+// ---- fp16 / bf16 work items staged as fp32 --------------------------------------------------
+
+/// Moves chunk k of block b of operand j (storage type T at p) between the tensor and buf, buf
+/// holding the elements as fp32 in the order ForSegments visits them: tensor -> buf when In,
+/// buf -> tensor (rounded once) otherwise. Runs that touch in memory become one bulk conversion.
+template <bool In, int K, class T>
+void MoveStage(const Geometry<K>& geo, const Block<K>& b, size_t k, int j, T* p, float* buf)
+{
+    // Operand j packed over the reduction space, a vec-mode block being whole contiguous rows
+    // (packed NHWC): the chunk is one run, converted without walking its points.
+    const Loop<K>& r    = geo.r;
+    const size_t inner  = geo.vec ? b.count : 1;
+    bool dense          = !geo.vec || b.gs[j] == 1;
+    for(int d = r.ndim - 1; d >= 0 && dense; --d)
+    {
+        size_t expect = inner;
+        for(int e = d + 1; e < r.ndim; ++e)
+            expect *= r.lens[e];
+        dense = r.strides[j][d] == expect;
+    }
+    if(dense)
+    {
+        const size_t e0 = geo.ChunkBegin(k), n = (geo.ChunkEnd(k) - e0) * inner;
+        T* at           = p + b.base[j] + e0 * inner;
+        if constexpr(In)
+            ConvertToFloat(at, buf, n);
+        else
+            ConvertFromFloat(buf, at, n);
+        return;
+    }
+    T* run        = nullptr;
+    float* run_at = buf;
+    size_t run_n  = 0;
+    const auto flush = [&] {
+        if(run_n == 0)
+            return;
+        if constexpr(In)
+            ConvertToFloat(run, run_at, run_n);
+        else
+            ConvertFromFloat(run_at, run, run_n);
+        run_n = 0;
+    };
+    ForSegments(geo, b, geo.ChunkBegin(k), geo.ChunkEnd(k),
+                [&](const auto& off, size_t n, const auto& st) {
+                    T* seg = p + off[j];
+                    if(st[j] == 1)
+                    {
+                        if(run_n == 0 || run + run_n != seg)
+                        {
+                            flush();
+                            run    = seg;
+                            run_at = buf;
+                        }
+                        run_n += n;
+                    }
+                    else
+                    {
+                        flush();
+                        for(size_t i = 0; i < n; ++i)
+                        {
+                            if constexpr(In)
+                                buf[i] = ToFloat(seg[i * st[j]]);
+                            else
+                                seg[i * st[j]] = FloatTo<T>(buf[i]);
+                        }
+                    }
+                    buf += n;
+                });
+    flush();
+}
+
+/// Chunk k of block b with its data operands (every operand but the parameter tensor, K - 1) as
+/// fp32, for kernels that run their fp32 code on it. Float data: the tensors themselves and the
+/// given geometry. fp16 / bf16: an operand read is converted once into a thread-local buffer
+/// (In), one written is computed there (Out) and rounded once into the tensor (Flush), and Geo /
+/// Blk walk the buffers (the chunk's points in reduction order, a vec-mode block's groups
+/// contiguous in each point). Every data operand the kernels touch must go through In or Out,
+/// since the staged geometry addresses buffers; the parameter operand keeps its own offsets.
+/// Instead of a row conversion on each of the statistics, normalising and gradient passes, x is
+/// converted once per item, in runs as long as its layout allows.
+template <class T, int K>
+class ItemStage
+{
+    static constexpr bool kStaged = !std::is_same_v<T, float>;
+
+public:
+    ItemStage(const Geometry<K>& geo, const Block<K>& b, size_t k) : geo_(geo), b_(b), k_(k)
+    {
+        if constexpr(kStaged)
+        {
+            const size_t e0   = geo.ChunkBegin(k);
+            const size_t step = geo.vec ? b.count : 1; // buffer elements per reduction point
+            sgeo_             = geo;
+            sb_               = b;
+            Loop<K> r;
+            r.ndim    = 1;
+            r.lens[0] = geo.m;
+            for(int j = 0; j < K - 1; ++j)
+            {
+                r.strides[j][0] = step;
+                sb_.base[j]     = size_t{0} - e0 * step; // point e0 at buffer offset 0 (mod 2^64)
+                sb_.gs[j]       = 1;
+            }
+            sgeo_.r = r;
+            n_      = (geo.ChunkEnd(k) - e0) * step;
+        }
+    }
+
+    const Geometry<K>& Geo() const { return kStaged ? sgeo_ : geo_; }
+    const Block<K>& Blk() const { return kStaged ? sb_ : b_; }
+
+    /// Operand j (at p) as fp32, read; `slot`: the RowBuffer it is converted into.
+    const float* In(int j, const void* p, int slot) const
+    {
+        if constexpr(!kStaged)
+        {
+            (void)j;
+            (void)slot;
+            return static_cast<const float*>(p);
+        }
+        else
+        {
+            float* buf = RowBuffer(slot, n_);
+            MoveStage<true>(geo_, b_, k_, j, const_cast<T*>(static_cast<const T*>(p)), buf);
+            return buf;
+        }
+    }
+
+    /// Where to compute operand j (at p); holding its values when `read`.
+    float* Out(int j, void* p, bool read, int slot) const
+    {
+        if constexpr(!kStaged)
+        {
+            (void)j;
+            (void)read;
+            (void)slot;
+            return static_cast<float*>(p);
+        }
+        else
+            return read ? const_cast<float*>(In(j, p, slot)) : RowBuffer(slot, n_);
+    }
+
+    /// Rounds an Out buffer into operand j (at p); nothing for float.
+    void Flush(int j, const float* buf, void* p) const
+    {
+        if constexpr(kStaged)
+            MoveStage<false>(geo_, b_, k_, j, static_cast<T*>(p), const_cast<float*>(buf));
+        else
+        {
+            (void)j;
+            (void)buf;
+            (void)p;
+        }
+    }
+
+private:
+    const Geometry<K>& geo_;
+    const Block<K>& b_;
+    size_t k_;
+    Geometry<K> sgeo_{};
+    Block<K> sb_{};
+    size_t n_ = 0;
+};
+
 // ---- unit-stride reductions -------------------------------------------------------------
 // kLanes float partial sums over blocks of kBlock elements (16 adds per lane), each block added
 // into kLanes double sums, and those added up in a fixed order at the end. Independent lanes keep
@@ -606,7 +770,8 @@ void AllStats(const Geometry<K>& geo, const T* x, std::vector<double>& mean,
         const size_t k = item % nk;
         const auto b   = GetBlock(geo, item / nk);
         double lm[kVecBlock], lq[kVecBlock];
-        ChunkStats(geo, b, k, x, lm, lq);
+        const ItemStage<T, K> st(geo, b, k);
+        ChunkStats(st.Geo(), st.Blk(), k, st.In(0, x, 0), lm, lq);
         for(size_t i = 0; i < b.count; ++i)
         {
             pm[(b.g0 + i) * nk + k] = lm[i];

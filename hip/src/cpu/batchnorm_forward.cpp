@@ -113,6 +113,19 @@ void ApplyForwardItem(const Geometry<3>& geo, const Block<3>& b, size_t k,
     });
 }
 
+/// ApplyForwardItem over an item staged as fp32 (xs: its x, from st.In).
+template <class T>
+void ApplyForwardStaged(const ItemStage<T, 3>& st, size_t k, const BnForwardArgs& args,
+                        const FwdCoef& cf, const float* xs)
+{
+    BnForwardArgs a = args;
+    float* ys       = st.Out(kFy, args.y, args.beta != 0.0f, 2);
+    a.x             = xs;
+    a.y             = ys;
+    ApplyForwardItem<float>(st.Geo(), st.Blk(), k, a, cf);
+    st.Flush(kFy, ys, args.y);
+}
+
 /// From the batch statistics of block b's groups: updates running / saved statistics and fills
 /// the coefficients. Simple loops over the block, so each one vectorises.
 void FinishTraining(const Geometry<3>& geo, const Block<3>& b, const BnForwardArgs& args,
@@ -204,8 +217,10 @@ void ForwardTraining(const BnForwardArgs& args)
         // Each work item owns whole groups: statistics, updates and output in one go.
         ParallelFor(geo.items_g, geo.Parallel(), [&](size_t item) {
             const auto b = GetBlock(geo, item);
+            const ItemStage<T, 3> st(geo, b, 0);
+            const float* xs = st.In(kFx, x, 0);
             double mean[kVecBlock], var[kVecBlock];
-            ChunkStats(geo, b, 0, x, mean, var);
+            ChunkStats(st.Geo(), st.Blk(), 0, xs, mean, var);
             const double inv_m = 1.0 / static_cast<double>(geo.m);
 #pragma omp simd
             for(size_t i = 0; i < b.count; ++i)
@@ -213,7 +228,7 @@ void ForwardTraining(const BnForwardArgs& args)
             float cm[kVecBlock], ca[kVecBlock], cc[kVecBlock];
             const FwdCoef cf{cm, ca, cc};
             FinishTraining(geo, b, args, mean, var, cf);
-            ApplyForwardItem<T>(geo, b, 0, args, cf);
+            ApplyForwardStaged(st, 0, args, cf, xs);
         });
         return;
     }
@@ -225,8 +240,10 @@ void ForwardTraining(const BnForwardArgs& args)
         FinishTraining(geo, b, args, mean.data() + b.g0, var.data() + b.g0, coefs.At(b.g0));
     });
     ParallelFor(geo.items_g * geo.chunks, geo.Parallel(), [&](size_t item) {
-        const auto b = GetBlock(geo, item / geo.chunks);
-        ApplyForwardItem<T>(geo, b, item % geo.chunks, args, coefs.At(b.g0));
+        const auto b  = GetBlock(geo, item / geo.chunks);
+        const size_t k = item % geo.chunks;
+        const ItemStage<T, 3> st(geo, b, k);
+        ApplyForwardStaged(st, k, args, coefs.At(b.g0), st.In(kFx, x, 0));
     });
 }
 
@@ -238,11 +255,13 @@ void ForwardInference(const BnForwardArgs& args)
     {
         // Blocks of neighbouring groups: their coefficients stay in L1 across the batch.
         ParallelFor(geo.items_g * geo.chunks, geo.Parallel(), [&](size_t item) {
-            const auto b = GetBlock(geo, item / geo.chunks);
+            const auto b   = GetBlock(geo, item / geo.chunks);
+            const size_t k = item % geo.chunks;
             float cm[kVecBlock], ca[kVecBlock], cc[kVecBlock];
             const FwdCoef cf{cm, ca, cc};
             InferenceCoef(b, args, cf);
-            ApplyForwardItem<T>(geo, b, item % geo.chunks, args, cf);
+            const ItemStage<T, 3> st(geo, b, k);
+            ApplyForwardStaged(st, k, args, cf, st.In(kFx, args.x, 0));
         });
         return;
     }
