@@ -386,7 +386,10 @@ def test_strided_tensors_and_alpha_beta(handle, rng, case, mode):
     assert dx.gaps_untouched() and dy.gaps_untouched()
 
 
-@pytest.mark.parametrize("case", [CASES[0], CASES[2], CASES[6], CASES[8]], ids=str)
+# C = 20 over a 70 x 66 image: the CPU's channels-last max backward works in blocks of 16
+# channels (a full and a partial one) and bands of rows.
+@pytest.mark.parametrize("case", [CASES[0], CASES[2], CASES[6], CASES[8],
+                                  Case((2, 20, 70, 66), 3, 1, 2)], ids=str)
 def test_channels_last_tensors(handle, rng, case):
     # NHWC / NDHWC: C is the contiguous dim, the kernels' second fast path.
     layout = mi.miopenTensorNHWC if case.nsp == 2 else mi.miopenTensorNDHWC
@@ -745,7 +748,8 @@ def test_typed_alpha_beta_blend(handle, rng, mode, dt, layout):
 
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 @pytest.mark.parametrize("mode", MODES, ids=MODE_IDS)
-@pytest.mark.parametrize("case", [TYPED_CASES[1], TYPED_CASES[5]], ids=str)
+@pytest.mark.parametrize("case", [TYPED_CASES[1], TYPED_CASES[5], Case((2, 20, 70, 66), 3, 1, 2)],
+                         ids=str)
 def test_typed_backward_same_bits_in_every_layout(handle, rng, case, mode, dt):
     # The channels-last backward kernels (CPU and GPU) add the same terms in the same order as
     # the NCHW ones: the same dx bits from the same data in either layout.

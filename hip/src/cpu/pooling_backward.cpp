@@ -1,6 +1,8 @@
 // CPU kernels of pooling, backward (the scheme: cpu/pooling_common.hpp).
 #include "cpu/pooling_common.hpp"
 
+#include <array>
+#include <tuple>
 #include <utility>
 
 namespace miopen::cpu {
@@ -79,20 +81,35 @@ std::pair<const float*, int64_t> DyRow(const T* p, int64_t stride, int64_t OW, f
         return {LoadRow(p, stride, OW, tmp), 1};
 }
 
-/// Max backward. Work item: one band of dx rows [h0, h1) of one (n, c, d) plane, owned by one
-/// thread: every output row whose window reaches the band sends dy to the maximum it recorded
-/// when that maximum lies in the band (a scatter into the thread's band accumulator, in output
-/// order, so the sums do not depend on the banding or the thread count), then the band is
+/// Window position m's offset along dim k (0: d, 1: h, 2: w), from the table where there is one.
+inline int64_t KOf(const std::vector<std::array<int32_t, 3>>& where, uint64_t m, int k,
+                   int64_t Rh, int64_t R)
+{
+    if(!where.empty())
+        return where[m][k];
+    const int64_t mm = static_cast<int64_t>(m);
+    return k == 0 ? mm / (Rh * R) : k == 1 ? mm / R % Rh : mm % R;
+}
+
+/// Max backward. Work item: one band of dx rows [h0, h1) of one (n, c, d) plane (CL, for
+/// channels-last tensors: of one (n, d) slice and a block of up to 16 channels, innermost in the
+/// accumulator, so that the part of it one output row reaches stays in L1), owned by one thread:
+/// every output row whose window reaches the band sends dy to the maximum it recorded when that
+/// maximum lies in the band (a scatter into the thread's band accumulator, in output order, so
+/// the sums do not depend on the banding, the layout or the thread count), then the band is
 /// written to dx once. Indices that name no position of the band are skipped, so a garbage
 /// workspace gives wrong gradients but never a write out of bounds.
-template <class Idx, class T>
+template <class Idx, bool CL, class T>
 void BackwardMax(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
                  const PoolIndex& index, float beta, T* dx, const Strides5& dxs)
 {
-    const int64_t D = s.in[0], H = s.in[1], W = s.in[2];
-    const int64_t OW = s.out[2], R = s.window[2], S = s.stride[2], P = s.pad[2];
+    const int64_t C = s.c, D = s.in[0], H = s.in[1], W = s.in[2];
+    const int64_t OD = s.out[0], OH = s.out[1], OW = s.out[2];
+    const int64_t R = s.window[2], S = s.stride[2], P = s.pad[2];
     const int64_t Rh = s.window[1];
     const Idx* idx = static_cast<const Idx*>(index.data);
+    const int64_t cb      = CL ? std::min<int64_t>(C, 16) : 1; // channels an item
+    const int64_t cblocks = (C + cb - 1) / cb;
 
     // Mask mode: window position m -> (kd, kh, kw), tabulated when the window is not huge.
     const int64_t M = s.window[0] * Rh * R;
@@ -106,11 +123,11 @@ void BackwardMax(const PoolShape& s, float alpha, const T* dy, const Strides5& d
     }
 
     // Bands: whole planes when there are enough of them for the threads, else thinner, and at
-    // most 64K elements so that the accumulator stays in cache.
-    const int64_t planes  = s.n * s.c * D;
+    // most 64K accumulator elements so that the accumulator stays in cache.
+    const int64_t planes  = s.n * cblocks * D;
     const int64_t threads = omp_get_max_threads();
     int64_t bands         = std::max<int64_t>(1, (4 * threads + planes - 1) / planes);
-    bands                 = std::max(bands, (H * W + 65535) / 65536);
+    bands                 = std::max(bands, (H * W * cb + 65535) / 65536);
     bands                 = std::min(bands, H);
     const int64_t B       = (H + bands - 1) / bands;
     bands                 = (H + B - 1) / B;
@@ -119,7 +136,7 @@ void BackwardMax(const PoolShape& s, float alpha, const T* dy, const Strides5& d
 
 #pragma omp parallel if(Parallel(s.n * s.c * D * H * W))
     {
-        std::vector<float> band(B * W), tmp(std::max(W, OW));
+        std::vector<float> band(B * W * cb), tmp(std::max(W, OW) * cb);
 #pragma omp for schedule(dynamic, chunk)
         for(int64_t item = 0; item < items; ++item)
         {
@@ -127,37 +144,39 @@ void BackwardMax(const PoolShape& s, float alpha, const T* dy, const Strides5& d
             int64_t i       = item / bands;
             const int64_t d = i % D;
             i /= D;
-            const int64_t c  = i % s.c;
-            const int64_t n  = i / s.c;
+            const int64_t c0 = i % cblocks * cb, n = i / cblocks;
+            const int64_t nc = std::min(cb, C - c0);
             const int64_t h0 = b * B, h1 = std::min(H, h0 + B);
             float* acc       = band.data();
-            std::fill(acc, acc + (h1 - h0) * W, 0.0f);
-            const Range rd = Covering(d, s.out[0], s.window[0], s.stride[0], s.pad[0]);
-            const Range rh{Covering(h0, s.out[1], Rh, s.stride[1], s.pad[1]).lo,
-                           Covering(h1 - 1, s.out[1], Rh, s.stride[1], s.pad[1]).hi};
+            std::fill(acc, acc + (h1 - h0) * W * cb, 0.0f);
+            const Range rd = Covering(d, OD, s.window[0], s.stride[0], s.pad[0]);
+            const Range rh{Covering(h0, OH, Rh, s.stride[1], s.pad[1]).lo,
+                           Covering(h1 - 1, OH, Rh, s.stride[1], s.pad[1]).hi};
             for(int64_t od = rd.lo; od < rd.hi; ++od)
                 for(int64_t oh = rh.lo; oh < rh.hi; ++oh)
                 {
-                    const auto [dyr, dysw] = DyRow(
-                        dy + n * dys[0] + c * dys[1] + od * dys[2] + oh * dys[3], dys[4], OW,
-                        tmp.data());
-                    const Idx* ir = idx + (((n * s.c + c) * s.out[0] + od) * s.out[1] + oh) * OW;
-                    if(index.image)
+                    const T* dyo = dy + n * dys[0] + od * dys[2] + oh * dys[3];
+                    const int64_t ds = od * s.stride[0] - s.pad[0];
+                    const int64_t hs = oh * s.stride[1] - s.pad[1] - h0;
+                    for(int64_t j = 0; j < nc; ++j)
                     {
-                        // (d * H + h) * W + w, inside the band when h0 <= h < h1 at this d.
-                        const uint64_t base = static_cast<uint64_t>((d * H + h0) * W);
-                        const uint64_t size = static_cast<uint64_t>((h1 - h0) * W);
-                        for(int64_t ow = 0; ow < OW; ++ow)
+                        const int64_t c = c0 + j;
+                        const auto [dyr, dysw] = DyRow(dyo + c * dys[1], dys[4], OW, tmp.data());
+                        float* ac     = acc + j;
+                        const Idx* ir = idx + ((n * C + c) * OD + od) * OH * OW + oh * OW;
+                        if(index.image)
                         {
-                            const uint64_t p = static_cast<uint64_t>(ir[ow]) - base;
-                            if(p < size)
-                                acc[p] += dyr[ow * dysw];
+                            // (d * H + h) * W + w, inside the band when h0 <= h < h1 at this d.
+                            const uint64_t base = static_cast<uint64_t>((d * H + h0) * W);
+                            const uint64_t size = static_cast<uint64_t>((h1 - h0) * W);
+                            for(int64_t ow = 0; ow < OW; ++ow)
+                            {
+                                const uint64_t p = static_cast<uint64_t>(ir[ow]) - base;
+                                if(p < size)
+                                    ac[p * cb] += dyr[ow * dysw];
+                            }
+                            continue;
                         }
-                    }
-                    else
-                    {
-                        const int64_t ds = od * s.stride[0] - s.pad[0];
-                        const int64_t hs = oh * s.stride[1] - s.pad[1] - h0;
                         for(int64_t ow = 0; ow < OW; ++ow)
                         {
                             const uint64_t m = static_cast<uint64_t>(ir[ow]);
@@ -180,12 +199,23 @@ void BackwardMax(const PoolShape& s, float alpha, const T* dy, const Strides5& d
                             if(ds + kd == d && static_cast<uint64_t>(h) <
                                                    static_cast<uint64_t>(h1 - h0) &&
                                static_cast<uint64_t>(w) < static_cast<uint64_t>(W))
-                                acc[h * W + w] += dyr[ow * dysw];
+                                ac[(h * W + w) * cb] += dyr[ow * dysw];
                         }
                     }
                 }
             for(int64_t h = h0; h < h1; ++h)
-                WriteDx(s, alpha, beta, dx, dxs, n, c, d, h, acc + (h - h0) * W, tmp.data());
+            {
+                const float* a = acc + (h - h0) * W * cb;
+                if constexpr(!CL)
+                    WriteDx(s, alpha, beta, dx, dxs, n, c0, d, h, a, tmp.data());
+                else
+                {
+                    T* r = dx + n * dxs[0] + c0 * dxs[1] + d * dxs[2] + h * dxs[3];
+                    for(int64_t w = 0; w < W; ++w)
+                        WriteBlended(r + w * dxs[4], dxs[1], nc, alpha, beta, tmp.data(),
+                                     [&](int64_t e) { return a[w * cb + e]; });
+                }
+            }
         }
     }
 }
@@ -246,20 +276,18 @@ void BackwardAverage(const PoolShape& s, float alpha, const T* dy, const Strides
     });
 }
 
-/// Channels-last backward (C contiguous in dx): one item per dx row (n, d, h), whose accumulator
-/// holds W x C values so that the inner loops run along C. Each dx element gets the same sums in
-/// the same order as from BackwardMax / BackwardAverage: max scatters dy to the recorded
-/// maximum in (od, oh, ow) order; average sums k * dy over (od, oh), scales by the column's
-/// reciprocal, then adds the windows' shares in kw order.
-template <class Idx, class T>
-void BackwardChannelsLast(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
-                          const PoolIndex& index, float beta, T* dx, const Strides5& dxs)
+/// Channels-last average backward (C contiguous in dx): one item per dx row (n, d, h), whose
+/// accumulator holds W x C values so that the inner loops run along C. Each dx element gets
+/// BackwardAverage's sums in its order: k * dy over (od, oh), scaled by the column's
+/// reciprocal, then the windows' shares in kw order.
+template <class T>
+void BackwardAverageChannelsLast(const PoolShape& s, float alpha, const T* dy,
+                                 const Strides5& dys, float beta, T* dx, const Strides5& dxs)
 {
     const int64_t C = s.c, D = s.in[0], H = s.in[1], W = s.in[2];
     const int64_t OD = s.out[0], OH = s.out[1], OW = s.out[2];
     const int64_t Rd = s.window[0], Rh = s.window[1], R = s.window[2], S = s.stride[2],
                   P = s.pad[2];
-    const bool max       = s.mode == miopenPoolingMax;
     const bool inclusive = s.mode == miopenPoolingAverageInclusive;
     std::vector<float> inv_d(OD), inv_h(OH), inv_w(OW);
     const float full = 1.0f / static_cast<float>(Rd * Rh * R);
@@ -272,26 +300,19 @@ void BackwardChannelsLast(const PoolShape& s, float alpha, const T* dy, const St
     std::vector<Range> cols(R);
     for(int64_t kw = 0; kw < R; ++kw)
         cols[kw] = ColumnsHitting(kw, W, OW, S, P);
-    const int64_t plane = OD * OH * OW, M = Rd * Rh * R;
-    const Idx* idx      = static_cast<const Idx*>(index.data);
-    const bool dy_rows  = dys[1] == 1 && dys[4] == C; // a dy row is OW x C packed
-    const int64_t rows  = s.n * D * H;
-    const int chunk     = Chunk(rows);
+    const bool dy_rows = dys[1] == 1 && dys[4] == C; // a dy row is OW x C packed
+    const int64_t rows = s.n * D * H;
+    const int chunk    = Chunk(rows);
 #pragma omp parallel if(Parallel(s.n * C * D * H * W))
     {
         std::vector<float> acc(W * C), g(OW * C), tmp(std::max(W, OW) * C);
-        // Mask mode, per covering output row: the window column kw of window position m when
-        // m lies in this dx row, else -1 (no divisions in the inner loop).
-        const bool table = max && !index.image && M <= (int64_t{1} << 16);
-        std::vector<int32_t> kw_of(table ? M : 0);
 #pragma omp for schedule(dynamic, chunk)
         for(int64_t item = 0; item < rows; ++item)
         {
             const int64_t h = item % H, d = item / H % D, n = item / (H * D);
             float* a = acc.data();
             std::fill(acc.begin(), acc.end(), 0.0f);
-            if(!max)
-                std::fill(g.begin(), g.end(), 0.0f);
+            std::fill(g.begin(), g.end(), 0.0f);
             const Range rd = Covering(d, OD, Rd, s.stride[0], s.pad[0]);
             const Range rh = Covering(h, OH, Rh, s.stride[1], s.pad[1]);
             for(int64_t od = rd.lo; od < rd.hi; ++od)
@@ -308,86 +329,28 @@ void BackwardChannelsLast(const PoolShape& s, float alpha, const T* dy, const St
                                 tmp[ow * C + c] = ToFloat(dyr[ow * dys[4] + c * dys[1]]);
                         q = tmp.data();
                     }
-                    if(!max)
-                    {
-                        const float k = inv_d[od] * inv_h[oh];
-                        float* gg     = g.data();
+                    const float k = inv_d[od] * inv_h[oh];
+                    float* gg     = g.data();
 #pragma omp simd
-                        for(int64_t i = 0; i < OW * C; ++i)
-                            gg[i] += k * q[i];
-                        continue;
-                    }
-                    const int64_t ds = od * s.stride[0] - s.pad[0];
-                    const int64_t hs = oh * s.stride[1] - s.pad[1];
-                    if(table)
-                    {
-                        for(int64_t m = 0; m < M; ++m)
-                            kw_of[m] = (ds + m / (Rh * R) == d && hs + m / R % Rh == h)
-                                           ? static_cast<int32_t>(m % R)
-                                           : -1;
-                        for(int64_t c = 0; c < C; ++c)
-                        {
-                            const Idx* ir = idx + (n * C + c) * plane + (od * OH + oh) * OW;
-                            for(int64_t ow = 0; ow < OW; ++ow)
-                            {
-                                const uint64_t m = static_cast<uint64_t>(ir[ow]);
-                                if(m >= static_cast<uint64_t>(M) || kw_of[m] < 0)
-                                    continue;
-                                const int64_t w = ow * S - P + kw_of[m];
-                                if(static_cast<uint64_t>(w) < static_cast<uint64_t>(W))
-                                    a[w * C + c] += q[ow * C + c];
-                            }
-                        }
-                        continue;
-                    }
-                    for(int64_t c = 0; c < C; ++c)
-                    {
-                        const Idx* ir = idx + (n * C + c) * plane + (od * OH + oh) * OW;
-                        for(int64_t ow = 0; ow < OW; ++ow)
-                        {
-                            const uint64_t m = static_cast<uint64_t>(ir[ow]);
-                            int64_t w;
-                            if(index.image)
-                            {
-                                const uint64_t p = m - static_cast<uint64_t>((d * H + h) * W);
-                                if(p >= static_cast<uint64_t>(W))
-                                    continue;
-                                w = static_cast<int64_t>(p);
-                            }
-                            else
-                            {
-                                if(m >= static_cast<uint64_t>(M))
-                                    continue;
-                                const int64_t mm = static_cast<int64_t>(m);
-                                const int64_t kd = mm / (Rh * R), kh = mm / R % Rh, kw = mm % R;
-                                w = ow * S - P + kw;
-                                if(ds + kd != d || hs + kh != h ||
-                                   static_cast<uint64_t>(w) >= static_cast<uint64_t>(W))
-                                    continue;
-                            }
-                            a[w * C + c] += q[ow * C + c];
-                        }
-                    }
+                    for(int64_t i = 0; i < OW * C; ++i)
+                        gg[i] += k * q[i];
                 }
-            if(!max)
+            float* gg = g.data();
+            for(int64_t ow = 0; ow < OW; ++ow)
             {
-                float* gg = g.data();
-                for(int64_t ow = 0; ow < OW; ++ow)
+#pragma omp simd
+                for(int64_t c = 0; c < C; ++c)
+                    gg[ow * C + c] *= inv_w[ow];
+            }
+            for(int64_t kw = 0; kw < R; ++kw)
+                for(int64_t ow = cols[kw].lo; ow < cols[kw].hi; ++ow)
                 {
+                    float* aw       = a + (ow * S - P + kw) * C;
+                    const float* gw = gg + ow * C;
 #pragma omp simd
                     for(int64_t c = 0; c < C; ++c)
-                        gg[ow * C + c] *= inv_w[ow];
+                        aw[c] += gw[c];
                 }
-                for(int64_t kw = 0; kw < R; ++kw)
-                    for(int64_t ow = cols[kw].lo; ow < cols[kw].hi; ++ow)
-                    {
-                        float* aw       = a + (ow * S - P + kw) * C;
-                        const float* gw = gg + ow * C;
-#pragma omp simd
-                        for(int64_t c = 0; c < C; ++c)
-                            aw[c] += gw[c];
-                    }
-            }
             for(int64_t w = 0; w < W; ++w)
             {
                 T* r           = dx + n * dxs[0] + d * dxs[2] + h * dxs[3] + w * dxs[4];
@@ -399,92 +362,6 @@ void BackwardChannelsLast(const PoolShape& s, float alpha, const T* dy, const St
     }
 }
 
-/// Channels-last max backward by scatter: one item per (n, block of up to 16 channels), whose
-/// accumulator holds the image's D x H x W positions of the block's channels; every dy of the
-/// block, in (od, oh, ow) order, goes to the position its index names (the sums and their order
-/// are BackwardMax's), then the block is written to dx once. BackwardChannelsLast instead visits
-/// each dx row's covering windows and tests every index against the row, a data-dependent branch
-/// per (window, channel) that ran at about a third of PyTorch's speed. False (nothing written)
-/// where the accumulator would pass 16 MB or a mask-mode window has more than 2^16 positions.
-template <class Idx, class T>
-bool BackwardMaxChannelsLastScatter(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
-                                    const PoolIndex& index, float beta, T* dx, const Strides5& dxs)
-{
-    const int64_t C = s.c, D = s.in[0], H = s.in[1], W = s.in[2];
-    const int64_t OD = s.out[0], OH = s.out[1], OW = s.out[2];
-    const int64_t Rd = s.window[0], Rh = s.window[1], R = s.window[2];
-    const int64_t M = Rd * Rh * R, image = D * H * W, plane = OD * OH * OW;
-    int64_t cb = std::min<int64_t>(C, 16);
-    while(cb > 1 && image * cb * 4 > (int64_t{4} << 20))
-        cb /= 2;
-    if(image * cb * 4 > (int64_t{16} << 20) || (!index.image && M > (int64_t{1} << 16)))
-        return false;
-    std::vector<int32_t> kd_of(index.image ? 0 : M), kh_of(kd_of.size()), kw_of(kd_of.size());
-    for(int64_t m = 0; m < static_cast<int64_t>(kd_of.size()); ++m)
-    {
-        kd_of[m] = static_cast<int32_t>(m / (Rh * R));
-        kh_of[m] = static_cast<int32_t>(m / R % Rh);
-        kw_of[m] = static_cast<int32_t>(m % R);
-    }
-    const Idx* idx       = static_cast<const Idx*>(index.data);
-    const int64_t blocks = (C + cb - 1) / cb, items = s.n * blocks;
-#pragma omp parallel if(Parallel(s.n * C * image))
-    {
-        std::vector<float> acc(image * cb), tmp(cb);
-#pragma omp for schedule(dynamic, 1)
-        for(int64_t item = 0; item < items; ++item)
-        {
-            const int64_t n = item / blocks, c0 = item % blocks * cb, nc = std::min(cb, C - c0);
-            float* a = acc.data();
-            std::fill(acc.begin(), acc.end(), 0.0f);
-            const Idx* ib = idx + (n * C + c0) * plane;
-            for(int64_t od = 0; od < OD; ++od)
-                for(int64_t oh = 0; oh < OH; ++oh)
-                {
-                    const int64_t ds = od * s.stride[0] - s.pad[0];
-                    const int64_t hs = oh * s.stride[1] - s.pad[1];
-                    for(int64_t ow = 0; ow < OW; ++ow)
-                    {
-                        const int64_t o  = (od * OH + oh) * OW + ow;
-                        const int64_t ws = ow * s.stride[2] - s.pad[2];
-                        const T* g = dy + n * dys[0] + od * dys[2] + oh * dys[3] + ow * dys[4] + c0 * dys[1];
-                        for(int64_t j = 0; j < nc; ++j)
-                        {
-                            const uint64_t m = static_cast<uint64_t>(ib[j * plane + o]);
-                            int64_t pos;
-                            if(index.image)
-                            {
-                                if(m >= static_cast<uint64_t>(image))
-                                    continue;
-                                pos = static_cast<int64_t>(m);
-                            }
-                            else
-                            {
-                                if(m >= static_cast<uint64_t>(M))
-                                    continue;
-                                const int64_t d = ds + kd_of[m], h = hs + kh_of[m], w = ws + kw_of[m];
-                                if(static_cast<uint64_t>(d) >= static_cast<uint64_t>(D) ||
-                                   static_cast<uint64_t>(h) >= static_cast<uint64_t>(H) ||
-                                   static_cast<uint64_t>(w) >= static_cast<uint64_t>(W))
-                                    continue;
-                                pos = (d * H + h) * W + w;
-                            }
-                            a[pos * cb + j] += ToFloat(g[j * dys[1]]);
-                        }
-                    }
-                }
-            for(int64_t pos = 0; pos < image; ++pos)
-            {
-                const int64_t w = pos % W, h = pos / W % H, d = pos / (W * H);
-                T* r           = dx + n * dxs[0] + d * dxs[2] + h * dxs[3] + w * dxs[4] + c0 * dxs[1];
-                const float* v = a + pos * cb;
-                WriteBlended(r, dxs[1], nc, alpha, beta, tmp.data(), [&](int64_t j) { return v[j]; });
-            }
-        }
-    }
-    return true;
-}
-
 } // namespace
 
 template <class T>
@@ -494,17 +371,15 @@ void PoolBackward(const PoolShape& s, float alpha, const T* dy, const Strides5& 
     if(dxs[1] == 1 && dxs[4] != 1) // channels-last dx
     {
         if(s.mode != miopenPoolingMax)
-            return BackwardChannelsLast<uint8_t>(s, alpha, dy, dys, index, beta, dx, dxs);
+            return BackwardAverageChannelsLast(s, alpha, dy, dys, beta, dx, dxs);
         return WithIndexType(index.type, [&](auto tag) {
-            using Idx = decltype(tag);
-            if(!BackwardMaxChannelsLastScatter<Idx>(s, alpha, dy, dys, index, beta, dx, dxs))
-                BackwardChannelsLast<Idx>(s, alpha, dy, dys, index, beta, dx, dxs);
+            BackwardMax<decltype(tag), true>(s, alpha, dy, dys, index, beta, dx, dxs);
         });
     }
     if(s.mode != miopenPoolingMax)
         return BackwardAverage(s, alpha, dy, dys, beta, dx, dxs);
     WithIndexType(index.type, [&](auto tag) {
-        BackwardMax<decltype(tag)>(s, alpha, dy, dys, index, beta, dx, dxs);
+        BackwardMax<decltype(tag), false>(s, alpha, dy, dys, index, beta, dx, dxs);
     });
 }
 
