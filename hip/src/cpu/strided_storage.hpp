@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 namespace miopen::cpu {
 
@@ -18,6 +19,19 @@ template <class T, int N>
 bool ReadsInPlace(const Loop<N>& l, int k)
 {
     return std::is_same_v<T, float> && IsUnit(l, k);
+}
+
+/// A thread's buffer of n storage-type elements: strided 16-bit elements are gathered into it
+/// (or scattered from it), so that they are converted in bulk (ConvertToFloat /
+/// ConvertFromFloat, the same bits as ToFloat / FloatTo element by element, several times
+/// faster).
+template <class T>
+T* GatherScratch(size_t n)
+{
+    thread_local std::vector<T> buf;
+    if(buf.size() < n)
+        buf.resize(n);
+    return buf.data();
 }
 
 /// Elements [begin, begin + n) of operand k as fp32: in place for unit-stride float, else
@@ -41,8 +55,12 @@ const float* LoadAs(const T* base, const Loop<N>& l, int k, size_t begin, size_t
             if(s == 1)
                 ConvertToFloat(src, dst, len);
             else
+            {
+                T* g = GatherScratch<T>(len);
                 for(size_t i = 0; i < len; ++i)
-                    dst[i] = ToFloat(src[i * s]);
+                    g[i] = src[i * s];
+                ConvertToFloat(g, dst, len);
+            }
         });
         return buf;
     }
@@ -80,11 +98,24 @@ void StoreAs(T* base, const Loop<N>& l, int k, size_t begin, size_t n, float bet
             }
             else
             {
-                for(size_t j = 0; j < len; ++j)
+                float* tmp = Scratch(5, len);
+                T* g       = GatherScratch<T>(len);
+                if(beta == 0.0f)
                 {
-                    const float v = value(pos + j);
-                    out[j * st]   = FloatTo<T>(beta == 0.0f ? v : v + beta * ToFloat(out[j * st]));
+                    for(size_t j = 0; j < len; ++j)
+                        tmp[j] = value(pos + j);
                 }
+                else
+                {
+                    for(size_t j = 0; j < len; ++j)
+                        g[j] = out[j * st];
+                    ConvertToFloat(g, tmp, len);
+                    for(size_t j = 0; j < len; ++j)
+                        tmp[j] = value(pos + j) + beta * tmp[j];
+                }
+                ConvertFromFloat(tmp, g, len);
+                for(size_t j = 0; j < len; ++j)
+                    out[j * st] = g[j];
             }
         });
     }
