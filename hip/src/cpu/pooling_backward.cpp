@@ -158,10 +158,38 @@ void BackwardMax(const PoolShape& s, float alpha, const T* dy, const Strides5& d
                     const T* dyo = dy + n * dys[0] + od * dys[2] + oh * dys[3];
                     const int64_t ds = od * s.stride[0] - s.pad[0];
                     const int64_t hs = oh * s.stride[1] - s.pad[1] - h0;
+                    // CL: the block's dy as fp32, channel j at blk + j * bc, position ow at
+                    // + ow * bw (16-bit rows converted once for all the block's channels).
+                    const float* blk = nullptr;
+                    int64_t bc = 1, bw = cb;
+                    if constexpr(CL)
+                    {
+                        if constexpr(kIsFloat<T>)
+                        {
+                            blk = dyo + c0 * dys[1];
+                            bc  = dys[1];
+                            bw  = dys[4];
+                        }
+                        else
+                        {
+                            for(int64_t ow = 0; ow < OW; ++ow)
+                            {
+                                const T* g = dyo + ow * dys[4] + c0 * dys[1];
+                                if(dys[1] == 1)
+                                    ConvertToFloat(g, tmp.data() + ow * cb, static_cast<size_t>(nc));
+                                else
+                                    for(int64_t j = 0; j < nc; ++j)
+                                        tmp[ow * cb + j] = ToFloat(g[j * dys[1]]);
+                            }
+                            blk = tmp.data();
+                        }
+                    }
                     for(int64_t j = 0; j < nc; ++j)
                     {
                         const int64_t c = c0 + j;
-                        const auto [dyr, dysw] = DyRow(dyo + c * dys[1], dys[4], OW, tmp.data());
+                        const auto [dyr, dysw] =
+                            CL ? std::pair<const float*, int64_t>{blk + j * bc, bw}
+                               : DyRow(dyo + c * dys[1], dys[4], OW, tmp.data());
                         float* ac     = acc + j;
                         const Idx* ir = idx + ((n * C + c) * OD + od) * OH * OW + oh * OW;
                         if(index.image)
