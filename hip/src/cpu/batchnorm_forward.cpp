@@ -291,7 +291,7 @@ void ForwardInference(const BnForwardArgs& args)
     T* y       = static_cast<T*>(args.y);
     const float beta = args.beta;
     const float *cm = coefs.m.data(), *ca = coefs.a.data(), *cc = coefs.c.data();
-    ForEachRow(loop, [&](const auto& off, size_t n, const auto& st_in) {
+    const auto row = [&](const auto& off, size_t n, const auto& st_in) {
         auto st         = st_in;
         const float* xr = RowIn(x + off[0], n, st[0], 0);
         float* yr       = RowOut(y + off[1], n, st[1], beta != 0.0f, 1);
@@ -320,6 +320,17 @@ void ForwardInference(const BnForwardArgs& args)
             Blend(yr[i * st[1]], (xr[i * st[0]] - cm[g]) * ca[g] + cc[g], 1.0f, beta);
         }
         RowFlush(yr, y + off[1], n, st_in[1]);
+    };
+    // 16-bit rows in pieces whose fp32 copies stay in L1 (converted in, computed, rounded out).
+    constexpr size_t kPiece = std::is_same_v<T, float> ? ~size_t{0} : 2048;
+    ForEachRow(loop, [&](const auto& off, size_t n, const auto& st) {
+        for(size_t b0 = 0; b0 < n; b0 += kPiece)
+        {
+            auto o = off;
+            for(size_t k = 0; k < o.size(); ++k)
+                o[k] += b0 * st[k];
+            row(o, std::min(kPiece, n - b0), st);
+        }
     });
 }
 
