@@ -3,12 +3,15 @@
 // partner of bn_train_nchw4 (the generic group reduction reads one element per load with 64-bit
 // index arithmetic, and the element-wise apply cannot merge a channels-last space into rows).
 //
-//   bn_stats_nhwc4  block (p, j) = cq quads of channels (threadIdx.x) by lanes of positions
-//                   (threadIdx.y): each thread adds its quad's 4 channels over positions
-//                   p * chunk + ty, + lanes, ... in increasing order (double, shifted by the
-//                   channel's x at position 0), then a fixed shared-memory tree over the lanes.
-//                   Partials partial[c * chunks + p], the layout BnTrainFinish adds up in chunk
-//                   order. No atomics: the same bits on every run.
+//   bn_stats_nhwc4  block (p, j) = cp pairs of channels (threadIdx.x % cp) by lanes of
+//                   positions (threadIdx.x / cp): each thread adds its pair's 2 channels over
+//                   positions p * chunk + ty, + lanes, ... in increasing order, shifted by the
+//                   channel's x at position 0: a batch of 2-3 positions loaded at once and added
+//                   in fp32, the batch sums into double; then a fixed shared-memory tree over
+//                   the lanes. Pairs (8 or 4-byte loads) rather than quads keep a thread's double
+//                   sums to 8 registers: 32 in all, every thread slot of an SM. Partials
+//                   partial[c * chunks + p], the layout BnTrainFinish adds up in chunk order.
+//                   No atomics: the same bits on every run.
 //   bn_collapse_partials  the chunks' partials of each channel added into one (a block a
 //                   channel: thread t adds chunks t, t + 256, ... in order, then a fixed
 //                   shared-memory tree), so that the one-thread-a-channel finish kernels read one
@@ -20,90 +23,137 @@
 //   sum dy * (x - mean) per (channel, chunk), bn_stats_nhwc4's walk and tree) and
 //   bn_bwd_apply_nhwc4; the statistics, when not saved, from bn_stats_nhwc4, and batchnorm.hip's
 //   prepare and finish kernels between.
-// Templated on the storage type T (Load4 / Store4: float4 or 8 bytes of fp16 / bf16). Fused with
-// an activation (bn_activ.hpp; Op, PassThru when plain): bn_apply_nhwc4 stores act(y);
-// bn_grad_sums_nhwc4 and bn_bwd_apply_nhwc4 take act'(u) * dy for dy.
+// Templated on the storage type T (Load2 / Load4 / Store4: float2 / float4, or 4 / 8 bytes of
+// fp16 / bf16). Fused with an activation (bn_activ.hpp; Op, PassThru when plain): bn_apply_nhwc4
+// stores act(y); bn_grad_sums_nhwc4 and bn_bwd_apply_nhwc4 take act'(u) * dy for dy.
 #include "kernels/batchnorm/bn_train_nhwc4_kernels.hpp"
 #include "kernels/batchnorm/bn_activ.hpp"
 #include "kernels/common/device.hpp"
 #include "kernels/common/storage_types.hpp"
 
+#include <type_traits>
+
 namespace miopen::gpu {
 namespace {
 
-/// Quads a thread loads (per operand) before it uses any: 4 float4s of fp32, as many bytes (8
-/// quads of 8 bytes) of fp16 / bf16.
+/// Quads an apply thread loads (per operand) before it stores any: 4 float4s of fp32, as many
+/// bytes (8 quads of 8 bytes) of fp16 / bf16.
 template <class T>
 constexpr int kQuadsInFlight = 16 / static_cast<int>(sizeof(T));
 
-template <class T>
-__global__ void __launch_bounds__(kBnNhwc4Threads)
-    BnStatsNhwc4(BnNhwc4Args a, const T* x, Partial2* partial)
+/// Positions (channel pairs) a reduction thread loads, per operand, before it adds any: as many
+/// as ptxas (sm_90) issues together under the 32-register cap; one more and it issues them in
+/// groups between the adds, a memory latency each. Stats: 2 float2s (16 bytes) or 3 pairs of
+/// 16-bit (12 bytes); gradient sums: 2 of x and 2 of dy (32 or 16 bytes). At 2048 threads an SM:
+/// 32 / 24 KB (stats), 64 / 32 KB (gradient sums) in flight.
+template <class T, int Operands>
+constexpr int kPairsInFlight = Operands == 1 && sizeof(T) == 2 ? 3 : 2;
+
+/// The reductions' register cap (CUDA: 65536 / (256 * blocks)): 8 blocks an SM, 32 registers,
+/// every thread slot of the SM; 6 (40) for the fused activations. HIP's second launch bound
+/// means something else, so it is left out there.
+#if defined(MIOPEN_CY_HAVE_CUDA)
+#define MIOPEN_CY_BN_NHWC4_BOUNDS(blocks) __launch_bounds__(kBnNhwc4Threads, blocks)
+#else
+#define MIOPEN_CY_BN_NHWC4_BOUNDS(blocks) __launch_bounds__(kBnNhwc4Threads)
+#endif
+
+/// The positions of chunk p that lane ty of `lanes` visits: p * chunk + ty, + lanes, ... below
+/// min(p * chunk + chunk, m) (a chunk is at most 2^31 elements).
+__device__ inline int LanePositions(const BnNhwc4Args& a, int p, int ty, int lanes)
 {
-    __shared__ double sh[kBnNhwc4Threads][8];
-    const int cq     = a.cq;
-    const int lanes  = kBnNhwc4Threads / cq;
-    const int tx     = threadIdx.x % cq;
-    const int ty     = threadIdx.x / cq;
-    const int64_t q  = int64_t{blockIdx.y} * cq + tx; // quad of channels
-    const int p      = blockIdx.x;
-    double s1[4] = {0.0, 0.0, 0.0, 0.0}, s2[4] = {0.0, 0.0, 0.0, 0.0};
-    if(q < a.c4)
-    {
-        const float4 x0     = Load4(x + 4 * q);
-        const double sh0[4] = {x0.x, x0.y, x0.z, x0.w};
-        const int64_t begin = int64_t{p} * a.chunk;
-        const int64_t end   = begin + a.chunk < a.m ? begin + a.chunk : a.m;
-        const T* xq         = x + 4 * q;
-        auto add = [&](float4 v) {
-            const float e[4] = {v.x, v.y, v.z, v.w};
-#pragma unroll
-            for(int k = 0; k < 4; ++k)
-            {
-                const double dk = static_cast<double>(e[k]) - sh0[k];
-                s1[k] += dk;
-                s2[k] += dk * dk;
-            }
-        };
-        int64_t i = begin + ty;
-        constexpr int kU = kQuadsInFlight<T>;
-        for(; i + (kU - 1) * lanes < end; i += kU * lanes)
-        {
-            float4 v[kU];
-#pragma unroll
-            for(int u = 0; u < kU; ++u)
-                v[u] = Load4(xq + (i + u * lanes) * a.c4 * 4);
-#pragma unroll
-            for(int u = 0; u < kU; ++u)
-                add(v[u]);
-        }
-        for(; i < end; i += lanes)
-            add(Load4(xq + i * a.c4 * 4));
-    }
+    const int64_t begin = int64_t{p} * a.chunk;
+    const int len = static_cast<int>(a.chunk < a.m - begin ? a.chunk : a.m - begin);
+    return len > ty ? (len - ty + lanes - 1) / lanes : 0;
+}
+
+/// v (s1 of channels 2j and 2j + 1, then s2 of both) added over the block's lanes of the same
+/// pair: thread t adds thread t + s * cp, s = lanes / 2, ..., 1 (a fixed order); lane 0 ends
+/// with the block's sums. Every thread of the block calls it.
+__device__ inline void AddOverLanes(double (&v)[4], double (*sh)[kBnNhwc4Threads], int cp,
+                                    int lanes, int ty)
+{
+    const int t = threadIdx.x;
 #pragma unroll
     for(int k = 0; k < 4; ++k)
-    {
-        sh[threadIdx.x][k]     = s1[k];
-        sh[threadIdx.x][4 + k] = s2[k];
-    }
+        sh[k][t] = v[k];
     __syncthreads();
-    // Tree over the lanes (threadIdx.y), same channel quad: thread t adds thread t + s * cq.
     for(int s = lanes / 2; s > 0; s /= 2)
     {
         if(ty < s)
         {
 #pragma unroll
-            for(int k = 0; k < 8; ++k)
-                sh[threadIdx.x][k] += sh[threadIdx.x + s * cq][k];
+            for(int k = 0; k < 4; ++k)
+            {
+                v[k] += sh[k][t + s * cp];
+                sh[k][t] = v[k];
+            }
         }
         __syncthreads();
     }
-    if(ty == 0 && q < a.c4)
+}
+
+template <class T>
+__global__ void MIOPEN_CY_BN_NHWC4_BOUNDS(8)
+    BnStatsNhwc4(BnNhwc4Args a, const T* x, Partial2* partial)
+{
+    __shared__ double sh[4][kBnNhwc4Threads];
+    const int cp    = a.cp;
+    const int shift = __ffs(cp) - 1; // log2(cp): cp is a power of 2
+    const int lanes = kBnNhwc4Threads >> shift;
+    const int tx    = threadIdx.x & (cp - 1);
+    const int ty    = threadIdx.x >> shift;
+    const int64_t j = int64_t{blockIdx.y} * cp + tx; // channels 2j, 2j + 1
+    const int64_t c = 4 * a.c4;
+    const int p     = blockIdx.x;
+    double v[4]     = {0.0, 0.0, 0.0, 0.0}; // s1 of 2j, 2j + 1, s2 of 2j, 2j + 1
+    if(2 * j < c)
     {
+        const float2 x0     = Load2(x + 2 * j);
+        const uint32_t step = static_cast<uint32_t>(lanes * c);
+        const T* xp         = x + (int64_t{p} * a.chunk + ty) * c + 2 * j;
+        uint32_t o          = 0;
+        // Offsets from the thread's first element in 32 bits (a chunk is at most 2^31
+        // elements). U positions: their shifted values (exact where x is within a factor 2 of
+        // x0) and squares added in fp32 in position order, then once into the double sums.
+        auto add = [&](auto un) {
+            constexpr int U = decltype(un)::value;
+            float2 e[U];
 #pragma unroll
-        for(int k = 0; k < 4; ++k)
-            partial[(4 * q + k) * a.chunks + p] =
-                Partial2{sh[threadIdx.x][k], sh[threadIdx.x][4 + k]};
+            for(int u = 0; u < U; ++u)
+                e[u] = Load2(xp + (o + u * step));
+            o += U * step;
+            float d0 = e[0].x - x0.x, d1 = e[0].y - x0.y;
+            float a0 = d0, a1 = d1, b0 = d0 * d0, b1 = d1 * d1;
+#pragma unroll
+            for(int u = 1; u < U; ++u)
+            {
+                d0 = e[u].x - x0.x;
+                d1 = e[u].y - x0.y;
+                a0 += d0;
+                a1 += d1;
+                b0 = fmaf(d0, d0, b0);
+                b1 = fmaf(d1, d1, b1);
+            }
+            v[0] += a0;
+            v[1] += a1;
+            v[2] += b0;
+            v[3] += b1;
+        };
+        constexpr int kU = kPairsInFlight<T, 1>;
+        int n            = LanePositions(a, p, ty, lanes);
+#pragma unroll 1
+        for(; n >= kU; n -= kU)
+            add(std::integral_constant<int, kU>{});
+#pragma unroll 1
+        for(; n > 0; --n)
+            add(std::integral_constant<int, 1>{});
+    }
+    AddOverLanes(v, sh, cp, lanes, ty);
+    if(ty == 0 && 2 * j < c)
+    {
+        partial[(2 * j) * a.chunks + p]     = Partial2{v[0], v[2]};
+        partial[(2 * j + 1) * a.chunks + p] = Partial2{v[1], v[3]};
     }
 }
 
@@ -136,92 +186,85 @@ __global__ void __launch_bounds__(kBnNhwc4Threads)
         total[blockIdx.x] = Partial2{sh[0][0], sh[1][0]};
 }
 
-/// Backward's sums per (channel, chunk): sum dy, sum dy * (x - mean) (batchnorm.hip's GradAcc),
-/// the walk and the tree of BnStatsNhwc4.
+/// Backward's sums per (channel, chunk): sum dy and sum dy * (x - mean) (batchnorm.hip's
+/// GradAcc), the walk and the tree of BnStatsNhwc4. A batch's products are taken against the
+/// mean rounded to float (m0, m1) and added in fp32; the partial adds (float(mean) - mean) *
+/// sum dy back in double.
 template <class T, class Op>
-__global__ void __launch_bounds__(kBnNhwc4Threads)
+__global__ void MIOPEN_CY_BN_NHWC4_BOUNDS(kBnActive<Op> ? 6 : 8)
     BnGradSumsNhwc4(BnNhwc4Args a, const T* x, const T* dy, const double* mean, Partial2* partial,
                     const float* ue, const float* uf, Op op)
 {
-    __shared__ double sh[kBnNhwc4Threads][8];
-    const int cq    = a.cq;
-    const int lanes = kBnNhwc4Threads / cq;
-    const int tx    = threadIdx.x % cq;
-    const int ty    = threadIdx.x / cq;
-    const int64_t q = int64_t{blockIdx.y} * cq + tx;
+    __shared__ double sh[4][kBnNhwc4Threads];
+    const int cp    = a.cp;
+    const int shift = __ffs(cp) - 1; // log2(cp): cp is a power of 2
+    const int lanes = kBnNhwc4Threads >> shift;
+    const int tx    = threadIdx.x & (cp - 1);
+    const int ty    = threadIdx.x >> shift;
+    const int64_t j = int64_t{blockIdx.y} * cp + tx;
+    const int64_t c = 4 * a.c4;
     const int p     = blockIdx.x;
-    double s1[4] = {0.0, 0.0, 0.0, 0.0}, s2[4] = {0.0, 0.0, 0.0, 0.0};
-    if(q < a.c4)
+    double v[4]     = {0.0, 0.0, 0.0, 0.0};
+    if(2 * j < c)
     {
-        const double mu[4]  = {mean[4 * q], mean[4 * q + 1], mean[4 * q + 2], mean[4 * q + 3]};
-        float mf[4] = {}, e[4] = {}, f[4] = {};
+        const float m0 = static_cast<float>(mean[2 * j]);
+        const float m1 = static_cast<float>(mean[2 * j + 1]);
+        float e0 = 0.0f, e1 = 0.0f, f0 = 0.0f, f1 = 0.0f;
         if constexpr(kBnActive<Op>)
         {
-#pragma unroll
-            for(int k = 0; k < 4; ++k)
-            {
-                mf[k] = static_cast<float>(mu[k]);
-                e[k]  = ue[4 * q + k];
-                f[k]  = uf[4 * q + k];
-            }
+            e0 = ue[2 * j];
+            e1 = ue[2 * j + 1];
+            f0 = uf[2 * j];
+            f1 = uf[2 * j + 1];
         }
-        const int64_t begin = int64_t{p} * a.chunk;
-        const int64_t end   = begin + a.chunk < a.m ? begin + a.chunk : a.m;
-        const T* xq         = x + 4 * q;
-        const T* gq         = dy + 4 * q;
-        auto add = [&](float4 v, float4 g) {
-            const float xe[4] = {v.x, v.y, v.z, v.w};
-            const float ge[4] = {g.x, g.y, g.z, g.w};
+        const uint32_t step = static_cast<uint32_t>(lanes * c);
+        const int64_t base  = (int64_t{p} * a.chunk + ty) * c + 2 * j;
+        const T* xp         = x + base;
+        const T* gp         = dy + base;
+        uint32_t o          = 0;
+        auto add = [&](auto un) {
+            constexpr int U = decltype(un)::value;
+            float2 xe[U], ge[U];
 #pragma unroll
-            for(int k = 0; k < 4; ++k)
+            for(int u = 0; u < U; ++u)
             {
-                const double gk = BnActBack<T>(op, xe[k], mf[k], e[k], f[k], ge[k]);
-                s1[k] += gk;
-                s2[k] += gk * (static_cast<double>(xe[k]) - mu[k]);
+                xe[u] = Load2(xp + (o + u * step));
+                ge[u] = Load2(gp + (o + u * step));
             }
+            o += U * step;
+            float a0 = 0.0f, a1 = 0.0f, b0 = 0.0f, b1 = 0.0f;
+#pragma unroll
+            for(int u = 0; u < U; ++u)
+            {
+                const float g0 = BnActBack<T>(op, xe[u].x, m0, e0, f0, ge[u].x);
+                const float g1 = BnActBack<T>(op, xe[u].y, m1, e1, f1, ge[u].y);
+                a0             = u == 0 ? g0 : a0 + g0;
+                a1             = u == 0 ? g1 : a1 + g1;
+                b0             = u == 0 ? g0 * (xe[u].x - m0) : fmaf(g0, xe[u].x - m0, b0);
+                b1             = u == 0 ? g1 * (xe[u].y - m1) : fmaf(g1, xe[u].y - m1, b1);
+            }
+            v[0] += a0;
+            v[1] += a1;
+            v[2] += b0;
+            v[3] += b1;
         };
-        int64_t i = begin + ty;
-        constexpr int kU = kQuadsInFlight<T>;
-        for(; i + (kU - 1) * lanes < end; i += kU * lanes)
-        {
-            float4 v[kU], g[kU];
-#pragma unroll
-            for(int u = 0; u < kU; ++u)
-            {
-                const int64_t o = (i + u * lanes) * a.c4 * 4;
-                v[u]            = Load4(xq + o);
-                g[u]            = Load4(gq + o);
-            }
-#pragma unroll
-            for(int u = 0; u < kU; ++u)
-                add(v[u], g[u]);
-        }
-        for(; i < end; i += lanes)
-            add(Load4(xq + i * a.c4 * 4), Load4(gq + i * a.c4 * 4));
+        constexpr int kU = kPairsInFlight<T, 2>;
+        int n            = LanePositions(a, p, ty, lanes);
+#pragma unroll 1
+        for(; n >= kU; n -= kU)
+            add(std::integral_constant<int, kU>{});
+#pragma unroll 1
+        for(; n > 0; --n)
+            add(std::integral_constant<int, 1>{});
     }
-#pragma unroll
-    for(int k = 0; k < 4; ++k)
+    AddOverLanes(v, sh, cp, lanes, ty);
+    if(ty == 0 && 2 * j < c)
     {
-        sh[threadIdx.x][k]     = s1[k];
-        sh[threadIdx.x][4 + k] = s2[k];
-    }
-    __syncthreads();
-    for(int s = lanes / 2; s > 0; s /= 2)
-    {
-        if(ty < s)
-        {
-#pragma unroll
-            for(int k = 0; k < 8; ++k)
-                sh[threadIdx.x][k] += sh[threadIdx.x + s * cq][k];
-        }
-        __syncthreads();
-    }
-    if(ty == 0 && q < a.c4)
-    {
-#pragma unroll
-        for(int k = 0; k < 4; ++k)
-            partial[(4 * q + k) * a.chunks + p] =
-                Partial2{sh[threadIdx.x][k], sh[threadIdx.x][4 + k]};
+        const double mu0 = mean[2 * j], mu1 = mean[2 * j + 1];
+        partial[(2 * j) * a.chunks + p] =
+            Partial2{v[0], v[2] + (static_cast<double>(static_cast<float>(mu0)) - mu0) * v[0]};
+        partial[(2 * j + 1) * a.chunks + p] =
+            Partial2{v[1], v[3] + (static_cast<double>(static_cast<float>(mu1)) - mu1) * v[1]};
     }
 }
 

@@ -11,15 +11,16 @@ namespace miopen::gpu {
 constexpr int kBnNhwc4Threads = 256;
 
 /// A packed channels-last tensor of m positions (N*[D*]H*W) by c4 quads of channels (C / 4); a
-/// stats block is cq quads of channels (a power of 2 <= 64, <= c4's power of 2) by
-/// kBnNhwc4Threads / cq position lanes over `chunk` positions; grid (chunks, ceil(c4 / cq)).
+/// stats (gradient sums) block is cp pairs of channels (a power of 2 <= 128, <= C / 2's power
+/// of 2) by kBnNhwc4Threads / cp position lanes over `chunk` positions (chunk * C <= 2^31);
+/// grid (chunks, ceil(C / 2 / cp)).
 struct BnNhwc4Args
 {
     int64_t m      = 1;
     int64_t c4     = 1;
     int64_t chunk  = 1;
     int chunks     = 1;
-    int cq         = 1;
+    int cp         = 1;
     float beta     = 0.0f;
 };
 

@@ -17,8 +17,10 @@ namespace miopen::gpu {
 namespace {
 
 /// The block shape and chunking of x (spatial, packed channels-last, C % 4 == 0, aligned, checked
-/// by the caller): cq quads of channels a block (a power of 2 <= 64), chunks of positions so that
-/// the grid has about kGroupTargetBlocks blocks. gy: blocks along the channels.
+/// by the caller): cp pairs of channels a block (a power of 2 <= 128), chunks of positions so that
+/// the grid has about kGroupTargetBlocks blocks, each lane at least 8 positions, a chunk of at
+/// most 2^31 elements (the reductions index within a chunk in 32 bits). gy: blocks along the
+/// channels.
 BnNhwc4Args PlanNhwc4(const TensorDescriptor& x, float beta, int64_t& gy)
 {
     const int64_t c = static_cast<int64_t>(x.Lens()[1]);
@@ -26,15 +28,17 @@ BnNhwc4Args PlanNhwc4(const TensorDescriptor& x, float beta, int64_t& gy)
     a.c4   = c / 4;
     a.m    = static_cast<int64_t>(x.ElementSize()) / c;
     a.beta = beta;
-    int cq = 1;
-    while(cq * 2 <= a.c4 && cq < 64)
-        cq *= 2;
-    a.cq            = cq;
-    const int lanes = kBnNhwc4Threads / cq;
-    gy              = (a.c4 + cq - 1) / cq;
-    int64_t chunks  = std::max<int64_t>(1, (kGroupTargetBlocks + gy - 1) / gy);
-    chunks          = std::min<int64_t>(chunks, std::max<int64_t>(1, a.m / (int64_t{lanes} * 8)));
-    chunks          = std::min<int64_t>(chunks, 65535);
+    int cp = 1;
+    while(cp * 2 <= c / 2 && cp < 128)
+        cp *= 2;
+    a.cp                     = cp;
+    const int lanes          = kBnNhwc4Threads / cp;
+    gy                       = (c / 2 + cp - 1) / cp;
+    const int64_t max_chunk  = (int64_t{1} << 31) / c;
+    int64_t chunks           = std::max<int64_t>(1, (kGroupTargetBlocks + gy - 1) / gy);
+    chunks = std::min<int64_t>(chunks, std::max<int64_t>(1, a.m / (int64_t{lanes} * 8)));
+    chunks = std::max<int64_t>(chunks, (a.m + max_chunk - 1) / max_chunk);
+    chunks = std::min<int64_t>(chunks, 65535);
     a.chunk         = (a.m + chunks - 1) / chunks;
     a.chunks        = static_cast<int>((a.m + a.chunk - 1) / a.chunk);
     return a;

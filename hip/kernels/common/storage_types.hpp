@@ -1,5 +1,5 @@
 // The storage types in device code, for both vendors: loading fp16/bf16 (or fp32) as fp32 and
-// rounding fp32 once to the storage type, one element or four at a time. The types are the
+// rounding fp32 once to the storage type, one element, two or four at a time. The types are the
 // host's (core/storage.hpp: Half and BFloat16 hold the 16 stored bits), so a launcher passes its
 // pointers straight through. Conversions give the host's bits: fp16 by the hardware's
 // round-to-nearest-even conversion (CUDA's __float2half_rn, clang's _Float16 on AMD), bf16 by
@@ -108,6 +108,22 @@ __device__ inline uint32_t Pack2(float a, float b)
 #else
     return uint32_t{DeviceFloatTo<T>(a).bits} | (uint32_t{DeviceFloatTo<T>(b).bits} << 16);
 #endif
+}
+
+// ---- two consecutive elements (p aligned to 2 elements) --------------------------------------
+
+/// Two elements at p (aligned to 2 elements) as fp32: a float2 for fp32, 4 bytes of fp16 / bf16.
+template <class T>
+__device__ inline float2 Load2(const T* p)
+{
+    if constexpr(sizeof(T) == 4)
+        return *reinterpret_cast<const float2*>(p);
+    else
+    {
+        const uint32_t q = *reinterpret_cast<const uint32_t*>(p);
+        return make_float2(DeviceToFloat(T{static_cast<uint16_t>(q & 0xffffu)}),
+                           DeviceToFloat(T{static_cast<uint16_t>(q >> 16)}));
+    }
 }
 
 // ---- four consecutive elements (p aligned to 4 elements) ------------------------------------
