@@ -400,6 +400,22 @@ BIG = np.array([-np.inf, -1e30, -1e4, -500.0, -103.0, -87.0, -80.0, -40.0, -17.0
                 1e-3, 9.5, 17.0, 40.0, 80.0, 87.0, 103.0, 500.0, 1e4, 1e30, np.inf], np.float32)
 
 
+def test_elu_elementwise_accuracy_on_both_sides_of_the_expm1_switch(handle):
+    """The CPU's e^x - 1 is a polynomial for |x| < 0.5 and Exp(x) - 1 beyond (cpu/vector_math.hpp):
+    every value of a dense sweep across the switch within 1e-6 of the float64 reference."""
+    case = (M.miopenActivationELU, 1.3, 0.0, 0.0)
+    x = np.concatenate([np.linspace(-4.0, 1.0, 50001), np.float32(0.5) * (1 + np.arange(-64, 65) * 2.0 ** -23),
+                        -np.float32(0.5) * (1 + np.arange(-64, 65) * 2.0 ** -23)]).astype(np.float32)
+    dy = np.full(x.shape, 0.75, np.float32)
+    y, dx = poisoned(x.shape), poisoned(x.shape)
+    act = activation(*case)
+    d = desc(x.shape)
+    mi.activationForward(handle, act, 1.0, d, x, 0.0, d, y)
+    mi.activationBackward(handle, act, 1.0, d, y, d, dy, d, x, 0.0, d, dx)
+    np.testing.assert_allclose(y, ref.forward(*case, x), rtol=1e-6, atol=1e-30)
+    np.testing.assert_allclose(dx, ref.backward(*case, x, dy), rtol=1e-6, atol=1e-30)
+
+
 @pytest.mark.parametrize("case", [
     (M.miopenActivationLOGISTIC, 0.0, 0.0, 0.0),
     (M.miopenActivationSOFTRELU, 0.0, 0.0, 0.0),

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "activation/activation_args.hpp"
+#include "cpu/vector_math.hpp"
 
 #include <cmath>
 
@@ -30,6 +31,11 @@ float powf(float, float) noexcept;
 
 namespace miopen::cpu::act {
 
+// f and f' always inlined into the callers' `omp simd` loops: a call in the loop body keeps it
+// scalar, and in files with many instantiations (cpu/activation.cpp) GCC's growth limits left
+// some of them out of line (ELU at about 7 ns an element on an AVX2 build).
+#define MIOPEN_CY_ACT_INLINE __attribute__((always_inline))
+
 // ---- the modes: f(x) and Back(x, dy) = f'(x)·dy ------------------------------------------
 // Comparisons are written so that a NaN x gives a NaN y. kMemoryBound: a few instructions per
 // element, so large tensors are limited by memory traffic (see kStreamBytes).
@@ -37,8 +43,8 @@ namespace miopen::cpu::act {
 struct PassThru
 {
     static constexpr bool kMemoryBound = true;
-    float operator()(float x) const { return x; }
-    float Back(float, float dy) const { return dy; }
+    MIOPEN_CY_ACT_INLINE float operator()(float x) const { return x; }
+    MIOPEN_CY_ACT_INLINE float Back(float, float dy) const { return dy; }
 };
 
 /// 1/(1+e^-x) as written: relative accuracy holds for every normal result (e^-x is
@@ -48,8 +54,8 @@ struct PassThru
 struct Logistic
 {
     static constexpr bool kMemoryBound = false;
-    float operator()(float x) const { return 1.0f / (1.0f + expf(-x)); }
-    float Back(float x, float dy) const
+    MIOPEN_CY_ACT_INLINE float operator()(float x) const { return 1.0f / (1.0f + expf(-x)); }
+    MIOPEN_CY_ACT_INLINE float Back(float x, float dy) const
     {
         const float e = expf(-std::fabs(x));
         const float r = 1.0f / (1.0f + e);
@@ -63,8 +69,8 @@ struct Tanh
 {
     static constexpr bool kMemoryBound = false;
     float a, b;
-    float operator()(float x) const { return b * tanhf(a * x); }
-    float Back(float x, float dy) const
+    MIOPEN_CY_ACT_INLINE float operator()(float x) const { return b * tanhf(a * x); }
+    MIOPEN_CY_ACT_INLINE float Back(float x, float dy) const
     {
         const float e = expf(-2.0f * std::fabs(a * x));
         const float r = 1.0f / (1.0f + e);
@@ -75,8 +81,8 @@ struct Tanh
 struct Relu
 {
     static constexpr bool kMemoryBound = true;
-    float operator()(float x) const { return x < 0.0f ? 0.0f : x; }
-    float Back(float x, float dy) const { return x > 0.0f ? dy : 0.0f; }
+    MIOPEN_CY_ACT_INLINE float operator()(float x) const { return x < 0.0f ? 0.0f : x; }
+    MIOPEN_CY_ACT_INLINE float Back(float x, float dy) const { return x > 0.0f ? dy : 0.0f; }
 };
 
 /// log(1+e^x) = max(x, 0) + log1p(e^-|x|): no overflow for large x, and log1p keeps ≈ e^x
@@ -84,11 +90,11 @@ struct Relu
 struct SoftRelu
 {
     static constexpr bool kMemoryBound = false;
-    float operator()(float x) const
+    MIOPEN_CY_ACT_INLINE float operator()(float x) const
     {
         return (x > 0.0f ? x : 0.0f) + log1pf(expf(-std::fabs(x)));
     }
-    float Back(float x, float dy) const
+    MIOPEN_CY_ACT_INLINE float Back(float x, float dy) const
     {
         const float e = expf(-std::fabs(x));
         const float r = 1.0f / (1.0f + e);
@@ -99,8 +105,8 @@ struct SoftRelu
 struct Abs
 {
     static constexpr bool kMemoryBound = true;
-    float operator()(float x) const { return std::fabs(x); }
-    float Back(float x, float dy) const { return x >= 0.0f ? dy : -dy; }
+    MIOPEN_CY_ACT_INLINE float operator()(float x) const { return std::fabs(x); }
+    MIOPEN_CY_ACT_INLINE float Back(float x, float dy) const { return x >= 0.0f ? dy : -dy; }
 };
 
 /// (α+β·x)^γ with MIOpen's rule that a zero base gives 0; β·γ·(α+β·x)^(γ-1) for the derivative.
@@ -112,12 +118,12 @@ struct Power
         : a(alpha), b(beta), g(gamma), bg(beta * gamma), g1(gamma - 1.0f)
     {
     }
-    float operator()(float x) const
+    MIOPEN_CY_ACT_INLINE float operator()(float x) const
     {
         const float base = a + b * x;
         return base == 0.0f ? 0.0f : powf(base, g);
     }
-    float Back(float x, float dy) const
+    MIOPEN_CY_ACT_INLINE float Back(float x, float dy) const
     {
         const float base = a + b * x;
         const float at_zero = g == 1.0f ? b : 0.0f;
@@ -130,35 +136,35 @@ struct ClippedRelu
 {
     static constexpr bool kMemoryBound = true;
     float a;
-    float operator()(float x) const
+    MIOPEN_CY_ACT_INLINE float operator()(float x) const
     {
         const float m = x < 0.0f ? 0.0f : x;
         return m > a ? a : m;
     }
-    float Back(float x, float dy) const { return x > 0.0f && x < a ? dy : 0.0f; }
+    MIOPEN_CY_ACT_INLINE float Back(float x, float dy) const { return x > 0.0f && x < a ? dy : 0.0f; }
 };
 
 struct LeakyRelu
 {
     static constexpr bool kMemoryBound = true;
     float a;
-    float operator()(float x) const { return x > 0.0f ? x : a * x; }
-    float Back(float x, float dy) const { return x > 0.0f ? dy : a * dy; }
+    MIOPEN_CY_ACT_INLINE float operator()(float x) const { return x > 0.0f ? x : a * x; }
+    MIOPEN_CY_ACT_INLINE float Back(float x, float dy) const { return x > 0.0f ? dy : a * dy; }
 };
 
-/// α·(e^x − 1) through expm1, accurate near 0.
+/// α·(e^x − 1) through expm1, accurate near 0 (vmath's, which vectorises; see Expm1).
 struct Elu
 {
     static constexpr bool kMemoryBound = false;
     float a;
-    float operator()(float x) const
+    MIOPEN_CY_ACT_INLINE float operator()(float x) const
     {
-        const float e = expm1f(x);
+        const float e = vmath::Expm1(x);
         return x > 0.0f ? x : a * e;
     }
-    float Back(float x, float dy) const
+    MIOPEN_CY_ACT_INLINE float Back(float x, float dy) const
     {
-        const float e = expf(x);
+        const float e = vmath::Exp(x);
         return x >= 0.0f ? dy : a * e * dy;
     }
 };
@@ -181,5 +187,7 @@ void WithMode(const ActivationParams& p, Fn&& fn)
     case miopenActivationELU: return fn(Elu{p.alpha});
     }
 }
+
+#undef MIOPEN_CY_ACT_INLINE
 
 } // namespace miopen::cpu::act
