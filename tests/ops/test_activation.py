@@ -400,6 +400,16 @@ BIG = np.array([-np.inf, -1e30, -1e4, -500.0, -103.0, -87.0, -80.0, -40.0, -17.0
                 1e-3, 9.5, 17.0, 40.0, 80.0, 87.0, 103.0, 500.0, 1e4, 1e30, np.inf], np.float32)
 
 
+def forward_backward(handle, case, x, dy):
+    """y and dx of activation `case` for fp32 vectors x and dy, both written over poison."""
+    y, dx = poisoned(x.shape), poisoned(x.shape)
+    act = activation(*case)
+    d = desc(x.shape)
+    mi.activationForward(handle, act, 1.0, d, x, 0.0, d, y)
+    mi.activationBackward(handle, act, 1.0, d, y, d, dy, d, x, 0.0, d, dx)
+    return y, dx
+
+
 def test_elu_elementwise_accuracy_on_both_sides_of_the_expm1_switch(handle):
     """The CPU's e^x - 1 is a polynomial for |x| < 0.5 and Exp(x) - 1 beyond (cpu/vector_math.hpp):
     every value of a dense sweep across the switch within 1e-6 of the float64 reference."""
@@ -407,11 +417,7 @@ def test_elu_elementwise_accuracy_on_both_sides_of_the_expm1_switch(handle):
     x = np.concatenate([np.linspace(-4.0, 1.0, 50001), np.float32(0.5) * (1 + np.arange(-64, 65) * 2.0 ** -23),
                         -np.float32(0.5) * (1 + np.arange(-64, 65) * 2.0 ** -23)]).astype(np.float32)
     dy = np.full(x.shape, 0.75, np.float32)
-    y, dx = poisoned(x.shape), poisoned(x.shape)
-    act = activation(*case)
-    d = desc(x.shape)
-    mi.activationForward(handle, act, 1.0, d, x, 0.0, d, y)
-    mi.activationBackward(handle, act, 1.0, d, y, d, dy, d, x, 0.0, d, dx)
+    y, dx = forward_backward(handle, case, x, dy)
     np.testing.assert_allclose(y, ref.forward(*case, x), rtol=1e-6, atol=1e-30)
     np.testing.assert_allclose(dx, ref.backward(*case, x, dy), rtol=1e-6, atol=1e-30)
 
@@ -428,11 +434,7 @@ def test_large_inputs_are_stable_and_accurate_elementwise(handle, case):
     LOGISTIC near e^x for very negative x), value by value, not only in the L2 sense."""
     x = BIG
     dy = np.full(x.shape, 0.75, np.float32)
-    y, dx = poisoned(x.shape), poisoned(x.shape)
-    act = activation(*case)
-    d = desc(x.shape)
-    mi.activationForward(handle, act, 1.0, d, x, 0.0, d, y)
-    mi.activationBackward(handle, act, 1.0, d, y, d, dy, d, x, 0.0, d, dx)
+    y, dx = forward_backward(handle, case, x, dy)
     for got, expect in ((y, ref.forward(*case, x)), (dx, ref.backward(*case, x, dy))):
         assert not np.any(np.isnan(got)), got
         normal = np.abs(expect) >= np.finfo(np.float32).tiny          # comparable in float32
@@ -507,11 +509,7 @@ def test_kinks_near_match_torch_and_at_follow_miopen(handle, mode):
     at = np.array(points + [-0.0], np.float32)
     for x, oracle in ((near, "torch"), (at, "reference")):
         dy = np.linspace(0.5, 1.5, x.size).astype(np.float32)
-        y, dx = poisoned(x.shape), poisoned(x.shape)
-        act = activation(*case)
-        d = desc(x.shape)
-        mi.activationForward(handle, act, 1.0, d, x, 0.0, d, y)
-        mi.activationBackward(handle, act, 1.0, d, y, d, dy, d, x, 0.0, d, dx)
+        y, dx = forward_backward(handle, case, x, dy)
         if oracle == "torch":
             fwd, grad = torch_fwd_bwd(case, x, dy)
         else:
@@ -547,11 +545,7 @@ def test_power_zero_and_negative_base(handle, gamma):
     a, b = 1.0, 0.5
     x = np.array([-2.0, -4.0, -6.0, 2.0, -1.0], np.float32)      # bases 0, -1, -2, 2, 0.5
     dy = np.array([1.5, 1.0, -0.5, 2.0, 0.25], np.float32)
-    y, dx = poisoned(x.shape), poisoned(x.shape)
-    act = activation(M.miopenActivationPOWER, a, b, gamma)
-    d = desc(x.shape)
-    mi.activationForward(handle, act, 1.0, d, x, 0.0, d, y)
-    mi.activationBackward(handle, act, 1.0, d, y, d, dy, d, x, 0.0, d, dx)
+    y, dx = forward_backward(handle, (M.miopenActivationPOWER, a, b, gamma), x, dy)
     assert y[0] == 0.0 and dx[0] == (b * dy[0] if gamma == 1.0 else 0.0)
     np.testing.assert_allclose(y, ref.forward(M.miopenActivationPOWER, a, b, gamma, x),
                                rtol=1e-6, equal_nan=True)
