@@ -2,7 +2,8 @@
 # off. Included from the top-level CMakeLists.txt (a language must be enabled in the directory
 # common to every target that links to the kernels).
 #
-#   cuda: the .hip kernels compiled as CUDA by nvcc (CMAKE_CUDA_ARCHITECTURES, default 80;90),
+#   cuda: the .hip kernels compiled as CUDA by nvcc (CMAKE_CUDA_ARCHITECTURES, else the
+#         environment's CUDAARCHS, else 80;90),
 #         the CUDA runtime linked statically: the library needs only the NVIDIA driver.
 #   hip:  the .hip kernels compiled by hipcc/clang for AMD (GPU_TARGETS, default
 #         gfx906;gfx908;gfx90a), linked to the HIP runtime (libamdhip64).
@@ -31,8 +32,14 @@ if(_gpu STREQUAL "auto")
 endif()
 
 if(_gpu STREQUAL "cuda")
+  # CMake's own CUDAARCHS environment variable is honoured (it is read only at enable_language,
+  # after this default would have been set): CI compiles one architecture with it.
   if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES OR CMAKE_CUDA_ARCHITECTURES STREQUAL "")
-    set(CMAKE_CUDA_ARCHITECTURES "80;90" CACHE STRING "CUDA architectures to build for")
+    if(NOT "$ENV{CUDAARCHS}" STREQUAL "")
+      set(CMAKE_CUDA_ARCHITECTURES "$ENV{CUDAARCHS}" CACHE STRING "CUDA architectures to build for")
+    else()
+      set(CMAKE_CUDA_ARCHITECTURES "80;90" CACHE STRING "CUDA architectures to build for")
+    endif()
   endif()
   set(CMAKE_CUDA_STANDARD 17)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)

@@ -31,25 +31,24 @@ struct ActCoef
 };
 
 /// Per-chunk sums of dy and dy * (x - mean), in double (dy: op.Back(u, dy) when fused).
-template <class T, class Op>
+template <class Op>
 void ChunkGradSums(const Geometry<4>& geo, const Block<4>& b, size_t k, const BnBackwardArgs& a,
                    const double* mean, double* sdy, double* sdyx, const ActCoef& ac, const Op& op)
 {
     constexpr bool kFused = !std::is_same_v<Op, act::PassThru>;
     const size_t e0 = geo.ChunkBegin(k), e1 = geo.ChunkEnd(k);
-    const T* x  = static_cast<const T*>(a.x);
-    const T* dy = static_cast<const T*>(a.dy);
+    const float* x  = static_cast<const float*>(a.x);
+    const float* dy = static_cast<const float*>(a.dy);
     if(!geo.vec)
     {
         const double mu = mean[0];
         const float mf  = static_cast<float>(mu);
         const float ue = kFused ? ac.e[0] : 0.0f, uf = kFused ? ac.f[0] : 0.0f;
         double s1 = 0.0, s2 = 0.0;
-        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
-            auto st          = st_in;
+        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
             const Op f       = op;
-            const float* xr  = RowIn(x + off[kBx], n, st[kBx], 0);
-            const float* dyr = RowIn(dy + off[kBdy], n, st[kBdy], 1);
+            const float* xr  = x + off[kBx];
+            const float* dyr = dy + off[kBdy];
             if(st[kBx] == 1 && st[kBdy] == 1)
             {
                 if constexpr(!kFused)
@@ -91,11 +90,10 @@ void ChunkGradSums(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
     float mf[kVecBlock];
     for(size_t i = 0; i < b.count; ++i)
         mf[i] = static_cast<float>(mean[i]);
-    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
-        auto st          = st_in;
+    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
         const Op f       = op;
-        const float* xr  = RowIn(x + off[kBx], n, st[kBx], 0);
-        const float* dyr = RowIn(dy + off[kBdy], n, st[kBdy], 1);
+        const float* xr  = x + off[kBx];
+        const float* dyr = dy + off[kBdy];
         if(st[kBx] == 1 && st[kBdy] == 1)
         {
 #pragma omp simd
@@ -187,26 +185,25 @@ void FinishBackward(const Geometry<4>& geo, const Block<4>& b, const BnBackwardA
 }
 
 /// dx over chunk k of block b; fused, dy is op.Back(u, dy) (ChunkGradSums').
-template <bool ReadDx, class T, class Op>
+template <bool ReadDx, class Op>
 void ApplyBackward(const Geometry<4>& geo, const Block<4>& b, size_t k, const BnBackwardArgs& a,
                    const BwdCoef& cf, const ActCoef& ac, const Op& op)
 {
     constexpr bool kFused = !std::is_same_v<Op, act::PassThru>;
-    const T* x  = static_cast<const T*>(a.x);
-    const T* dy = static_cast<const T*>(a.dy);
-    T* dx       = static_cast<T*>(a.dx);
+    const float* x  = static_cast<const float*>(a.x);
+    const float* dy = static_cast<const float*>(a.dy);
+    float* dx       = static_cast<float*>(a.dx);
     const float beta = a.beta_data;
     const size_t e0 = geo.ChunkBegin(k), e1 = geo.ChunkEnd(k);
     if(!geo.vec)
     {
         const float m = cf.m[0], c1 = cf.c1[0], c2 = cf.c2[0], c3 = cf.c3[0];
         const float ue = kFused ? ac.e[0] : 0.0f, uf = kFused ? ac.f[0] : 0.0f;
-        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
-            auto st          = st_in;
+        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
             const Op f       = op;
-            const float* xr  = RowIn(x + off[kBx], n, st[kBx], 0);
-            const float* dyr = RowIn(dy + off[kBdy], n, st[kBdy], 1);
-            float* dxr       = RowOut(dx + off[kBdx], n, st[kBdx], ReadDx, 2);
+            const float* xr  = x + off[kBx];
+            const float* dyr = dy + off[kBdy];
+            float* dxr       = dx + off[kBdx];
             if(st[kBx] == 1 && st[kBdy] == 1 && st[kBdx] == 1)
             {
 #pragma omp simd
@@ -229,16 +226,14 @@ void ApplyBackward(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
                     out           = ReadDx ? v + beta * out : v;
                 }
             }
-            RowFlush(dxr, dx + off[kBdx], n, st_in[kBdx]);
         });
         return;
     }
-    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
-        auto st          = st_in;
+    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
         const Op f       = op;
-        const float* xr  = RowIn(x + off[kBx], n, st[kBx], 0);
-        const float* dyr = RowIn(dy + off[kBdy], n, st[kBdy], 1);
-        float* dxr       = RowOut(dx + off[kBdx], n, st[kBdx], ReadDx, 2);
+        const float* xr  = x + off[kBx];
+        const float* dyr = dy + off[kBdy];
+        float* dxr       = dx + off[kBdx];
         if(st[kBx] == 1 && st[kBdy] == 1 && st[kBdx] == 1)
         {
 #pragma omp simd
@@ -263,19 +258,18 @@ void ApplyBackward(const Geometry<4>& geo, const Block<4>& b, size_t k, const Bn
                 out           = ReadDx ? v + beta * out : v;
             }
         }
-        RowFlush(dxr, dx + off[kBdx], n, st_in[kBdx]);
     });
 }
 
-template <class T, class Op>
+template <class Op>
 void ApplyBackwardItem(const Geometry<4>& geo, const Block<4>& b, size_t k,
                        const BnBackwardArgs& a, const BwdCoef& cf, const ActCoef& ac,
                        const Op& op)
 {
     if(a.beta_data == 0.0f)
-        ApplyBackward<false, T>(geo, b, k, a, cf, ac, op);
+        ApplyBackward<false>(geo, b, k, a, cf, ac, op);
     else
-        ApplyBackward<true, T>(geo, b, k, a, cf, ac, op);
+        ApplyBackward<true>(geo, b, k, a, cf, ac, op);
 }
 
 /// An item's x and dy staged as fp32 (ItemStage), with the backward arguments pointing at them.
@@ -296,7 +290,7 @@ struct BwdStage
     {
         float* dxs = st.Out(kBdx, a.dx, a.beta_data != 0.0f, 2);
         args.dx    = dxs;
-        ApplyBackwardItem<float>(st.Geo(), st.Blk(), k, args, cf, ac, op);
+        ApplyBackwardItem(st.Geo(), st.Blk(), k, args, cf, ac, op);
         st.Flush(kBdx, dxs, a.dx);
     }
 
@@ -363,7 +357,7 @@ void Backward(const BnBackwardArgs& a, const Op& op)
             float ue[kVecBlock], uf[kVecBlock];
             FillActCoef(b, a, inv_std, ue, uf);
             const ActCoef ac{ue, uf};
-            ChunkGradSums<float>(sx.st.Geo(), sx.st.Blk(), 0, sx.args, mean, sdy, sdyx, ac, op);
+            ChunkGradSums(sx.st.Geo(), sx.st.Blk(), 0, sx.args, mean, sdy, sdyx, ac, op);
             float cm[kVecBlock], c1[kVecBlock], c2[kVecBlock], c3[kVecBlock];
             const BwdCoef cf{cm, c1, c2, c3};
             FinishBackward(geo, b, a, mean, inv_std, sdy, sdyx, cf);
@@ -405,7 +399,7 @@ void Backward(const BnBackwardArgs& a, const Op& op)
         const auto b   = GetBlock(geo, item / nk);
         const BwdStage<T> sx(geo, b, k, a);
         double s1[kVecBlock], s2[kVecBlock];
-        ChunkGradSums<float>(sx.st.Geo(), sx.st.Blk(), k, sx.args, mean.data() + b.g0, s1, s2,
+        ChunkGradSums(sx.st.Geo(), sx.st.Blk(), k, sx.args, mean.data() + b.g0, s1, s2,
                              act_of(b), op);
         for(size_t i = 0; i < b.count; ++i)
         {

@@ -36,22 +36,21 @@ struct FwdCoefStore
 
 /// y = act((x - m) * a + c [+ beta * y]) over chunk k of block b (act: the fused activation's
 /// functor, cpu/activation_functors.hpp; act::PassThru for the plain batch norm).
-template <bool ReadY, class T, class Op>
+template <bool ReadY, class Op>
 void ApplyForward(const Geometry<3>& geo, const Block<3>& b, size_t k, const BnForwardArgs& args,
                   const FwdCoef& cf, const Op& op)
 {
-    const T* x = static_cast<const T*>(args.x);
-    T* y       = static_cast<T*>(args.y);
+    const float* x = static_cast<const float*>(args.x);
+    float* y       = static_cast<float*>(args.y);
     const float beta = args.beta;
     const size_t e0 = geo.ChunkBegin(k), e1 = geo.ChunkEnd(k);
     if(!geo.vec)
     {
         const float m = cf.m[0], a = cf.a[0], c = cf.c[0];
-        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
-            auto st         = st_in;
+        ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
             const Op f      = op; // a local copy, so the loop vectorises (see cpu/activation.cpp)
-            const float* xr = RowIn(x + off[kFx], n, st[kFx], 0);
-            float* yr       = RowOut(y + off[kFy], n, st[kFy], ReadY, 1);
+            const float* xr = x + off[kFx];
+            float* yr       = y + off[kFy];
             if(st[kFx] == 1 && st[kFy] == 1)
             {
 #pragma omp simd
@@ -70,15 +69,13 @@ void ApplyForward(const Geometry<3>& geo, const Block<3>& b, size_t k, const BnF
                     out               = f(ReadY ? v + beta * out : v);
                 }
             }
-            RowFlush(yr, y + off[kFy], n, st_in[kFy]);
         });
         return;
     }
-    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st_in) {
-        auto st         = st_in;
+    ForSegments(geo, b, e0, e1, [&](const auto& off, size_t n, const auto& st) {
         const Op f      = op;
-        const float* xr = RowIn(x + off[kFx], n, st[kFx], 0);
-        float* yr       = RowOut(y + off[kFy], n, st[kFy], ReadY, 1);
+        const float* xr = x + off[kFx];
+        float* yr       = y + off[kFy];
         if(st[kFx] == 1 && st[kFy] == 1)
         {
 #pragma omp simd
@@ -97,19 +94,18 @@ void ApplyForward(const Geometry<3>& geo, const Block<3>& b, size_t k, const BnF
                 out           = f(ReadY ? v + beta * out : v);
             }
         }
-        RowFlush(yr, y + off[kFy], n, st_in[kFy]);
     });
 }
 
-template <class T>
+/// ApplyForward for the fused activation (args.act) and beta of args, all of it fp32.
 void ApplyForwardItem(const Geometry<3>& geo, const Block<3>& b, size_t k,
                       const BnForwardArgs& args, const FwdCoef& cf)
 {
     act::WithMode(args.act, [&](const auto& op) {
         if(args.beta == 0.0f)
-            ApplyForward<false, T>(geo, b, k, args, cf, op);
+            ApplyForward<false>(geo, b, k, args, cf, op);
         else
-            ApplyForward<true, T>(geo, b, k, args, cf, op);
+            ApplyForward<true>(geo, b, k, args, cf, op);
     });
 }
 
@@ -122,7 +118,7 @@ void ApplyForwardStaged(const ItemStage<T, 3>& st, size_t k, const BnForwardArgs
     float* ys       = st.Out(kFy, args.y, args.beta != 0.0f, 2);
     a.x             = xs;
     a.y             = ys;
-    ApplyForwardItem<float>(st.Geo(), st.Blk(), k, a, cf);
+    ApplyForwardItem(st.Geo(), st.Blk(), k, a, cf);
     st.Flush(kFy, ys, args.y);
 }
 
