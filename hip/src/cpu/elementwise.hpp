@@ -156,17 +156,97 @@ inline void StoreRow(const float* r, T* p, size_t stride, size_t m)
         p[i * stride] = FloatTo<T>(r[i]);
 }
 
+/// Elements of a block of MapTyped's register path: the inputs, the result and the output of a
+/// block stay in vector registers between the inline conversions and the op (measured on a
+/// Zen 3, fp16 a + b in L2: 0.08 ns an element in blocks of 16 to 64, 0.25 through memory in
+/// blocks of 512 with the bulk conversions).
+constexpr size_t kMapRegBlock = 32;
+
+/// The register path of MapRowBlocks over elements [0, end) (end a multiple of kMapRegBlock):
+/// unit-stride output, and inputs of unit stride or broadcast (bit k of Bcast: input k has
+/// stride 0, its one value repeated).
+template <unsigned Bcast, class T, int NIn, bool ReadOut, class Block>
+inline void MapRegBlocks(const std::array<const T*, NIn>& in, T* out, size_t end, float beta,
+                         const Block& block)
+{
+#if MIOPEN_CY_CONVERT_IN_REGISTERS
+    constexpr size_t M = kMapRegBlock;
+    constexpr int NI   = NIn > 0 ? NIn : 1;
+    alignas(32) float rep[NI][M]; // the broadcast inputs' values
+    for(int k = 0; k < NIn; ++k)
+        if(Bcast & (1u << k))
+            std::fill(rep[k], rep[k] + M, ToFloat(in[k][0]));
+    for(size_t start = 0; start < end; start += M)
+    {
+        alignas(32) float buf[NI][M];
+        alignas(32) float res[M];
+        const float* v[NI];
+        for(int k = 0; k < NIn; ++k)
+        {
+            if(Bcast & (1u << k))
+                v[k] = rep[k];
+            else
+            {
+                LoadBlock<M>(in[k] + start, buf[k]);
+                v[k] = buf[k];
+            }
+        }
+        block(static_cast<const float* const*>(v), res, M);
+        if(ReadOut)
+        {
+            alignas(32) float ob[M];
+            LoadBlock<M>(out + start, ob);
+            const float b = beta;
+#pragma omp simd
+            for(size_t i = 0; i < M; ++i)
+                res[i] += b * ob[i];
+        }
+        StoreBlock<M>(res, out + start);
+    }
+#else
+    (void)in, (void)out, (void)end, (void)beta, (void)block;
+#endif
+}
+
 /// One row of MapTyped: out[i] = r[i] (+ beta * out[i]) with block(v, r, m) filling r[0, m) from
-/// the inputs' fp32 values v[k][0, m).
+/// the inputs' fp32 values v[k][0, m). Rows of unit-stride output whose inputs have unit or zero
+/// stride take the register path for their whole blocks where the build and the CPU allow it;
+/// the rest (and every other row) is converted in blocks of kMapBlock through memory.
 template <class T, int NIn, bool ReadOut, class Block>
 inline void MapRowBlocks(const std::array<const T*, NIn>& in, const std::array<size_t, NIn>& st,
                          T* out, size_t out_stride, size_t n, float beta, const Block& block)
 {
     constexpr int NI = NIn > 0 ? NIn : 1;
+    size_t begin     = 0;
+    if constexpr(kHasBlockConvert<T> && NIn <= 2)
+    {
+        unsigned bcast = 0;
+        bool fits      = out_stride == 1 && n >= kMapRegBlock && ConvertsInRegisters();
+        for(int k = 0; k < NIn; ++k)
+        {
+            fits = fits && st[k] <= 1;
+            bcast |= st[k] == 0 ? 1u << k : 0u;
+        }
+        if(fits)
+        {
+            begin = n / kMapRegBlock * kMapRegBlock;
+            if(bcast == 0)
+                MapRegBlocks<0, T, NIn, ReadOut>(in, out, begin, beta, block);
+            else if(bcast == 1)
+                MapRegBlocks<1, T, NIn, ReadOut>(in, out, begin, beta, block);
+            else if constexpr(NIn == 2)
+            {
+                if(bcast == 2)
+                    MapRegBlocks<2, T, NIn, ReadOut>(in, out, begin, beta, block);
+                else
+                    MapRegBlocks<3, T, NIn, ReadOut>(in, out, begin, beta, block);
+            }
+        }
+    }
     alignas(64) float buf[NI][kMapBlock];
     alignas(64) float res[kMapBlock];
     alignas(64) float ob[kMapBlock];
-    for(size_t start = 0; start < n; start += kMapBlock)
+    for(size_t start = begin; start < n; start += kMapBlock)
     {
         const size_t m = std::min(kMapBlock, n - start);
         const float* v[NI];

@@ -249,6 +249,11 @@ void ConvertFromFloat(const float* in, BFloat16* out, size_t n)
     FromFloatPortable(in, out, n);
 }
 
+bool ConvertsInRegisters()
+{
+    return MIOPEN_CY_CONVERT_IN_REGISTERS && Chosen() != Path::Portable;
+}
+
 const char* ConvertIsaName(bool half)
 {
     switch(Chosen())

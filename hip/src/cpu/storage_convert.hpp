@@ -10,6 +10,7 @@
 #pragma once
 
 #include "core/storage.hpp"
+#include "cpu/bf16_round_simd.hpp"
 
 #include <cstddef>
 #include <cstring>
@@ -21,6 +22,12 @@ void ConvertToFloat(const Half* in, float* out, size_t n);
 void ConvertToFloat(const BFloat16* in, float* out, size_t n);
 void ConvertFromFloat(const float* in, Half* out, size_t n);
 void ConvertFromFloat(const float* in, BFloat16* out, size_t n);
+
+/// Whether LoadBlock / StoreBlock may run: the kernels were compiled for AVX2 and F16C (as the
+/// default -march=native build is on an x86 CPU that has them) and MIOPEN_CY_DEBUG_CPU_ISA does
+/// not send the conversions to the portable path. Their bits are ConvertToFloat's and
+/// ConvertFromFloat's.
+bool ConvertsInRegisters();
 
 /// Which conversion paths this CPU uses ("f16c", "avx512bf16", ...), for show_config and tests.
 const char* ConvertIsaName(bool half);
@@ -54,5 +61,60 @@ inline void Store(const float* in, T* out, size_t n)
     else
         ConvertFromFloat(in, out, n);
 }
+
+#if defined(__x86_64__) && defined(__AVX2__) && defined(__F16C__)
+#define MIOPEN_CY_CONVERT_IN_REGISTERS 1
+#else
+#define MIOPEN_CY_CONVERT_IN_REGISTERS 0
+#endif
+
+/// Whether this build has LoadBlock / StoreBlock for T (float needs none).
+template <class T>
+constexpr bool kHasBlockConvert = MIOPEN_CY_CONVERT_IN_REGISTERS && !std::is_same_v<T, float>;
+
+#if MIOPEN_CY_CONVERT_IN_REGISTERS
+/// The M (a multiple of 16) 16-bit elements at `in` as fp32, converted inline, so that the
+/// compiler keeps a small block in registers between the conversion and the op (the bulk
+/// ConvertToFloat goes through memory). Only where ConvertsInRegisters().
+template <size_t M, class T>
+inline void LoadBlock(const T* in, float* out)
+{
+    static_assert(M % 16 == 0, "LoadBlock: whole groups of 16");
+    for(size_t i = 0; i < M; i += 8)
+    {
+        const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
+        if constexpr(std::is_same_v<T, Half>)
+            _mm256_storeu_ps(out + i, _mm256_cvtph_ps(h));
+        else
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                                _mm256_slli_epi32(_mm256_cvtepu16_epi32(h), 16));
+    }
+}
+
+/// Rounds the M fp32 values at `in` once into `out`, inline (StoreBlock's twin of LoadBlock).
+template <size_t M, class T>
+inline void StoreBlock(const float* in, T* out)
+{
+    static_assert(M % 16 == 0, "StoreBlock: whole groups of 16");
+    if constexpr(std::is_same_v<T, Half>)
+    {
+        for(size_t i = 0; i < M; i += 8)
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
+                             _mm256_cvtps_ph(_mm256_loadu_ps(in + i),
+                                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    }
+    else
+    {
+        for(size_t i = 0; i < M; i += 16)
+        {
+            const __m256i a = RoundBf16Avx2(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i)));
+            const __m256i b =
+                RoundBf16Avx2(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i + 8)));
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
+                                _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8));
+        }
+    }
+}
+#endif
 
 } // namespace miopen::cpu
