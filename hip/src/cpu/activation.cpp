@@ -192,7 +192,7 @@ void ForwardTyped(const Op& op, float alpha, float beta, const TensorDescriptor&
                   const T* x, const TensorDescriptor& yDesc, T* y)
 {
     MapTyped<T, 1>(yDesc, {StridesOf(xDesc), StridesOf(yDesc)}, {x}, y, beta,
-                   [op, alpha](const float* const* v, float* r, size_t m) {
+                   [op, alpha](const float* const* v, float* r, size_t m, size_t) {
                        const Op f      = op; // local copies: see ForwardRows
                        const float al  = alpha;
                        const float* xv = v[0];
@@ -208,7 +208,7 @@ void BackwardTyped(const Op& op, float alpha, float beta, const TensorDescriptor
                    const TensorDescriptor& dxDesc, T* dx)
 {
     MapTyped<T, 2>(dxDesc, {StridesOf(dyDesc), StridesOf(xDesc), StridesOf(dxDesc)}, {dy, x}, dx,
-                   beta, [op, alpha](const float* const* v, float* r, size_t m) {
+                   beta, [op, alpha](const float* const* v, float* r, size_t m, size_t) {
                        const Op f       = op; // local copies: see ForwardRows
                        const float al   = alpha;
                        const float* dyv = v[0];

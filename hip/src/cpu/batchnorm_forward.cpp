@@ -243,10 +243,83 @@ void ForwardTraining(const BnForwardArgs& args)
     });
 }
 
+/// Whether each index of the other dims of d holds its C channels at unit stride, apart from
+/// the other indices' (channels-last: NHWC, NDHWC, packed or padded).
+bool ChannelsInnermost(const TensorDescriptor& d)
+{
+    const size_t c = d.Lens()[1];
+    if(d.NumDims() < 2 || d.Strides()[1] != 1)
+        return false;
+    for(int i = 0; i < d.NumDims(); ++i)
+        if(i != 1 && d.Lens()[i] > 1 && d.Strides()[i] < c)
+            return false;
+    return true;
+}
+
+/// Spatial inference on 16-bit channels-last x and y: every pixel's C channels are one row of
+/// MapTyped's engine (blocks of 32 in registers where it can), the coefficients read at the
+/// block's channels.
+template <class T>
+void InferenceChannelsLast(const BnForwardArgs& args, const FwdCoefStore& coefs)
+{
+    const TensorDescriptor& xd = *args.xDesc;
+    const size_t c             = xd.Lens()[1];
+    std::array<size_t, kMaxTensorDims> lens{}, xs{}, ys{};
+    int nd = 0;
+    for(int d = 0; d < xd.NumDims(); ++d)
+    {
+        if(d == 1)
+            continue;
+        lens[nd] = xd.Lens()[d];
+        xs[nd]   = xd.Strides()[d];
+        ys[nd]   = args.yDesc->Strides()[d];
+        ++nd;
+    }
+    const auto pixels = MakeLoop<2>(nd, lens.data(), {xs.data(), ys.data()});
+    const T* x        = static_cast<const T*>(args.x);
+    T* y              = static_cast<T*>(args.y);
+    const float beta  = args.beta;
+    const float *cm = coefs.m.data(), *ca = coefs.a.data(), *cc = coefs.c.data();
+    const auto block = [cm, ca, cc](const float* const* v, float* r, size_t k, size_t start) {
+        const float* xv = v[0];
+        const float* m  = cm + start;
+        const float* a  = ca + start;
+        const float* b  = cc + start;
+#pragma omp simd
+        for(size_t i = 0; i < k; ++i)
+            r[i] = (xv[i] - m[i]) * a[i] + b[i];
+    };
+    ForEachRow(pixels, [&](const auto& off, size_t n, const auto& s) {
+        for(size_t p = 0; p < n; ++p)
+        {
+            const std::array<const T*, 1> in{x + off[0] + p * s[0]};
+            const std::array<size_t, 1> unit{1};
+            T* out = y + off[1] + p * s[1];
+            if(beta == 0.0f)
+                MapRowBlocks<T, 1, false>(in, unit, out, 1, c, beta, block);
+            else
+                MapRowBlocks<T, 1, true>(in, unit, out, 1, c, beta, block);
+        }
+    });
+}
+
 template <class T>
 void ForwardInference(const BnForwardArgs& args)
 {
     const auto geo = ForwardGeometry(args);
+    if constexpr(!std::is_same_v<T, float>)
+    {
+        if(args.mode == miopenBNSpatial && ChannelsInnermost(*args.xDesc) &&
+           ChannelsInnermost(*args.yDesc))
+        {
+            FwdCoefStore coefs(geo.groups);
+            ParallelFor(geo.items_g, geo.ParallelGroups(), [&](size_t item) {
+                const auto b = GetBlock(geo, item);
+                InferenceCoef(b, args, coefs.At(b.g0));
+            });
+            return InferenceChannelsLast<T>(args, coefs);
+        }
+    }
     if(geo.vec)
     {
         // Blocks of neighbouring groups: their coefficients stay in L1 across the batch.
@@ -288,6 +361,27 @@ void ForwardInference(const BnForwardArgs& args)
     const float beta = args.beta;
     const float *cm = coefs.m.data(), *ca = coefs.a.data(), *cc = coefs.c.data();
     const auto row = [&](const auto& off, size_t n, const auto& st_in) {
+        if constexpr(!std::is_same_v<T, float>)
+        {
+            if(st_in[2] == 0) // one group: MapTyped's row engine (16-bit in registers)
+            {
+                const size_t g = off[2];
+                const float m = cm[g], a = ca[g], c = cc[g];
+                const auto block = [m, a, c](const float* const* v, float* r, size_t k, size_t) {
+                    const float* xv = v[0];
+#pragma omp simd
+                    for(size_t i = 0; i < k; ++i)
+                        r[i] = (xv[i] - m) * a + c;
+                };
+                const std::array<const T*, 1> in{x + off[0]};
+                const std::array<size_t, 1> ins{st_in[0]};
+                if(beta == 0.0f)
+                    MapRowBlocks<T, 1, false>(in, ins, y + off[1], st_in[1], n, beta, block);
+                else
+                    MapRowBlocks<T, 1, true>(in, ins, y + off[1], st_in[1], n, beta, block);
+                return;
+            }
+        }
         auto st         = st_in;
         const float* xr = RowIn(x + off[0], n, st[0], 0);
         float* yr       = RowOut(y + off[1], n, st[1], beta != 0.0f, 1);

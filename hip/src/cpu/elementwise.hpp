@@ -191,7 +191,7 @@ inline void MapRegBlocks(const std::array<const T*, NIn>& in, T* out, size_t end
                 v[k] = buf[k];
             }
         }
-        block(static_cast<const float* const*>(v), res, M);
+        block(static_cast<const float* const*>(v), res, M, start);
         if(ReadOut)
         {
             alignas(32) float ob[M];
@@ -208,8 +208,8 @@ inline void MapRegBlocks(const std::array<const T*, NIn>& in, T* out, size_t end
 #endif
 }
 
-/// One row of MapTyped: out[i] = r[i] (+ beta * out[i]) with block(v, r, m) filling r[0, m) from
-/// the inputs' fp32 values v[k][0, m). Rows of unit-stride output whose inputs have unit or zero
+/// One row of MapTyped: out[i] = r[i] (+ beta * out[i]) with block(v, r, m, start) filling r[0, m)
+/// from the inputs' fp32 values v[k][0, m) of the row's elements [start, start + m). Rows of unit-stride output whose inputs have unit or zero
 /// stride take the register path for their whole blocks where the build and the CPU allow it;
 /// the rest (and every other row) is converted in blocks of kMapBlock through memory.
 template <class T, int NIn, bool ReadOut, class Block>
@@ -252,7 +252,7 @@ inline void MapRowBlocks(const std::array<const T*, NIn>& in, const std::array<s
         const float* v[NI];
         for(int k = 0; k < NIn; ++k)
             v[k] = LoadRow(in[k] + start * st[k], st[k], buf[k], m);
-        block(static_cast<const float* const*>(v), res, m);
+        block(static_cast<const float* const*>(v), res, m, start);
         T* o = out + start * out_stride;
         if(ReadOut)
         {
@@ -268,8 +268,8 @@ inline void MapRowBlocks(const std::array<const T*, NIn>& in, const std::array<s
 
 /// out = f(in...) + beta * out over out's index space (out not read when beta == 0), every data
 /// operand of storage type T; strides[k] the strides of operand k (input k < NIn, the output
-/// last; 0 broadcasts). block(const float* const* v, float* r, size_t m) computes the fp32 results
-/// of m elements.
+/// last; 0 broadcasts). block(const float* const* v, float* r, size_t m, size_t start) computes the fp32
+/// results of m elements, the row's elements [start, start + m).
 template <class T, int NIn, class Block>
 void MapTyped(const TensorDescriptor& outDesc, const std::array<const size_t*, NIn + 1>& strides,
               const std::array<const T*, NIn>& in, T* out, float beta, const Block& block)

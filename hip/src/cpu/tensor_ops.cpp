@@ -71,7 +71,7 @@ void OpTensorTyped(float alpha1, const TensorDescriptor& aDesc, const T* A, floa
                    T* C)
 {
     MapTyped<T, 2>(cDesc, {StridesOf(aDesc), bStrides, StridesOf(cDesc)}, {A, B}, C, beta,
-                   [alpha1, alpha2](const float* const* v, float* r, size_t m) {
+                   [alpha1, alpha2](const float* const* v, float* r, size_t m, size_t) {
                        const float a1 = alpha1; // local copies: r must not alias them
                        const float a2 = alpha2;
                        const float* a = v[0];
@@ -153,7 +153,7 @@ void Axpby(float alpha, const TensorDescriptor& xDesc, const T* x, float beta,
     if constexpr(!std::is_same_v<T, float>)
     {
         MapTyped<T, 1>(yDesc, {StridesOf(xDesc), StridesOf(yDesc)}, {x}, y, beta,
-                       [alpha](const float* const* v, float* r, size_t m) {
+                       [alpha](const float* const* v, float* r, size_t m, size_t) {
                            const float a   = alpha; // a local copy: r must not alias it
                            const float* xv = v[0];
 #pragma omp simd
