@@ -164,9 +164,9 @@ constexpr size_t kMapRegBlock = 32;
 
 /// The register path of MapRowBlocks over elements [0, end) (end a multiple of kMapRegBlock):
 /// unit-stride output, and inputs of unit stride or broadcast (bit k of Bcast: input k has
-/// stride 0, its one value repeated).
+/// stride 0, its one value repeated). Compiled for AVX2 + F16C (block, inlined, with it).
 template <unsigned Bcast, class T, int NIn, bool ReadOut, class Block>
-inline void MapRegBlocks(const std::array<const T*, NIn>& in, T* out, size_t end, float beta,
+MIOPEN_CY_REGISTER_TARGET void MapRegBlocks(const std::array<const T*, NIn>& in, T* out, size_t end, float beta,
                          const Block& block)
 {
 #if MIOPEN_CY_CONVERT_IN_REGISTERS

@@ -23,9 +23,8 @@ void ConvertToFloat(const BFloat16* in, float* out, size_t n);
 void ConvertFromFloat(const float* in, Half* out, size_t n);
 void ConvertFromFloat(const float* in, BFloat16* out, size_t n);
 
-/// Whether LoadBlock / StoreBlock may run: the kernels were compiled for AVX2 and F16C (as the
-/// default -march=native build is on an x86 CPU that has them) and MIOPEN_CY_DEBUG_CPU_ISA does
-/// not send the conversions to the portable path. Their bits are ConvertToFloat's and
+/// Whether LoadBlock / StoreBlock may run: the CPU has AVX2 and F16C and MIOPEN_CY_DEBUG_CPU_ISA
+/// does not send the conversions to the portable path. Their bits are ConvertToFloat's and
 /// ConvertFromFloat's.
 bool ConvertsInRegisters();
 
@@ -62,10 +61,15 @@ inline void Store(const float* in, T* out, size_t n)
         ConvertFromFloat(in, out, n);
 }
 
-#if defined(__x86_64__) && defined(__AVX2__) && defined(__F16C__)
+// The inline conversions are compiled for AVX2 + F16C whatever the build's target (a function
+// attribute, as the bulk paths have), so that the portable wheels have them too; they run only
+// where ConvertsInRegisters(), which asks the CPU. Their callers carry the same attribute.
+#if defined(__x86_64__) && defined(__GNUC__)
 #define MIOPEN_CY_CONVERT_IN_REGISTERS 1
+#define MIOPEN_CY_REGISTER_TARGET __attribute__((target("avx2,f16c")))
 #else
 #define MIOPEN_CY_CONVERT_IN_REGISTERS 0
+#define MIOPEN_CY_REGISTER_TARGET
 #endif
 
 /// Whether this build has LoadBlock / StoreBlock for T (float needs none).
@@ -77,7 +81,7 @@ constexpr bool kHasBlockConvert = MIOPEN_CY_CONVERT_IN_REGISTERS && !std::is_sam
 /// compiler keeps a small block in registers between the conversion and the op (the bulk
 /// ConvertToFloat goes through memory). Only where ConvertsInRegisters().
 template <size_t M, class T>
-inline void LoadBlock(const T* in, float* out)
+MIOPEN_CY_REGISTER_TARGET inline void LoadBlock(const T* in, float* out)
 {
     static_assert(M % 16 == 0, "LoadBlock: whole groups of 16");
     for(size_t i = 0; i < M; i += 8)
@@ -93,7 +97,7 @@ inline void LoadBlock(const T* in, float* out)
 
 /// Rounds the M fp32 values at `in` once into `out`, inline (StoreBlock's twin of LoadBlock).
 template <size_t M, class T>
-inline void StoreBlock(const float* in, T* out)
+MIOPEN_CY_REGISTER_TARGET inline void StoreBlock(const float* in, T* out)
 {
     static_assert(M % 16 == 0, "StoreBlock: whole groups of 16");
     if constexpr(std::is_same_v<T, Half>)
