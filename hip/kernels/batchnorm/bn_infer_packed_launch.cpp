@@ -1,6 +1,7 @@
 // Launcher of bn_infer_packed.hip: the packed check (NC[D]HW, or N[D]HWC in spatial mode), the
 // balanced chunks of a plane, and (per activation, channels-last unless a thread's channels are
-// fixed) the coefficients of bn_infer_coef in the handle's scratch first. fp32 per activation tries bn_infer_peract first.
+// fixed) the coefficients of bn_infer_coef in the handle's scratch first. Per activation, every
+// storage type tries bn_infer_peract first (one pass, no coefficient kernel).
 #include "kernels/batchnorm/batchnorm_kernels.hpp"
 #include "kernels/batchnorm/bn_infer_packed.hpp"
 #include "kernels/batchnorm/bn_infer_peract_kernels.hpp"

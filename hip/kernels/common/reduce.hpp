@@ -36,8 +36,10 @@ __device__ inline void ForChunk(const GroupArgs<K>& a, const int64_t (&goff)[K +
 #pragma unroll
         for(int u = 0; u < kReduceBatch; ++u)
         {
-            if(r >= end) // r only grows: the rest of the steps skip too (a `break` here kept
-                continue; // clang from unrolling the loop: hipcc's "loop not unrolled")
+            // r only grows, so the rest of the steps skip too; a `break` kept clang from
+            // unrolling the loop (hipcc's "loop not unrolled")
+            if(r >= end)
+                continue;
 #pragma unroll
             for(int k = 0; k < K; ++k)
                 off[u][k] = goff[k] + roff[k] + i * a.r.strides[k][inner];

@@ -6,7 +6,9 @@
 // MapTyped is the engine for any storage type (float, Half, BFloat16): a row is cut into blocks
 // of kMapBlock elements, each input block loaded as fp32 (converted, broadcast or gathered), the
 // op's block function computes the fp32 results, the blend adds beta * out, and the block is
-// rounded once into T on store. The fp32 kernels keep their own loops (no copies at all).
+// rounded once into T on store. Unit-stride rows of 16-bit data go kMapRegBlock elements at a
+// time through inline conversions that the compiler keeps in registers (MapRegBlocks). The fp32
+// kernels keep their own loops (no copies at all).
 #pragma once
 
 #include "core/storage.hpp"
@@ -166,8 +168,8 @@ constexpr size_t kMapRegBlock = 32;
 /// unit-stride output, and inputs of unit stride or broadcast (bit k of Bcast: input k has
 /// stride 0, its one value repeated). Compiled for AVX2 + F16C (block, inlined, with it).
 template <unsigned Bcast, class T, int NIn, bool ReadOut, class Block>
-MIOPEN_CY_REGISTER_TARGET void MapRegBlocks(const std::array<const T*, NIn>& in, T* out, size_t end, float beta,
-                         const Block& block)
+MIOPEN_CY_REGISTER_TARGET void MapRegBlocks(const std::array<const T*, NIn>& in, T* out,
+                                             size_t end, float beta, const Block& block)
 {
 #if MIOPEN_CY_CONVERT_IN_REGISTERS
     constexpr size_t M = kMapRegBlock;
@@ -208,10 +210,11 @@ MIOPEN_CY_REGISTER_TARGET void MapRegBlocks(const std::array<const T*, NIn>& in,
 #endif
 }
 
-/// One row of MapTyped: out[i] = r[i] (+ beta * out[i]) with block(v, r, m, start) filling r[0, m)
-/// from the inputs' fp32 values v[k][0, m) of the row's elements [start, start + m). Rows of unit-stride output whose inputs have unit or zero
-/// stride take the register path for their whole blocks where the build and the CPU allow it;
-/// the rest (and every other row) is converted in blocks of kMapBlock through memory.
+/// One row of MapTyped: out[i] = r[i] (+ beta * out[i]) with block(v, r, m, start) filling
+/// r[0, m) from the inputs' fp32 values v[k][0, m) of the row's elements [start, start + m).
+/// Rows of unit-stride output whose inputs have unit or zero stride take the register path for
+/// their whole blocks where the CPU allows it; the rest (and every other row) is converted in
+/// blocks of kMapBlock through memory.
 template <class T, int NIn, bool ReadOut, class Block>
 inline void MapRowBlocks(const std::array<const T*, NIn>& in, const std::array<size_t, NIn>& st,
                          T* out, size_t out_stride, size_t n, float beta, const Block& block)
@@ -268,8 +271,8 @@ inline void MapRowBlocks(const std::array<const T*, NIn>& in, const std::array<s
 
 /// out = f(in...) + beta * out over out's index space (out not read when beta == 0), every data
 /// operand of storage type T; strides[k] the strides of operand k (input k < NIn, the output
-/// last; 0 broadcasts). block(const float* const* v, float* r, size_t m, size_t start) computes the fp32
-/// results of m elements, the row's elements [start, start + m).
+/// last; 0 broadcasts). block(const float* const* v, float* r, size_t m, size_t start) computes
+/// the fp32 results of m elements, the row's elements [start, start + m).
 template <class T, int NIn, class Block>
 void MapTyped(const TensorDescriptor& outDesc, const std::array<const size_t*, NIn + 1>& strides,
               const std::array<const T*, NIn>& in, T* out, float beta, const Block& block)

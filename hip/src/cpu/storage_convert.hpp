@@ -111,7 +111,8 @@ MIOPEN_CY_REGISTER_TARGET inline void StoreBlock(const float* in, T* out)
     {
         for(size_t i = 0; i < M; i += 16)
         {
-            const __m256i a = RoundBf16Avx2(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i)));
+            const __m256i a =
+                RoundBf16Avx2(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i)));
             const __m256i b =
                 RoundBf16Avx2(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i + 8)));
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i),
