@@ -135,7 +135,8 @@ def get_config():
             "compiled": _split(c.get("cpu_isa_compiled", "")),
             "kernels": _split(c.get("cpu_isa_kernels", "")),
             "used": c.get("cpu_isa_used"),
-            "conversions": {"fp16": c.get("cpu_convert_fp16"), "bf16": c.get("cpu_convert_bf16")},
+            "conversions": {"fp16": c.get("cpu_convert_fp16"), "bf16": c.get("cpu_convert_bf16"),
+                            "in_registers": c.get("cpu_convert_in_registers") == "on"},
         },
         "blas": {
             "name": c.get("blas"),
@@ -189,7 +190,8 @@ def format_config(config):
               f"  detected: {', '.join(isa['detected']) or '(none known)'}",
               f"  generic code compiled for: {', '.join(isa['compiled'])}",
               f"  kernels chosen at run time: {', '.join(isa['kernels']) or '(none)'}; used: {isa['used']}",
-              f"  fp16 / bf16 conversions: {isa['conversions']['fp16']} / {isa['conversions']['bf16']}",
+              f"  fp16 / bf16 conversions: {isa['conversions']['fp16']} / {isa['conversions']['bf16']}"
+              f"{'; element-wise blocks in registers' if isa['conversions']['in_registers'] else ''}",
               "BLAS:",
               f"  {blas['name']} {blas['version'] or ''}".rstrip() + f": {blas['library'] or '(not loaded)'}",
               f"  config: {blas['config']}",

@@ -14,7 +14,7 @@ from miopen_cy import driver
 DOCUMENTED_KEYS = {"version", "api_version", "system", "compiler", "build_type", "native", "sanitize",
                    "gpu_backend", "gpu_archs", "gpu_toolkit", "gpu_count", "cpu_isa_compiled",
                    "cpu_isa_kernels", "cpu_isa_detected", "cpu_isa_used", "cpu_convert_fp16", "cpu_convert_bf16",
-                   "cpu_threads", "blas",
+                   "cpu_convert_in_registers", "cpu_threads", "blas",
                    "blas_config", "blas_corename", "user_db_dir", "find_db_enabled", "perf_db_enabled"}
 SECTIONS = ("miopen_cy", "build", "backends", "devices", "cpu_isa", "blas", "databases", "environment")
 
@@ -60,6 +60,15 @@ def test_cpu_instruction_sets_detected_compiled_and_used(monkeypatch):
     assert c["cpu_isa_used"] == expected
     assert c["cpu_convert_fp16"] in ("avx512f+f16c", "f16c", "portable")
     assert c["cpu_convert_bf16"] in ("avx512bf16", "avx512f", "avx2", "portable")
+    # the element-wise engine's inline 16-bit blocks (compiled in every x86 build): wherever the
+    # CPU has AVX2 and F16C, and never when the cap sends conversions to the portable path
+    regs = "off" if c["cpu_convert_fp16"] == "portable" else "on"
+    assert c["cpu_convert_in_registers"] == regs
+    if {"avx2", "fma"} <= set(detected):      # every such CPU has F16C
+        assert regs == "on"
+    capped = json.loads(_python("import json, miopen_cy as mi; print(json.dumps(mi.cyGetConfig()))",
+                                {"MIOPEN_CY_DEBUG_CPU_ISA": "none"}))
+    assert capped["cpu_convert_in_registers"] == "off" and capped["cpu_convert_fp16"] == "portable"
     if c["native"] == "off":
         # A portable build's generic code assumes nothing past its target's baseline.
         assert "avx2" not in c["cpu_isa_compiled"].split(",")

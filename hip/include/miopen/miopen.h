@@ -3799,7 +3799,9 @@ MIOPEN_EXPORT miopenStatus_t miopenCySgemm(miopenHandle_t handle, bool transA, b
  * _multiprocessors; cpu_isa_compiled (the sets the generic code was compiled for),
  * cpu_isa_kernels (the per-set kernels chosen at run time), cpu_isa_detected (this CPU's),
  * cpu_isa_used (the blocked direct convolution's choice, after MIOPEN_CY_DEBUG_CPU_ISA),
- * cpu_convert_fp16 / cpu_convert_bf16 (the fp16 / bf16 conversion paths chosen), cpu_threads; blas, blas_config and blas_corename (OpenBLAS's kernel set, which
+ * cpu_convert_fp16 / cpu_convert_bf16 (the fp16 / bf16 conversion paths chosen),
+ * cpu_convert_in_registers (on: the element-wise ops convert 16-bit blocks inline, in vector
+ * registers), cpu_threads; blas, blas_config and blas_corename (OpenBLAS's kernel set, which
  * OPENBLAS_CORETYPE overrides); user_db_dir, find_db_enabled, perf_db_enabled. Keys may be
  * added; values never span lines.
  * @param config     The text (output); valid until the next call of this function on this thread

@@ -164,11 +164,13 @@ std::string ConfigText()
     {
         put("cpu_convert_fp16", miopen::cpu::ConvertIsaName(true));
         put("cpu_convert_bf16", miopen::cpu::ConvertIsaName(false));
+        put("cpu_convert_in_registers", miopen::cpu::ConvertsInRegisters() ? "on" : "off");
     }
     catch(const std::exception& e)
     {
         put("cpu_convert_fp16", std::string("error: ") + e.what());
         put("cpu_convert_bf16", std::string("error: ") + e.what());
+        put("cpu_convert_in_registers", std::string("error: ") + e.what());
     }
 #ifdef _OPENMP
     put("cpu_threads", std::to_string(omp_get_max_threads()));
