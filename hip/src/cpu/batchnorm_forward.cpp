@@ -243,8 +243,8 @@ void ForwardTraining(const BnForwardArgs& args)
     });
 }
 
-/// Whether each index of the other dims of d holds its C channels at unit stride, apart from
-/// the other indices' (channels-last: NHWC, NDHWC, packed or padded).
+/// Whether every position of d's other dims holds its C channels contiguously: unit channel
+/// stride, every other dim's stride at least C (channels-last NHWC / NDHWC, packed or padded).
 bool ChannelsInnermost(const TensorDescriptor& d)
 {
     const size_t c = d.Lens()[1];
