@@ -21,21 +21,6 @@ constexpr int kPeractThreads = 256;
 
 __device__ inline float PeractY(float x, float m, float a, float c) { return fmaf(x - m, a, c); }
 
-/// The W fp32 values of a packed parameter run at unit v (W / 4 float4s).
-template <int W>
-__device__ inline void LoadParams(const float* p, int64_t v, float (&out)[W])
-{
-#pragma unroll
-    for(int j = 0; j < W; j += 4)
-    {
-        const float4 q = reinterpret_cast<const float4*>(p + v * W)[j / 4];
-        out[j]         = q.x;
-        out[j + 1]     = q.y;
-        out[j + 2]     = q.z;
-        out[j + 3]     = q.w;
-    }
-}
-
 /// The W elements at p as fp32: Load4 for a quad (any type), else LoadVec's 16-byte groups.
 template <class T, int W>
 __device__ inline void LoadUnit(const T* p, float (&v)[W])
@@ -69,12 +54,12 @@ __global__ void __launch_bounds__(kPeractThreads) BnInferPeract(BnInferPeractArg
     if(v >= p.plane_v)
         return;
     float m[W], a[W], c[W];
-    LoadParams<W>(p.est_mean, v, m);
-    LoadParams<W>(p.scale, v, a);
-    LoadParams<W>(p.bias, v, c);
+    LoadVec<float, W>(p.est_mean + W * v, m);
+    LoadVec<float, W>(p.scale + W * v, a);
+    LoadVec<float, W>(p.bias + W * v, c);
     {
         float var[W];
-        LoadParams<W>(p.est_var, v, var);
+        LoadVec<float, W>(p.est_var + W * v, var);
 #pragma unroll
         for(int j = 0; j < W; ++j)
         {
