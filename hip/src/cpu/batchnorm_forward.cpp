@@ -307,20 +307,12 @@ template <class T>
 void ForwardInference(const BnForwardArgs& args)
 {
     const auto geo = ForwardGeometry(args);
+    // 16-bit channels-last spatial data: each pixel's channels a row of MapTyped's engine
+    bool channels_last = false;
     if constexpr(!std::is_same_v<T, float>)
-    {
-        if(args.mode == miopenBNSpatial && ChannelsInnermost(*args.xDesc) &&
-           ChannelsInnermost(*args.yDesc))
-        {
-            FwdCoefStore coefs(geo.groups);
-            ParallelFor(geo.items_g, geo.ParallelGroups(), [&](size_t item) {
-                const auto b = GetBlock(geo, item);
-                InferenceCoef(b, args, coefs.At(b.g0));
-            });
-            return InferenceChannelsLast<T>(args, coefs);
-        }
-    }
-    if(geo.vec)
+        channels_last = args.mode == miopenBNSpatial && ChannelsInnermost(*args.xDesc) &&
+                        ChannelsInnermost(*args.yDesc);
+    if(geo.vec && !channels_last)
     {
         // Blocks of neighbouring groups: their coefficients stay in L1 across the batch.
         ParallelFor(geo.items_g * geo.chunks, geo.Parallel(), [&](size_t item) {
@@ -341,6 +333,11 @@ void ForwardInference(const BnForwardArgs& args)
         const auto b = GetBlock(geo, item);
         InferenceCoef(b, args, coefs.At(b.g0));
     });
+    if constexpr(!std::is_same_v<T, float>)
+    {
+        if(channels_last)
+            return InferenceChannelsLast<T>(args, coefs);
+    }
     const TensorDescriptor& xd = *args.xDesc;
     std::array<int, kMaxTensorDims> order{};
     for(int d = 0; d < xd.NumDims(); ++d)
