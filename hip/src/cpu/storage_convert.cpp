@@ -74,25 +74,28 @@ void FromFloatPortable(const float* in, BFloat16* out, size_t n)
 
 #if MIOPEN_CY_X86
 
-// ---- fp16: F16C ----------------------------------------------------------------------------
+// ---- AVX2 + F16C: the inline blocks of storage_convert.hpp, then the scalar tail -----------------
+// (The Avx2 path is chosen only where the CPU has F16C too, so bf16 may use the same target.)
 
-__attribute__((target("avx2,f16c"))) void HalfToFloatF16c(const Half* in, float* out, size_t n)
+template <class T>
+MIOPEN_CY_REGISTER_TARGET void ToFloatAvx2(const T* in, float* out, size_t n)
 {
     size_t i = 0;
     for(; i + 8 <= n; i += 8)
-        _mm256_storeu_ps(out + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i))));
+        LoadBlock<8>(in + i, out + i);
     for(; i < n; ++i)
         out[i] = ToFloat(in[i]);
 }
 
-__attribute__((target("avx2,f16c"))) void FloatToHalfF16c(const float* in, Half* out, size_t n)
+template <class T>
+MIOPEN_CY_REGISTER_TARGET void FromFloatAvx2(const float* in, T* out, size_t n)
 {
+    constexpr size_t kGroup = std::is_same_v<T, Half> ? 8 : 16; // StoreBlock's unit for T
     size_t i = 0;
-    for(; i + 8 <= n; i += 8)
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
-                         _mm256_cvtps_ph(_mm256_loadu_ps(in + i), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    for(; i + kGroup <= n; i += kGroup)
+        StoreBlock<kGroup>(in + i, out + i);
     for(; i < n; ++i)
-        out[i] = FloatToHalf(in[i]);
+        out[i] = FloatTo<T>(in[i]);
 }
 
 __attribute__((target("avx512f"))) void HalfToFloatAvx512(const Half* in, float* out, size_t n)
@@ -114,34 +117,7 @@ __attribute__((target("avx512f"))) void FloatToHalfAvx512(const float* in, Half*
         out[i] = FloatToHalf(in[i]);
 }
 
-// ---- bf16: integer rounding (AVX2, AVX-512F) and AVX-512 BF16 --------------------------------
-
-__attribute__((target("avx2"))) void BFloat16ToFloatAvx2(const BFloat16* in, float* out, size_t n)
-{
-    size_t i = 0;
-    for(; i + 8 <= n; i += 8)
-    {
-        const __m256i w = _mm256_cvtepu16_epi32(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i)));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), _mm256_slli_epi32(w, 16));
-    }
-    for(; i < n; ++i)
-        out[i] = ToFloat(in[i]);
-}
-
-__attribute__((target("avx2"))) void FloatToBFloat16Avx2(const float* in, BFloat16* out, size_t n)
-{
-    size_t i = 0;
-    for(; i + 16 <= n; i += 16)
-    {
-        const __m256i a = RoundBf16Avx2(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i)));
-        const __m256i b = RoundBf16Avx2(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in + i + 8)));
-        // packus works within 128-bit lanes: fix the order with a permute
-        const __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(a, b), 0xd8);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + i), packed);
-    }
-    for(; i < n; ++i)
-        out[i] = FloatToBFloat16(in[i]);
-}
+// ---- bf16: integer rounding (AVX-512F) and AVX-512 BF16 ---------------------------------------
 
 __attribute__((target("avx512f,avx512bw"))) void BFloat16ToFloatAvx512(const BFloat16* in, float* out, size_t n)
 {
@@ -200,7 +176,7 @@ void ConvertToFloat(const Half* in, float* out, size_t n)
     {
     case Path::Avx512:
     case Path::Avx512Bf16: return HalfToFloatAvx512(in, out, n);
-    case Path::Avx2: return HalfToFloatF16c(in, out, n);
+    case Path::Avx2: return ToFloatAvx2(in, out, n);
     case Path::Portable: break;
     }
 #endif
@@ -214,7 +190,7 @@ void ConvertToFloat(const BFloat16* in, float* out, size_t n)
     {
     case Path::Avx512:
     case Path::Avx512Bf16: return BFloat16ToFloatAvx512(in, out, n);
-    case Path::Avx2: return BFloat16ToFloatAvx2(in, out, n);
+    case Path::Avx2: return ToFloatAvx2(in, out, n);
     case Path::Portable: break;
     }
 #endif
@@ -228,7 +204,7 @@ void ConvertFromFloat(const float* in, Half* out, size_t n)
     {
     case Path::Avx512:
     case Path::Avx512Bf16: return FloatToHalfAvx512(in, out, n);
-    case Path::Avx2: return FloatToHalfF16c(in, out, n);
+    case Path::Avx2: return FromFloatAvx2(in, out, n);
     case Path::Portable: break;
     }
 #endif
@@ -242,7 +218,7 @@ void ConvertFromFloat(const float* in, BFloat16* out, size_t n)
     {
     case Path::Avx512Bf16: return FloatToBFloat16Bf16(in, out, n);
     case Path::Avx512: return FloatToBFloat16Avx512(in, out, n);
-    case Path::Avx2: return FloatToBFloat16Avx2(in, out, n);
+    case Path::Avx2: return FromFloatAvx2(in, out, n);
     case Path::Portable: break;
     }
 #endif

@@ -77,13 +77,13 @@ template <class T>
 constexpr bool kHasBlockConvert = MIOPEN_CY_CONVERT_IN_REGISTERS && !std::is_same_v<T, float>;
 
 #if MIOPEN_CY_CONVERT_IN_REGISTERS
-/// The M (a multiple of 16) 16-bit elements at `in` as fp32, converted inline, so that the
-/// compiler keeps a small block in registers between the conversion and the op (the bulk
-/// ConvertToFloat goes through memory). Only where ConvertsInRegisters().
+/// The M (a multiple of 8) 16-bit elements at `in` as fp32, converted inline, so that the
+/// compiler keeps a small block in registers between the conversion and the op; the bulk AVX2
+/// path (storage_convert.cpp) runs on these too. Only where ConvertsInRegisters().
 template <size_t M, class T>
 MIOPEN_CY_REGISTER_TARGET inline void LoadBlock(const T* in, float* out)
 {
-    static_assert(M % 16 == 0, "LoadBlock: whole groups of 16");
+    static_assert(M % 8 == 0, "LoadBlock: whole groups of 8");
     for(size_t i = 0; i < M; i += 8)
     {
         const __m128i h = _mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i));
@@ -95,11 +95,12 @@ MIOPEN_CY_REGISTER_TARGET inline void LoadBlock(const T* in, float* out)
     }
 }
 
-/// Rounds the M fp32 values at `in` once into `out`, inline (StoreBlock's twin of LoadBlock).
+/// Rounds the M fp32 values at `in` once into `out`, inline (LoadBlock's twin; M a multiple of
+/// 8 for fp16, of 16 for bf16, which packs two vectors at a time).
 template <size_t M, class T>
 MIOPEN_CY_REGISTER_TARGET inline void StoreBlock(const float* in, T* out)
 {
-    static_assert(M % 16 == 0, "StoreBlock: whole groups of 16");
+    static_assert(M % (std::is_same_v<T, Half> ? 8 : 16) == 0, "StoreBlock: whole groups");
     if constexpr(std::is_same_v<T, Half>)
     {
         for(size_t i = 0; i < M; i += 8)
