@@ -386,8 +386,8 @@ def test_strided_tensors_and_alpha_beta(handle, rng, case, mode):
     assert dx.gaps_untouched() and dy.gaps_untouched()
 
 
-# C = 20 over a 70 x 66 image: the CPU's channels-last max backward works in blocks of 16
-# channels (a full and a partial one) and bands of rows.
+# C = 20 over a 70 x 66 image: the CPU's channels-last max backward works in bands of rows
+# (several, the last one partial).
 @pytest.mark.parametrize("case", [CASES[0], CASES[2], CASES[6], CASES[8],
                                   Case((2, 20, 70, 66), 3, 1, 2)], ids=str)
 def test_channels_last_tensors(handle, rng, case):
@@ -426,6 +426,48 @@ def test_channels_last_tensors(handle, rng, case):
             _, dxl = tensor(case.shape)
             mi.poolingBackward(handle, pd, 1.0, yd, yl, dyd, dyl, xd, xl, 0.0, xd, dxl, ws)
             assert rel_l2(dxl.transpose(back), expected_backward(case, mode, x, dy)) <= 1e-6
+
+
+# The CPU's channels-last max backward gathers (each window's index, read across the channels of
+# the workspace, which is in NCDHW order in every layout as in MIOpen, is compared with the
+# positions of a dx row); the NCDHW one scatters. Every index type and mode, 2-d and 3-d,
+# overlapping windows, a blend into dx: the same bits in both layouts, and torch's gradient.
+@pytest.mark.parametrize("index_type", list(INDEX_DTYPES),
+                         ids=[np.dtype(t).name for t in INDEX_DTYPES.values()])
+@pytest.mark.parametrize("index_mode", [mi.miopenPoolingWorkspaceIndexMask,
+                                        mi.miopenPoolingWorkspaceIndexImage], ids=["mask", "image"])
+@pytest.mark.parametrize("case", [Case((2, 5, 9, 11), 3, 1, 2), Case((1, 4, 7, 9), 3, 1, 1),
+                                  Case((2, 3, 5, 7, 6), 3, 1, 2)], ids=str)
+def test_channels_last_max_backward_every_index_type(handle, rng, case, index_mode, index_type):
+    perm = (0, *range(2, case.nsp + 2), 1)                   # NCDHW -> channels last
+    back = np.argsort(perm)
+    x = rng.standard_normal(case.shape).astype(np.float32)
+    dy = rng.standard_normal(case.out_shape).astype(np.float32)
+    dx0 = rng.standard_normal(case.shape).astype(np.float32)
+    got = {}
+    for channels_last in (False, True):
+        def tensor(shape, value):
+            if not channels_last:
+                return desc(shape), value.copy()
+            d = mi.TensorDescriptor()
+            layout = mi.miopenTensorNHWC if case.nsp == 2 else mi.miopenTensorNDHWC
+            mi.setNdTensorDescriptorWithLayout(d, mi.miopenFloat, layout, shape, len(shape))
+            return d, np.ascontiguousarray(value.transpose(perm))
+
+        pd = pool_desc(case, mi.miopenPoolingMax)
+        mi.setPoolingWorkSpaceIndexMode(pd, index_mode)
+        mi.setPoolingIndexType(pd, index_type)
+        xd, xa = tensor(case.shape, x)
+        yd, ya = tensor(case.out_shape, poisoned(case.out_shape))
+        dyd, dya = tensor(case.out_shape, dy)
+        _, dxa = tensor(case.shape, dx0)
+        ws = np.zeros(mi.poolingGetWorkSpaceSizeV2(pd, yd), np.uint8)
+        mi.poolingForward(handle, pd, 1.0, xd, xa, 0.0, yd, ya, True, ws, ws.nbytes)
+        mi.poolingBackward(handle, pd, 1.5, yd, ya, dyd, dya, xd, xa, 0.5, xd, dxa, ws)
+        got[channels_last] = dxa.transpose(back) if channels_last else dxa
+    assert got[False].tobytes() == np.ascontiguousarray(got[True]).tobytes()
+    expect = 1.5 * expected_backward(case, mi.miopenPoolingMax, x, dy) + 0.5 * dx0
+    assert rel_l2(got[True], expect) <= 1e-6
 
 
 def test_beta_zero_does_not_read_the_output(handle, rng):

@@ -2,6 +2,7 @@
 #include "cpu/pooling_common.hpp"
 
 #include <array>
+#include <limits>
 #include <tuple>
 #include <utility>
 
@@ -81,25 +82,40 @@ std::pair<const float*, int64_t> DyRow(const T* p, int64_t stride, int64_t OW, f
         return {LoadRow(p, stride, OW, tmp), 1};
 }
 
-/// Window position m's offset along dim k (0: d, 1: h, 2: w), from the table where there is one.
-inline int64_t KOf(const std::vector<std::array<int32_t, 3>>& where, uint64_t m, int k,
-                   int64_t Rh, int64_t R)
+/// The dy row (n, od, oh) of a channels-last problem as OW x C fp32 values in unit stride (C
+/// innermost): in place for packed fp32, else converted or gathered into tmp (OW * C floats).
+template <class T>
+const float* DyRowChannelsLast(const T* row, const Strides5& dys, int64_t OW, int64_t C,
+                               float* tmp)
 {
-    if(!where.empty())
-        return where[m][k];
-    const int64_t mm = static_cast<int64_t>(m);
-    return k == 0 ? mm / (Rh * R) : k == 1 ? mm / R % Rh : mm % R;
+    if(dys[1] == 1 && dys[4] == C)
+        return Load(row, tmp, static_cast<size_t>(OW * C));
+    for(int64_t ow = 0; ow < OW; ++ow)
+        for(int64_t c = 0; c < C; ++c)
+            tmp[ow * C + c] = ToFloat(row[ow * dys[4] + c * dys[1]]);
+    return tmp;
 }
 
-/// Max backward. Work item: one band of dx rows [h0, h1) of one (n, c, d) plane (CL, for
-/// channels-last tensors: of one (n, d) slice and a block of up to 16 channels, innermost in the
-/// accumulator, so that the part of it one output row reaches stays in L1), owned by one thread:
-/// every output row whose window reaches the band sends dy to the maximum it recorded when that
-/// maximum lies in the band (a scatter into the thread's band accumulator, in output order, so
-/// the sums do not depend on the banding, the layout or the thread count), then the band is
-/// written to dx once. Indices that name no position of the band are skipped, so a garbage
-/// workspace gives wrong gradients but never a write out of bounds.
-template <class Idx, bool CL, class T>
+/// Writes the dx row (n, d, h) of a channels-last problem (row: its first element) from W x C
+/// fp32 values v, C innermost: one blended run when the row is packed, else C values a column.
+template <class T>
+void WriteDxRowChannelsLast(T* row, const Strides5& dxs, int64_t W, int64_t C, float alpha,
+                            float beta, const float* v, float* tmp)
+{
+    if(dxs[1] == 1 && dxs[4] == C)
+        return WriteBlended(row, 1, W * C, alpha, beta, tmp, [&](int64_t i) { return v[i]; });
+    for(int64_t w = 0; w < W; ++w)
+        WriteBlended(row + w * dxs[4], dxs[1], C, alpha, beta, tmp,
+                     [&](int64_t c) { return v[w * C + c]; });
+}
+
+/// Max backward (NCDHW and any strides). Work item: one band of dx rows [h0, h1) of one (n, c, d)
+/// plane, owned by one thread: every output row whose window reaches the band sends dy to the
+/// maximum it recorded when that maximum lies in the band (a scatter into the thread's band
+/// accumulator, in output order, so the sums do not depend on the banding or the thread count),
+/// then the band is written to dx once. Indices that name no position of the band are skipped,
+/// so a garbage workspace gives wrong gradients but never a write out of bounds.
+template <class Idx, class T>
 void BackwardMax(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
                  const PoolIndex& index, float beta, T* dx, const Strides5& dxs)
 {
@@ -108,8 +124,6 @@ void BackwardMax(const PoolShape& s, float alpha, const T* dy, const Strides5& d
     const int64_t R = s.window[2], S = s.stride[2], P = s.pad[2];
     const int64_t Rh = s.window[1];
     const Idx* idx = static_cast<const Idx*>(index.data);
-    const int64_t cb      = CL ? std::min<int64_t>(C, 16) : 1; // channels an item
-    const int64_t cblocks = (C + cb - 1) / cb;
 
     // Mask mode: window position m -> (kd, kh, kw), tabulated when the window is not huge.
     const int64_t M = s.window[0] * Rh * R;
@@ -124,10 +138,10 @@ void BackwardMax(const PoolShape& s, float alpha, const T* dy, const Strides5& d
 
     // Bands: whole planes when there are enough of them for the threads, else thinner, and at
     // most 64K accumulator elements so that the accumulator stays in cache.
-    const int64_t planes  = s.n * cblocks * D;
+    const int64_t planes  = s.n * C * D;
     const int64_t threads = omp_get_max_threads();
     int64_t bands         = std::max<int64_t>(1, (4 * threads + planes - 1) / planes);
-    bands                 = std::max(bands, (H * W * cb + 65535) / 65536);
+    bands                 = std::max(bands, (H * W + 65535) / 65536);
     bands                 = std::min(bands, H);
     const int64_t B       = (H + bands - 1) / bands;
     bands                 = (H + B - 1) / B;
@@ -136,7 +150,7 @@ void BackwardMax(const PoolShape& s, float alpha, const T* dy, const Strides5& d
 
 #pragma omp parallel if(Parallel(s.n * s.c * D * H * W))
     {
-        std::vector<float> band(B * W * cb), tmp(std::max(W, OW) * cb);
+        std::vector<float> band(B * W), tmp(std::max(W, OW));
 #pragma omp for schedule(dynamic, chunk)
         for(int64_t item = 0; item < items; ++item)
         {
@@ -144,11 +158,10 @@ void BackwardMax(const PoolShape& s, float alpha, const T* dy, const Strides5& d
             int64_t i       = item / bands;
             const int64_t d = i % D;
             i /= D;
-            const int64_t c0 = i % cblocks * cb, n = i / cblocks;
-            const int64_t nc = std::min(cb, C - c0);
+            const int64_t c = i % C, n = i / C;
             const int64_t h0 = b * B, h1 = std::min(H, h0 + B);
             float* acc       = band.data();
-            std::fill(acc, acc + (h1 - h0) * W * cb, 0.0f);
+            std::fill(acc, acc + (h1 - h0) * W, 0.0f);
             const Range rd = Covering(d, OD, s.window[0], s.stride[0], s.pad[0]);
             const Range rh{Covering(h0, OH, Rh, s.stride[1], s.pad[1]).lo,
                            Covering(h1 - 1, OH, Rh, s.stride[1], s.pad[1]).hi};
@@ -158,91 +171,166 @@ void BackwardMax(const PoolShape& s, float alpha, const T* dy, const Strides5& d
                     const T* dyo = dy + n * dys[0] + od * dys[2] + oh * dys[3];
                     const int64_t ds = od * s.stride[0] - s.pad[0];
                     const int64_t hs = oh * s.stride[1] - s.pad[1] - h0;
-                    // CL: the block's dy as fp32, channel j at blk + j * bc, position ow at
-                    // + ow * bw (16-bit rows converted once for all the block's channels).
-                    const float* blk = nullptr;
-                    int64_t bc = 1, bw = cb;
-                    if constexpr(CL)
+                    const auto [dyr, dysw] = DyRow(dyo + c * dys[1], dys[4], OW, tmp.data());
+                    const Idx* ir = idx + ((n * C + c) * OD + od) * OH * OW + oh * OW;
+                    if(index.image)
                     {
-                        if constexpr(kIsFloat<T>)
+                        // (d * H + h) * W + w, inside the band when h0 <= h < h1 at this d.
+                        const uint64_t base = static_cast<uint64_t>((d * H + h0) * W);
+                        const uint64_t size = static_cast<uint64_t>((h1 - h0) * W);
+                        for(int64_t ow = 0; ow < OW; ++ow)
                         {
-                            blk = dyo + c0 * dys[1];
-                            bc  = dys[1];
-                            bw  = dys[4];
+                            const uint64_t p = static_cast<uint64_t>(ir[ow]) - base;
+                            if(p < size)
+                                acc[p] += dyr[ow * dysw];
+                        }
+                        continue;
+                    }
+                    for(int64_t ow = 0; ow < OW; ++ow)
+                    {
+                        const uint64_t m = static_cast<uint64_t>(ir[ow]);
+                        if(m >= static_cast<uint64_t>(M))
+                            continue;
+                        int64_t kd, kh, kw;
+                        if(!where.empty())
+                        {
+                            kd = where[m][0];
+                            kh = where[m][1];
+                            kw = where[m][2];
                         }
                         else
                         {
-                            for(int64_t ow = 0; ow < OW; ++ow)
-                            {
-                                const T* g = dyo + ow * dys[4] + c0 * dys[1];
-                                if(dys[1] == 1)
-                                    ConvertToFloat(g, tmp.data() + ow * cb, static_cast<size_t>(nc));
-                                else
-                                    for(int64_t j = 0; j < nc; ++j)
-                                        tmp[ow * cb + j] = ToFloat(g[j * dys[1]]);
-                            }
-                            blk = tmp.data();
+                            kd = static_cast<int64_t>(m) / (Rh * R);
+                            kh = static_cast<int64_t>(m) / R % Rh;
+                            kw = static_cast<int64_t>(m) % R;
                         }
-                    }
-                    for(int64_t j = 0; j < nc; ++j)
-                    {
-                        const int64_t c = c0 + j;
-                        const auto [dyr, dysw] =
-                            CL ? std::pair<const float*, int64_t>{blk + j * bc, bw}
-                               : DyRow(dyo + c * dys[1], dys[4], OW, tmp.data());
-                        float* ac     = acc + j;
-                        const Idx* ir = idx + ((n * C + c) * OD + od) * OH * OW + oh * OW;
-                        if(index.image)
-                        {
-                            // (d * H + h) * W + w, inside the band when h0 <= h < h1 at this d.
-                            const uint64_t base = static_cast<uint64_t>((d * H + h0) * W);
-                            const uint64_t size = static_cast<uint64_t>((h1 - h0) * W);
-                            for(int64_t ow = 0; ow < OW; ++ow)
-                            {
-                                const uint64_t p = static_cast<uint64_t>(ir[ow]) - base;
-                                if(p < size)
-                                    ac[p * cb] += dyr[ow * dysw];
-                            }
-                            continue;
-                        }
-                        for(int64_t ow = 0; ow < OW; ++ow)
-                        {
-                            const uint64_t m = static_cast<uint64_t>(ir[ow]);
-                            if(m >= static_cast<uint64_t>(M))
-                                continue;
-                            int64_t kd, kh, kw;
-                            if(!where.empty())
-                            {
-                                kd = where[m][0];
-                                kh = where[m][1];
-                                kw = where[m][2];
-                            }
-                            else
-                            {
-                                kd = static_cast<int64_t>(m) / (Rh * R);
-                                kh = static_cast<int64_t>(m) / R % Rh;
-                                kw = static_cast<int64_t>(m) % R;
-                            }
-                            const int64_t h = hs + kh, w = ow * S - P + kw;
-                            if(ds + kd == d && static_cast<uint64_t>(h) <
-                                                   static_cast<uint64_t>(h1 - h0) &&
-                               static_cast<uint64_t>(w) < static_cast<uint64_t>(W))
-                                ac[(h * W + w) * cb] += dyr[ow * dysw];
-                        }
+                        const int64_t h = hs + kh, w = ow * S - P + kw;
+                        if(ds + kd == d && static_cast<uint64_t>(h) <
+                                               static_cast<uint64_t>(h1 - h0) &&
+                           static_cast<uint64_t>(w) < static_cast<uint64_t>(W))
+                            acc[h * W + w] += dyr[ow * dysw];
                     }
                 }
             for(int64_t h = h0; h < h1; ++h)
+                WriteDx(s, alpha, beta, dx, dxs, n, c, d, h, acc + (h - h0) * W, tmp.data());
+        }
+    }
+}
+
+/// Channels-last max backward (C contiguous in dx), written as a gather. Work item: a band of
+/// dx rows [h0, h1) of one (n, d). The output rows (od, oh) whose windows reach the band are
+/// loaded once: dy as OW x C fp32 values, the indices as OW x C keys (transposed from the
+/// workspace's NCDHW order, MIOpen's for every layout, in runs of whole rows per channel). Then
+/// each dx row has an accumulator of W x C values, and each output ow of each covering row adds
+/// its dy along C to every position of its window in that dx row where the index names the
+/// position (a compare and a select, vectorised over the channels). A dx element so receives the
+/// dy of the windows that chose it in (od, oh, ow) order, the scatter's order (BackwardMax), so
+/// both layouts give the same bits. An index that names no position of its window adds nothing.
+template <class Idx, class T>
+void BackwardMaxChannelsLast(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
+                             const PoolIndex& index, float beta, T* dx, const Strides5& dxs)
+{
+    const int64_t C = s.c, D = s.in[0], H = s.in[1], W = s.in[2];
+    const int64_t OD = s.out[0], OH = s.out[1], OW = s.out[2];
+    const int64_t Rd = s.window[0], Rh = s.window[1], R = s.window[2], S = s.stride[2],
+                  P = s.pad[2];
+    const Idx* idx      = static_cast<const Idx*>(index.data);
+    const int64_t plane = OD * OH * OW; // the workspace's C stride
+    std::vector<Range> cols(W);         // the outputs ow whose windows cover column w
+    for(int64_t w = 0; w < W; ++w)
+        cols[w] = Covering(w, OW, R, S, P);
+    const int64_t row   = OW * C;       // values of one loaded output row
+    // dy rows are read in place when they are packed fp32, else converted into a buffer.
+    const bool dy_in_place = kIsFloat<T> && dys[1] == 1 && dys[4] == C;
+
+    // Bands of about 128 KB of loaded output rows, thinner where the threads need more items.
+    const int64_t threads = omp_get_max_threads();
+    const int64_t loaded  = row * static_cast<int64_t>(sizeof(Idx) + (dy_in_place ? 0 : 4));
+    const int64_t fit     = std::max<int64_t>(1, (int64_t{1} << 17) / loaded);
+    int64_t B = std::min(H, fit * s.stride[1]);
+    while(B > 1 && s.n * D * ((H + B - 1) / B) < 4 * threads)
+        B = (B + 1) / 2;
+    const int64_t bands = (H + B - 1) / B;
+    const int64_t items = s.n * D * bands;
+    const int chunk     = Chunk(items);
+#pragma omp parallel if(Parallel(s.n * C * D * H * W))
+    {
+        std::vector<float> acc(W * C), tmp(std::max(W, OW) * C), dyb;
+        std::vector<Idx> keys;
+        std::vector<const float*> dyrow;
+#pragma omp for schedule(dynamic, chunk)
+        for(int64_t item = 0; item < items; ++item)
+        {
+            const int64_t b = item % bands, d = item / bands % D, n = item / (bands * D);
+            const int64_t h0 = b * B, h1 = std::min(H, h0 + B);
+            const Range rd = Covering(d, OD, Rd, s.stride[0], s.pad[0]);
+            const Range rh{Covering(h0, OH, Rh, s.stride[1], s.pad[1]).lo,
+                           Covering(h1 - 1, OH, Rh, s.stride[1], s.pad[1]).hi};
+            const int64_t nh = rh.hi - rh.lo, rows = (rd.hi - rd.lo) * nh;
+            if(static_cast<int64_t>(keys.size()) < rows * row)
             {
-                const float* a = acc + (h - h0) * W * cb;
-                if constexpr(!CL)
-                    WriteDx(s, alpha, beta, dx, dxs, n, c0, d, h, a, tmp.data());
-                else
+                keys.resize(rows * row);
+                dyrow.resize(rows);
+                if(!dy_in_place)
+                    dyb.resize(rows * row);
+            }
+            for(int64_t od = rd.lo; od < rd.hi; ++od)
+                for(int64_t oh = rh.lo; oh < rh.hi; ++oh)
                 {
-                    T* r = dx + n * dxs[0] + c0 * dxs[1] + d * dxs[2] + h * dxs[3];
-                    for(int64_t w = 0; w < W; ++w)
-                        WriteBlended(r + w * dxs[4], dxs[1], nc, alpha, beta, tmp.data(),
-                                     [&](int64_t e) { return a[w * cb + e]; });
+                    const int64_t r = (od - rd.lo) * nh + oh - rh.lo;
+                    const T* dyr    = dy + n * dys[0] + od * dys[2] + oh * dys[3];
+                    float* buf      = dy_in_place ? nullptr : dyb.data() + r * row;
+                    dyrow[r]        = DyRowChannelsLast(dyr, dys, OW, C, buf);
                 }
+            // The indices of rows rh of each od, one run of nh * OW per channel.
+            for(int64_t od = rd.lo; od < rd.hi; ++od)
+            {
+                const Idx* ir     = idx + (n * C * OD + od) * OH * OW + rh.lo * OW;
+                Idx* k            = keys.data() + (od - rd.lo) * nh * row;
+                const int64_t run = nh * OW; // locals: Idx stores may alias (uint8_t)
+                for(int64_t c = 0; c < C; ++c)
+                {
+                    const Idx* src = ir + c * plane;
+                    Idx* dst       = k + c;
+                    for(int64_t j = 0; j < run; ++j)
+                        dst[j * C] = src[j];
+                }
+            }
+            for(int64_t h = h0; h < h1; ++h)
+            {
+                const Range rhh = Covering(h, OH, Rh, s.stride[1], s.pad[1]);
+                for(int64_t w = 0; w < W; ++w)
+                {
+                    // dx(h, w, ·): the windows covering (h, w), in (od, oh, ow) order.
+                    float* v = acc.data() + w * C;
+                    std::fill(v, v + C, 0.0f);
+                    for(int64_t od = rd.lo; od < rd.hi; ++od)
+                        for(int64_t oh = rhh.lo; oh < rhh.hi; ++oh)
+                        {
+                            const int64_t r  = (od - rd.lo) * nh + oh - rh.lo;
+                            const int64_t kd = d - (od * s.stride[0] - s.pad[0]);
+                            const int64_t kh = h - (oh * s.stride[1] - s.pad[1]);
+                            for(int64_t ow = cols[w].lo; ow < cols[w].hi; ++ow)
+                            {
+                                // The key that names (h, w) in window (od, oh, ow).
+                                const int64_t kw = w - (ow * S - P);
+                                const uint64_t e = static_cast<uint64_t>(
+                                    index.image ? (d * H + h) * W + w : (kd * Rh + kh) * R + kw);
+                                if(e > std::numeric_limits<Idx>::max())
+                                    continue; // no index of this type names the position
+                                const Idx* kr   = keys.data() + r * row + ow * C;
+                                const float* qr = dyrow[r] + ow * C;
+#pragma omp simd
+                                for(int64_t c = 0; c < C; ++c)
+                                {
+                                    const float q = qr[c]; // read always: a select, not a masked load
+                                    v[c] += kr[c] == static_cast<Idx>(e) ? q : 0.0f;
+                                }
+                            }
+                        }
+                }
+                WriteDxRowChannelsLast(dx + n * dxs[0] + d * dxs[2] + h * dxs[3], dxs, W, C,
+                                       alpha, beta, acc.data(), tmp.data());
             }
         }
     }
@@ -328,7 +416,6 @@ void BackwardAverageChannelsLast(const PoolShape& s, float alpha, const T* dy,
     std::vector<Range> cols(R);
     for(int64_t kw = 0; kw < R; ++kw)
         cols[kw] = ColumnsHitting(kw, W, OW, S, P);
-    const bool dy_rows = dys[1] == 1 && dys[4] == C; // a dy row is OW x C packed
     const int64_t rows = s.n * D * H;
     const int chunk    = Chunk(rows);
 #pragma omp parallel if(Parallel(s.n * C * D * H * W))
@@ -346,17 +433,8 @@ void BackwardAverageChannelsLast(const PoolShape& s, float alpha, const T* dy,
             for(int64_t od = rd.lo; od < rd.hi; ++od)
                 for(int64_t oh = rh.lo; oh < rh.hi; ++oh)
                 {
-                    const T* dyr = dy + n * dys[0] + od * dys[2] + oh * dys[3];
-                    const float* q;
-                    if(dy_rows)
-                        q = Load(dyr, tmp.data(), static_cast<size_t>(OW * C));
-                    else
-                    {
-                        for(int64_t ow = 0; ow < OW; ++ow)
-                            for(int64_t c = 0; c < C; ++c)
-                                tmp[ow * C + c] = ToFloat(dyr[ow * dys[4] + c * dys[1]]);
-                        q = tmp.data();
-                    }
+                    const float* q = DyRowChannelsLast(
+                        dy + n * dys[0] + od * dys[2] + oh * dys[3], dys, OW, C, tmp.data());
                     const float k = inv_d[od] * inv_h[oh];
                     float* gg     = g.data();
 #pragma omp simd
@@ -379,13 +457,8 @@ void BackwardAverageChannelsLast(const PoolShape& s, float alpha, const T* dy,
                     for(int64_t c = 0; c < C; ++c)
                         aw[c] += gw[c];
                 }
-            for(int64_t w = 0; w < W; ++w)
-            {
-                T* r           = dx + n * dxs[0] + d * dxs[2] + h * dxs[3] + w * dxs[4];
-                const float* v = a + w * C;
-                WriteBlended(r, dxs[1], C, alpha, beta, tmp.data(),
-                             [&](int64_t c) { return v[c]; });
-            }
+            WriteDxRowChannelsLast(dx + n * dxs[0] + d * dxs[2] + h * dxs[3], dxs, W, C, alpha,
+                                   beta, a, tmp.data());
         }
     }
 }
@@ -401,13 +474,13 @@ void PoolBackward(const PoolShape& s, float alpha, const T* dy, const Strides5& 
         if(s.mode != miopenPoolingMax)
             return BackwardAverageChannelsLast(s, alpha, dy, dys, beta, dx, dxs);
         return WithIndexType(index.type, [&](auto tag) {
-            BackwardMax<decltype(tag), true>(s, alpha, dy, dys, index, beta, dx, dxs);
+            BackwardMaxChannelsLast<decltype(tag)>(s, alpha, dy, dys, index, beta, dx, dxs);
         });
     }
     if(s.mode != miopenPoolingMax)
         return BackwardAverage(s, alpha, dy, dys, beta, dx, dxs);
     WithIndexType(index.type, [&](auto tag) {
-        BackwardMax<decltype(tag), false>(s, alpha, dy, dys, index, beta, dx, dxs);
+        BackwardMax<decltype(tag)>(s, alpha, dy, dys, index, beta, dx, dxs);
     });
 }
 
