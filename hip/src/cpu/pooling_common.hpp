@@ -8,9 +8,10 @@
 // Max propagates NaN (NaN counts as larger than every number) and records the first maximum in
 // window scan order (d, h, w).
 //
-// Backward, one dx row (n, c, d, h) per work item: every window that covers the row adds its
-// share to a row accumulator, then dx is written once (dx = alpha * grad + beta * dx). Each dx
-// element is owned by one item, so the result does not depend on the thread count.
+// Backward, one dx row or band of rows per work item: every window that covers the row adds its
+// share to a row accumulator (max: the dy of the windows whose index names the element), then dx
+// is written once (dx = alpha * grad + beta * dx). Each dx element is owned by one item and gets
+// its terms in output order, so the result depends neither on the thread count nor the layout.
 //
 // Storage types: the kernels compute in fp32. For fp16/bf16 the forward converts each window row
 // once into a unit-stride fp32 row buffer (then runs the fp32 code on it) and the backward
