@@ -213,6 +213,37 @@ def test_in_place(handle, rng, mode, algo):
     assert rel_l2(g, dx_ref) <= TOL
 
 
+# Packed NHWC with C under 32: CHANNEL mode on the column engine, each block of positions loaded
+# as one run and transposed into the tile (and stored the same way). In place (y over x, dx over
+# dy), blended, in every type: the bits of the same call out of place.
+@pytest.mark.parametrize("dt", FLOAT_TYPES)
+@pytest.mark.parametrize("algo", ALGOS, ids=lambda a: mi.SoftmaxAlgorithm(a).name)
+def test_nhwc_columns_in_place_equals_out_of_place(handle, rng, dt, algo):
+    n, c, h, w = 2, 21, 13, 11
+    d = mi.TensorDescriptor()
+    mi.setNdTensorDescriptorWithLayout(d, dt, mi.miopenTensorNHWC, (n, c, h, w), 4)
+    x = random_stored((n, h, w, c), dt, rng, -4.0, 4.0)
+    y = x.copy()
+    buf = x.copy()
+    mi.softmaxForward_V2(handle, 1.5, d, x, 0.5, d, y, algo, CHANNEL)
+    mi.softmaxForward_V2(handle, 1.5, d, buf, 0.5, d, buf, algo, CHANNEL)
+    assert buf.tobytes() == y.tobytes()
+    want = 1.5 * ref.forward(as64(x).transpose(0, 3, 1, 2), algo, CHANNEL).transpose(0, 2, 3, 1) \
+        + 0.5 * as64(x)
+    check_close(buf, want, dt, 2 * ULPS[int(dt)])
+    ys = random_stored((n, h, w, c), dt, rng, 0.0, 1.0)
+    dy = _dy(rng, (n, h, w, c), dt)
+    dx = dy.copy()
+    g = dy.copy()
+    mi.softmaxBackward_V2(handle, -1.0, d, ys, d, dy, 0.25, d, dx, algo, CHANNEL)
+    mi.softmaxBackward_V2(handle, -1.0, d, ys, d, g, 0.25, d, g, algo, CHANNEL)
+    assert g.tobytes() == dx.tobytes()
+    want = -1.0 * ref.backward_from_output(as64(ys).transpose(0, 3, 1, 2),
+                                           as64(dy).transpose(0, 3, 1, 2), algo,
+                                           CHANNEL).transpose(0, 2, 3, 1) + 0.25 * as64(dy)
+    check_close(dx, want, dt, 2 * ULPS[int(dt)])
+
+
 def test_long_rows_are_deterministic(handle, rng):
     # INSTANCE mode over 3 * 64 * 70 = 13440 elements per row runs chunk by chunk.
     shape = (2, 3, 64, 70)

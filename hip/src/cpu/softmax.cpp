@@ -23,6 +23,8 @@ namespace {
 constexpr size_t kRowChunk = 8192;
 // Column engine: about this many floats of scratch per task (C x block of positions).
 constexpr size_t kColTile = 16384;
+// The same when the operands are packed channels-last runs (Columns::Packed).
+constexpr size_t kColTilePacked = 2048;
 // Below this many elements a call runs on one thread: PyTorch's grain (32768 elements per thread).
 // Waking the second thread costs a few microseconds on an idle machine and can cost a scheduler
 // tick when the cores are shared, so small problems are better off on one.
@@ -340,6 +342,48 @@ struct Columns
     {
         StoreAs(base + ch * c_stride[k], spatial, k, q0, nb, beta, value);
     }
+
+    /// Whether operand k holds each position's C channels packed and the positions one after
+    /// the other (NHWC and the like): a block of positions is then one run of nb x C values,
+    /// loaded or stored whole (one bulk conversion) and transposed in the tile, rather than
+    /// gathered channel by channel at stride C.
+    bool Packed(int k) const
+    {
+        return c_stride[k] == 1 && spatial.ndim == 1 && spatial.strides[k][0] == c;
+    }
+
+    /// Packed operand k's positions [q0, q0 + nb) into tile: channel ch at tile + ch * ld.
+    template <class T>
+    void LoadTile(const T* base, size_t q0, size_t nb, size_t ld, float* tile) const
+    {
+        const float* run = cpu::Load(base + q0 * c, Scratch(3, nb * c), nb * c);
+        for(size_t ch = 0; ch < c; ++ch) // strided loads, unit-stride stores
+        {
+            float* t = tile + ch * ld;
+            for(size_t i = 0; i < nb; ++i)
+                t[i] = run[i * c + ch];
+        }
+    }
+
+    /// Writes value(ch, i) blended with beta to packed operand k's positions [q0, q0 + nb), as
+    /// one run (out = value + beta * out; out not read when beta == 0).
+    template <class T, class V>
+    void StoreTile(T* base, size_t q0, size_t nb, float beta, V&& value) const
+    {
+        T* out     = base + q0 * c;
+        float* run = Scratch(3, nb * c);
+        for(size_t i = 0; i < nb; ++i) // strided loads from the tiles, unit-stride stores
+            for(size_t ch = 0; ch < c; ++ch)
+                run[i * c + ch] = value(ch, i);
+        if(beta != 0.0f)
+        {
+            const float* old = cpu::Load(out, Scratch(4, nb * c), nb * c);
+#pragma omp simd
+            for(size_t j = 0; j < nb * c; ++j)
+                run[j] += beta * old[j];
+        }
+        cpu::Store(run, out, nb * c);
+    }
 };
 
 /// Positions are the spatial dims (h, w) of each image; when H = W = 1 they are the batch instead
@@ -361,8 +405,13 @@ Columns<K> MakeColumns(const std::array<const TensorDescriptor*, K>& descs)
         sp[k]           = descs[k]->Strides().data() + (batch_cols ? 0 : 2);
     }
     col.spatial = batch_cols ? MakeLoop<K>(1, lens.data(), sp) : MakeLoop<K>(2, lens.data() + 2, sp);
-    // A C x block tile stays in L1/L2; blocks are multiples of 16 floats.
-    size_t block = std::clamp<size_t>(kColTile / col.c / 16 * 16, 16, 1024);
+    // A C x block tile stays in L1/L2; blocks are multiples of 16 floats. Packed channels-last
+    // operands are transposed into the tiles (a store every ld floats): smaller tiles, in L1.
+    bool packed = true;
+    for(int k = 0; k < K; ++k)
+        packed = packed && col.Packed(k);
+    const size_t tile = packed ? kColTilePacked : kColTile;
+    size_t block      = std::clamp<size_t>(tile / col.c / 16 * 16, 16, 1024);
     col.block    = std::min(block, (col.hw + 15) / 16 * 16);
     col.blocks   = (col.hw + col.block - 1) / col.block;
     return col;
@@ -375,6 +424,7 @@ void ColumnsForward(const Columns<2>& col, const T* x, T* y, float alpha, float 
     constexpr bool kLog   = Algo == MIOPEN_SOFTMAX_LOG;
     const size_t ld       = col.block;
     const bool in_place   = ReadsInPlace<T>(col.spatial, 0); // x read in place, not gathered
+    const bool tiled      = col.Packed(0) && col.Packed(1);  // x and y as whole runs
     const long long items = static_cast<long long>(col.n * col.blocks);
 #pragma omp parallel for schedule(static) if(UseParallel(col.n * col.c * col.hw))
     for(long long item = 0; item < items; ++item)
@@ -388,8 +438,12 @@ void ColumnsForward(const Columns<2>& col, const T* x, T* y, float alpha, float 
         float* m        = Scratch(1, ld);
         float* s        = Scratch(2, ld);
         // The first pass over x loads it (gathers, when strided); later passes read the tile.
+        // Packed channels-last x is loaded into the tile whole, up front.
+        if(tiled)
+            col.LoadTile(xn, q0, nb, ld, tile);
         auto xc = [&](size_t c, bool first) {
-            return in_place || first ? col.Load(0, xn, c, q0, nb, tile + c * ld) : tile + c * ld;
+            return !tiled && (in_place || first) ? col.Load(0, xn, c, q0, nb, tile + c * ld)
+                                                 : tile + c * ld;
         };
         std::fill(m, m + nb, kFast ? 0.0f : -std::numeric_limits<float>::infinity());
         std::fill(s, s + nb, 0.0f);
@@ -418,22 +472,32 @@ void ColumnsForward(const Columns<2>& col, const T* x, T* y, float alpha, float 
         {
             for(size_t i = 0; i < nb; ++i)
                 s[i] = m[i] + std::log(s[i]); // log-sum-exp
-            for(size_t c = 0; c < col.c; ++c)
-            {
-                const float* v = xc(c, false);
-                col.Store(1, yn, c, q0, nb, beta, [&](size_t i) { return alpha * (v[i] - s[i]); });
-            }
+            if(tiled)
+                col.StoreTile(yn, q0, nb, beta, [&](size_t c, size_t i) {
+                    return alpha * (tile[c * ld + i] - s[i]);
+                });
+            else
+                for(size_t c = 0; c < col.c; ++c)
+                {
+                    const float* v = xc(c, false);
+                    col.Store(1, yn, c, q0, nb, beta,
+                              [&](size_t i) { return alpha * (v[i] - s[i]); });
+                }
         }
         else
         {
 #pragma omp simd
             for(size_t i = 0; i < nb; ++i)
                 s[i] = alpha / s[i];
-            for(size_t c = 0; c < col.c; ++c)
-            {
-                const float* e = tile + c * ld;
-                col.Store(1, yn, c, q0, nb, beta, [&](size_t i) { return s[i] * e[i]; });
-            }
+            if(tiled)
+                col.StoreTile(yn, q0, nb, beta,
+                              [&](size_t c, size_t i) { return s[i] * tile[c * ld + i]; });
+            else
+                for(size_t c = 0; c < col.c; ++c)
+                {
+                    const float* e = tile + c * ld;
+                    col.Store(1, yn, c, q0, nb, beta, [&](size_t i) { return s[i] * e[i]; });
+                }
         }
     }
 }
@@ -443,6 +507,7 @@ void ColumnsBackward(const Columns<3>& col, const T* y, const T* dy, T* dx, floa
                      float beta)
 {
     const size_t ld       = col.block;
+    const bool tiled      = col.Packed(0) && col.Packed(1) && col.Packed(2); // y, dy, dx whole
     const long long items = static_cast<long long>(col.n * col.blocks);
 #pragma omp parallel for schedule(static) if(UseParallel(col.n * col.c * col.hw))
     for(long long item = 0; item < items; ++item)
@@ -456,14 +521,23 @@ void ColumnsBackward(const Columns<3>& col, const T* y, const T* dy, T* dx, floa
         float* ty        = Scratch(0, col.c * ld);
         float* tdy       = Scratch(1, col.c * ld);
         float* r         = Scratch(2, ld);
-        // Each operand is loaded (gathered, when strided) by the first pass that reads it.
+        // Each operand is loaded (gathered, when strided) by the first pass that reads it;
+        // packed channels-last ones into the tiles whole, up front.
+        if(tiled)
+        {
+            if(!Log)
+                col.LoadTile(yn, q0, nb, ld, ty);
+            col.LoadTile(dyn, q0, nb, ld, tdy);
+        }
         auto yc = [&](size_t c, bool first) {
-            return ReadsInPlace<T>(col.spatial, 0) || first ? col.Load(0, yn, c, q0, nb, ty + c * ld)
-                                                   : ty + c * ld;
+            return !tiled && (ReadsInPlace<T>(col.spatial, 0) || first)
+                       ? col.Load(0, yn, c, q0, nb, ty + c * ld)
+                       : ty + c * ld;
         };
         auto dyc = [&](size_t c, bool first) {
-            return ReadsInPlace<T>(col.spatial, 1) || first ? col.Load(1, dyn, c, q0, nb, tdy + c * ld)
-                                                   : tdy + c * ld;
+            return !tiled && (ReadsInPlace<T>(col.spatial, 1) || first)
+                       ? col.Load(1, dyn, c, q0, nb, tdy + c * ld)
+                       : tdy + c * ld;
         };
         std::fill(r, r + nb, 0.0f);
         for(size_t c = 0; c < col.c; ++c)
@@ -474,13 +548,23 @@ void ColumnsBackward(const Columns<3>& col, const T* y, const T* dy, T* dx, floa
             for(size_t i = 0; i < nb; ++i)
                 r[i] += Log ? dv[i] : yv[i] * dv[i];
         }
+        auto grad = [&](float yv, float dv, float ri) {
+            return Log ? alpha * (dv - Exp(yv) * ri) : alpha * yv * (dv - ri);
+        };
+        if(tiled)
+        {
+            if(Log)
+                col.LoadTile(yn, q0, nb, ld, ty);
+            col.StoreTile(dxn, q0, nb, beta, [&](size_t c, size_t i) {
+                return grad(ty[c * ld + i], tdy[c * ld + i], r[i]);
+            });
+            continue;
+        }
         for(size_t c = 0; c < col.c; ++c)
         {
             const float* yv = yc(c, Log);
             const float* dv = dyc(c, false);
-            col.Store(2, dxn, c, q0, nb, beta, [&](size_t i) {
-                return Log ? alpha * (dv[i] - Exp(yv[i]) * r[i]) : alpha * yv[i] * (dv[i] - r[i]);
-            });
+            col.Store(2, dxn, c, q0, nb, beta, [&](size_t i) { return grad(yv[i], dv[i], r[i]); });
         }
     }
 }
