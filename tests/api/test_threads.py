@@ -163,6 +163,9 @@ def test_the_gil_is_released_during_a_long_convolution():
         t.join()
     assert np.all(np.isfinite(y))
     print("GIL check:", inside)
-    # Held for the call, the GIL would leave the counter about one step per call at most.
+    # Held for the call, the GIL would leave the counter about one step per call at most. Released,
+    # the counter steps at least once a scheduler slice: on a loaded machine (the GPU host's 16
+    # test processes beside the call's 16 OpenMP threads) that was 82 steps in one 0.32 s call,
+    # so the bar is 20 steps above the held-GIL count.
     assert inside["seconds"] >= 0.2, inside
-    assert inside["counted"] >= 100 + 2 * inside["calls"], inside
+    assert inside["counted"] >= 20 + 2 * inside["calls"], inside
