@@ -46,6 +46,7 @@ class Bench:
         self.large = (args.size or ("large" if dev.gpu else "small")) == "large"
         self.h = mi.Handle(device=dev.name)
         self.rng = np.random.default_rng(0)
+        self.inner = args.inner
         self.rep = Report(args, "ops", f"Non-convolution ops, {'large' if self.large else 'small'} tensors",
                           COLUMNS, dev, plot="ops")
 
@@ -70,7 +71,7 @@ class Bench:
     def row(self, op, shape, nbytes, ours, theirs, sub, flags, shape_flags=None):
         """Times both sides and a copy of the same bytes; `sub` and `flags`: the driver command
         (`shape_flags` instead of -n -c -H -W for the sub-commands that take the shape otherwise)."""
-        inner = 3 if self.dev.gpu else 1    # on the GPU, events around 3 back-to-back calls
+        inner = self.inner if self.dev.gpu else 1    # on the GPU, events around back-to-back calls
         t_ours, t_peer = self.dev.pair_ms(ours, theirs, inner)
         t_copy = self.dev.copy_ms(nbytes, inner)
         if shape_flags is None:
@@ -853,6 +854,10 @@ def main(argv=None):
     ap.add_argument("--filter", default="", help="only the op groups whose name contains one of these")
     ap.add_argument("--size", default=None, choices=["small", "large"],
                     help="large (>= 100 MB, the GPU default) or small (the CPU default)")
+    ap.add_argument("--inner", type=int, default=3,
+                    help="GPU: back-to-back calls inside one pair of events (default 3); the host "
+                         "time before the first launch is exposed once per timed run, so more "
+                         "calls measure the kernels' steady state (both sides and the copy alike)")
     args = ap.parse_args(argv)
     dev = Device(args)
     b = Bench(args, dev)
