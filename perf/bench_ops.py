@@ -854,11 +854,13 @@ def main(argv=None):
     ap.add_argument("--filter", default="", help="only the op groups whose name contains one of these")
     ap.add_argument("--size", default=None, choices=["small", "large"],
                     help="large (>= 100 MB, the GPU default) or small (the CPU default)")
-    ap.add_argument("--inner", type=int, default=3,
+    ap.add_argument("--inner", type=int, default=None,
                     help="GPU: back-to-back calls inside one pair of events (default 3); the host "
                          "time before the first launch is exposed once per timed run, so more "
-                         "calls measure the kernels' steady state (both sides and the copy alike)")
+                         "calls measure the kernels' steady state (both sides and the copy alike). "
+                         "The CPU times one call at a time.")
     args = ap.parse_args(argv)
+    args.inner = (args.inner or 3) if args.device == "gpu" else 1
     dev = Device(args)
     b = Bench(args, dev)
     for name, fn in GROUPS.items():
