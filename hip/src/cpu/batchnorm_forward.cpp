@@ -122,6 +122,50 @@ void ApplyForwardStaged(const ItemStage<T, 3>& st, size_t k, const BnForwardArgs
     st.Flush(kFy, ys, args.y);
 }
 
+/// y = (x - m) * a + c [+ beta * y] over n elements of one group, 16-bit x and y at strides xs
+/// and ys, on MapTyped's row engine (blocks converted in registers where it can): no fp32 copy of
+/// the row. The training forward's rows and the inference's stream share it.
+template <class T>
+void ApplyRow16(const T* x, size_t xs, T* y, size_t ys, size_t n, float m, float a, float c,
+                float beta)
+{
+    const auto block = [m, a, c](const float* const* v, float* r, size_t k, size_t) {
+        const float* xv = v[0];
+#pragma omp simd
+        for(size_t i = 0; i < k; ++i)
+            r[i] = (xv[i] - m) * a + c;
+    };
+    const std::array<const T*, 1> in{x};
+    const std::array<size_t, 1> ins{xs};
+    if(beta == 0.0f)
+        MapRowBlocks<T, 1, false>(in, ins, y, ys, n, beta, block);
+    else
+        MapRowBlocks<T, 1, true>(in, ins, y, ys, n, beta, block);
+}
+
+/// ApplyForward's plain batch norm (no fused activation) over chunk k of block b of a row
+/// geometry (one group an item), straight from x to y in 16 bits (ApplyRow16).
+template <class T>
+void ApplyForwardRows16(const Geometry<3>& geo, const Block<3>& b, size_t k,
+                        const BnForwardArgs& args, const FwdCoef& cf)
+{
+    const T* x = static_cast<const T*>(args.x);
+    T* y       = static_cast<T*>(args.y);
+    ForSegments(geo, b, geo.ChunkBegin(k), geo.ChunkEnd(k),
+                [&](const auto& off, size_t n, const auto& st) {
+                    ApplyRow16(x + off[kFx], st[kFx], y + off[kFy], st[kFy], n, cf.m[0], cf.a[0],
+                               cf.c[0], args.beta);
+                });
+}
+
+/// Whether the training forward's output pass may take ApplyForwardRows16: 16-bit data, a row
+/// geometry, no fused activation.
+template <class T>
+bool TrainingRows16(const Geometry<3>& geo, const BnForwardArgs& args)
+{
+    return !std::is_same_v<T, float> && !geo.vec && args.act.mode == miopenActivationPASTHRU;
+}
+
 /// From the batch statistics of block b's groups: updates running / saved statistics and fills
 /// the coefficients. Simple loops over the block, so each one vectorises.
 void FinishTraining(const Geometry<3>& geo, const Block<3>& b, const BnForwardArgs& args,
@@ -206,8 +250,9 @@ Geometry<3> ForwardGeometry(const BnForwardArgs& args)
 template <class T>
 void ForwardTraining(const BnForwardArgs& args)
 {
-    const T* x     = static_cast<const T*>(args.x);
-    const auto geo = ForwardGeometry(args);
+    const T* x        = static_cast<const T*>(args.x);
+    const auto geo    = ForwardGeometry(args);
+    const bool rows16 = TrainingRows16<T>(geo, args); // y straight from x, no fp32 copy of y
     if(geo.chunks == 1)
     {
         // Each work item owns whole groups: statistics, updates and output in one go.
@@ -224,7 +269,10 @@ void ForwardTraining(const BnForwardArgs& args)
             float cm[kVecBlock], ca[kVecBlock], cc[kVecBlock];
             const FwdCoef cf{cm, ca, cc};
             FinishTraining(geo, b, args, mean, var, cf);
-            ApplyForwardStaged(st, 0, args, cf, xs);
+            if(rows16)
+                ApplyForwardRows16<T>(geo, b, 0, args, cf);
+            else
+                ApplyForwardStaged(st, 0, args, cf, xs);
         });
         return;
     }
@@ -238,6 +286,8 @@ void ForwardTraining(const BnForwardArgs& args)
     ParallelFor(geo.items_g * geo.chunks, geo.Parallel(), [&](size_t item) {
         const auto b  = GetBlock(geo, item / geo.chunks);
         const size_t k = item % geo.chunks;
+        if(rows16)
+            return ApplyForwardRows16<T>(geo, b, k, args, coefs.At(b.g0));
         const ItemStage<T, 3> st(geo, b, k);
         ApplyForwardStaged(st, k, args, coefs.At(b.g0), st.In(kFx, x, 0));
     });
@@ -363,19 +413,8 @@ void ForwardInference(const BnForwardArgs& args)
             if(st_in[2] == 0) // one group: MapTyped's row engine (16-bit in registers)
             {
                 const size_t g = off[2];
-                const float m = cm[g], a = ca[g], c = cc[g];
-                const auto block = [m, a, c](const float* const* v, float* r, size_t k, size_t) {
-                    const float* xv = v[0];
-#pragma omp simd
-                    for(size_t i = 0; i < k; ++i)
-                        r[i] = (xv[i] - m) * a + c;
-                };
-                const std::array<const T*, 1> in{x + off[0]};
-                const std::array<size_t, 1> ins{st_in[0]};
-                if(beta == 0.0f)
-                    MapRowBlocks<T, 1, false>(in, ins, y + off[1], st_in[1], n, beta, block);
-                else
-                    MapRowBlocks<T, 1, true>(in, ins, y + off[1], st_in[1], n, beta, block);
+                ApplyRow16(x + off[0], st_in[0], y + off[1], st_in[1], n, cm[g], ca[g], cc[g],
+                           beta);
                 return;
             }
         }
