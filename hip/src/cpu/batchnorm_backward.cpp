@@ -272,6 +272,38 @@ void ApplyBackwardItem(const Geometry<4>& geo, const Block<4>& b, size_t k,
         ApplyBackward<true>(geo, b, k, a, cf, ac, op);
 }
 
+/// ApplyBackward's plain form (no fused activation) over chunk k of block b of a row geometry
+/// (one group an item), straight from the 16-bit x and dy to dx on MapTyped's row engine
+/// (converted in registers where it can): no fp32 copies of the three. The same arithmetic:
+/// dx = c1 * dy + (c2 * (x - m) + c3) [+ beta * dx].
+template <class T>
+void ApplyBackwardRows16(const Geometry<4>& geo, const Block<4>& b, size_t k,
+                         const BnBackwardArgs& a, const BwdCoef& cf)
+{
+    const T* x  = static_cast<const T*>(a.x);
+    const T* dy = static_cast<const T*>(a.dy);
+    T* dx       = static_cast<T*>(a.dx);
+    const float m = cf.m[0], c1 = cf.c1[0], c2 = cf.c2[0], c3 = cf.c3[0];
+    const auto block = [m, c1, c2, c3](const float* const* v, float* r, size_t n, size_t) {
+        const float* xv  = v[0];
+        const float* dyv = v[1];
+#pragma omp simd
+        for(size_t i = 0; i < n; ++i)
+            r[i] = c1 * dyv[i] + (c2 * (xv[i] - m) + c3);
+    };
+    ForSegments(geo, b, geo.ChunkBegin(k), geo.ChunkEnd(k),
+                [&](const auto& off, size_t n, const auto& st) {
+                    const std::array<const T*, 2> in{x + off[kBx], dy + off[kBdy]};
+                    const std::array<size_t, 2> ins{st[kBx], st[kBdy]};
+                    if(a.beta_data == 0.0f)
+                        MapRowBlocks<T, 2, false>(in, ins, dx + off[kBdx], st[kBdx], n,
+                                                  a.beta_data, block);
+                    else
+                        MapRowBlocks<T, 2, true>(in, ins, dx + off[kBdx], st[kBdx], n,
+                                                 a.beta_data, block);
+                });
+}
+
 /// An item's x and dy staged as fp32 (ItemStage), with the backward arguments pointing at them.
 template <class T>
 struct BwdStage
@@ -321,6 +353,8 @@ void Backward(const BnBackwardArgs& a, const Op& op)
     const T* x = static_cast<const T*>(a.x);
     const auto geo = MakeGeometry<4>(a.mode, {a.xDesc, a.dyDesc, a.dxDesc, a.pDesc});
     const bool saved = a.saved_mean != nullptr;
+    // dx straight from x and dy (ApplyBackwardRows16): 16-bit data, a row geometry, not fused.
+    const bool rows16 = !std::is_same_v<T, float> && !geo.vec && !a.Fused();
 
     // Mean and 1/sqrt(var + eps) of block b's groups, from the saved statistics.
     const auto saved_stats = [&](const Block<4>& b, double* mean, double* inv_std) {
@@ -361,7 +395,10 @@ void Backward(const BnBackwardArgs& a, const Op& op)
             float cm[kVecBlock], c1[kVecBlock], c2[kVecBlock], c3[kVecBlock];
             const BwdCoef cf{cm, c1, c2, c3};
             FinishBackward(geo, b, a, mean, inv_std, sdy, sdyx, cf);
-            sx.Apply(0, a, cf, ac, op);
+            if(rows16)
+                ApplyBackwardRows16<T>(geo, b, 0, a, cf);
+            else
+                sx.Apply(0, a, cf, ac, op);
         });
         return;
     }
@@ -426,6 +463,8 @@ void Backward(const BnBackwardArgs& a, const Op& op)
     ParallelFor(geo.items_g * nk, geo.Parallel(), [&](size_t item) {
         const auto b   = GetBlock(geo, item / nk);
         const size_t k = item % nk;
+        if(rows16)
+            return ApplyBackwardRows16<T>(geo, b, k, a, coefs.At(b.g0));
         BwdStage<T> sx(geo, b, k, a);
         sx.Apply(k, a, coefs.At(b.g0), act_of(b), op);
     });
