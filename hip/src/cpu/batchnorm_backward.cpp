@@ -272,24 +272,35 @@ void ApplyBackwardItem(const Geometry<4>& geo, const Block<4>& b, size_t k,
         ApplyBackward<true>(geo, b, k, a, cf, ac, op);
 }
 
-/// ApplyBackward's plain form (no fused activation) over chunk k of block b of a row geometry
-/// (one group an item), straight from the 16-bit x and dy to dx on MapTyped's row engine
-/// (converted in registers where it can): no fp32 copies of the three. The same arithmetic:
-/// dx = c1 * dy + (c2 * (x - m) + c3) [+ beta * dx].
+/// ApplyBackward's plain form (no fused activation) over chunk k of block b, straight from the
+/// 16-bit x and dy to dx on MapTyped's row engine (converted in registers where it can): no fp32
+/// copies of the three. The same arithmetic, dx = c1 * dy + (c2 * (x - m) + c3) [+ beta * dx],
+/// with the group's coefficients (a vec geometry's runs hold the block's groups).
 template <class T>
-void ApplyBackwardRows16(const Geometry<4>& geo, const Block<4>& b, size_t k,
-                         const BnBackwardArgs& a, const BwdCoef& cf)
+void ApplyBackward16(const Geometry<4>& geo, const Block<4>& b, size_t k, const BnBackwardArgs& a,
+                     const BwdCoef& cf)
 {
     const T* x  = static_cast<const T*>(a.x);
     const T* dy = static_cast<const T*>(a.dy);
     T* dx       = static_cast<T*>(a.dx);
-    const float m = cf.m[0], c1 = cf.c1[0], c2 = cf.c2[0], c3 = cf.c3[0];
-    const auto block = [m, c1, c2, c3](const float* const* v, float* r, size_t n, size_t) {
+    const bool vec = geo.vec;
+    const float *cm = cf.m, *k1 = cf.c1, *k2 = cf.c2, *k3 = cf.c3;
+    const auto block = [vec, cm, k1, k2, k3](const float* const* v, float* r, size_t n,
+                                             size_t start) {
         const float* xv  = v[0];
         const float* dyv = v[1];
+        if(!vec)
+        {
+            const float m = cm[0], c1 = k1[0], c2 = k2[0], c3 = k3[0];
+#pragma omp simd
+            for(size_t i = 0; i < n; ++i)
+                r[i] = c1 * dyv[i] + (c2 * (xv[i] - m) + c3);
+            return;
+        }
+        const float *m = cm + start, *c1 = k1 + start, *c2 = k2 + start, *c3 = k3 + start;
 #pragma omp simd
         for(size_t i = 0; i < n; ++i)
-            r[i] = c1 * dyv[i] + (c2 * (xv[i] - m) + c3);
+            r[i] = c1[i] * dyv[i] + (c2[i] * (xv[i] - m[i]) + c3[i]);
     };
     ForSegments(geo, b, geo.ChunkBegin(k), geo.ChunkEnd(k),
                 [&](const auto& off, size_t n, const auto& st) {
@@ -353,8 +364,8 @@ void Backward(const BnBackwardArgs& a, const Op& op)
     const T* x = static_cast<const T*>(a.x);
     const auto geo = MakeGeometry<4>(a.mode, {a.xDesc, a.dyDesc, a.dxDesc, a.pDesc});
     const bool saved = a.saved_mean != nullptr;
-    // dx straight from x and dy (ApplyBackwardRows16): 16-bit data, a row geometry, not fused.
-    const bool rows16 = !std::is_same_v<T, float> && !geo.vec && !a.Fused();
+    // dx straight from x and dy (ApplyBackward16): 16-bit data, not fused.
+    const bool direct = !std::is_same_v<T, float> && !a.Fused();
 
     // Mean and 1/sqrt(var + eps) of block b's groups, from the saved statistics.
     const auto saved_stats = [&](const Block<4>& b, double* mean, double* inv_std) {
@@ -395,8 +406,8 @@ void Backward(const BnBackwardArgs& a, const Op& op)
             float cm[kVecBlock], c1[kVecBlock], c2[kVecBlock], c3[kVecBlock];
             const BwdCoef cf{cm, c1, c2, c3};
             FinishBackward(geo, b, a, mean, inv_std, sdy, sdyx, cf);
-            if(rows16)
-                ApplyBackwardRows16<T>(geo, b, 0, a, cf);
+            if(direct)
+                ApplyBackward16<T>(geo, b, 0, a, cf);
             else
                 sx.Apply(0, a, cf, ac, op);
         });
@@ -463,8 +474,8 @@ void Backward(const BnBackwardArgs& a, const Op& op)
     ParallelFor(geo.items_g * nk, geo.Parallel(), [&](size_t item) {
         const auto b   = GetBlock(geo, item / nk);
         const size_t k = item % nk;
-        if(rows16)
-            return ApplyBackwardRows16<T>(geo, b, k, a, coefs.At(b.g0));
+        if(direct)
+            return ApplyBackward16<T>(geo, b, k, a, coefs.At(b.g0));
         BwdStage<T> sx(geo, b, k, a);
         sx.Apply(k, a, coefs.At(b.g0), act_of(b), op);
     });

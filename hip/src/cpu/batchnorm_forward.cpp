@@ -143,27 +143,54 @@ void ApplyRow16(const T* x, size_t xs, T* y, size_t ys, size_t n, float m, float
         MapRowBlocks<T, 1, true>(in, ins, y, ys, n, beta, block);
 }
 
-/// ApplyForward's plain batch norm (no fused activation) over chunk k of block b of a row
-/// geometry (one group an item), straight from x to y in 16 bits (ApplyRow16).
+/// ApplyForward's plain batch norm (no fused activation) over chunk k of block b, straight from
+/// x to y in 16 bits on MapTyped's row engine: a row geometry's segments are runs of one group
+/// (ApplyRow16), a vec geometry's runs of the block's groups, each element with its group's
+/// coefficients.
 template <class T>
-void ApplyForwardRows16(const Geometry<3>& geo, const Block<3>& b, size_t k,
-                        const BnForwardArgs& args, const FwdCoef& cf)
+void ApplyForward16(const Geometry<3>& geo, const Block<3>& b, size_t k, const BnForwardArgs& args,
+                    const FwdCoef& cf)
 {
     const T* x = static_cast<const T*>(args.x);
     T* y       = static_cast<T*>(args.y);
+    if(!geo.vec)
+    {
+        ForSegments(geo, b, geo.ChunkBegin(k), geo.ChunkEnd(k),
+                    [&](const auto& off, size_t n, const auto& st) {
+                        ApplyRow16(x + off[kFx], st[kFx], y + off[kFy], st[kFy], n, cf.m[0],
+                                   cf.a[0], cf.c[0], args.beta);
+                    });
+        return;
+    }
+    const float *cm = cf.m, *ca = cf.a, *cc = cf.c;
+    const auto block = [cm, ca, cc](const float* const* v, float* r, size_t n, size_t start) {
+        const float* xv = v[0];
+        const float* m  = cm + start;
+        const float* a  = ca + start;
+        const float* c  = cc + start;
+#pragma omp simd
+        for(size_t i = 0; i < n; ++i)
+            r[i] = (xv[i] - m[i]) * a[i] + c[i];
+    };
     ForSegments(geo, b, geo.ChunkBegin(k), geo.ChunkEnd(k),
                 [&](const auto& off, size_t n, const auto& st) {
-                    ApplyRow16(x + off[kFx], st[kFx], y + off[kFy], st[kFy], n, cf.m[0], cf.a[0],
-                               cf.c[0], args.beta);
+                    const std::array<const T*, 1> in{x + off[kFx]};
+                    const std::array<size_t, 1> ins{st[kFx]};
+                    if(args.beta == 0.0f)
+                        MapRowBlocks<T, 1, false>(in, ins, y + off[kFy], st[kFy], n, args.beta,
+                                                  block);
+                    else
+                        MapRowBlocks<T, 1, true>(in, ins, y + off[kFy], st[kFy], n, args.beta,
+                                                 block);
                 });
 }
 
-/// Whether the training forward's output pass may take ApplyForwardRows16: 16-bit data, a row
-/// geometry, no fused activation.
+/// Whether the training forward's output pass may take ApplyForward16: 16-bit data and no fused
+/// activation.
 template <class T>
-bool TrainingRows16(const Geometry<3>& geo, const BnForwardArgs& args)
+bool TrainingDirect16(const BnForwardArgs& args)
 {
-    return !std::is_same_v<T, float> && !geo.vec && args.act.mode == miopenActivationPASTHRU;
+    return !std::is_same_v<T, float> && args.act.mode == miopenActivationPASTHRU;
 }
 
 /// From the batch statistics of block b's groups: updates running / saved statistics and fills
@@ -252,7 +279,7 @@ void ForwardTraining(const BnForwardArgs& args)
 {
     const T* x        = static_cast<const T*>(args.x);
     const auto geo    = ForwardGeometry(args);
-    const bool rows16 = TrainingRows16<T>(geo, args); // y straight from x, no fp32 copy of y
+    const bool direct = TrainingDirect16<T>(args); // y straight from x, no fp32 copy of y
     if(geo.chunks == 1)
     {
         // Each work item owns whole groups: statistics, updates and output in one go.
@@ -269,8 +296,8 @@ void ForwardTraining(const BnForwardArgs& args)
             float cm[kVecBlock], ca[kVecBlock], cc[kVecBlock];
             const FwdCoef cf{cm, ca, cc};
             FinishTraining(geo, b, args, mean, var, cf);
-            if(rows16)
-                ApplyForwardRows16<T>(geo, b, 0, args, cf);
+            if(direct)
+                ApplyForward16<T>(geo, b, 0, args, cf);
             else
                 ApplyForwardStaged(st, 0, args, cf, xs);
         });
@@ -286,8 +313,8 @@ void ForwardTraining(const BnForwardArgs& args)
     ParallelFor(geo.items_g * geo.chunks, geo.Parallel(), [&](size_t item) {
         const auto b  = GetBlock(geo, item / geo.chunks);
         const size_t k = item % geo.chunks;
-        if(rows16)
-            return ApplyForwardRows16<T>(geo, b, k, args, coefs.At(b.g0));
+        if(direct)
+            return ApplyForward16<T>(geo, b, k, args, coefs.At(b.g0));
         const ItemStage<T, 3> st(geo, b, k);
         ApplyForwardStaged(st, k, args, coefs.At(b.g0), st.In(kFx, x, 0));
     });
