@@ -143,6 +143,29 @@ void ApplyRow16(const T* x, size_t xs, T* y, size_t ys, size_t n, float m, float
         MapRowBlocks<T, 1, true>(in, ins, y, ys, n, beta, block);
 }
 
+/// ApplyRow16 over a run whose i-th element has its own coefficients m[i], a[i], c[i] (a vec
+/// geometry's groups, a channels-last pixel's channels).
+template <class T>
+void ApplyRunCoefs16(const T* x, size_t xs, T* y, size_t ys, size_t n, const float* cm,
+                     const float* ca, const float* cc, float beta)
+{
+    const auto block = [cm, ca, cc](const float* const* v, float* r, size_t k, size_t start) {
+        const float* xv = v[0];
+        const float* m  = cm + start;
+        const float* a  = ca + start;
+        const float* c  = cc + start;
+#pragma omp simd
+        for(size_t i = 0; i < k; ++i)
+            r[i] = (xv[i] - m[i]) * a[i] + c[i];
+    };
+    const std::array<const T*, 1> in{x};
+    const std::array<size_t, 1> ins{xs};
+    if(beta == 0.0f)
+        MapRowBlocks<T, 1, false>(in, ins, y, ys, n, beta, block);
+    else
+        MapRowBlocks<T, 1, true>(in, ins, y, ys, n, beta, block);
+}
+
 /// ApplyForward's plain batch norm (no fused activation) over chunk k of block b, straight from
 /// x to y in 16 bits on MapTyped's row engine: a row geometry's segments are runs of one group
 /// (ApplyRow16), a vec geometry's runs of the block's groups, each element with its group's
@@ -162,26 +185,10 @@ void ApplyForward16(const Geometry<3>& geo, const Block<3>& b, size_t k, const B
                     });
         return;
     }
-    const float *cm = cf.m, *ca = cf.a, *cc = cf.c;
-    const auto block = [cm, ca, cc](const float* const* v, float* r, size_t n, size_t start) {
-        const float* xv = v[0];
-        const float* m  = cm + start;
-        const float* a  = ca + start;
-        const float* c  = cc + start;
-#pragma omp simd
-        for(size_t i = 0; i < n; ++i)
-            r[i] = (xv[i] - m[i]) * a[i] + c[i];
-    };
     ForSegments(geo, b, geo.ChunkBegin(k), geo.ChunkEnd(k),
                 [&](const auto& off, size_t n, const auto& st) {
-                    const std::array<const T*, 1> in{x + off[kFx]};
-                    const std::array<size_t, 1> ins{st[kFx]};
-                    if(args.beta == 0.0f)
-                        MapRowBlocks<T, 1, false>(in, ins, y + off[kFy], st[kFy], n, args.beta,
-                                                  block);
-                    else
-                        MapRowBlocks<T, 1, true>(in, ins, y + off[kFy], st[kFy], n, args.beta,
-                                                 block);
+                    ApplyRunCoefs16(x + off[kFx], st[kFx], y + off[kFy], st[kFy], n, cf.m, cf.a,
+                                    cf.c, args.beta);
                 });
 }
 
@@ -355,28 +362,11 @@ void InferenceChannelsLast(const BnForwardArgs& args, const FwdCoefStore& coefs)
     const auto pixels = MakeLoop<2>(nd, lens.data(), {xs.data(), ys.data()});
     const T* x        = static_cast<const T*>(args.x);
     T* y              = static_cast<T*>(args.y);
-    const float beta  = args.beta;
     const float *cm = coefs.m.data(), *ca = coefs.a.data(), *cc = coefs.c.data();
-    const auto block = [cm, ca, cc](const float* const* v, float* r, size_t k, size_t start) {
-        const float* xv = v[0];
-        const float* m  = cm + start;
-        const float* a  = ca + start;
-        const float* b  = cc + start;
-#pragma omp simd
-        for(size_t i = 0; i < k; ++i)
-            r[i] = (xv[i] - m[i]) * a[i] + b[i];
-    };
     ForEachRow(pixels, [&](const auto& off, size_t n, const auto& s) {
         for(size_t p = 0; p < n; ++p)
-        {
-            const std::array<const T*, 1> in{x + off[0] + p * s[0]};
-            const std::array<size_t, 1> unit{1};
-            T* out = y + off[1] + p * s[1];
-            if(beta == 0.0f)
-                MapRowBlocks<T, 1, false>(in, unit, out, 1, c, beta, block);
-            else
-                MapRowBlocks<T, 1, true>(in, unit, out, 1, c, beta, block);
-        }
+            ApplyRunCoefs16(x + off[0] + p * s[0], 1, y + off[1] + p * s[1], 1, c, cm, ca, cc,
+                            args.beta);
     });
 }
 
