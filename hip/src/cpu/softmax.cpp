@@ -352,7 +352,7 @@ struct Columns
         return c_stride[k] == 1 && spatial.ndim == 1 && spatial.strides[k][0] == c;
     }
 
-    /// Packed operand k's positions [q0, q0 + nb) into tile: channel ch at tile + ch * ld.
+    /// A packed operand's positions [q0, q0 + nb) into tile: channel ch at tile + ch * ld.
     template <class T>
     void LoadTile(const T* base, size_t q0, size_t nb, size_t ld, float* tile) const
     {
@@ -365,7 +365,7 @@ struct Columns
         }
     }
 
-    /// Writes value(ch, i) blended with beta to packed operand k's positions [q0, q0 + nb), as
+    /// Writes value(ch, i) blended with beta to a packed operand's positions [q0, q0 + nb), as
     /// one run (out = value + beta * out; out not read when beta == 0).
     template <class T, class V>
     void StoreTile(T* base, size_t q0, size_t nb, float beta, V&& value) const
