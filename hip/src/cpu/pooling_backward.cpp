@@ -221,11 +221,10 @@ void BackwardMax(const PoolShape& s, float alpha, const T* dy, const Strides5& d
 /// dx rows [h0, h1) of one (n, d). The output rows (od, oh) whose windows reach the band are
 /// loaded once: dy as OW x C fp32 values, the indices as OW x C keys (transposed from the
 /// workspace's NCDHW order, MIOpen's for every layout, in runs of whole rows per channel). Then
-/// each dx row has an accumulator of W x C values, and each output ow of each covering row adds
-/// its dy along C to every position of its window in that dx row where the index names the
-/// position (a compare and a select, vectorised over the channels). A dx element so receives the
-/// dy of the windows that chose it in (od, oh, ow) order, the scatter's order (BackwardMax), so
-/// both layouts give the same bits. An index that names no position of its window adds nothing.
+/// each dx element (h, w) sums, vectorised along C, the dy of the windows (od, oh, ow) covering
+/// it whose index names it (a compare and a select), in (od, oh, ow) order: the scatter's order
+/// (BackwardMax), so both layouts give the same bits. The row of W x C sums is written once. An
+/// index that names no position of its window adds nothing.
 template <class Idx, class T>
 void BackwardMaxChannelsLast(const PoolShape& s, float alpha, const T* dy, const Strides5& dys,
                              const PoolIndex& index, float beta, T* dx, const Strides5& dxs)
