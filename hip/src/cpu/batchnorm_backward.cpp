@@ -304,14 +304,8 @@ void ApplyBackward16(const Geometry<4>& geo, const Block<4>& b, size_t k, const 
     };
     ForSegments(geo, b, geo.ChunkBegin(k), geo.ChunkEnd(k),
                 [&](const auto& off, size_t n, const auto& st) {
-                    const std::array<const T*, 2> in{x + off[kBx], dy + off[kBdy]};
-                    const std::array<size_t, 2> ins{st[kBx], st[kBdy]};
-                    if(a.beta_data == 0.0f)
-                        MapRowBlocks<T, 2, false>(in, ins, dx + off[kBdx], st[kBdx], n,
-                                                  a.beta_data, block);
-                    else
-                        MapRowBlocks<T, 2, true>(in, ins, dx + off[kBdx], st[kBdx], n,
-                                                 a.beta_data, block);
+                    MapRow<T, 2>({x + off[kBx], dy + off[kBdy]}, {st[kBx], st[kBdy]},
+                                 dx + off[kBdx], st[kBdx], n, a.beta_data, block);
                 });
 }
 

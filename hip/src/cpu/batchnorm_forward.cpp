@@ -135,12 +135,7 @@ void ApplyRow16(const T* x, size_t xs, T* y, size_t ys, size_t n, float m, float
         for(size_t i = 0; i < k; ++i)
             r[i] = (xv[i] - m) * a + c;
     };
-    const std::array<const T*, 1> in{x};
-    const std::array<size_t, 1> ins{xs};
-    if(beta == 0.0f)
-        MapRowBlocks<T, 1, false>(in, ins, y, ys, n, beta, block);
-    else
-        MapRowBlocks<T, 1, true>(in, ins, y, ys, n, beta, block);
+    MapRow<T, 1>({x}, {xs}, y, ys, n, beta, block);
 }
 
 /// ApplyRow16 over a run whose i-th element has its own coefficients m[i], a[i], c[i] (a vec
@@ -158,12 +153,7 @@ void ApplyRunCoefs16(const T* x, size_t xs, T* y, size_t ys, size_t n, const flo
         for(size_t i = 0; i < k; ++i)
             r[i] = (xv[i] - m[i]) * a[i] + c[i];
     };
-    const std::array<const T*, 1> in{x};
-    const std::array<size_t, 1> ins{xs};
-    if(beta == 0.0f)
-        MapRowBlocks<T, 1, false>(in, ins, y, ys, n, beta, block);
-    else
-        MapRowBlocks<T, 1, true>(in, ins, y, ys, n, beta, block);
+    MapRow<T, 1>({x}, {xs}, y, ys, n, beta, block);
 }
 
 /// ApplyForward's plain batch norm (no fused activation) over chunk k of block b, straight from
@@ -190,14 +180,6 @@ void ApplyForward16(const Geometry<3>& geo, const Block<3>& b, size_t k, const B
                     ApplyRunCoefs16(x + off[kFx], st[kFx], y + off[kFy], st[kFy], n, cf.m, cf.a,
                                     cf.c, args.beta);
                 });
-}
-
-/// Whether the training forward's output pass may take ApplyForward16: 16-bit data and no fused
-/// activation.
-template <class T>
-bool TrainingDirect16(const BnForwardArgs& args)
-{
-    return !std::is_same_v<T, float> && args.act.mode == miopenActivationPASTHRU;
 }
 
 /// From the batch statistics of block b's groups: updates running / saved statistics and fills
@@ -286,7 +268,9 @@ void ForwardTraining(const BnForwardArgs& args)
 {
     const T* x        = static_cast<const T*>(args.x);
     const auto geo    = ForwardGeometry(args);
-    const bool direct = TrainingDirect16<T>(args); // y straight from x, no fp32 copy of y
+    // y straight from x (ApplyForward16): 16-bit data, no fused activation.
+    const bool direct =
+        !std::is_same_v<T, float> && args.act.mode == miopenActivationPASTHRU;
     if(geo.chunks == 1)
     {
         // Each work item owns whole groups: statistics, updates and output in one go.

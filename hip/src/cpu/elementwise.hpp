@@ -269,6 +269,17 @@ inline void MapRowBlocks(const std::array<const T*, NIn>& in, const std::array<s
     }
 }
 
+/// MapRowBlocks with out read only when beta != 0 (ReadOut chosen from beta at run time).
+template <class T, int NIn, class Block>
+inline void MapRow(const std::array<const T*, NIn>& in, const std::array<size_t, NIn>& st, T* out,
+                   size_t out_stride, size_t n, float beta, const Block& block)
+{
+    if(beta == 0.0f)
+        MapRowBlocks<T, NIn, false>(in, st, out, out_stride, n, beta, block);
+    else
+        MapRowBlocks<T, NIn, true>(in, st, out, out_stride, n, beta, block);
+}
+
 /// out = f(in...) + beta * out over out's index space (out not read when beta == 0), every data
 /// operand of storage type T; strides[k] the strides of operand k (input k < NIn, the output
 /// last; 0 broadcasts). block(const float* const* v, float* r, size_t m, size_t start) computes
@@ -286,10 +297,7 @@ void MapTyped(const TensorDescriptor& outDesc, const std::array<const size_t*, N
             p[k]  = in[k] + off[k];
             ps[k] = s[k];
         }
-        if(beta == 0.0f)
-            MapRowBlocks<T, NIn, false>(p, ps, out + off[NIn], s[NIn], n, beta, block);
-        else
-            MapRowBlocks<T, NIn, true>(p, ps, out + off[NIn], s[NIn], n, beta, block);
+        MapRow<T, NIn>(p, ps, out + off[NIn], s[NIn], n, beta, block);
     });
 }
 
