@@ -1,5 +1,7 @@
-// Winograd F(m x m, 3 x 3) transforms on the GPU (m = 2 or 4), the three passes around the
-// per-tile-element GEMMs of the multi-pass Winograd solvers (layouts in conv_winograd.hpp):
+// Winograd F(m x m, r x r) transforms on the GPU, the three passes around the per-tile-element
+// GEMMs of the multi-pass Winograd solvers (layouts in conv_winograd.hpp). Tiles (m, r): (2, 3) and
+// (4, 3) for 3x3 filters; (4, 5) and, for backward weights, (3, 5) for 5x5 filters. A tile has
+// alpha x alpha elements, alpha = m + r - 1.
 //   input transform   one thread per (input channel, tile): reads the alpha x alpha patch of the
 //                     padded input (zeros outside), writes its alpha^2 transformed values to
 //                     V[e][c][t] (consecutive threads: consecutive tiles, so the writes coalesce);
@@ -9,28 +11,25 @@
 //   backward weights  the input transform (with the tiles in parts), a dy transform (one thread
 //                     per (output channel, tile)) and a weight transform (one thread per filter:
 //                     adds the parts' products in order, then G^T . G).
-// The transforms are Lavin & Gray's (points 0, +-1, +-2 and infinity for m = 4; 0, +-1 and
-// infinity for m = 2), the same as the CPU solver's (cpu/conv/winograd.cpp), so both devices
-// round alike. Deterministic: no atomics, every output written by one thread.
+// The 3x3 transforms are Lavin & Gray's (points 0, +-1, +-2 and infinity for m = 4; 0, +-1 and
+// infinity for m = 2), written here by hand as the CPU solver's (cpu/conv/winograd.cpp), so both
+// devices round alike; the larger ones are generated (conv_winograd_tiles.hpp). Deterministic: no
+// atomics, every output written by one thread.
 // Packed channels-last tensors (a.nhwc) have their own five kernels (*Nhwc): one thread per
 // (tile, channel) with the channel fastest, so that a warp reads and writes runs of consecutive
 // channels in the tensors and in the channels-last workspaces (conv_winograd.hpp).
 #include "kernels/common/device.hpp"
 #include "kernels/conv/conv_winograd.hpp"
+#include "kernels/conv/conv_winograd_tiles.hpp"
 
 namespace miopen::gpu {
-namespace {
+namespace wino {
 
-constexpr int kWinoThreads = 256;
-
-// The 1-d transforms on strided register arrays: In = B^T d (alpha -> alpha), Fil = G g
-// (3 -> alpha), Out = A^T m (alpha -> m). Called with constant strides inside unrolled loops, so
-// every index is a compile-time constant and the arrays stay in registers.
-template <int M>
-struct WinoTile;
-
+// The 1-d transforms of the 3x3 tiles on strided register arrays: In = B^T d (alpha -> alpha),
+// Fil = G g (3 -> alpha), Out = A^T m (alpha -> m). Called with constant strides inside unrolled
+// loops, so every index is a compile-time constant and the arrays stay in registers.
 template <>
-struct WinoTile<2>
+struct Tile<2, 3>
 {
     __device__ static inline void In(const float* d, int ds, float* o, int os)
     {
@@ -73,7 +72,7 @@ struct WinoTile<2>
 };
 
 template <>
-struct WinoTile<4>
+struct Tile<4, 3>
 {
     __device__ static inline void In(const float* d, int ds, float* o, int os)
     {
@@ -133,11 +132,17 @@ struct WinoTile<4>
     }
 };
 
-template <int M>
+} // namespace wino
+
+namespace {
+
+constexpr int kWinoThreads = 256;
+
+template <int M, int R>
 __global__ void __launch_bounds__(kWinoThreads)
 WinoInput(WinogradKArgs a, const float* __restrict__ in, float* __restrict__ v)
 {
-    constexpr int A = M + 2;
+    constexpr int A = M + R - 1;
     const int per_image = a.tiles_h * a.tiles_w;
     const int padded = a.splits * a.part;
     const int64_t plane = int64_t{a.ic} * padded;   // V's stride between tile elements
@@ -167,10 +172,10 @@ WinoInput(WinogradKArgs a, const float* __restrict__ in, float* __restrict__ v)
             float tmp[A * A], o[A * A];
 #pragma unroll
             for(int j = 0; j < A; ++j)   // columns: B^T d
-                WinoTile<M>::In(d + j, A, tmp + j, A);
+                wino::Tile<M, R>::In(d + j, A, tmp + j, A);
 #pragma unroll
             for(int i = 0; i < A; ++i)   // rows: (B^T d) B
-                WinoTile<M>::In(tmp + i * A, 1, o + i * A, 1);
+                wino::Tile<M, R>::In(tmp + i * A, 1, o + i * A, 1);
             const int s = t / a.part, tl = t - s * a.part;
             float* dst = v + (int64_t{s} * a.ic + c) * a.part + tl;
 #pragma unroll
@@ -180,20 +185,20 @@ WinoInput(WinogradKArgs a, const float* __restrict__ in, float* __restrict__ v)
     }
 }
 
-template <int M>
+template <int M, int R>
 __global__ void __launch_bounds__(kWinoThreads)
 WinoFilter(WinogradKArgs a, const float* __restrict__ w, float* __restrict__ u)
 {
-    constexpr int A = M + 2;
+    constexpr int A = M + R - 1;
     const int total = a.oc * a.icpg;
     for(int f = blockIdx.x * blockDim.x + threadIdx.x; f < total; f += gridDim.x * blockDim.x)
     {
-        float g[9];
+        float g[R * R];
         if(!a.flip)
         {
-            const float* src = w + int64_t{f} * 9;
+            const float* src = w + int64_t{f} * (R * R);
 #pragma unroll
-            for(int i = 0; i < 9; ++i)
+            for(int i = 0; i < R * R; ++i)
                 g[i] = src[i];
         }
         else
@@ -202,18 +207,18 @@ WinoFilter(WinogradKArgs a, const float* __restrict__ w, float* __restrict__ u)
             // ocl = k' % ocpg; input channel icl is the user's output channel grp * icpg + icl.
             const int kk = f / a.icpg, icl = f - kk * a.icpg;
             const int grp = kk / a.ocpg, ocl = kk - grp * a.ocpg;
-            const float* src = w + (int64_t{grp * a.icpg + icl} * a.ocpg + ocl) * 9;
+            const float* src = w + (int64_t{grp * a.icpg + icl} * a.ocpg + ocl) * (R * R);
 #pragma unroll
-            for(int i = 0; i < 9; ++i)
-                g[i] = src[8 - i];   // flipped in both spatial dims
+            for(int i = 0; i < R * R; ++i)
+                g[i] = src[R * R - 1 - i];   // flipped in both spatial dims
         }
-        float tmp[A * 3], o[A * A];
+        float tmp[A * R], o[A * A];
 #pragma unroll
-        for(int j = 0; j < 3; ++j)   // columns: G g
-            WinoTile<M>::Fil(g + j, 3, tmp + j, 3);
+        for(int j = 0; j < R; ++j)   // columns: G g
+            wino::Tile<M, R>::Fil(g + j, R, tmp + j, R);
 #pragma unroll
         for(int i = 0; i < A; ++i)   // rows: (G g) G^T
-            WinoTile<M>::Fil(tmp + i * 3, 1, o + i * A, 1);
+            wino::Tile<M, R>::Fil(tmp + i * R, 1, o + i * A, 1);
         const int64_t plane = int64_t{a.oc} * a.icpg;
 #pragma unroll
         for(int e = 0; e < A * A; ++e)
@@ -221,27 +226,24 @@ WinoFilter(WinogradKArgs a, const float* __restrict__ w, float* __restrict__ u)
     }
 }
 
-/// Stores M consecutive floats at a 4*M-byte aligned address as one vector.
+/// Stores M consecutive floats at a 4*M-byte aligned address as one vector (M = 2 or 4).
 template <int M>
-__device__ inline void StoreRun(float* p, const float* v);
-template <>
-__device__ inline void StoreRun<2>(float* p, const float* v)
+__device__ inline void StoreRun(float* p, const float* v)
 {
-    *reinterpret_cast<float2*>(p) = make_float2(v[0], v[1]);
-}
-template <>
-__device__ inline void StoreRun<4>(float* p, const float* v)
-{
-    *reinterpret_cast<float4*>(p) = make_float4(v[0], v[1], v[2], v[3]);
+    static_assert(M == 2 || M == 4, "a vector of 2 or 4 floats");
+    if constexpr(M == 4)
+        *reinterpret_cast<float4*>(p) = make_float4(v[0], v[1], v[2], v[3]);
+    else
+        *reinterpret_cast<float2*>(p) = make_float2(v[0], v[1]);
 }
 
 /// `vec`: rows of `out` are whole runs of M floats and `out` is 4*M-byte aligned, so every tile
 /// row inside the image is one aligned vector.
-template <int M>
+template <int M, int R>
 __global__ void __launch_bounds__(kWinoThreads)
 WinoOutput(WinogradKArgs a, const float* __restrict__ mprod, float* __restrict__ out, bool vec)
 {
-    constexpr int A = M + 2;
+    constexpr int A = M + R - 1;
     const int per_image = a.tiles_h * a.tiles_w;
     const int64_t plane = int64_t{a.oc} * a.tiles;   // M's stride between tile elements
     for(int k = blockIdx.y; k < a.oc; k += gridDim.y)
@@ -256,10 +258,10 @@ WinoOutput(WinogradKArgs a, const float* __restrict__ mprod, float* __restrict__
             float tmp[M * A], o[M * M];
 #pragma unroll
             for(int j = 0; j < A; ++j)   // columns: A^T m
-                WinoTile<M>::Out(mm + j, A, tmp + j, A);
+                wino::Tile<M, R>::Out(mm + j, A, tmp + j, A);
 #pragma unroll
             for(int i = 0; i < M; ++i)   // rows: (A^T m) A
-                WinoTile<M>::Out(tmp + i * A, 1, o + i * M, 1);
+                wino::Tile<M, R>::Out(tmp + i * A, 1, o + i * M, 1);
             const int n = t / per_image, r = t - n * per_image;
             const int th = r / a.tiles_w, tw = r - th * a.tiles_w;
             const int oh0 = th * M, ow0 = tw * M;
@@ -270,9 +272,14 @@ WinoOutput(WinogradKArgs a, const float* __restrict__ mprod, float* __restrict__
                 if(oh0 + i >= a.oh)
                     break;
                 float* row = dst + int64_t{oh0 + i} * a.ow + ow0;
-                if(vec && ow0 + M <= a.ow)   // a whole aligned run of M: one vector store
-                    StoreRun<M>(row, o + i * M);
-                else
+                bool whole = false;
+                if constexpr(M == 2 || M == 4)
+                {
+                    whole = vec && ow0 + M <= a.ow;
+                    if(whole)   // a whole aligned run of M: one vector store
+                        StoreRun<M>(row, o + i * M);
+                }
+                if(!whole)
                 {
 #pragma unroll
                     for(int j = 0; j < M; ++j)
@@ -284,11 +291,11 @@ WinoOutput(WinogradKArgs a, const float* __restrict__ mprod, float* __restrict__
     }
 }
 
-template <int M>
+template <int M, int R>
 __global__ void __launch_bounds__(kWinoThreads)
 WinoDy(WinogradKArgs a, const float* __restrict__ dy, float* __restrict__ dd)
 {
-    constexpr int A = M + 2;
+    constexpr int A = M + R - 1;
     const int per_image = a.tiles_h * a.tiles_w;
     const int padded = a.splits * a.part;
     const int64_t plane = int64_t{a.oc} * padded;   // D's stride between tile elements
@@ -313,10 +320,10 @@ WinoDy(WinogradKArgs a, const float* __restrict__ dy, float* __restrict__ dd)
             float tmp[A * M], o[A * A];
 #pragma unroll
             for(int j = 0; j < M; ++j)   // columns: A dy
-                WinoTile<M>::Dy(d + j, M, tmp + j, M);
+                wino::Tile<M, R>::Dy(d + j, M, tmp + j, M);
 #pragma unroll
             for(int i = 0; i < A; ++i)   // rows: (A dy) A^T
-                WinoTile<M>::Dy(tmp + i * M, 1, o + i * A, 1);
+                wino::Tile<M, R>::Dy(tmp + i * M, 1, o + i * A, 1);
             const int s = t / a.part, tl = t - s * a.part;
             float* dst = dd + (int64_t{s} * a.oc + k) * a.part + tl;
 #pragma unroll
@@ -326,11 +333,11 @@ WinoDy(WinogradKArgs a, const float* __restrict__ dy, float* __restrict__ dd)
     }
 }
 
-template <int M>
+template <int M, int R>
 __global__ void __launch_bounds__(kWinoThreads)
 WinoWeight(WinogradKArgs a, const float* __restrict__ p, float* __restrict__ dw)
 {
-    constexpr int A = M + 2;
+    constexpr int A = M + R - 1;
     const int total = a.oc * a.icpg;
     const int64_t plane = int64_t{a.oc} * a.icpg;   // P's stride between (element, part) pairs
     for(int f = blockIdx.x * blockDim.x + threadIdx.x; f < total; f += gridDim.x * blockDim.x)
@@ -349,16 +356,16 @@ WinoWeight(WinogradKArgs a, const float* __restrict__ p, float* __restrict__ dw)
             for(int e = 0; e < A * A; ++e)
                 sum[e] += src[e * estride + s * plane];
         }
-        float tmp[3 * A], o[9];
+        float tmp[R * A], o[R * R];
 #pragma unroll
         for(int j = 0; j < A; ++j)   // columns: G^T s
-            WinoTile<M>::Wt(sum + j, A, tmp + j, A);
+            wino::Tile<M, R>::Wt(sum + j, A, tmp + j, A);
 #pragma unroll
-        for(int i = 0; i < 3; ++i)   // rows: (G^T s) G
-            WinoTile<M>::Wt(tmp + i * A, 1, o + i * 3, 1);
-        float* dst = dw + int64_t{f} * 9;
+        for(int i = 0; i < R; ++i)   // rows: (G^T s) G
+            wino::Tile<M, R>::Wt(tmp + i * A, 1, o + i * R, 1);
+        float* dst = dw + int64_t{f} * (R * R);
 #pragma unroll
-        for(int i = 0; i < 9; ++i)
+        for(int i = 0; i < R * R; ++i)
             dst[i] = o[i];
     }
 }
@@ -373,11 +380,11 @@ unsigned FlatBlocks(int64_t total)
 }
 
 /// V[e][t][c] = B^T d B of the patch of tile t in channel c of `in` (n, h, w, ic).
-template <int M>
+template <int M, int R>
 __global__ void __launch_bounds__(kWinoThreads)
 WinoInputNhwc(WinogradKArgs a, const float* __restrict__ in, float* __restrict__ v)
 {
-    constexpr int A = M + 2;
+    constexpr int A = M + R - 1;
     const int per_image = a.tiles_h * a.tiles_w;
     const int padded = a.splits * a.part;
     const int64_t plane = int64_t{a.ic} * padded;   // V's stride between tile elements
@@ -406,10 +413,10 @@ WinoInputNhwc(WinogradKArgs a, const float* __restrict__ in, float* __restrict__
         float tmp[A * A], o[A * A];
 #pragma unroll
         for(int j = 0; j < A; ++j)
-            WinoTile<M>::In(d + j, A, tmp + j, A);
+            wino::Tile<M, R>::In(d + j, A, tmp + j, A);
 #pragma unroll
         for(int i = 0; i < A; ++i)
-            WinoTile<M>::In(tmp + i * A, 1, o + i * A, 1);
+            wino::Tile<M, R>::In(tmp + i * A, 1, o + i * A, 1);
         float* dst = v + int64_t{t} * a.ic + c;
 #pragma unroll
         for(int e = 0; e < A * A; ++e)
@@ -418,42 +425,42 @@ WinoInputNhwc(WinogradKArgs a, const float* __restrict__ in, float* __restrict__
 }
 
 /// U[e][icl][k] = G g G^T of the filter (output channel k, input channel icl of its group), from
-/// filters (oc, 3, 3, icpg); flipped: the user's (K, 3, 3, C/g) read transposed and flipped.
-template <int M>
+/// filters (oc, r, r, icpg); flipped: the user's (K, r, r, C/g) read transposed and flipped.
+template <int M, int R>
 __global__ void __launch_bounds__(kWinoThreads)
 WinoFilterNhwc(WinogradKArgs a, const float* __restrict__ w, float* __restrict__ u)
 {
-    constexpr int A = M + 2;
+    constexpr int A = M + R - 1;
     const int total = a.oc * a.icpg;
     const int64_t plane = int64_t{a.oc} * a.icpg;
     for(int f = blockIdx.x * blockDim.x + threadIdx.x; f < total; f += gridDim.x * blockDim.x)
     {
         const int icl = f / a.oc, k = f - icl * a.oc;   // consecutive threads: consecutive k
-        float g[9];
+        float g[R * R];
         if(!a.flip)
         {
-            const float* src = w + int64_t{k} * 9 * a.icpg + icl;
+            const float* src = w + int64_t{k} * (R * R) * a.icpg + icl;
 #pragma unroll
-            for(int i = 0; i < 9; ++i)
+            for(int i = 0; i < R * R; ++i)
                 g[i] = src[int64_t{i} * a.icpg];
         }
         else
         {
             // As WinoFilter: k is the user's input channel ocl of group grp, icl its output
-            // channel grp * icpg + icl; the user's filters are (K, 3, 3, ocpg).
+            // channel grp * icpg + icl; the user's filters are (K, r, r, ocpg).
             const int grp = k / a.ocpg, ocl = k - grp * a.ocpg;
-            const float* src = w + int64_t{grp * a.icpg + icl} * 9 * a.ocpg + ocl;
+            const float* src = w + int64_t{grp * a.icpg + icl} * (R * R) * a.ocpg + ocl;
 #pragma unroll
-            for(int i = 0; i < 9; ++i)
-                g[i] = src[int64_t{8 - i} * a.ocpg];   // flipped in both spatial dims
+            for(int i = 0; i < R * R; ++i)
+                g[i] = src[int64_t{R * R - 1 - i} * a.ocpg];   // flipped in both spatial dims
         }
-        float tmp[A * 3], o[A * A];
+        float tmp[A * R], o[A * A];
 #pragma unroll
-        for(int j = 0; j < 3; ++j)
-            WinoTile<M>::Fil(g + j, 3, tmp + j, 3);
+        for(int j = 0; j < R; ++j)
+            wino::Tile<M, R>::Fil(g + j, R, tmp + j, R);
 #pragma unroll
         for(int i = 0; i < A; ++i)
-            WinoTile<M>::Fil(tmp + i * 3, 1, o + i * A, 1);
+            wino::Tile<M, R>::Fil(tmp + i * R, 1, o + i * A, 1);
 #pragma unroll
         for(int e = 0; e < A * A; ++e)
             u[e * plane + f] = o[e];
@@ -461,11 +468,11 @@ WinoFilterNhwc(WinogradKArgs a, const float* __restrict__ w, float* __restrict__
 }
 
 /// out (n, oh, ow, oc) = A^T M A of tile t, channel k, from M[e][t][k]; the part past the edge dropped.
-template <int M>
+template <int M, int R>
 __global__ void __launch_bounds__(kWinoThreads)
 WinoOutputNhwc(WinogradKArgs a, const float* __restrict__ mprod, float* __restrict__ out)
 {
-    constexpr int A = M + 2;
+    constexpr int A = M + R - 1;
     const int per_image = a.tiles_h * a.tiles_w;
     const int64_t plane = int64_t{a.oc} * a.tiles;   // M's stride between tile elements
     const int total = a.tiles * a.oc;
@@ -480,10 +487,10 @@ WinoOutputNhwc(WinogradKArgs a, const float* __restrict__ mprod, float* __restri
         float tmp[M * A], o[M * M];
 #pragma unroll
         for(int j = 0; j < A; ++j)
-            WinoTile<M>::Out(mm + j, A, tmp + j, A);
+            wino::Tile<M, R>::Out(mm + j, A, tmp + j, A);
 #pragma unroll
         for(int i = 0; i < M; ++i)
-            WinoTile<M>::Out(tmp + i * A, 1, o + i * M, 1);
+            wino::Tile<M, R>::Out(tmp + i * A, 1, o + i * M, 1);
         const int n = t / per_image, r = t - n * per_image;
         const int th = r / a.tiles_w, tw = r - th * a.tiles_w;
         const int oh0 = th * M, ow0 = tw * M;
@@ -502,11 +509,11 @@ WinoOutputNhwc(WinogradKArgs a, const float* __restrict__ mprod, float* __restri
 }
 
 /// Backward weights: D[e][t][k] = A dy A^T of tile t of dy (n, oh, ow, oc), channel k.
-template <int M>
+template <int M, int R>
 __global__ void __launch_bounds__(kWinoThreads)
 WinoDyNhwc(WinogradKArgs a, const float* __restrict__ dy, float* __restrict__ dd)
 {
-    constexpr int A = M + 2;
+    constexpr int A = M + R - 1;
     const int per_image = a.tiles_h * a.tiles_w;
     const int padded = a.splits * a.part;
     const int64_t plane = int64_t{a.oc} * padded;   // D's stride between tile elements
@@ -531,10 +538,10 @@ WinoDyNhwc(WinogradKArgs a, const float* __restrict__ dy, float* __restrict__ dd
         float tmp[A * M], o[A * A];
 #pragma unroll
         for(int j = 0; j < M; ++j)
-            WinoTile<M>::Dy(d + j, M, tmp + j, M);
+            wino::Tile<M, R>::Dy(d + j, M, tmp + j, M);
 #pragma unroll
         for(int i = 0; i < A; ++i)
-            WinoTile<M>::Dy(tmp + i * M, 1, o + i * A, 1);
+            wino::Tile<M, R>::Dy(tmp + i * M, 1, o + i * A, 1);
         float* dst = dd + idx;   // D[e][t][k]
 #pragma unroll
         for(int e = 0; e < A * A; ++e)
@@ -542,12 +549,12 @@ WinoDyNhwc(WinogradKArgs a, const float* __restrict__ dy, float* __restrict__ dd
     }
 }
 
-/// Backward weights: dw (oc, 3, 3, icpg) = G^T (sum over the parts of P, in order) G.
-template <int M>
+/// Backward weights: dw (oc, r, r, icpg) = G^T (sum over the parts of P, in order) G.
+template <int M, int R>
 __global__ void __launch_bounds__(kWinoThreads)
 WinoWeightNhwc(WinogradKArgs a, const float* __restrict__ p, float* __restrict__ dw)
 {
-    constexpr int A = M + 2;
+    constexpr int A = M + R - 1;
     const int total = a.oc * a.icpg;
     const int64_t plane = int64_t{a.oc} * a.icpg;
     for(int f = blockIdx.x * blockDim.x + threadIdx.x; f < total; f += gridDim.x * blockDim.x)
@@ -564,17 +571,17 @@ WinoWeightNhwc(WinogradKArgs a, const float* __restrict__ p, float* __restrict__
             for(int e = 0; e < A * A; ++e)
                 sum[e] += src[e * estride + s * plane];
         }
-        float tmp[3 * A], o[9];
+        float tmp[R * A], o[R * R];
 #pragma unroll
         for(int j = 0; j < A; ++j)
-            WinoTile<M>::Wt(sum + j, A, tmp + j, A);
+            wino::Tile<M, R>::Wt(sum + j, A, tmp + j, A);
 #pragma unroll
-        for(int i = 0; i < 3; ++i)
-            WinoTile<M>::Wt(tmp + i * A, 1, o + i * 3, 1);
+        for(int i = 0; i < R; ++i)
+            wino::Tile<M, R>::Wt(tmp + i * A, 1, o + i * R, 1);
         const int k = f / a.icpg, icl = f - k * a.icpg;
-        float* dst = dw + int64_t{k} * 9 * a.icpg + icl;
+        float* dst = dw + int64_t{k} * (R * R) * a.icpg + icl;
 #pragma unroll
-        for(int i = 0; i < 9; ++i)
+        for(int i = 0; i < R * R; ++i)
             dst[int64_t{i} * a.icpg] = o[i];
     }
 }
@@ -586,97 +593,94 @@ dim3 TileGrid(int tiles, int channels)
     return dim3(x, y, 1);
 }
 
+/// Calls f(TileOf<m, r>{}) for the tile of `a` (the kernels' template arguments).
+template <int M_, int R_>
+struct TileOf
+{
+    static constexpr int M = M_, R = R_;
+};
+
+template <class F>
+void WithTile(const WinogradKArgs& a, F&& f)
+{
+    if(a.r == 5)
+    {
+        if(a.m == 4)
+            f(TileOf<4, 5>{});
+        else
+            f(TileOf<3, 5>{});
+    }
+    else if(a.m == 4)
+        f(TileOf<4, 3>{});
+    else
+        f(TileOf<2, 3>{});
+}
+
+unsigned FilterBlocks(const WinogradKArgs& a)
+{
+    return static_cast<unsigned>((int64_t{a.oc} * a.icpg + kWinoThreads - 1) / kWinoThreads);
+}
+
 } // namespace
 
 void LaunchWinogradInputTransform(const WinogradKArgs& a, void* stream, const float* in, float* v)
 {
-    if(a.nhwc)
-    {
-        const unsigned blocks = FlatBlocks(int64_t{a.splits} * a.part * a.ic);
-        if(a.m == 4)
-            WinoInputNhwc<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, in, v);
+    WithTile(a, [&](auto t) {
+        using T = decltype(t);
+        if(a.nhwc)
+            WinoInputNhwc<T::M, T::R><<<FlatBlocks(int64_t{a.splits} * a.part * a.ic), kWinoThreads, 0,
+                                        ToStream(stream)>>>(a, in, v);
         else
-            WinoInputNhwc<2><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, in, v);
-        return;
-    }
-    const dim3 grid = TileGrid(a.splits * a.part, a.ic);
-    if(a.m == 4)
-        WinoInput<4><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, in, v);
-    else
-        WinoInput<2><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, in, v);
+            WinoInput<T::M, T::R><<<TileGrid(a.splits * a.part, a.ic), kWinoThreads, 0, ToStream(stream)>>>(a, in, v);
+    });
 }
 
 void LaunchWinogradFilterTransform(const WinogradKArgs& a, void* stream, const float* w, float* u)
 {
-    const int total = a.oc * a.icpg;
-    const unsigned blocks = static_cast<unsigned>((total + kWinoThreads - 1) / kWinoThreads);
-    if(a.nhwc)
-    {
-        if(a.m == 4)
-            WinoFilterNhwc<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, w, u);
+    WithTile(a, [&](auto t) {
+        using T = decltype(t);
+        if(a.nhwc)
+            WinoFilterNhwc<T::M, T::R><<<FilterBlocks(a), kWinoThreads, 0, ToStream(stream)>>>(a, w, u);
         else
-            WinoFilterNhwc<2><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, w, u);
-        return;
-    }
-    if(a.m == 4)
-        WinoFilter<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, w, u);
-    else
-        WinoFilter<2><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, w, u);
+            WinoFilter<T::M, T::R><<<FilterBlocks(a), kWinoThreads, 0, ToStream(stream)>>>(a, w, u);
+    });
 }
 
 void LaunchWinogradOutputTransform(const WinogradKArgs& a, void* stream, const float* mprod, float* out)
 {
-    if(a.nhwc)
-    {
-        const unsigned blocks = FlatBlocks(int64_t{a.tiles} * a.oc);
-        if(a.m == 4)
-            WinoOutputNhwc<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, mprod, out);
+    const bool vec = (a.m == 2 || a.m == 4) && a.ow % a.m == 0 &&
+                     reinterpret_cast<uintptr_t>(out) % (sizeof(float) * a.m) == 0;
+    WithTile(a, [&](auto t) {
+        using T = decltype(t);
+        if(a.nhwc)
+            WinoOutputNhwc<T::M, T::R><<<FlatBlocks(int64_t{a.tiles} * a.oc), kWinoThreads, 0, ToStream(stream)>>>(
+                a, mprod, out);
         else
-            WinoOutputNhwc<2><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, mprod, out);
-        return;
-    }
-    const dim3 grid = TileGrid(a.tiles, a.oc);
-    const bool vec = a.ow % a.m == 0 && reinterpret_cast<uintptr_t>(out) % (sizeof(float) * a.m) == 0;
-    if(a.m == 4)
-        WinoOutput<4><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, mprod, out, vec);
-    else
-        WinoOutput<2><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, mprod, out, vec);
+            WinoOutput<T::M, T::R><<<TileGrid(a.tiles, a.oc), kWinoThreads, 0, ToStream(stream)>>>(a, mprod, out, vec);
+    });
 }
 
 void LaunchWinogradDyTransform(const WinogradKArgs& a, void* stream, const float* dy, float* d)
 {
-    if(a.nhwc)
-    {
-        const unsigned blocks = FlatBlocks(int64_t{a.splits} * a.part * a.oc);
-        if(a.m == 4)
-            WinoDyNhwc<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, dy, d);
+    WithTile(a, [&](auto t) {
+        using T = decltype(t);
+        if(a.nhwc)
+            WinoDyNhwc<T::M, T::R><<<FlatBlocks(int64_t{a.splits} * a.part * a.oc), kWinoThreads, 0,
+                                     ToStream(stream)>>>(a, dy, d);
         else
-            WinoDyNhwc<2><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, dy, d);
-        return;
-    }
-    const dim3 grid = TileGrid(a.splits * a.part, a.oc);
-    if(a.m == 4)
-        WinoDy<4><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, dy, d);
-    else
-        WinoDy<2><<<grid, kWinoThreads, 0, ToStream(stream)>>>(a, dy, d);
+            WinoDy<T::M, T::R><<<TileGrid(a.splits * a.part, a.oc), kWinoThreads, 0, ToStream(stream)>>>(a, dy, d);
+    });
 }
 
 void LaunchWinogradWeightTransform(const WinogradKArgs& a, void* stream, const float* p, float* dw)
 {
-    const int total = a.oc * a.icpg;
-    const unsigned blocks = static_cast<unsigned>((total + kWinoThreads - 1) / kWinoThreads);
-    if(a.nhwc)
-    {
-        if(a.m == 4)
-            WinoWeightNhwc<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, p, dw);
+    WithTile(a, [&](auto t) {
+        using T = decltype(t);
+        if(a.nhwc)
+            WinoWeightNhwc<T::M, T::R><<<FilterBlocks(a), kWinoThreads, 0, ToStream(stream)>>>(a, p, dw);
         else
-            WinoWeightNhwc<2><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, p, dw);
-        return;
-    }
-    if(a.m == 4)
-        WinoWeight<4><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, p, dw);
-    else
-        WinoWeight<2><<<blocks, kWinoThreads, 0, ToStream(stream)>>>(a, p, dw);
+            WinoWeight<T::M, T::R><<<FilterBlocks(a), kWinoThreads, 0, ToStream(stream)>>>(a, p, dw);
+    });
 }
 
 } // namespace miopen::gpu

@@ -1,12 +1,13 @@
 // Host entry points of the GPU Winograd transforms (conv_winograd.hip), for the multi-pass
-// Winograd solvers ConvMPBidirectWinograd<4-3> / <2-3> on a GPU handle. Plain C++: the argument
-// struct is built on the host and passed by value.
+// Winograd solvers on a GPU handle (ConvMPBidirectWinograd<m-r>, ConvCpuWinogradWrw<m-3>,
+// ConvWinograd3x3MultipassWrW<5-m>). Plain C++: the argument struct is built on the host and
+// passed by value.
 //
-// The convolution is F(m x m, 3 x 3) over tiles of the output (m = 2 or 4, input tile
-// alpha = m + 2, E = alpha^2 tile elements), in the forward terms of
-// conv/conv_args.hpp's WinogradKArgs: `in` (n, ic, h, w) -> `out` (n, oc, oh, ow), filters (oc, icpg, 3, 3),
-// stride 1, pads of any sign. Backward data is the same with dy as `in`, dx as `out`, and the
-// user's filters (K, C/g, 3, 3) read transposed and flipped (`flip`).
+// The convolution is F(m x m, r x r) over tiles of the output (r = 3: m = 2 or 4; r = 5: m = 4,
+// or 3 for backward weights; input tile alpha = m + r - 1, E = alpha^2 tile elements), in the
+// forward terms of conv/conv_args.hpp's WinogradKArgs: `in` (n, ic, h, w) -> `out` (n, oc, oh, ow),
+// filters (oc, icpg, r, r), stride 1, pads of any sign. Backward data is the same with dy as `in`,
+// dx as `out`, and the user's filters (K, C/g, r, r) read transposed and flipped (`flip`).
 //
 // Workspace layouts (floats), T = n * tiles_h * tiles_w tiles, tile t = (n, th, tw) row-major:
 //   V[e][ic][T]      transformed inputs  B^T d B
@@ -18,10 +19,10 @@
 //   V[e][s][ic][part]   transformed x  (the input transform with splits; forward: one part of T)
 //   D[e][s][oc][part]   transformed dy A dy A^T
 //   P[e][s][oc][icpg]   per part: P = D x V^T (the GEMM, not here)
-// and the weight transform adds the parts in order and applies G^T . G into dw (oc, icpg, 3, 3).
+// and the weight transform adds the parts in order and applies G^T . G into dw (oc, icpg, r, r).
 //
 // Packed channels-last tensors (`nhwc`: in (n, h, w, ic), out (n, oh, ow, oc), filters and dw
-// (oc, 3, 3, icpg)) use channels-last workspaces, so that every transform reads and writes whole
+// (oc, r, r, icpg)) use channels-last workspaces, so that every transform reads and writes whole
 // runs of channels (one thread per (tile, channel), the channel fastest):
 //   V[e][T][ic]      (backward weights V[e][s][part][ic])
 //   U[e][icpg][oc]   the transformed filters transposed: the GEMM's B not transposed

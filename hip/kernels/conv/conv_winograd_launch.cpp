@@ -1,5 +1,5 @@
-// The invoker of the GPU Winograd solvers (ConvMPBidirectWinograd<m-3>, ConvCpuWinogradWrw<m-3> on
-// a GPU handle): the transforms of conv_winograd.hip around strided-batched SGEMMs (sgemm.hip) over
+// The invoker of the GPU Winograd solvers (ConvMPBidirectWinograd<m-r>, ConvCpuWinogradWrw<m-3>,
+// ConvWinograd3x3MultipassWrW<5-m> on a GPU handle): the transforms of conv_winograd.hip around strided-batched SGEMMs (sgemm.hip) over
 // the tile elements, as planned by conv/solver_support/winograd_gpu.cpp (layouts:
 // conv_winograd.hpp).
 #include "conv/conv_gpu.hpp"
@@ -18,7 +18,7 @@ void WrwTileGemms(const gpu::SgemmArgs& s, const WinogradGpuPlan& pl, void* stre
         gpu::LaunchSgemmWith(s, pl.gemm_tile, 1, false, nullptr, stream);
     else
         gpu::LaunchSgemm(s, stream);
-    gpu::CheckLaunch("ConvCpuWinogradWrw (tile-element GEMMs)");
+    gpu::CheckLaunch("Winograd backward weights (tile-element GEMMs)");
 }
 
 } // namespace
@@ -29,19 +29,19 @@ ConvInvoker WinogradInvoker(const Handle& handle, ConvDirection dir, const Winog
     return [h, pl, dir](const ConvArgs& a) {
         const gpu::WinogradKArgs& k = pl.k;
         if(a.workspace == nullptr || a.workspace_size < pl.Bytes())
-            ThrowBadParm("Winograd F(", k.m, "x", k.m, ",3x3) needs ", pl.Bytes(), " bytes of workspace; ",
-                         a.workspace == nullptr ? 0 : a.workspace_size, " given");
+            ThrowBadParm("Winograd F(", k.m, "x", k.m, ",", k.r, "x", k.r, ") needs ", pl.Bytes(),
+                         " bytes of workspace; ", a.workspace == nullptr ? 0 : a.workspace_size, " given");
         float* w0 = static_cast<float*>(a.workspace);
         float* w1 = w0 + pl.f0;
         float* w2 = w1 + pl.f1;
         void* stream = h->Stream();
-        const int e = (k.m + 2) * (k.m + 2);
+        const int e = (k.m + k.r - 1) * (k.m + k.r - 1);
         if(dir == ConvDirection::BackwardWeights)
         {
             gpu::LaunchWinogradInputTransform(k, stream, static_cast<const float*>(a.x), w0);
-            gpu::CheckLaunch("ConvCpuWinogradWrw (x transform)");
+            gpu::CheckLaunch("Winograd backward weights (x transform)");
             gpu::LaunchWinogradDyTransform(k, stream, static_cast<const float*>(a.y), w1);
-            gpu::CheckLaunch("ConvCpuWinogradWrw (dy transform)");
+            gpu::CheckLaunch("Winograd backward weights (dy transform)");
             // Per group and (tile element, part): P[ocpg][icpg] = D[ocpg][part] x V[icpg][part]^T
             // (channels-last: D[part][oc]^T x V[part][ic], neither operand transposed on its way
             // to shared memory).
@@ -84,14 +84,14 @@ ConvInvoker WinogradInvoker(const Handle& handle, ConvDirection dir, const Winog
                 WrwTileGemms(s, pl, stream);
             }
             gpu::LaunchWinogradWeightTransform(k, stream, w2, static_cast<float*>(a.w));
-            gpu::CheckLaunch("ConvCpuWinogradWrw (weight transform)");
+            gpu::CheckLaunch("Winograd backward weights (weight transform)");
             return;
         }
         const bool forward = dir == ConvDirection::Forward;
         gpu::LaunchWinogradInputTransform(k, stream, static_cast<const float*>(forward ? a.x : a.y), w0);
-        gpu::CheckLaunch("ConvMPBidirectWinograd (input transform)");
+        gpu::CheckLaunch("Winograd (input transform)");
         gpu::LaunchWinogradFilterTransform(k, stream, static_cast<const float*>(a.w), w1);
-        gpu::CheckLaunch("ConvMPBidirectWinograd (filter transform)");
+        gpu::CheckLaunch("Winograd (filter transform)");
         // Per group: M_e[ocpg][T] = U_e[ocpg][icpg] x V_e[icpg][T], batched over the tile elements
         // (channels-last: M_e[T][ocpg] = V_e[T][icpg] x U_e[icpg][ocpg]).
         for(int g = 0; g < k.groups; ++g)
@@ -113,7 +113,7 @@ ConvInvoker WinogradInvoker(const Handle& handle, ConvDirection dir, const Winog
                 s.ldc = k.oc;
                 s.stride_c = static_cast<int64_t>(k.tiles) * k.oc;
                 gpu::LaunchSgemm(s, stream);
-                gpu::CheckLaunch("ConvMPBidirectWinograd (tile-element GEMMs)");
+                gpu::CheckLaunch("Winograd (tile-element GEMMs)");
                 continue;
             }
             s.m = k.ocpg;
@@ -130,10 +130,10 @@ ConvInvoker WinogradInvoker(const Handle& handle, ConvDirection dir, const Winog
             s.ldc = k.tiles;
             s.stride_c = static_cast<int64_t>(k.oc) * k.tiles;
             gpu::LaunchSgemm(s, stream);
-            gpu::CheckLaunch("ConvMPBidirectWinograd (tile-element GEMMs)");
+            gpu::CheckLaunch("Winograd (tile-element GEMMs)");
         }
         gpu::LaunchWinogradOutputTransform(k, stream, w2, static_cast<float*>(forward ? a.y : a.x));
-        gpu::CheckLaunch("ConvMPBidirectWinograd (output transform)");
+        gpu::CheckLaunch("Winograd (output transform)");
     };
 }
 

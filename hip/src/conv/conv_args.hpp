@@ -34,19 +34,20 @@ struct ConvEpilogueParams
     float act_alpha = 0.0f, act_beta = 0.0f, act_gamma = 0.0f;
 };
 
-/// The GPU Winograd F(m x m, 3 x 3) transforms' view of a problem (kernels/conv/conv_winograd.hpp
+/// The GPU Winograd F(m x m, r x r) transforms' view of a problem (kernels/conv/conv_winograd.hpp
 /// has the layouts), in the forward terms `in` (n, ic, h, w) -> `out` (n, oc, oh, ow).
 struct WinogradKArgs
 {
-    int m;                          // output tile: 2 or 4
+    int m;                          // output tile: 2 or 4 (r = 3); 4, or 3 for backward weights (r = 5)
+    int r;                          // filter: 3 or 5
     int n, ic, oc, groups, icpg, ocpg;
     int h, w, oh, ow;               // `in` and `out` spatial sizes
-    int pad_h, pad_w;               // any sign (backward data: 2 - pad)
+    int pad_h, pad_w;               // any sign (backward data: r - 1 - pad)
     int tiles_h, tiles_w;
     int tiles;                      // T = n * tiles_h * tiles_w
     int splits, part;               // the tiles in `splits` parts of `part` (forward: 1, T)
-    bool flip;                      // filters are the user's (K, C/g, 3, 3): read transposed, flipped
-    bool nhwc;                      // packed channels-last tensors (filters K, 3, 3, C/g) and the
+    bool flip;                      // filters are the user's (K, C/g, r, r): read transposed, flipped
+    bool nhwc;                      // packed channels-last tensors (filters K, r, r, C/g) and the
                                     // channels-last workspace layouts (kernels/conv/conv_winograd.hpp)
 };
 

@@ -28,12 +28,16 @@ const ConvSolver& ConvCpuImplicitGemmWrw();
 const ConvSolver& ConvCpuDirectBlockedFwd();
 const ConvSolver& ConvCpuDirectBlockedBwd();
 const ConvSolver& ConvCpuDirectBlockedWrw();
-// Winograd F(m x m, 3x3) (packed NCHW, 3x3, stride 1): forward and backward data, backward
-// weights; instantiated for <4, 3> and <2, 3>.
+// Winograd F(m x m, r x r) (packed NCHW, or packed NHWC on a GPU; stride 1): forward and backward
+// data for <4, 3>, <2, 3> and <4, 5> (the GPU); backward weights for 3x3 filters, <4, 3> and
+// <2, 3>, and for 5x5 filters on the GPU, MIOpen's <WinoDataH = 5, WinoFilterH = dy's tile>:
+// <5, 4> and <5, 3>.
 template <int WinoDataH, int WinoFilterH>
 const ConvSolver& ConvMPBidirectWinograd();
 template <int WinoDataH, int WinoFilterH>
 const ConvSolver& ConvCpuWinogradWrw();
+template <int WinoDataH, int WinoFilterH>
+const ConvSolver& ConvWinograd3x3MultipassWrW();
 // FFT (packed NCHW, 2-d, filters 4x4 to 64x64, stride 1, one group): forward and backward data.
 const ConvSolver& Fft();
 // Implicit GEMM on the GPU, one solver per direction and row of gpu::kIgemmTiles (conv/conv_args.hpp):

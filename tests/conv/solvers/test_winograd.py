@@ -8,7 +8,9 @@ transforms around strided-batched SGEMMs over the tile elements (hip/kernels/con
 each forced alone (by name, by id through Find, immediate mode and Find 2.0) against PyTorch's
 float64 convolution and its float32 CPU one, outputs poisoned (NaN) so unwritten elements fail;
 where they do not apply and why; MIOPEN_DEBUG_CONV_WINOGRAD=0; the workspace. Skipped without a
-GPU."""
+GPU. The GPU's solvers for 5x5 filters (ConvMPBidirectWinograd<4-5>, id 2041, F(4x4,5x5);
+MIOpen's ConvWinograd3x3MultipassWrW<5-4> and <5-3>, ids 49 and 48) run the same tests with 5x5
+cases, and on a CPU handle say that they are GPU solvers."""
 import numpy as np
 import pytest
 import torch
@@ -37,6 +39,11 @@ ALGO = int(mi.miopenConvolutionAlgoWinograd)
 def c3(n, c, hw, k, pad, groups=1, transpose=False):
     """A 3x3 stride-1 convolution."""
     return Case(n, c, hw, k, (3, 3), pad, (1, 1), (1, 1), groups=groups, transpose=transpose)
+
+
+def c5(n, c, hw, k, pad, groups=1, transpose=False):
+    """A 5x5 stride-1 convolution."""
+    return Case(n, c, hw, k, (5, 5), pad, (1, 1), (1, 1), groups=groups, transpose=transpose)
 
 
 ACCURACY = [
@@ -260,7 +267,20 @@ def test_workspace_query_covers_winograd(handle):
 
 GPU_WINOGRAD = {"ConvMPBidirectWinograd<4-3>": 69, "ConvMPBidirectWinograd<2-3>": 67}
 GPU_WINOGRAD_WRW = {"ConvCpuWinogradWrw<4-3>": 1010, "ConvCpuWinogradWrw<2-3>": 1011}
-GPU_SOLVERS = {FWD: GPU_WINOGRAD, BWD: GPU_WINOGRAD, WRW: GPU_WINOGRAD_WRW}
+GPU_WINOGRAD5 = {"ConvMPBidirectWinograd<4-5>": 2041}
+GPU_WINOGRAD5_WRW = {"ConvWinograd3x3MultipassWrW<5-4>": 49, "ConvWinograd3x3MultipassWrW<5-3>": 48}
+# by filter size, then direction: {name: id}
+GPU_FAMILIES = {3: {FWD: GPU_WINOGRAD, BWD: GPU_WINOGRAD, WRW: GPU_WINOGRAD_WRW},
+                5: {FWD: GPU_WINOGRAD5, BWD: GPU_WINOGRAD5, WRW: GPU_WINOGRAD5_WRW}}
+GPU_SOLVERS = GPU_FAMILIES[3]
+GPU_IDS = {s: i for fam in GPU_FAMILIES.values() for d in fam for s, i in fam[d].items()}
+FILTER = {s: r for r, fam in GPU_FAMILIES.items() for d in fam for s in fam[d]}
+
+
+def cr(r, n, c, hw, k, pad, groups=1):
+    """An r x r stride-1 convolution, pad given for r = 3 (r = 5: one more)."""
+    extra = (r - 3) // 2
+    return Case(n, c, hw, k, (r, r), tuple(q + extra for q in pad), (1, 1), (1, 1), groups=groups)
 FIND2_DIRECTION = {FWD: mi.miopenProblemDirectionForward, BWD: mi.miopenProblemDirectionBackward,
                    WRW: mi.miopenProblemDirectionBackwardWeights}
 
@@ -289,7 +309,26 @@ GPU_ACCURACY = [
     c3(2, 6, (7, 6), 4, (1, 1), transpose=True),    # transposed: canonical backward data is forward
 ]
 
-GPU_FORCED = [(d, s) for d in (FWD, BWD, WRW) for s in GPU_SOLVERS[d]]
+GPU_ACCURACY5 = [
+    c5(1, 3, (7, 7), 2, (2, 2)),                    # batch 1, one 4x4 tile partly outside
+    c5(2, 5, (9, 8), 7, (0, 0)),                    # pad 0; H, W not multiples of the tiles
+    c5(3, 7, (13, 11), 9, (4, 4)),                  # pad 4 (backward data: pad' 0), C and K odd
+    c5(2, 5, (13, 9), 3, (1, 3)),                   # mixed pads
+    c5(2, 8, (11, 10), 6, (2, 0), groups=2),        # groups
+    c5(2, 64, (12, 12), 64, (2, 2), groups=4),
+    c5(2, 6, (6, 5), 4, (5, 6)),                    # pads past the filter: backward data crops
+    c5(1, 4, (5, 5), 5, (0, 0)),                    # a 1x1 output
+    c5(1, 1, (17, 19), 2, (2, 2)),                  # one input channel
+    c5(2, 3, (16, 16), 1, (2, 2)),                  # one output channel
+    c5(2, 64, (28, 28), 64, (2, 2)),                # the 5x5 layer's channels
+    c5(1, 131, (9, 11), 67, (2, 1)),                # channel counts that are multiples of nothing
+    c5(8, 32, (28, 28), 16, (2, 2)),                # backward weights: the tiles in several parts
+    c5(2, 6, (9, 8), 4, (2, 2), transpose=True),    # transposed: canonical backward data is forward
+]
+GPU_CASES = {3: GPU_ACCURACY, 5: GPU_ACCURACY5}
+
+GPU_FORCED = [(d, s) for r in GPU_FAMILIES for d in (FWD, BWD, WRW) for s in GPU_FAMILIES[r][d]]
+GPU_FORCED_CASES = [(d, s, c) for d, s in GPU_FORCED for c in GPU_CASES[FILTER[s]]]
 
 
 def torch_float32(case, direction, x, w, dy):
@@ -304,8 +343,7 @@ def torch_float32(case, direction, x, w, dy):
 
 @requires_gpu
 @pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
-@pytest.mark.parametrize("case", GPU_ACCURACY, ids=str)
-@pytest.mark.parametrize("direction,solver", GPU_FORCED)
+@pytest.mark.parametrize("direction,solver,case", GPU_FORCED_CASES, ids=str)
 def test_forced_solver_matches_torch(gpu_handle, rng, monkeypatch, solver, direction, case):
     monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", solver)
     x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
@@ -318,20 +356,21 @@ def test_forced_solver_matches_torch(gpu_handle, rng, monkeypatch, solver, direc
 @pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
 @pytest.mark.parametrize("direction,solver", GPU_FORCED)
 def test_forced_by_id_through_find(gpu_handle, rng, monkeypatch, direction, solver):
-    case = GPU_ACCURACY[3]
+    case = GPU_CASES[FILTER[solver]][3]
     x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
-    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", str(GPU_SOLVERS[direction][solver]))
+    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", str(GPU_IDS[solver]))
     got = run(gpu_handle, case, direction, x, w, dy)        # Find, then its best (the only one)
     assert rel_l2(got, {FWD: y_ref, BWD: dx_ref, WRW: dw_ref}[direction]) <= TOL
 
 
 @requires_gpu
 @pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
+@pytest.mark.parametrize("r", GPU_FAMILIES)
 @pytest.mark.parametrize("direction", [FWD, BWD, WRW])
-def test_immediate_mode_lists_and_runs_both(gpu_handle, rng, direction):
-    call = Call(c3(2, 16, (12, 10), 24, (1, 1)), direction, rng)
+def test_immediate_mode_lists_and_runs_both(gpu_handle, rng, direction, r):
+    call = Call(cr(r, 2, 16, (12, 10), 24, (1, 1)), direction, rng)
     sols = {s.solution_id: s for s in call.solutions(gpu_handle)}
-    for name, sid in GPU_SOLVERS[direction].items():
+    for name, sid in GPU_FAMILIES[r][direction].items():
         assert sid in sols, name
         assert sols[sid].algorithm == mi.miopenConvolutionAlgoWinograd
         size = call.workspace(gpu_handle, sid)
@@ -348,15 +387,16 @@ def test_immediate_mode_lists_and_runs_both(gpu_handle, rng, direction):
 
 @requires_gpu
 @pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
+@pytest.mark.parametrize("r", GPU_FAMILIES)
 @pytest.mark.parametrize("direction", [FWD, BWD, WRW])
-def test_find2_by_solver_id(gpu_handle, rng, monkeypatch, direction):
-    case = c3(2, 10, (11, 9), 14, (1, 2), groups=2)
+def test_find2_by_solver_id(gpu_handle, rng, monkeypatch, direction, r):
+    case = cr(r, 2, 10, (11, 9), 14, (1, 2), groups=2)
     x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
     problem = mi.createConvProblem(case.conv_desc(), FIND2_DIRECTION[direction])
     X, W, Y = mi.miopenTensorConvolutionX, mi.miopenTensorConvolutionW, mi.miopenTensorConvolutionY
     for role, a in ((X, x), (W, w), (Y, y_ref)):
         mi.setProblemTensorDescriptor(problem, role, desc(a.shape))
-    for name, sid in GPU_SOLVERS[direction].items():
+    for name, sid in GPU_FAMILIES[r][direction].items():
         monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", str(sid))
         found = mi.findSolutions(gpu_handle, problem, None, 16)
         assert [mi.getSolutionSolverId(f) for f in found] == [sid]
@@ -390,11 +430,12 @@ def test_find_offers_winograd_for_3x3_stride_1_on_the_gpu(gpu_handle, rng):
 
 @requires_gpu
 @pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
+@pytest.mark.parametrize("r", GPU_FAMILIES)
 @pytest.mark.parametrize("direction", [FWD, BWD, WRW])
-def test_results_are_bitwise_deterministic_on_the_gpu(gpu_handle, rng, monkeypatch, direction):
-    case = c3(4, 48, (33, 31), 40, (1, 1))
+def test_results_are_bitwise_deterministic_on_the_gpu(gpu_handle, rng, monkeypatch, direction, r):
+    case = cr(r, 4, 48, (33, 31), 40, (1, 1))
     x, w, dy, *_ = reference(case, rng)
-    for solver in GPU_SOLVERS[direction]:
+    for solver in GPU_FAMILIES[r][direction]:
         monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", solver)
         a = run(gpu_handle, case, direction, x, w, dy, algo=ALGO)
         b = run(gpu_handle, case, direction, x, w, dy, algo=ALGO)
@@ -406,12 +447,18 @@ WRW_SPLIT_CASES = [
     c3(3, 7, (13, 11), 9, (2, 2)),            # odd sizes: parts that do not divide the tiles
     c3(2, 8, (11, 10), 6, (2, 0), groups=2),  # groups
 ]
+WRW_SPLIT_CASES5 = [
+    c5(8, 32, (28, 28), 16, (2, 2)),          # 392 (dy in 4x4 tiles) or 800 (3x3) tiles: many parts
+    c5(3, 7, (13, 11), 9, (2, 2)),
+    c5(2, 8, (11, 10), 6, (2, 0), groups=2),
+]
+WRW_SPLIT = ([(s, c) for s in GPU_WINOGRAD_WRW for c in WRW_SPLIT_CASES] +
+             [(s, c) for s in GPU_WINOGRAD5_WRW for c in WRW_SPLIT_CASES5])
 
 
 @requires_gpu
 @pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
-@pytest.mark.parametrize("case", WRW_SPLIT_CASES, ids=str)
-@pytest.mark.parametrize("solver", GPU_WINOGRAD_WRW)
+@pytest.mark.parametrize("solver,case", WRW_SPLIT, ids=str)
 def test_wrw_split_matches_torch(gpu_handle, rng, monkeypatch, solver, case):
     """Backward weights with the tiles' sum split into the parts and the tile-element SGEMM tile
     that the solver picks: matches PyTorch, into a poisoned dw, and repeats bit for bit."""
@@ -441,14 +488,15 @@ def test_alpha_beta_blend_on_the_gpu(gpu_handle, rng, monkeypatch, alpha, beta):
 
 @requires_gpu
 @pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
+@pytest.mark.parametrize("r", GPU_FAMILIES)
 @pytest.mark.parametrize("direction", [FWD, BWD, WRW])
-def test_winograd_switch_removes_them_on_the_gpu(gpu_handle, rng, monkeypatch, direction):
-    call = Call(c3(2, 8, (10, 9), 6, (1, 1)), direction, rng)
-    assert {s.solution_id for s in call.solutions(gpu_handle)} >= set(GPU_SOLVERS[direction].values())
+def test_winograd_switch_removes_them_on_the_gpu(gpu_handle, rng, monkeypatch, direction, r):
+    call = Call(cr(r, 2, 8, (10, 9), 6, (1, 1)), direction, rng)
+    assert {s.solution_id for s in call.solutions(gpu_handle)} >= set(GPU_FAMILIES[r][direction].values())
     monkeypatch.setenv("MIOPEN_DEBUG_CONV_WINOGRAD", "0")
     sols = call.solutions(gpu_handle)
     assert sols and all(s.algorithm != mi.miopenConvolutionAlgoWinograd for s in sols)
-    for sid in GPU_SOLVERS[direction].values():
+    for sid in GPU_FAMILIES[r][direction].values():
         with pytest.raises(mi.BadParmError, match="disabled by MIOPEN_DEBUG_CONV_WINOGRAD=0"):
             call.run(gpu_handle, sid, np.empty(1 << 20, np.uint8), 1 << 20)
 
@@ -474,19 +522,48 @@ def test_workspace_max_excludes_the_larger_one(gpu_handle, rng, monkeypatch):
     assert "exceeds MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_WORKSPACE_MAX" in str(info.value)
 
 
-GPU_NOT_APPLICABLE = [
-    (Case(1, 4, (9, 9), 4, (3, 3), (1, 1), (2, 2), (1, 1)), "needs stride 1"),
-    (Case(1, 4, (9, 9), 4, (5, 5), (2, 2), (1, 1), (1, 1)), "needs a 3x3 filter"),
-    (Case(1, 4, (9, 9), 4, (3, 3), (2, 2), (1, 1), (2, 2)), "needs dilation 1"),
-    (Case(1, 6, (9, 9), 6, (3, 3), (1, 1), (1, 1), (1, 1), groups=6), "depthwise"),
-    (Case(1, 2, (5, 6, 5), 2, (3, 3, 3), (1, 1, 1), (1, 1, 1), (1, 1, 1)), "needs 2 spatial dims"),
-]
+@requires_gpu
+@pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
+def test_mpass_workspace_max_excludes_the_larger_5x5_wrw(gpu_handle, rng, monkeypatch):
+    """MIOPEN_DEBUG_AMD_WINOGRAD_MPASS_WORKSPACE_MAX (MIOpen's cap of its multi-pass backward-weights
+    solvers): ConvWinograd3x3MultipassWrW<5-3> (dy in 3x3 tiles: more of them) does not apply under
+    a cap that <5-4> fits, and says why; the bidirectional cap does not touch them."""
+    case = c5(2, 16, (12, 10), 24, (2, 2))
+    x, w, dy, *_ = reference(case, rng)
+    call = Call(case, WRW, rng)
+    sizes = {s.solution_id: s.workspace_size for s in call.solutions(gpu_handle)}
+    small, big = sorted(GPU_WINOGRAD5_WRW.values(), key=lambda i: sizes[i])
+    assert sizes[small] < sizes[big]
+    monkeypatch.setenv("MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_WORKSPACE_MAX", "1")
+    assert {small, big} <= {s.solution_id for s in call.solutions(gpu_handle)}
+    monkeypatch.setenv("MIOPEN_DEBUG_AMD_WINOGRAD_MPASS_WORKSPACE_MAX", str(sizes[small]))
+    ids = {s.solution_id for s in call.solutions(gpu_handle)}
+    assert small in ids and big not in ids
+    name = next(n for n, i in GPU_WINOGRAD5_WRW.items() if i == big)
+    monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", name)
+    with pytest.raises(mi.BadParmError, match="not applicable") as info:
+        run(gpu_handle, case, WRW, x, w, dy, algo=ALGO)
+    assert "exceeds MIOPEN_DEBUG_AMD_WINOGRAD_MPASS_WORKSPACE_MAX" in str(info.value)
+
+
+def not_applicable(r):
+    other = 5 if r == 3 else 3
+    return [
+        (Case(1, 4, (9, 9), 4, (r, r), (1, 1), (2, 2), (1, 1)), "needs stride 1"),
+        (Case(1, 4, (9, 9), 4, (other, other), (2, 2), (1, 1), (1, 1)), f"needs a {r}x{r} filter"),
+        (Case(1, 4, (9, 9), 4, (1, 1), (0, 0), (1, 1), (1, 1)), f"needs a {r}x{r} filter"),
+        (Case(1, 4, (11, 11), 4, (r, r), (2, 2), (1, 1), (2, 2)), "needs dilation 1"),
+        (Case(1, 6, (9, 9), 6, (r, r), (1, 1), (1, 1), (1, 1), groups=6), "depthwise"),
+        (Case(1, 2, (5, 6, 5), 2, (r, r, r), (1, 1, 1), (1, 1, 1), (1, 1, 1)), "needs 2 spatial dims"),
+    ]
+
+
+GPU_NOT_APPLICABLE = [(d, s, c, why) for d, s in GPU_FORCED for c, why in not_applicable(FILTER[s])]
 
 
 @requires_gpu
 @pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
-@pytest.mark.parametrize("case,reason", GPU_NOT_APPLICABLE, ids=lambda v: str(v) if isinstance(v, Case) else "")
-@pytest.mark.parametrize("direction,solver", GPU_FORCED)
+@pytest.mark.parametrize("direction,solver,case,reason", GPU_NOT_APPLICABLE, ids=str)
 def test_not_applicable_says_why_on_the_gpu(gpu_handle, rng, monkeypatch, solver, direction, case, reason):
     monkeypatch.setenv("MIOPEN_DEBUG_FIND_ONLY_SOLVER", solver)
     x, w, dy, *_ = reference(case, rng)
@@ -512,15 +589,28 @@ NHWC_GPU_ACCURACY = [
     c3(8, 32, (28, 28), 16, (1, 1)),                # backward weights: the tiles in several parts
     c3(2, 6, (7, 6), 4, (1, 1), transpose=True),    # transposed: canonical backward data is forward
 ]
+NHWC_GPU_ACCURACY5 = [
+    c5(1, 3, (7, 7), 2, (2, 2)),
+    c5(3, 7, (13, 11), 9, (4, 4)),
+    c5(2, 5, (13, 9), 3, (1, 3)),
+    c5(2, 8, (11, 10), 6, (2, 0), groups=2),
+    c5(2, 64, (12, 12), 64, (2, 2), groups=4),
+    c5(2, 6, (6, 5), 4, (5, 6)),
+    c5(2, 64, (28, 28), 64, (2, 2)),
+    c5(1, 131, (9, 11), 67, (2, 1)),
+    c5(8, 32, (28, 28), 16, (2, 2)),
+    c5(2, 6, (9, 8), 4, (2, 2), transpose=True),
+]
+NHWC_FORCED_CASES = [(d, s, c) for d, s in GPU_FORCED
+                     for c in (NHWC_GPU_ACCURACY if FILTER[s] == 3 else NHWC_GPU_ACCURACY5)]
 
 
 @requires_gpu
 @pytest.mark.filterwarnings("ignore::miopen_cy.PerformanceWarning")
-@pytest.mark.parametrize("case", NHWC_GPU_ACCURACY, ids=str)
-@pytest.mark.parametrize("direction,solver", GPU_FORCED)
+@pytest.mark.parametrize("direction,solver,case", NHWC_FORCED_CASES, ids=str)
 def test_forced_solver_on_nhwc_matches_torch(gpu_handle, rng, solver, direction, case):
     t = ChannelsLast(case, rng)
-    sid = GPU_SOLVERS[direction][solver]
+    sid = GPU_IDS[solver]
     first = t.run(gpu_handle, direction, sid)
     again = t.run(gpu_handle, direction, sid)
     assert rel_l2(first, t.expected(direction)) <= TOL
@@ -532,3 +622,17 @@ def test_nhwc_is_not_applicable_on_the_cpu(handle, rng, direction, solver):
     t = ChannelsLast(c3(2, 4, (7, 6), 5, (1, 1)), rng)
     with pytest.raises(mi.BadParmError, match="not applicable.*packed NHWC: on the GPU only"):
         t.run(handle, direction, IDS[solver])
+
+
+@pytest.mark.parametrize("direction,solvers", [(FWD, GPU_WINOGRAD5), (BWD, GPU_WINOGRAD5), (WRW, GPU_WINOGRAD5_WRW)])
+def test_5x5_solvers_are_gpu_solvers(handle, rng, direction, solvers):
+    """On a CPU handle the 5x5 Winograd solvers are not offered, and asking for one by id says
+    that it is a GPU solver; nothing is written."""
+    call = Call(c5(2, 4, (9, 8), 6, (2, 2)), direction, rng)
+    offered = {s.solution_id for s in call.solutions(handle)}
+    for name, sid in solvers.items():
+        assert sid not in offered, name
+        out = poisoned(call.expected.shape)
+        with pytest.raises(mi.BadParmError, match="does not apply.*GPU solver"):
+            call.run(handle, sid, np.empty(1 << 20, np.uint8), 1 << 20, out)
+        assert np.isnan(out).all()

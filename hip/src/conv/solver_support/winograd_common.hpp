@@ -1,8 +1,9 @@
-// What the Winograd solvers share (ConvMPBidirectWinograd<m-3> for forward and backward data,
-// ConvCpuWinogradWrw<m-3> for backward weights): applicability (2-d, 3x3, stride 1, dilation 1,
-// packed NCHW, or packed NHWC on a GPU handle; not depthwise), the workspace of the plan, the time estimate and the invoker over
-// cpu/conv/winograd.cpp on a CPU handle (on a GPU handle: winograd_gpu.hpp), and the solver
-// skeleton WinogradSolver<Weights, WinoDataH> that both families' class templates fill in.
+// What the Winograd solvers share (ConvMPBidirectWinograd<m-r> for forward and backward data,
+// ConvCpuWinogradWrw<m-3> and ConvWinograd3x3MultipassWrW<5-m> for backward weights):
+// applicability (2-d, r x r filters, stride 1, dilation 1, packed NCHW, or packed NHWC on a GPU
+// handle; not depthwise; r = 5 on a GPU handle only), the workspace of the plan, the time estimate
+// and the invoker over cpu/conv/winograd.cpp on a CPU handle (on a GPU handle: winograd_gpu.hpp),
+// and the solver skeleton WinogradSolver<Weights, M, R> that the families' class templates fill in.
 #pragma once
 
 #include "conv/conv_geometry.hpp"
@@ -14,6 +15,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <string>
 #include <string_view>
 
 namespace miopen::solvers::winograd {
@@ -34,17 +36,20 @@ inline cpu::WinogradShape ShapeOf(const ConvProblem& p)
 }
 
 /// `weights`: the backward-weights solvers; else the bidirectional (forward, backward data) ones.
-/// `m`: the output tile (2 or 4).
-inline Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p, bool weights, int m)
+/// `m`: the output tile (backward weights: of dy), `r` the filter: F(m x m, r x r).
+inline Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p, bool weights, int m, int r)
 {
     if(weights && !p.IsBackwardWeights())
         return OtherDomain("backward weights only");
     if(!weights && p.IsBackwardWeights())
         return OtherDomain("forward and backward data only");
+    // The CPU kernels are F(m x m, 3 x 3); 5x5 filters have the fft solver there.
+    if(r != 3 && !ctx.handle.IsGpu())
+        return OtherDomain("GPU solver");
     if(p.dims != 2)
         return NotApplicable("needs 2 spatial dims");
-    if(p.filter[0] != 3 || p.filter[1] != 3)
-        return NotApplicable("needs a 3x3 filter");
+    if(p.filter[0] != static_cast<size_t>(r) || p.filter[1] != static_cast<size_t>(r))
+        return NotApplicable("needs a " + std::to_string(r) + "x" + std::to_string(r) + " filter");
     if(p.strides[0] != 1 || p.strides[1] != 1)
         return NotApplicable("needs stride 1");
     if(p.dilations[0] != 1 || p.dilations[1] != 1)
@@ -108,10 +113,11 @@ inline ConvInvoker MakeInvoker(const ConvProblem& p, int m)
     };
 }
 
-/// The body of every Winograd solver: `Weights` the backward-weights family, else the
-/// bidirectional one (forward, backward data); `WinoDataH` the output tile m (2 or 4). The family's
-/// class template gives its name and id.
-template <bool Weights, int WinoDataH>
+/// The body of every Winograd solver: `Weights` the backward-weights families, else the
+/// bidirectional one (forward, backward data); F(M x M, R x R) with M the output tile (backward
+/// weights: dy's tile) and R the filter (3: both devices; 5: the GPU). The family's class
+/// template gives its name and id.
+template <bool Weights, int M, int R>
 class WinogradSolver : public ConvSolver
 {
 public:
@@ -122,24 +128,24 @@ public:
     double EstimateMs(const ConvContext& ctx, const ConvProblem& p) const override
     {
         if(ctx.handle.IsGpu())
-            return winograd_gpu::EstimateMs(ctx.handle, p, WinoDataH);
-        return winograd::EstimateMs(p, WinoDataH);
+            return winograd_gpu::EstimateMs(ctx.handle, p, M);
+        return winograd::EstimateMs(p, M);
     }
     Applicability IsApplicable(const ConvContext& ctx, const ConvProblem& p) const override
     {
-        return winograd::IsApplicable(ctx, p, Weights, WinoDataH);
+        return winograd::IsApplicable(ctx, p, Weights, M, R);
     }
     size_t WorkspaceSize(const ConvContext& ctx, const ConvProblem& p) const override
     {
         if(ctx.handle.IsGpu())
-            return winograd_gpu::WorkspaceSize(ctx.handle, p, WinoDataH);
-        return winograd::WorkspaceSize(p, WinoDataH);
+            return winograd_gpu::WorkspaceSize(ctx.handle, p, M);
+        return winograd::WorkspaceSize(p, M);
     }
     ConvInvoker MakeInvoker(const ConvContext& ctx, const ConvProblem& p) const override
     {
         if(ctx.handle.IsGpu())
-            return winograd_gpu::MakeInvoker(ctx.handle, p, WinoDataH);
-        return winograd::MakeInvoker(p, WinoDataH);
+            return winograd_gpu::MakeInvoker(ctx.handle, p, M);
+        return winograd::MakeInvoker(p, M);
     }
 
 private:

@@ -1,4 +1,5 @@
-// The GPU path of the Winograd solvers: plan, workspace and estimate (see winograd_gpu.hpp); the
+// The GPU path of the Winograd solvers, F(m x m, r x r) with r = 3 or 5: plan, workspace and
+// estimate (see winograd_gpu.hpp); the
 // invoker runs the plan through conv_gpu::WinogradInvoker (hip/kernels/conv/
 // conv_winograd_launch.cpp in GPU builds).
 #include "conv/solver_support/winograd_gpu.hpp"
@@ -23,7 +24,7 @@ namespace {
 struct Plan
 {
     cpu::WinogradShape s;
-    int m, alpha;
+    int m, r, alpha;   // F(m x m, r x r), alpha = m + r - 1
     long tiles_h, tiles_w, tiles;
     long splits, part;
     int gemm_tile;   // backward weights on the GPU: the SGEMM tile (ChooseWrw)
@@ -81,7 +82,8 @@ Plan PlanOf(const Handle& handle, const ConvProblem& p, int m)
            : p.IsBackwardData() ? cpu::WinogradShape::BackwardData(g)
                                 : cpu::WinogradShape::BackwardWeights(g);
     pl.m = m;
-    pl.alpha = m + 2;
+    pl.r = static_cast<int>(p.filter[0]);
+    pl.alpha = m + pl.r - 1;
     pl.tiles_h = (pl.s.oh + m - 1) / m;
     pl.tiles_w = (pl.s.ow + m - 1) / m;
     pl.tiles = pl.s.n * pl.tiles_h * pl.tiles_w;
@@ -122,12 +124,16 @@ Applicability IsApplicable(const Handle& handle, const ConvProblem& p, int m)
     if(sizeof(float) * e * tiles * std::max(pl.s.ic, pl.s.oc) >= 2147483648.0 ||
        sizeof(float) * e * pl.s.oc * pl.s.icpg * pl.splits >= 2147483648.0)
         return NotApplicable("a transformed tensor would take 2^31 bytes or more");
-    if(!p.IsBackwardWeights())
+    // MIOpen's workspace caps: its bidirectional solvers' and its multi-pass backward-weights
+    // solvers' (ConvWinograd3x3MultipassWrW, our 5x5 ones); ConvCpuWinogradWrw has none.
+    const char* cap = !p.IsBackwardWeights() ? "MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_WORKSPACE_MAX"
+                      : pl.r == 5            ? "MIOPEN_DEBUG_AMD_WINOGRAD_MPASS_WORKSPACE_MAX"
+                                             : nullptr;
+    if(cap != nullptr)
     {
-        const long limit = env::Integer("MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_WORKSPACE_MAX", 0);
+        const long limit = env::Integer(cap, 0);
         if(limit > 0 && pl.Bytes() > static_cast<size_t>(limit))
-            return NotApplicable("workspace of " + std::to_string(pl.Bytes()) +
-                                 " bytes exceeds MIOPEN_DEBUG_AMD_MP_BD_WINOGRAD_WORKSPACE_MAX=" +
+            return NotApplicable("workspace of " + std::to_string(pl.Bytes()) + " bytes exceeds " + cap + "=" +
                                  std::to_string(limit));
     }
     return Applicable();
@@ -153,6 +159,7 @@ ConvInvoker MakeInvoker(const Handle& handle, const ConvProblem& p, int m)
     conv_gpu::WinogradGpuPlan plan;
     gpu::WinogradKArgs& k = plan.k;
     k.m = m;
+    k.r = pl.r;
     k.n = static_cast<int>(pl.s.n);
     k.ic = static_cast<int>(pl.s.ic);
     k.oc = static_cast<int>(pl.s.oc);

@@ -19,11 +19,11 @@ namespace miopen::solvers {
 namespace {
 
 template <int WinoDataH, int WinoFilterH>
-struct ConvCpuWinogradWrwSolver final : winograd::WinogradSolver<true, WinoDataH>
+struct ConvCpuWinogradWrwSolver final : winograd::WinogradSolver<true, WinoDataH, WinoFilterH>
 {
     static_assert(WinoFilterH == 3 && (WinoDataH == 2 || WinoDataH == 4), "F(2x2,3x3) and F(4x4,3x3) only");
     ConvCpuWinogradWrwSolver()   // names and ids are find-db keys: never change
-        : winograd::WinogradSolver<true, WinoDataH>(WinoDataH == 4 ? "ConvCpuWinogradWrw<4-3>" : "ConvCpuWinogradWrw<2-3>",
+        : winograd::WinogradSolver<true, WinoDataH, WinoFilterH>(WinoDataH == 4 ? "ConvCpuWinogradWrw<4-3>" : "ConvCpuWinogradWrw<2-3>",
                                                    WinoDataH == 4 ? 1010 : 1011)
     {
     }

@@ -4,7 +4,12 @@
 // with workspace). <4-3> is the main Winograd solver: 4x fewer multiplications than direct (36 per
 // 4x4 output tile instead of 144); <2-3> the more accurate one: 2.25x fewer (16 per 2x2 output
 // tile instead of 36), smaller transform coefficients.
-// Applies to 2-d 3x3 filters, stride 1, dilation 1, any pads, groups (not depthwise), packed NCHW.
+// <4-5> (ours, miopen_cy id 2041; MIOpen's class template has 3x3 filters only): F(4x4,5x5) on the
+// GPU, 6.25x fewer multiplications than direct (64 per 4x4 output tile instead of 400), with the
+// points of F(6x6,3x3) (0, +-1, +-2, +-1/2; tools/winograd_tiles.py derives the transforms). The
+// CPU serves 5x5 filters with the fft solver.
+// Applies to 2-d r x r filters, stride 1, dilation 1, any pads, groups (not depthwise), packed NCHW
+// (packed NHWC on the GPU).
 // On a GPU handle: transforms in hip/kernels/conv/conv_winograd.hip around strided-batched SGEMMs
 // (solver_support/winograd_gpu.hpp, kernels/conv/conv_winograd_launch.cpp; workspace: the whole batch's transformed inputs, filters and products).
 // Kernel: cpu/conv/winograd.cpp (GEMMs on OpenBLAS). Workspace: one chunk of transformed inputs
@@ -20,14 +25,16 @@ namespace miopen::solvers {
 namespace {
 
 template <int WinoDataH, int WinoFilterH>
-struct ConvMPBidirectWinogradSolver final : winograd::WinogradSolver<false, WinoDataH>
+struct ConvMPBidirectWinogradSolver final : winograd::WinogradSolver<false, WinoDataH, WinoFilterH>
 {
-    static_assert(WinoFilterH == 3 && (WinoDataH == 2 || WinoDataH == 4), "F(2x2,3x3) and F(4x4,3x3) only");
-    ConvMPBidirectWinogradSolver()   // names and ids are find-db keys: never change
-        : winograd::WinogradSolver<false, WinoDataH>(WinoDataH == 4 ? "ConvMPBidirectWinograd<4-3>" : "ConvMPBidirectWinograd<2-3>",
-                                                   WinoDataH == 4 ? 69 : 67)
-    {
-    }
+    static_assert((WinoFilterH == 3 && (WinoDataH == 2 || WinoDataH == 4)) || (WinoFilterH == 5 && WinoDataH == 4),
+                  "F(2x2,3x3), F(4x4,3x3) and F(4x4,5x5) only");
+    static constexpr std::string_view kName = WinoFilterH == 5 ? "ConvMPBidirectWinograd<4-5>"
+                                              : WinoDataH == 4 ? "ConvMPBidirectWinograd<4-3>"
+                                                               : "ConvMPBidirectWinograd<2-3>";
+    static constexpr uint64_t kId = WinoFilterH == 5 ? 2041 : WinoDataH == 4 ? 69 : 67;
+    // names and ids are find-db keys: never change
+    ConvMPBidirectWinogradSolver() : winograd::WinogradSolver<false, WinoDataH, WinoFilterH>(kName, kId) {}
 };
 
 } // namespace
@@ -41,5 +48,6 @@ const ConvSolver& ConvMPBidirectWinograd()
 
 template const ConvSolver& ConvMPBidirectWinograd<4, 3>();
 template const ConvSolver& ConvMPBidirectWinograd<2, 3>();
+template const ConvSolver& ConvMPBidirectWinograd<4, 5>();
 
 } // namespace miopen::solvers

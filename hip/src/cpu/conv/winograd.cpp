@@ -604,8 +604,8 @@ WinogradShape WinogradShape::BackwardWeights(const ConvGeometry& g)
 
 WinogradShape WinogradShape::BackwardData(const ConvGeometry& g)
 {
-    return {g.n, g.k, g.c, g.g, g.kpg, g.cpg, g.out[1], g.out[2], g.in[1], g.in[2], 2 - g.pad[1], 2 - g.pad[2],
-            WinogradDirection::BackwardData};
+    return {g.n, g.k, g.c, g.g, g.kpg, g.cpg, g.out[1], g.out[2], g.in[1], g.in[2], g.fil[1] - 1 - g.pad[1],
+            g.fil[2] - 1 - g.pad[2], WinogradDirection::BackwardData};
 }
 
 WinogradPlan MakeWinogradPlan(const WinogradShape& s, int m, size_t chunk_bytes, size_t cache_bytes)

@@ -32,7 +32,8 @@ struct WinogradShape
     WinogradDirection dir;
 
     static WinogradShape Forward(const ConvGeometry& g);
-    /// dx = the forward convolution of dy with the flipped, transposed filters, pad' = 2 - pad.
+    /// dx = the forward convolution of dy with the flipped, transposed r x r filters,
+    /// pad' = r - 1 - pad (the CPU kernels: r = 3).
     static WinogradShape BackwardData(const ConvGeometry& g);
     /// The forward shape; `in` is x and `out` is dy.
     static WinogradShape BackwardWeights(const ConvGeometry& g);
