@@ -88,7 +88,7 @@ def render(data, plot_path, results_dir):
         lines += [f"**{data['note']}.**", ""]
     lines += [f"- Command: `{data['command']}`",
               f"- Device: {data['device_name']}; peer: {data['peer']}; miopen_cy {data['miopen_cy']}; "
-              f"{data['date']}; {data['stat']} runs per side"]
+              f"{data['date']}; {data['stat']}{' per side' if 'runs' in data['stat'] else ' runs per side'}"]
     lines += [f"- {line}" for line in data["summary"]]
     lines.append("")
     if plot_path:
