@@ -3,6 +3,8 @@ pads, strides, dilations, groups (depthwise too) and transposed convolution, aga
 reference (miopen_cy.reference.conv, itself checked against PyTorch in
 tests/conv/solvers/test_fft.py); every solver forced alone; alpha/beta; strided tensors; bad
 inputs."""
+import zlib
+
 import numpy as np
 import pytest
 import torch
@@ -10,7 +12,7 @@ from hypothesis import assume, given, settings, strategies as st
 
 import miopen_cy as mi
 from support.buffers import Strided, desc, poisoned, rel_l2
-from support.conv import BWD, CASES, FWD, TOL, WRW, Case, is_gpu, reference, run
+from support.conv import BWD, CASES, FWD, TOL, WRW, Case, is_gpu, magnitudes, reference, rel_to_terms, run
 
 
 @pytest.mark.parametrize("case", CASES, ids=str)
@@ -196,11 +198,14 @@ def test_hypothesis_geometries_all_directions(data):
                    for i, s, p, d, f, a in zip(spatial, stride, pad, dil, filt, adj)))
     case = Case(data.draw(st.integers(1, 2)), cpg * groups, spatial, kpg * groups, filt, pad, stride, dil,
                 groups=groups, transpose=transpose, adj=adj)
-    rng = np.random.default_rng(abs(hash(str(case))) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(str(case).encode()))
     x, w, dy, y_ref, dx_ref, dw_ref = reference(case, rng)
+    # These geometries reach outputs that are sums of a few cancelling products (dw of a 1x1
+    # filter over a 5x6 image is one sum of 30): the error is measured against the products' sizes.
+    y_mag, dx_mag, dw_mag = magnitudes(case, x, w, dy)
     handle = mi.Handle(device="cpu")
-    for direction, expect in ((FWD, y_ref), (BWD, dx_ref), (WRW, dw_ref)):
-        assert rel_l2(run(handle, case, direction, x, w, dy), expect) <= TOL, (str(case), direction)
+    for direction, expect, mag in ((FWD, y_ref, y_mag), (BWD, dx_ref, dx_mag), (WRW, dw_ref, dw_mag)):
+        assert rel_to_terms(run(handle, case, direction, x, w, dy), expect, mag) <= TOL, (str(case), direction)
 
 
 # ---- descriptor API ------------------------------------------------------------------------------
