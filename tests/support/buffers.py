@@ -5,13 +5,14 @@ import numpy as np
 import miopen_cy as mi
 
 
-def rel_l2(actual, expected):
-    """Relative L2 error, computed in float64. NaN anywhere gives inf."""
+def rel_l2(actual, expected, scale=None):
+    """Relative L2 error, computed in float64: relative to `expected`, or to `scale` where given
+    (e.g. support.conv.magnitudes: the sizes of the terms each output sums). NaN anywhere gives inf."""
     a = np.asarray(actual, dtype=np.float64)
     e = np.asarray(expected, dtype=np.float64)
     if not np.all(np.isfinite(a)):
         return np.inf
-    denom = np.linalg.norm(e.ravel())
+    denom = np.linalg.norm(np.asarray(e if scale is None else scale, dtype=np.float64).ravel())
     num = np.linalg.norm((a - e).ravel())
     return num / denom if denom > 0 else num
 

@@ -18,18 +18,11 @@ TOL = 1e-5
 def magnitudes(case, x, w, dy):
     """The float64 y, dx, dw of |x|, |w|, |dy|: each output's sum of the sizes of the products it
     adds, the scale of its float32 rounding error. Where the products cancel (a 1x1 filter over a
-    short image: dw is one sum of a few products), the result itself can be far smaller."""
+    short image: dw is one sum of a few products), the result itself can be far smaller; pass
+    them as rel_l2's `scale`."""
     return directions(np.abs(x), np.abs(w), np.abs(dy), case.pad, case.stride, case.dil, case.groups,
                       case.transpose, case.adj)
 
-
-def rel_to_terms(actual, expected, magnitude):
-    """The L2 error of `actual` relative to the magnitudes of the terms (see magnitudes): a bound
-    that cancellation cannot inflate, and no looser than rel_l2 where nothing cancels."""
-    a = np.asarray(actual, dtype=np.float64)
-    if not np.all(np.isfinite(a)):
-        return np.inf
-    return np.linalg.norm((a - expected).ravel()) / max(np.linalg.norm(np.asarray(magnitude).ravel()), 1e-300)
 
 
 def driver_tolerance(dt, direction, igemm=False):
