@@ -185,12 +185,45 @@ def test_rnn_without_states(handle, rng, mode):
               with_dhy=False)
 
 
+# How a GPU runs fp16 / bf16 products: on tensor cores from 16-bit operand copies (where the GPU
+# has them), or staged through fp32 on the SGEMM (a GPU without them; the test hook forces it).
+# The CPU has one path, so there both parameters run it.
+PRODUCTS = ["tensor-cores", "fp32-staged"]
+
+
+def _products(monkeypatch, products):
+    if products == "fp32-staged":
+        monkeypatch.setenv("MIOPEN_CY_DEBUG_RNN_FP32_PRODUCTS", "1")
+    else:
+        monkeypatch.delenv("MIOPEN_CY_DEBUG_RNN_FP32_PRODUCTS", raising=False)
+
+
+@pytest.mark.parametrize("products", PRODUCTS)
 @pytest.mark.parametrize("dt", FLOAT_TYPES)
 @pytest.mark.parametrize("mode", ["lstm", "gru"])
-def test_rnn_storage_types(handle, rng, dt, mode):
-    """fp16 / bf16 storage: fp32 arithmetic, one rounding; compared with float64 torch on the
-    same rounded inputs and weights."""
+def test_rnn_storage_types(handle, rng, monkeypatch, dt, mode, products):
+    """fp16 / bf16 storage: fp32 sums; compared with float64 torch on the same rounded inputs
+    and weights."""
+    _products(monkeypatch, products)
     _run_case(handle, rng, mode, 2, False, True, layers=2, batches=[3, 2, 2], dt=dt)
+
+
+@pytest.mark.parametrize("split", [0, 3])
+@pytest.mark.parametrize("dt", [mi.miopenHalf, mi.miopenBFloat16])
+@pytest.mark.parametrize("mode", ["tanh", "lstm", "gru"])
+def test_rnn_tensor_core_tiles(handle, rng, monkeypatch, dt, mode, split):
+    """16-bit products over several 128 x 128 tiles in each dimension (389 packed rows, 512 gate
+    columns; steps of 130 rows), operands in 16-byte chunks (h and the input multiples of 8),
+    reverse steps where sequences start; split 3: the tensor-core GEMM's split over k forced
+    (MIOPEN_CY_DEBUG_GEMM_MMA_SPLIT), its parts added by the gate passes. Not ReLU at this size:
+    among 50000 pre-activations some lie within the 16-bit operands' rounding of 0, where ReLU's
+    derivative flips between 0 and 1 against the float64 reference (an error of order 1 in dx;
+    the emulated GPU test covers ReLU on the tensor-core path at small sizes)."""
+    _products(monkeypatch, "tensor-cores")
+    if split:
+        monkeypatch.setenv("MIOPEN_CY_DEBUG_GEMM_MMA_SPLIT", str(split))
+    _run_case(handle, rng, mode, 2, False, True, layers=2, batches=[130, 130, 129], dt=dt,
+              in_size=16, h=64)
 
 
 def test_rnn_offsets_match_miopen_formula(handle):

@@ -5,14 +5,24 @@
 // (LaunchSgemmSplitK: a 64 x 4096 output is too few tiles for the GPU) with the parts added in
 // order by the gate kernel (rnn.hip; the split's reduction fused into the gate pass); backward
 // the same in reverse (the carried gradient's parts added by the next step's gate pass), dW one
-// GEMM per matrix over all steps. Every intermediate is fp32 in the workspace / reserve space (rnn_args.hpp's
-// layouts, the CPU's); fp16 / bf16 parameters are staged through fp32 in the workspace (Wf) and
-// their dW computed there and rounded once. The index arrays the kernels read (rows of the user's
-// tensors, previous rows, slots, the batch order, final rows) are built on the host and copied
-// into the workspace at the start of each call.
+// GEMM per matrix over all steps. Every intermediate is fp32 in the workspace / reserve space
+// (rnn_args.hpp's layouts, the CPU's), and so is every product's result.
+// fp16 / bf16 storage on a GPU with the matrix instructions: the products run on tensor cores
+// (LaunchGemmMma, split over k the same way), reading the user's 16-bit parameters in place and
+// 16-bit copies of their other operands, which the kernels that produce the fp32 values write
+// beside them (Y and the gate gradients by the gate passes, the gathered x, the initial and
+// previous states, the dropped input): each operand is rounded once, the sums are fp32, as
+// cuDNN's and MIOpen's 16-bit RNNs. dW is summed in fp32 in the workspace (Wf) and rounded once.
+// Elsewhere (an older GPU, or MIOPEN_CY_DEBUG_RNN_FP32_PRODUCTS=1) fp16 / bf16 parameters are
+// staged through fp32 in Wf and the products run on the fp32 SGEMM. The index arrays the kernels
+// read (rows of the user's tensors, previous rows, slots, the batch order, final rows) are built
+// on the host and copied into the workspace at the start of each call.
+#include "core/env.hpp"
 #include "dropout/dropout_args.hpp"
 #include "gemm/sgemm_args.hpp"
+#include "gpu/runtime.hpp"
 #include "kernels/common/launch_common.hpp"
+#include "kernels/gemm/gemm_mma.hpp"
 #include "kernels/rnn/rnn_kernels.hpp"
 #include "rnn/rnn_args.hpp"
 
@@ -104,33 +114,6 @@ Launch Grid(const Handle& h, int64_t work)
     return On(h, D1(GridStrideBlocks(h, work > 0 ? work : 1, kRnnThreads)), D1(kRnnThreads));
 }
 
-/// The SGEMM's arguments of one row-major product C = op(A) op(B).
-SgemmArgs ProductArgs(bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* A,
-                      int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc)
-{
-    SgemmArgs g;
-    g.trans_a = ta;
-    g.trans_b = tb;
-    g.m       = static_cast<int>(m);
-    g.n       = static_cast<int>(n);
-    g.k       = static_cast<int>(k);
-    g.a       = A;
-    g.lda     = lda;
-    g.b       = B;
-    g.ldb     = ldb;
-    g.c       = C;
-    g.ldc     = ldc;
-    return g;
-}
-
-void Gemm(Handle& h, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* A,
-          int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc)
-{
-    if(m <= 0 || n <= 0)
-        return;
-    LaunchSgemm(ProductArgs(ta, tb, m, n, k, A, lda, B, ldb, C, ldc), h.Stream());
-}
-
 /// The split region of the workspace (RnnSpace::Split()): the step products' partial sums.
 struct SplitRoom
 {
@@ -138,34 +121,117 @@ struct SplitRoom
     size_t floats = 0;
 };
 
-/// A per-step product (a small m x n output over a long k) split over k through the workspace's
-/// split region (LaunchSgemmSplitK): reduce: the parts added into C by the split's reduction;
-/// else left in the region for the gate kernel to add (C untouched). Returns the parts (1: C
-/// written directly).
-int StepGemm(Handle& h, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const float* A,
-             int64_t lda, const float* B, int64_t ldb, float* C, int64_t ldc, const SplitRoom& room,
-             bool reduce)
+/// A product's operand, row-major with rows ld apart: fp32 (f) for the SGEMM, or its 16-bit
+/// copy (t, the storage type's bits) for the tensor cores.
+struct Mat
 {
-    if(m <= 0 || n <= 0)
-        return 1;
-    return LaunchSgemmSplitK(ProductArgs(ta, tb, m, n, k, A, lda, B, ldb, C, ldc), room.p,
-                             room.floats, reduce, h.Stream());
+    const float* f = nullptr;
+    const void* t  = nullptr;
+    int64_t ld     = 0;
+};
+
+/// How this call runs its products (TensorCores: on the tensor cores, from the operands' 16-bit
+/// copies; else the fp32 SGEMM).
+struct Products
+{
+    bool mma  = false;
+    bool bf16 = false;
+
+    /// C = op(A) op(B) (C fp32, m x n, row stride ldc). With a room: split over k through it
+    /// (LaunchSgemmSplitK / LaunchGemmMma), the parts added into C (reduce) or left in the room
+    /// for the gate kernel; returns the parts (1: C written directly).
+    int Run(Handle& h, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const Mat& A, const Mat& B,
+            float* C, int64_t ldc, const SplitRoom* room = nullptr, bool reduce = true) const
+    {
+        if(m <= 0 || n <= 0)
+            return 1;
+        float* const ws     = room != nullptr ? room->p : nullptr;
+        const size_t floats = room != nullptr ? room->floats : 0;
+        if(mma)
+        {
+            GemmMmaArgs g;
+            g.trans_a = ta;
+            g.trans_b = tb;
+            g.bf16    = bf16;
+            g.m       = static_cast<int>(m);
+            g.n       = static_cast<int>(n);
+            g.k       = static_cast<int>(k);
+            g.a       = A.t;
+            g.lda     = A.ld;
+            g.b       = B.t;
+            g.ldb     = B.ld;
+            g.c       = C;
+            g.ldc     = ldc;
+            return LaunchGemmMma(g, ws, floats, reduce, h.Stream());
+        }
+        SgemmArgs g;
+        g.trans_a = ta;
+        g.trans_b = tb;
+        g.m       = static_cast<int>(m);
+        g.n       = static_cast<int>(n);
+        g.k       = static_cast<int>(k);
+        g.a       = A.f;
+        g.lda     = A.ld;
+        g.b       = B.f;
+        g.ldb     = B.ld;
+        g.c       = C;
+        g.ldc     = ldc;
+        if(room == nullptr)
+        {
+            LaunchSgemm(g, h.Stream());
+            return 1;
+        }
+        return LaunchSgemmSplitK(g, ws, floats, reduce, h.Stream());
+    }
+};
+
+/// fp16 / bf16 storage on a GPU whose architecture has the matrix instructions runs the products
+/// on tensor cores, unless the test hook MIOPEN_CY_DEBUG_RNN_FP32_PRODUCTS=1 asks for the fp32
+/// staging (the path of GPUs without them).
+template <class T>
+Products ProductsFor(const Handle& h)
+{
+    Products p;
+    if constexpr(!std::is_same_v<T, float>)
+    {
+        p.bf16 = std::is_same_v<T, BFloat16>;
+        p.mma  = !env::IsSet("MIOPEN_CY_DEBUG_RNN_FP32_PRODUCTS") &&
+                MmaArchWhyNot(ArchName(h.Ordinal())).empty();
+    }
+    return p;
 }
 
-/// The parameters as fp32: w itself for fp32, else converted into the workspace's Wf.
+/// The parameters as fp32: w itself for fp32, else converted into the workspace's Wf (only the
+/// biases when the products read the 16-bit weights in place).
 template <class T>
-const float* WeightsF(Handle& h, const RnnArgs& a, const T* w, float* ws)
+const float* WeightsF(Handle& h, const RnnArgs& a, const T* w, float* ws, const Products& pr)
 {
     if constexpr(std::is_same_v<T, float>)
         return w;
     else
     {
         float* wf     = ws + a.sp.Wf();
-        const auto n  = static_cast<int64_t>(a.s.ParamCount());
-        LaunchRnnToFloat<T>(Grid(h, n), w, n, wf);
-        CheckLaunch("miopenRNN (parameters to fp32)");
+        const auto n0 = pr.mma ? static_cast<int64_t>(a.s.WeightCount()) : int64_t{0};
+        const auto n  = static_cast<int64_t>(a.s.ParamCount()) - n0;
+        if(n > 0)
+        {
+            LaunchRnnToFloat<T>(Grid(h, n), w + n0, n, wf + n0);
+            CheckLaunch("miopenRNN (parameters to fp32)");
+        }
         return wf;
     }
+}
+
+/// A 16-bit copy at `floats` floats into a buffer (null without tensor-core products).
+template <class T>
+T* Copy16(const Products& pr, float* base, size_t floats)
+{
+    return pr.mma ? reinterpret_cast<T*>(base + floats) : nullptr;
+}
+template <class T>
+const T* Copy16(const Products& pr, const float* base, size_t floats)
+{
+    return pr.mma ? reinterpret_cast<const T*>(base + floats) : nullptr;
 }
 
 } // namespace
@@ -180,7 +246,8 @@ void RnnForward(Handle& h, const RnnArgs& a, const T* x, const T* hx, const T* c
     float* ws          = static_cast<float*>(workspace);
     float* store       = a.training ? static_cast<float*>(reserve) : ws;
     const RnnIndex ix  = UploadIndex(h, a, ws);
-    const float* W     = WeightsF(h, a, w, ws);
+    const Products pr  = ProductsFor<T>(h);
+    const float* W     = WeightsF(h, a, w, ws, pr);
     const int64_t N    = static_cast<int64_t>(a.b.rows);
     const int h_ = s.h, nG = s.n_gate, T_ = a.b.steps, ub = a.b.user_batch;
     const int64_t Hb = static_cast<int64_t>(sp.Hb()), Gw = static_cast<int64_t>(s.GateWidth());
@@ -189,7 +256,13 @@ void RnnForward(Handle& h, const RnnArgs& a, const T* x, const T* hx, const T* c
     float* hinit = ws + sp.StepH();
     float* cinit = hinit + size_t(ub) * h_;
     const SplitRoom room{ws + sp.Split(), sp.SplitFloats()};
-    LaunchRnnGather<T>(Grid(h, N * s.in), x, s.in, ix.io_row, N, X);
+    // the 16-bit copies (tensor-core products only; null otherwise)
+    T* XH     = Copy16<T>(pr, ws, sp.XH());
+    T* HinitH = Copy16<T>(pr, ws, sp.HinitH());
+    if(!pr.mma || s.skip)
+        LaunchRnnGather<T, float>(Grid(h, N * s.in), x, s.in, ix.io_row, N, X);
+    if(pr.mma)
+        LaunchRnnGather<T, T>(Grid(h, N * s.in), x, s.in, ix.io_row, N, XH);
     const bool drop = a.training && sp.dropout && s.layers > 1;
     if(drop)
     {
@@ -207,10 +280,12 @@ void RnnForward(Handle& h, const RnnArgs& a, const T* x, const T* hx, const T* c
     for(int l = 0; l < s.layers; ++l)
     {
         const float* Lin = X;
+        const T* LinH    = XH;
         const int in_w   = s.InWidth(l);
         if(l > 0)
         {
-            Lin = store + sp.Y(l - 1);
+            Lin  = store + sp.Y(l - 1);
+            LinH = Copy16<T>(pr, store, sp.YH(l - 1));
             if(drop)
             {
                 DropoutArgs da;
@@ -225,28 +300,35 @@ void RnnForward(Handle& h, const RnnArgs& a, const T* x, const T* hx, const T* c
                 auto* mask = reinterpret_cast<uint8_t*>(reserve) + sp.MaskByte(l);
                 Dropout<float>(h, da, Lin, store + sp.DropIn(l), mask, ix.drop + (l - 1), false,
                                false);
-                Lin = store + sp.DropIn(l);
+                Lin         = store + sp.DropIn(l);
+                T* const dh = Copy16<T>(pr, store, sp.DropInH(l));
+                if(dh != nullptr)
+                    LaunchRnnFromFloat<T>(Grid(h, N * Hb), Lin, N * Hb, dh);
+                LinH = dh;
             }
         }
         float* G = store + sp.Gates(l);
         float* Y = store + sp.Y(l);
         float* E = store + sp.Extra(l);
+        T* YH    = Copy16<T>(pr, store, sp.YH(l));
         if(l == 0 && s.skip)
             LaunchRnnSkipInput(Grid(h, N * Gw), X, N, h_, s.bi * nG, G, Gw);
         else
-            Gemm(h, false, true, N, Gw, s.InLen(l), Lin, in_w, W + s.WinOffset(l), s.InLen(l), G,
-                 Gw);
-        if(s.bias)
-            LaunchRnnAddBias(Grid(h, N * Gw), G, N, Gw, W + s.BinOffset(l), static_cast<int>(Gw));
+            pr.Run(h, false, true, N, Gw, s.InLen(l), Mat{Lin, LinH, in_w},
+                   Mat{W + s.WinOffset(l), w + s.WinOffset(l), s.InLen(l)}, G, Gw);
         CheckLaunch("miopenRNNForward (input)");
         for(int d = 0; d < s.bi; ++d)
         {
             const int li      = l * s.bi + d;
-            const float* Whid = W + s.WhidOffset(l, d);
+            const Mat Whid{W + s.WhidOffset(l, d), w + s.WhidOffset(l, d), h_};
+            // the biases, added by the gate passes (the input's too: no pass of its own over G)
+            const float* bin  = s.bias ? W + s.BinOffset(l) + size_t(d) * nG * h_ : nullptr;
             const float* bhid = s.bias ? W + s.BhidOffset(l, d) : nullptr;
-            LaunchRnnLoadInit<T>(Grid(h, int64_t(ub) * h_), hx, li, ub, ix.perm, h_, hinit);
+            LaunchRnnLoadInit<T, float>(Grid(h, int64_t(ub) * h_), hx, li, ub, ix.perm, h_, hinit);
+            if(pr.mma)
+                LaunchRnnLoadInit<T, T>(Grid(h, int64_t(ub) * h_), hx, li, ub, ix.perm, h_, HinitH);
             if(nG == 4)
-                LaunchRnnLoadInit<T>(Grid(h, int64_t(ub) * h_), cx, li, ub, ix.perm, h_, cinit);
+                LaunchRnnLoadInit<T, float>(Grid(h, int64_t(ub) * h_), cx, li, ub, ix.perm, h_, cinit);
             for(int step = 0; step < T_; ++step)
             {
                 const int t     = d == 0 ? step : T_ - 1 - step;
@@ -256,17 +338,22 @@ void RnnForward(Handle& h, const RnnArgs& a, const T* x, const T* hx, const T* c
                 // this direction) in Y, then, for the slots that start here, the initial state
                 const int64_t ng_h = int64_t(nG) * h_;
                 int cont           = 0; // slots whose previous state is a row of Y
-                const float* prevY = nullptr;
+                int64_t prev_off   = 0; // its first element in Y
                 if(d == 0 && t > 0)
                 {
-                    cont  = bt;
-                    prevY = Y + static_cast<int64_t>(a.b.off[t - 1]) * Hb + d * h_;
+                    cont     = bt;
+                    prev_off = static_cast<int64_t>(a.b.off[t - 1]) * Hb + d * h_;
                 }
                 else if(d == 1 && t + 1 < T_)
                 {
-                    cont  = a.b.bt[t + 1];
-                    prevY = Y + static_cast<int64_t>(a.b.off[t + 1]) * Hb + d * h_;
+                    cont     = a.b.bt[t + 1];
+                    prev_off = static_cast<int64_t>(a.b.off[t + 1]) * Hb + d * h_;
                 }
+                const Mat prevY{Y + prev_off, YH != nullptr ? YH + prev_off : nullptr, Hb};
+                auto initial = [&](int from) {
+                    return Mat{hinit + int64_t(from) * h_,
+                               HinitH != nullptr ? HinitH + int64_t(from) * h_ : nullptr, h_};
+                };
                 // One product (every slot continues, or none does): split over k with its parts
                 // left for the gate kernel to add (the reduction fused into the gate pass). Two
                 // (a reverse step where sequences start): each split and reduced into R.
@@ -274,23 +361,20 @@ void RnnForward(Handle& h, const RnnArgs& a, const T* x, const T* hx, const T* c
                 const float* Rsum = R;
                 if(cont == bt || cont == 0)
                 {
-                    const float* A    = cont > 0 ? prevY : hinit;
-                    const int64_t lda = cont > 0 ? Hb : h_;
-                    parts = StepGemm(h, false, true, bt, ng_h, h_, A, lda, Whid, h_, R, ng_h, room,
-                                     false);
+                    parts = pr.Run(h, false, true, bt, ng_h, h_, cont > 0 ? prevY : initial(0),
+                                   Whid, R, ng_h, &room, false);
                     if(parts > 1)
                         Rsum = room.p;
                 }
                 else
                 {
-                    StepGemm(h, false, true, cont, ng_h, h_, prevY, Hb, Whid, h_, R, ng_h, room,
-                             true);
-                    StepGemm(h, false, true, bt - cont, ng_h, h_, hinit + int64_t(cont) * h_, h_,
-                             Whid, h_, R + cont * ng_h, ng_h, room, true);
+                    pr.Run(h, false, true, cont, ng_h, h_, prevY, Whid, R, ng_h, &room, true);
+                    pr.Run(h, false, true, bt - cont, ng_h, h_, initial(cont), Whid,
+                           R + cont * ng_h, ng_h, &room, true);
                 }
-                LaunchRnnGateForward(Grid(h, int64_t(bt) * h_), s.mode, h_, bt, r0, G, Gw,
-                                     d * nG * h_, Rsum, parts, int64_t(bt) * ng_h, bhid, Y, E, Hb,
-                                     d * h_, ix.prev[d], hinit, cinit);
+                LaunchRnnGateForward<T>(Grid(h, int64_t(bt) * h_), s.mode, h_, bt, r0, G, Gw,
+                                        d * nG * h_, Rsum, parts, int64_t(bt) * ng_h, bin, bhid,
+                                        Y, E, Hb, d * h_, ix.prev[d], hinit, cinit, YH);
             }
             CheckLaunch("miopenRNNForward (steps)");
             if(hy != nullptr)
@@ -322,13 +406,14 @@ void RnnBackwardData(Handle& h, const RnnArgs& a, const T* dy, const T* dhy, con
     float* ws          = static_cast<float*>(workspace);
     const float* store = static_cast<const float*>(reserve);
     const RnnIndex ix  = UploadIndex(h, a, ws);
-    const float* W     = WeightsF(h, a, w, ws);
+    const Products pr  = ProductsFor<T>(h);
+    const float* W     = WeightsF(h, a, w, ws, pr);
     const int64_t N    = static_cast<int64_t>(a.b.rows);
     const int h_ = s.h, nG = s.n_gate, T_ = a.b.steps, ub = a.b.user_batch, B0 = a.b.B0();
     const int64_t Hb = static_cast<int64_t>(sp.Hb()), Gw = static_cast<int64_t>(s.GateWidth());
     float* dYcur  = ws + sp.DYa();
     float* dYnext = ws + sp.DYb();
-    LaunchRnnGather<T>(Grid(h, N * Hb), dy, static_cast<int>(Hb), ix.io_row, N, dYcur);
+    LaunchRnnGather<T, float>(Grid(h, N * Hb), dy, static_cast<int>(Hb), ix.io_row, N, dYcur);
     float* R     = ws + sp.StepR();
     float* DH    = ws + sp.StepH();
     float* DC    = DH + size_t(ub) * h_;
@@ -336,20 +421,23 @@ void RnnBackwardData(Handle& h, const RnnArgs& a, const T* dy, const T* dhy, con
     float* cinit = hinit + size_t(ub) * h_;
     float* DHD   = cinit + size_t(ub) * h_; // the direct (z) part of GRU's carried gradient
     const SplitRoom room{ws + sp.Split(), sp.SplitFloats()};
+    T* RH = Copy16<T>(pr, ws, sp.RH()); // GRU's step dR, 16-bit
     for(int l = s.layers - 1; l >= 0; --l)
     {
         float* dG       = ws + sp.DG(l);
         float* dRc      = ws + sp.DRc(l);
+        T* dGH          = Copy16<T>(pr, ws, sp.DGH(l)); // dG's 16-bit copy, then dRc's
+        T* dRcH         = dGH != nullptr ? dGH + N * Gw : nullptr;
         const float* Y  = store + sp.Y(l);
         const float* Gs = store + sp.Gates(l);
         const float* E  = store + sp.Extra(l);
         for(int d = 0; d < s.bi; ++d)
         {
             const int li      = l * s.bi + d;
-            const float* Whid = W + s.WhidOffset(l, d);
-            LaunchRnnLoadInit<T>(Grid(h, int64_t(ub) * h_), hx, li, ub, ix.perm, h_, hinit);
+            const Mat Whid{W + s.WhidOffset(l, d), w + s.WhidOffset(l, d), h_};
+            LaunchRnnLoadInit<T, float>(Grid(h, int64_t(ub) * h_), hx, li, ub, ix.perm, h_, hinit);
             if(nG == 4)
-                LaunchRnnLoadInit<T>(Grid(h, int64_t(ub) * h_), cx, li, ub, ix.perm, h_, cinit);
+                LaunchRnnLoadInit<T, float>(Grid(h, int64_t(ub) * h_), cx, li, ub, ix.perm, h_, cinit);
             // slots of length 0 (after the B0 that run): the gradient passes through
             if(ub > B0)
             {
@@ -377,9 +465,11 @@ void RnnBackwardData(Handle& h, const RnnArgs& a, const T* dy, const T* dhy, con
                 if(to > from)
                     LaunchRnnStartSlots<T>(Grid(h, int64_t(to - from) * h_), dhy, dcy, li, ub,
                                            ix.perm, from, to, h_, DH, DHD, DC);
-                LaunchRnnGateBackward(Grid(h, int64_t(bt) * h_), s.mode, h_, bt, r0, Gs, Gw,
-                                      d * nG * h_, Y, E, Hb, d * h_, dYcur, DH, room.p, dh_parts,
-                                      dh_rows, DHD, DC, ix.prev[d], hinit, cinit, dG, dRc, R);
+                LaunchRnnGateBackward<T>(Grid(h, int64_t(bt) * h_), s.mode, h_, bt, r0, Gs, Gw,
+                                         d * nG * h_, Y, E, Hb, d * h_, dYcur, DH, room.p,
+                                         dh_parts, dh_rows, DHD, DC, ix.prev[d], hinit, cinit, dG,
+                                         dRc, R, dGH, nG == 3 ? dRcH : nullptr,
+                                         nG == 3 ? RH : nullptr);
                 int rfrom = 0;
                 if(d == 0)
                     rfrom = t == 0 ? 0 : bt;
@@ -389,10 +479,11 @@ void RnnBackwardData(Handle& h, const RnnArgs& a, const T* dy, const T* dhy, con
                 // k; its parts are left for the next step's gate pass unless slots end here (their
                 // dhx is read from DH) or this is the last step
                 const bool fuse = bt <= rfrom && step + 1 < T_;
-                const float* dA = nG == 3 ? R : dG + r0 * Gw + d * nG * h_;
-                const int64_t lda = nG == 3 ? int64_t(nG) * h_ : Gw;
-                const int parts = StepGemm(h, false, false, bt, h_, int64_t(nG) * h_, dA, lda, Whid,
-                                           h_, DH, h_, room, !fuse);
+                const int64_t gofs = r0 * Gw + d * nG * h_;
+                const Mat dA = nG == 3 ? Mat{R, RH, int64_t(nG) * h_}
+                                       : Mat{dG + gofs, dGH != nullptr ? dGH + gofs : nullptr, Gw};
+                const int parts = pr.Run(h, false, false, bt, h_, int64_t(nG) * h_, dA, Whid, DH,
+                                         h_, &room, !fuse);
                 dh_parts = fuse && parts > 1 ? parts : 0;
                 dh_rows  = dh_parts > 0 ? bt : 0;
                 if(bt > rfrom)
@@ -403,7 +494,8 @@ void RnnBackwardData(Handle& h, const RnnArgs& a, const T* dy, const T* dhy, con
         }
         if(l > 0)
         {
-            Gemm(h, false, false, N, Hb, Gw, dG, Gw, W + s.WinOffset(l), Hb, dYnext, Hb);
+            pr.Run(h, false, false, N, Hb, Gw, Mat{dG, dGH, Gw},
+                   Mat{W + s.WinOffset(l), w + s.WinOffset(l), Hb}, dYnext, Hb);
             if(sp.dropout)
             {
                 const auto* mask = reinterpret_cast<const uint8_t*>(reserve) + sp.MaskByte(l);
@@ -418,7 +510,8 @@ void RnnBackwardData(Handle& h, const RnnArgs& a, const T* dy, const T* dhy, con
             if(s.skip)
                 LaunchRnnSumGates(Grid(h, N * h_), dG, N, h_, s.bi * nG, Gw, DX);
             else
-                Gemm(h, false, false, N, s.in, Gw, dG, Gw, W + s.WinOffset(0), s.in, DX, s.in);
+                pr.Run(h, false, false, N, s.in, Gw, Mat{dG, dGH, Gw},
+                       Mat{W + s.WinOffset(0), w + s.WinOffset(0), s.in}, DX, s.in);
             if(a.io != RnnIoLayout::Packed)
             {
                 const auto n = static_cast<int64_t>(a.IoRows()) * s.in;
@@ -440,6 +533,7 @@ void RnnBackwardWeights(Handle& h, const RnnArgs& a, const T* x, const T* hx, T*
     float* ws          = static_cast<float*>(workspace);
     const float* store = static_cast<const float*>(reserve);
     const RnnIndex ix  = UploadIndex(h, a, ws);
+    const Products pr  = ProductsFor<T>(h);
     const int64_t N    = static_cast<int64_t>(a.b.rows);
     const int h_ = s.h, nG = s.n_gate, ub = a.b.user_batch;
     const int64_t Hb = static_cast<int64_t>(sp.Hb()), Gw = static_cast<int64_t>(s.GateWidth());
@@ -451,33 +545,58 @@ void RnnBackwardWeights(Handle& h, const RnnArgs& a, const T* x, const T* hx, T*
     float* X     = ws + sp.Xin();
     float* HPall = ws + sp.Hprev();
     float* hinit = ws + sp.StepH();
-    LaunchRnnGather<T>(Grid(h, N * s.in), x, s.in, ix.io_row, N, X);
+    // the 16-bit copies (tensor-core products only; null otherwise)
+    T* XH     = Copy16<T>(pr, ws, sp.XH());
+    T* HPH    = Copy16<T>(pr, ws, sp.HPH());
+    T* HinitH = Copy16<T>(pr, ws, sp.HinitH());
+    if(pr.mma)
+        LaunchRnnGather<T, T>(Grid(h, N * s.in), x, s.in, ix.io_row, N, XH);
+    else
+        LaunchRnnGather<T, float>(Grid(h, N * s.in), x, s.in, ix.io_row, N, X);
     for(int l = 0; l < s.layers; ++l)
     {
         const float* Lin = l == 0 ? X : store + (sp.dropout ? sp.DropIn(l) : sp.Y(l - 1));
+        const T* LinH =
+            l == 0 ? XH : Copy16<T>(pr, store, sp.dropout ? sp.DropInH(l) : sp.YH(l - 1));
         const float* dG  = ws + sp.DG(l);
         const float* dRc = ws + sp.DRc(l);
+        const T* dGH     = Copy16<T>(pr, ws, sp.DGH(l));
+        const T* dRcH    = dGH != nullptr ? dGH + N * Gw : nullptr;
         const float* Y   = store + sp.Y(l);
+        const T* YH      = Copy16<T>(pr, store, sp.YH(l));
         if(!(l == 0 && s.skip))
-            Gemm(h, true, false, Gw, s.InLen(l), N, dG, Gw, Lin, s.InWidth(l),
-                 dW + s.WinOffset(l), s.InLen(l));
+            pr.Run(h, true, false, Gw, s.InLen(l), N, Mat{dG, dGH, Gw}, Mat{Lin, LinH, s.InWidth(l)},
+                   dW + s.WinOffset(l), s.InLen(l));
         if(s.bias)
             LaunchRnnColumnSum(ColumnSumGrid(h, Gw), dG, N, Gw, static_cast<int>(Gw),
                                dW + s.BinOffset(l));
         for(int d = 0; d < s.bi; ++d)
         {
             const int li = l * s.bi + d;
-            LaunchRnnLoadInit<T>(Grid(h, int64_t(ub) * h_), hx, li, ub, ix.perm, h_, hinit);
-            LaunchRnnGatherPrev(Grid(h, N * h_), Y, Hb, d * h_, ix.prev[d], ix.slot, hinit, h_, 0,
-                                N, HPall);
+            // the previous state of every row (h_prev of the recurrent product), fp32 or 16-bit
+            if(pr.mma)
+            {
+                LaunchRnnLoadInit<T, T>(Grid(h, int64_t(ub) * h_), hx, li, ub, ix.perm, h_, HinitH);
+                LaunchRnnGatherPrev<T>(Grid(h, N * h_), YH, Hb, d * h_, ix.prev[d], ix.slot, HinitH,
+                                       h_, 0, N, HPH);
+            }
+            else
+            {
+                LaunchRnnLoadInit<T, float>(Grid(h, int64_t(ub) * h_), hx, li, ub, ix.perm, h_, hinit);
+                LaunchRnnGatherPrev<float>(Grid(h, N * h_), Y, Hb, d * h_, ix.prev[d], ix.slot, hinit,
+                                           h_, 0, N, HPall);
+            }
+            const Mat hp{HPall, HPH, h_};
             float* dWh       = dW + s.WhidOffset(l, d);
             const float* dgd = dG + d * nG * h_;
+            const Mat dg{dgd, dGH != nullptr ? dGH + d * nG * h_ : nullptr, Gw};
             float* dbh       = s.bias ? dW + s.BhidOffset(l, d) : nullptr;
             if(nG == 3)
             {
-                Gemm(h, true, false, 2 * h_, h_, N, dgd, Gw, HPall, h_, dWh, h_);
-                Gemm(h, true, false, h_, h_, N, dRc + d * h_, Hb, HPall, h_,
-                     dWh + 2 * size_t(h_) * h_, h_);
+                pr.Run(h, true, false, 2 * h_, h_, N, dg, hp, dWh, h_);
+                pr.Run(h, true, false, h_, h_, N,
+                       Mat{dRc + d * h_, dRcH != nullptr ? dRcH + d * h_ : nullptr, Hb}, hp,
+                       dWh + 2 * size_t(h_) * h_, h_);
                 if(dbh != nullptr)
                 {
                     LaunchRnnColumnSum(ColumnSumGrid(h, 2 * h_), dgd, N, Gw, 2 * h_, dbh);
@@ -487,7 +606,7 @@ void RnnBackwardWeights(Handle& h, const RnnArgs& a, const T* x, const T* hx, T*
             }
             else
             {
-                Gemm(h, true, false, int64_t(nG) * h_, h_, N, dgd, Gw, HPall, h_, dWh, h_);
+                pr.Run(h, true, false, int64_t(nG) * h_, h_, N, dg, hp, dWh, h_);
                 if(dbh != nullptr)
                     LaunchRnnColumnSum(ColumnSumGrid(h, int64_t(nG) * h_), dgd, N, Gw, nG * h_,
                                        dbh);

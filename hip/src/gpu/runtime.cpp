@@ -4,6 +4,7 @@
 #include "core/env.hpp"
 #include "core/errors.hpp"
 
+#include <cstdlib>
 #include <mutex>
 #include <vector>
 
@@ -333,5 +334,19 @@ void CheckLaunch(const char* what)
 }
 
 #endif
+
+std::string MmaArchWhyNot(const std::string& arch)
+{
+    if(arch.rfind("sm_", 0) == 0)
+    {
+        const int cc = std::atoi(arch.c_str() + 3);
+        if(cc >= 80)
+            return "";
+        return arch + " has no mma.sync for fp16/bf16 m16n8k16 (needs sm_80 or later)";
+    }
+    if(arch == "gfx908" || arch == "gfx90a")
+        return "";
+    return arch + " has no MFMA (needs gfx908 or gfx90a)";
+}
 
 } // namespace miopen::gpu

@@ -37,6 +37,9 @@ std::string DeviceName(int ordinal);
 int MultiprocessorCount(int ordinal);
 /// The architecture of GPU `ordinal` as the find-db names it: "sm_90" (NVIDIA), "gfx90a" (AMD).
 std::string ArchName(int ordinal);
+/// Whether an architecture (ArchName's form) has the fp16 / bf16 matrix instructions that the
+/// tensor-core kernels use (kernels/common/mma.hpp): "" where it does, else why not.
+std::string MmaArchWhyNot(const std::string& arch);
 /// The calling thread's current device (0 when the runtime cannot say).
 int CurrentDevice() noexcept;
 

@@ -251,6 +251,7 @@ RnnSpace SpaceOf(const RnnShape& s, size_t rows, size_t b0, bool dropout, miopen
     sp.s       = s;
     sp.dropout = dropout;
     sp.wf      = type == miopenFloat ? 0 : s.ParamCount();
+    sp.ops16   = type != miopenFloat;
     return sp;
 }
 

@@ -110,27 +110,50 @@ enum class RnnIoLayout
 };
 
 /// Offsets (in floats, from the buffer start) of miopen_cy's reserve space and workspace.
-/// Reserve: per layer Y (N x bi h), gates (N x bi nG h, activated), extra (N x ExtraWidth), then
-/// per layer above 0 with dropout the dropped input (N x bi h) and the masks (bytes) last.
+/// Reserve: per layer Y (N x bi h), gates (N x bi nG h, activated), extra (N x ExtraWidth) and,
+/// with 16-bit operands, Y's 16-bit copy; then per layer above 0 with dropout the dropped input
+/// (N x bi h), its 16-bit copies, and the masks (bytes) last.
 /// Workspace: the gate gradients of every layer (N x bi nG h; GRU adds the hidden c~ gradients
-/// N x bi h) from BackwardData for BackwardWeights, or, in forward inference, the reserve's
-/// per-layer blocks; then the scratch.
+/// N x bi h) from BackwardData for BackwardWeights (with 16-bit operands, their 16-bit copies
+/// after them), or, in forward inference, the reserve's per-layer blocks; then the scratch.
+/// 16-bit operands (ops16, fp16 / bf16 storage): the GPU's tensor-core products read 16-bit
+/// copies of their fp32 operands (Y, the dropped input, the gate gradients, the gathered x and
+/// previous states), written beside the fp32 values by the kernels that produce them; each copy
+/// starts on 16 bytes. The CPU leaves them unused.
 struct RnnSpace
 {
     size_t rows = 0, b0 = 0; // packed rows; slots (the user's batch)
     RnnShape s;
     bool dropout = false;
+    bool ops16   = false; // room for 16-bit copies of the products' operands
     size_t wf    = 0; // fp32 parameters kept in the workspace (fp16 / bf16 storage on the GPU)
 
+    /// Floats holding n 16-bit values, a multiple of 16 bytes (0 without ops16).
+    size_t H16(size_t n) const { return ops16 ? (n + 7) / 8 * 4 : 0; }
+    /// o rounded up to 16 bytes where the 16-bit copies need it.
+    size_t Al(size_t o) const { return ops16 ? (o + 3) / 4 * 4 : o; }
     size_t Hb() const { return size_t(s.bi) * s.h; }
-    size_t LayerStore() const { return rows * (Hb() + s.GateWidth() + s.ExtraWidth()); }
+    size_t LayerStore() const
+    {
+        return Al(rows * (Hb() + s.GateWidth() + s.ExtraWidth())) + H16(rows * Hb());
+    }
     size_t Y(int l) const { return l * LayerStore(); }
     size_t Gates(int l) const { return Y(l) + rows * Hb(); }
     size_t Extra(int l) const { return Gates(l) + rows * s.GateWidth(); }
+    /// Y's 16-bit copy (N x bi h, as Y).
+    size_t YH(int l) const { return Y(l) + Al(rows * (Hb() + s.GateWidth() + s.ExtraWidth())); }
     size_t DropIn(int l) const { return s.layers * LayerStore() + size_t(l - 1) * rows * Hb(); }
+    /// The dropped input's 16-bit copy of layer l > 0.
+    size_t DropInH(int l) const
+    {
+        return Al(s.layers * LayerStore() + size_t(s.layers - 1) * rows * Hb()) +
+               size_t(l - 1) * H16(rows * Hb());
+    }
     size_t StoreFloats(bool with_dropout) const
     {
-        return s.layers * LayerStore() + (with_dropout ? size_t(s.layers - 1) * rows * Hb() : 0);
+        if(!with_dropout || s.layers < 2)
+            return s.layers * LayerStore();
+        return ops16 ? DropInH(s.layers) : s.layers * LayerStore() + size_t(s.layers - 1) * rows * Hb();
     }
     size_t MaskByte(int l) const
     {
@@ -144,9 +167,11 @@ struct RnnSpace
     size_t GradWidth() const { return s.GateWidth() + (s.n_gate == 3 ? Hb() : 0); }
     size_t DG(int l) const { return size_t(l) * rows * GradWidth(); }
     size_t DRc(int l) const { return DG(l) + rows * s.GateWidth(); } // GRU: hidden c~ gradient
+    /// The gate gradients' 16-bit copy of layer l (as DG(l): dG, then GRU's c~ gradient).
+    size_t DGH(int l) const { return Al(s.layers * rows * GradWidth()) + size_t(l) * H16(rows * GradWidth()); }
     size_t ScratchStart() const
     {
-        const size_t a = s.layers * rows * GradWidth();
+        const size_t a = DGH(s.layers);
         const size_t b = StoreFloats(false);
         return (a > b ? a : b);
     }
@@ -157,10 +182,16 @@ struct RnnSpace
     size_t Hprev() const { return DYb() + rows * Hb(); }         // N x h
     size_t StepR() const { return Hprev() + rows * s.h; }        // B0 x nG h
     size_t StepH() const { return StepR() + b0 * s.n_gate * s.h; } // 7 x b0 x h
+    // GPU, 16-bit operands: the gathered x (N x XWidth), the previous states of every row (N x
+    // h), the initial state (b0 x h) and GRU's step hidden-side gradient (b0 x nG h), 16-bit.
+    size_t XH() const { return Al(StepH() + 7 * b0 * s.h); }
+    size_t HPH() const { return XH() + H16(rows * XWidth()); }
+    size_t HinitH() const { return HPH() + H16(rows * s.h); }
+    size_t RH() const { return HinitH() + H16(b0 * s.h); }
     // GPU: the fp32 parameters (or dW) of fp16 / bf16 storage, then the index arrays the kernels
     // read (rows of the user's tensors, previous rows per direction, slots, the batch order, the
     // final rows per direction) and the per-layer dropout states. The CPU uses none of them.
-    size_t Wf() const { return StepH() + 7 * b0 * s.h; }
+    size_t Wf() const { return RH() + H16(b0 * s.n_gate * s.h); }
     size_t Index() const { return (Wf() + wf + 3) / 4 * 4; } // 16-byte aligned
     size_t IndexFloats() const
     {

@@ -3,12 +3,16 @@
 // too), copies and dropout replaced by
 // plain loops, against the CPU kernel (cpu/rnn.cpp) on the same arguments: every mode, uni- and
 // bidirectional, skip input, with and without bias, the three layouts with a sequence of length
-// 0, dropout between layers, fp32 / fp16 / bf16. Checks the launcher's bookkeeping (index
-// arrays, slot ranges, buffers) and the kernels' arithmetic without a GPU. Prints one line a case
-// and exits 1 on any mismatch or unwritten output.
+// 0, dropout between layers, fp32 / fp16 / bf16; fp16 / bf16 both ways the GPU runs them: on
+// tensor cores (the products read 16-bit operand copies: the emulated GPU is an sm_90) and staged
+// through fp32 (an sm_75). Checks the launcher's bookkeeping (index arrays, slot ranges, buffers,
+// which copies are written and read) and the kernels' arithmetic without a GPU. Prints one line a
+// case and exits 1 on any mismatch or unwritten output.
+#include "core/env.hpp"
 #include "core/handle.hpp"
 #include "gpu/runtime.hpp"
 #include "gemm/sgemm_args.hpp"
+#include "kernels/gemm/gemm_mma.hpp"
 #include "cpu/blas.hpp"
 #include "cpu/rnn_gemm.hpp"
 #include "dropout/dropout_args.hpp"
@@ -25,7 +29,13 @@
 
 namespace miopen {
 Handle::~Handle() {}
+namespace env {
+bool IsSet(const char*) { return false; }
+} // namespace env
 namespace gpu {
+bool g_mma = true; // whether the emulated GPU has the matrix instructions
+std::string ArchName(int) { return g_mma ? "sm_90" : "sm_75"; }
+std::string MmaArchWhyNot(const std::string& arch) { return arch == "sm_90" ? "" : "no mma.sync"; }
 DeviceScope::DeviceScope(int) {}
 DeviceScope::~DeviceScope() {}
 int MultiprocessorCount(int) { return 1; }
@@ -89,6 +99,52 @@ int LaunchSgemmSplitK(const SgemmArgs& g, float* room, size_t room_floats, bool 
             }
     return parts;
 }
+// The tensor-core GEMM as the device runs it: 16-bit operands, sums in double here, k in 32-wide
+// steps cut into up to 3 parts as the room allows, each part's product in the room, added in part
+// order into C when reduce.
+static float Elem16(const void* p, int64_t i, bool bf16)
+{
+    uint16_t u;
+    std::memcpy(&u, static_cast<const char*>(p) + 2 * i, 2);
+    return bf16 ? ToFloat(BFloat16{u}) : ToFloat(Half{u});
+}
+static void Mma(const GemmMmaArgs& g, int k0, int k1, float* c, int64_t ldc)
+{
+    for(int i = 0; i < g.m; ++i)
+        for(int j = 0; j < g.n; ++j)
+        {
+            double acc = 0;
+            for(int k = k0; k < k1; ++k)
+                acc += double(Elem16(g.a, g.trans_a ? k * g.lda + i : i * g.lda + k, g.bf16)) *
+                       Elem16(g.b, g.trans_b ? j * g.ldb + k : k * g.ldb + j, g.bf16);
+            c[i * ldc + j] = float(acc);
+        }
+}
+int LaunchGemmMma(const GemmMmaArgs& g, float* room, size_t room_floats, bool reduce, void*)
+{
+    if(g.m <= 0 || g.n <= 0) return 1;
+    const size_t out = size_t(g.m) * g.n;
+    const int steps = (g.k + 31) / 32;
+    int parts = int(std::min<size_t>({size_t(3), room == nullptr ? 0 : room_floats / out, size_t(steps)}));
+    if(parts <= 1)
+    {
+        Mma(g, 0, g.k, g.c, g.ldc);
+        return 1;
+    }
+    const int per = (steps + parts - 1) / parts;
+    parts = (steps + per - 1) / per;
+    for(int z = 0; z < parts; ++z)
+        Mma(g, z * per * 32, std::min(g.k, (z + 1) * per * 32), room + z * out, g.n);
+    if(reduce)
+        for(size_t i = 0; i < out; ++i)
+        {
+            float acc = 0.0f;
+            for(int z = 0; z < parts; ++z)
+                acc += room[z * out + i];
+            g.c[(i / g.n) * g.ldc + i % g.n] = acc;
+        }
+    return parts;
+}
 template <class T>
 void Dropout(Handle&, const DropoutArgs& a, const T* in, T* out, uint8_t* mask, DropoutState* st,
              bool, bool)
@@ -143,17 +199,22 @@ template void Dropout<float>(const DropoutArgs&, const float*, float*, uint8_t*,
 
 using namespace miopen;
 
+/// The largest difference, relative to the CPU result's largest magnitude (at least 1).
 template <class T>
 static double maxdiff(const std::vector<T>& a0, const std::vector<T>& b0)
 {
-    double m = 0;
+    double m = 0, scale = 1;
     for(size_t i = 0; i < a0.size(); ++i)
     {
         const float a = ToFloat(a0[i]), b = ToFloat(b0[i]);
         if(std::isnan(a) != std::isnan(b)) return 1e30;
-        if(!std::isnan(a)) m = std::max(m, double(std::fabs(a - b)));
+        if(!std::isnan(a))
+        {
+            m     = std::max(m, double(std::fabs(a - b)));
+            scale = std::max(scale, double(std::fabs(a)));
+        }
     }
-    return m;
+    return m / scale;
 }
 
 template <class T>
@@ -182,6 +243,7 @@ int run_case(int mode, int bi, int layers, bool skip, bool bias, std::vector<int
     a.io = io == 0 ? RnnIoLayout::Packed : io == 1 ? RnnIoLayout::SeqMajorPadded : RnnIoLayout::BatchMajorPadded;
     a.io_seq = b.steps + 1;
     a.sp.rows = b.rows; a.sp.b0 = b.user_batch; a.sp.s = a.s; a.sp.dropout = drop > 0; a.sp.wf = std::is_same_v<T, float> ? 0 : a.s.ParamCount();
+    a.sp.ops16 = !std::is_same_v<T, float>;
     a.dropout = drop; a.seed = 99; a.offset = 3; a.training = true;
     const size_t Hb = size_t(bi) * h;
     std::mt19937 rng(1234 + mode * 7 + bi + layers * 3 + io);
@@ -223,13 +285,15 @@ int run_case(int mode, int bi, int layers, bool skip, bool bias, std::vector<int
                    maxdiff(res[0].dx, res[1].dx), maxdiff(res[0].dhx, res[1].dhx), maxdiff(res[0].dcx, res[1].dcx),
                    maxdiff(res[0].dw, res[1].dw)};
     double mx = *std::max_element(e, e + 7);
-    const double tol = std::is_same_v<T, float> ? 1e-4 : 2e-2;
+    // relative to the largest value; bf16 keeps 3 bits fewer than fp16 (its operand copies on the
+    // tensor-core path round 8 times coarser)
+    const double tol = std::is_same_v<T, float> ? 1e-4 : std::is_same_v<T, Half> ? 2e-2 : 5e-2;
     // every output written (no NaN left) on the emulated GPU
     int nan = 0;
     for(auto* v : {&res[1].y, &res[1].hy, &res[1].dx, &res[1].dhx, &res[1].dw})
         for(T f : *v) nan += std::isnan(ToFloat(f));
-    std::printf("h %d mode %d bi %d L %d skip %d bias %d io %d drop %.1f lens %zu: y %.2g hy %.2g cy %.2g dx %.2g dhx %.2g dcx %.2g dw %.2g nan %d %s\n",
-                h, mode, bi, layers, int(skip), int(bias), io, drop, lens.size(), e[0], e[1], e[2], e[3], e[4], e[5], e[6], nan,
+    std::printf("%s h %d mode %d bi %d L %d skip %d bias %d io %d drop %.1f lens %zu: y %.2g hy %.2g cy %.2g dx %.2g dhx %.2g dcx %.2g dw %.2g nan %d %s\n",
+                std::is_same_v<T, float> ? "fp32" : gpu::g_mma ? "mma " : "sgemm", h, mode, bi, layers, int(skip), int(bias), io, drop, lens.size(), e[0], e[1], e[2], e[3], e[4], e[5], e[6], nan,
                 (mx < tol && nan == 0) ? "OK" : "FAIL");
     return (mx < tol && nan == 0) ? 0 : 1;
 }
@@ -248,17 +312,27 @@ int main()
         fails += run_case<float>(mode, 2, 3, false, true, {4, 4, 2}, 0, 0.5f);
         fails += run_case<float>(mode, 1, 1, false, true, {1}, 0, 0.0f);
     }
-    for(int mode = 0; mode < 4; ++mode)
+    // 16-bit storage on tensor cores, then staged through fp32 (a GPU without them)
+    for(const bool mma : {true, false})
     {
-        fails += run_case<Half>(mode, 2, 2, false, true, {2, 0, 3, 1}, 2, 0.0f);
-        fails += run_case<BFloat16>(mode, 2, 2, mode == 1, true, {3, 3, 1}, 0, 0.5f);
+        gpu::g_mma = mma;
+        for(int mode = 0; mode < 4; ++mode)
+        {
+            fails += run_case<Half>(mode, 2, 2, false, true, {2, 0, 3, 1}, 2, 0.0f);
+            fails += run_case<BFloat16>(mode, 2, 2, mode == 1, true, {3, 3, 1}, 0, 0.5f);
+            fails += run_case<BFloat16>(mode, 2, 3, mode == 2, false, {4, 4, 2}, 1, 0.5f, 8);
+        }
     }
-    // h 24: the forward's step products split too (k = 24: 3 steps of 8), every slot pattern
+    gpu::g_mma = true;
+    // h 24: the forward's step products split too (k = 24: 3 steps of 8), every slot pattern;
+    // h 40 on tensor cores (k = 40 or more: 2 steps of 32 and more), reverse steps where
+    // sequences start
     for(int mode = 0; mode < 4; ++mode)
     {
         fails += run_case<float>(mode, 2, 2, false, true, {4, 3, 3, 1, 1}, 0, 0.0f, 24);
         fails += run_case<float>(mode, 2, 2, false, true, {2, 0, 3, 1}, 1, 0.0f, 24);
         fails += run_case<Half>(mode, 1, 2, false, true, {3, 3, 3}, 2, 0.0f, 24);
+        fails += run_case<Half>(mode, 2, 2, false, true, {4, 3, 3, 1, 1}, 0, 0.0f, 40);
     }
     std::printf("%d failures\n", fails);
     return fails != 0;

@@ -51,21 +51,6 @@ ConvInvoker IgemmMmaInvoker(const Handle&, const ConvProblem&, const char* name,
 namespace solvers {
 namespace {
 
-/// Whether the GPU's architecture has the matrix instructions, else why not.
-std::string MmaArchWhyNot(const std::string& arch)
-{
-    if(arch.rfind("sm_", 0) == 0)
-    {
-        const int cc = std::atoi(arch.c_str() + 3);
-        if(cc >= 80)
-            return "";
-        return arch + " has no mma.sync for fp16/bf16 m16n8k16 (needs sm_80 or later)";
-    }
-    if(arch == "gfx908" || arch == "gfx90a")
-        return "";
-    return arch + " has no MFMA (needs gfx908 or gfx90a)";
-}
-
 /// The split count in [1, most] that minimises a time model fitted to an H200 (fp16, batch 32):
 /// the kernels run two blocks a multiprocessor, so `slots` = 2 * SMs blocks make a wave, and a
 /// wave of blocks of k reduction steps takes about k + 1 microseconds (3x3 c64 56x56 forward:
@@ -222,7 +207,7 @@ public:
             return NotApplicable("more than 65535 groups times stride phases (the product of the strides)");
         if(!ctx.handle.IsGpu())
             return OtherDomain("GPU solver");
-        const std::string why = MmaArchWhyNot(gpu::ArchName(ctx.handle.Ordinal()));
+        const std::string why = gpu::MmaArchWhyNot(gpu::ArchName(ctx.handle.Ordinal()));
         if(!why.empty())
             return NotApplicable(why);
         return Applicable();
