@@ -11,7 +11,7 @@
 namespace miopen::gpu {
 namespace {
 
-constexpr int kRelu = 0, kTanh = 1, kLstm = 2;
+constexpr int kRelu = 0, kTanh = 1, kLstm = 2, kGru = 3;
 
 __device__ inline int64_t FirstIndex() { return int64_t(blockIdx.x) * blockDim.x + threadIdx.x; }
 __device__ inline int64_t GridStride() { return int64_t(gridDim.x) * blockDim.x; }
@@ -218,7 +218,8 @@ __global__ void __launch_bounds__(kRnnThreads)
                 StoreFloat(dGh + row * Gw + gcol + int64_t(gate) * h + k, v);
         };
         const float yv    = Y[row * Hb + ycol + k];
-        const float ev    = E[row * Hb + ycol + k];
+        // E: LSTM's c, GRU's hidden c~ term (vanilla RNNs keep none: E has no room for them)
+        const float ev    = (mode == kLstm || mode == kGru) ? E[row * Hb + ycol + k] : 0.0f;
         // the carried gradient: slots below dh_rows from the split GEMM's parts (in part order,
         // dh_rows x h each), the others (and all without parts) from DH
         float carried = 0.0f;
