@@ -4,7 +4,8 @@
 // of gate math. Storage fp32, fp16 or bf16; the arithmetic and the reserve / workspace contents
 // are fp32, rounded once to the storage type on the way out.
 #include "core/storage.hpp"
-#include "cpu/activation_functors.hpp" // libmvec declarations of expf / tanhf
+#include "cpu/activation_functors.hpp" // libmvec declaration of tanhf
+#include "cpu/vector_math.hpp"       // vmath::Exp
 #include "cpu/blas.hpp"
 #include "cpu/rnn_gemm.hpp"
 #include "dropout/dropout_args.hpp"
@@ -27,7 +28,9 @@ constexpr size_t kParallelGemm = size_t(1) << 21;
 
 /// One row of one step's gate math: g (the input pre-activations, replaced by the activated
 /// gates), r (the hidden pre-activations), y (h), e (c for LSTM, the hidden c~ part for GRU),
-/// hp and cp (the previous state). SIMD loops: expf / tanhf take libmvec's vector forms.
+/// hp and cp (the previous state). SIMD loops: e^x is vmath::Exp (inlined) and tanhf libmvec's
+/// vector form; a call with no vector form (expf: glibc declares its vector forms only under
+/// -ffast-math) would keep the whole loop scalar, tanhf included.
 inline void GateForward(int mode, int h, float* g, const float* r, float* y, float* e,
                         const float* hp, const float* cp)
 {
@@ -56,9 +59,9 @@ inline void GateForward(int mode, int h, float* g, const float* r, float* y, flo
 #pragma omp simd
         for(int k = 0; k < h; ++k)
         {
-            const float i = 1.0f / (1.0f + expf(-(g[k] + r[k])));
-            const float f = 1.0f / (1.0f + expf(-(g[h + k] + r[h + k])));
-            const float o = 1.0f / (1.0f + expf(-(g[2 * h + k] + r[2 * h + k])));
+            const float i = 1.0f / (1.0f + vmath::Exp(-(g[k] + r[k])));
+            const float f = 1.0f / (1.0f + vmath::Exp(-(g[h + k] + r[h + k])));
+            const float o = 1.0f / (1.0f + vmath::Exp(-(g[2 * h + k] + r[2 * h + k])));
             const float c2 = tanhf(g[3 * h + k] + r[3 * h + k]);
             const float c = f * cp[k] + i * c2;
             g[k]         = i;
@@ -73,8 +76,8 @@ inline void GateForward(int mode, int h, float* g, const float* r, float* y, flo
 #pragma omp simd
         for(int k = 0; k < h; ++k)
         {
-            const float z  = 1.0f / (1.0f + expf(-(g[k] + r[k])));
-            const float rr = 1.0f / (1.0f + expf(-(g[h + k] + r[h + k])));
+            const float z  = 1.0f / (1.0f + vmath::Exp(-(g[k] + r[k])));
+            const float rr = 1.0f / (1.0f + vmath::Exp(-(g[h + k] + r[h + k])));
             const float rc = r[2 * h + k];
             const float n  = tanhf(g[2 * h + k] + rr * rc);
             g[k]           = z;
@@ -153,7 +156,7 @@ inline void AddRows(float* m, size_t rows, int ld, const float* v, int n)
 }
 
 /// dst (cols x rows) = src (rows x cols, row-major) transposed: the recurrent weights as the
-/// step product's B (StepGemm reads B in place, row by row).
+/// step product's B (StepBPrepare copies it into the tiles' panels).
 void TransposeTo(const float* src, size_t rows, size_t cols, std::vector<float>& dst)
 {
     dst.resize(rows * cols);
@@ -317,6 +320,7 @@ void RnnForward(const RnnArgs& a, const T* x, const T* hx, const T* cx, const T*
     float* CP    = HP + size_t(B0) * h;
     const bool drop = a.training && sp.dropout;
     std::vector<float> WhidT; // the step's weights transposed (h x nG h), once a layer-direction
+    StepB SB;                 // ... as the step products' B
 
     for(int l = 0; l < s.layers; ++l)
     {
@@ -367,13 +371,14 @@ void RnnForward(const RnnArgs& a, const T* x, const T* hx, const T* cx, const T*
             if(nG == 4)
                 LoadInit(a, cx, li, cinit);
             TransposeTo(Whid, size_t(nG) * h, h, WhidT);
+            StepBPrepare(nG * h, h, WhidT.data(), nG * h, SB);
             for(int st = 0; st < T_; ++st)
             {
                 const int t  = d == 0 ? st : T_ - 1 - st;
                 const int Bt = a.b.bt[t];
                 const size_t r0 = a.b.off[t];
                 GatherPrev(a, d, t, Bt, Y, E, Hb, hinit, cinit, nG == 4, HP, CP);
-                StepGemm(Bt, nG * h, h, HP, h, WhidT.data(), nG * h, false, R, nG * h);
+                StepGemm(Bt, SB, HP, h, false, R, nG * h);
                 if(bhid != nullptr)
                     AddRows(R, Bt, nG * h, bhid, nG * h);
                 const int mode = s.mode;
@@ -444,6 +449,8 @@ void RnnBackwardData(const RnnArgs& a, const T* dy, const T* dhy, const T* dcy, 
         {
             const int li      = l * s.bi + d;
             const float* Whid = W + s.WhidOffset(l, d);
+            StepB SB; // W_hid (nG h x h) as the step products' B
+            StepBPrepare(h, nG * h, Whid, h, SB);
             LoadInit(a, hx, li, hinit);
             if(nG == 4)
                 LoadInit(a, cx, li, cinit);
@@ -502,10 +509,9 @@ void RnnBackwardData(const RnnArgs& a, const T* dy, const T* dhy, const T* dcy, 
                 }
                 // dh_prev = dR @ W_hid
                 if(nG == 3)
-                    StepGemm(Bt, h, nG * h, R, nG * h, Whid, h, true, DH, h);
+                    StepGemm(Bt, SB, R, nG * h, true, DH, h);
                 else
-                    StepGemm(Bt, h, nG * h, dG + r0 * Gw + size_t(d) * nG * h, int(Gw), Whid, h,
-                             false, DH, h);
+                    StepGemm(Bt, SB, dG + r0 * Gw + size_t(d) * nG * h, int(Gw), false, DH, h);
                 // slots whose first step (in this direction) is t hand their gradient to dhx / dcx
                 int from = 0;
                 if(d == 0)

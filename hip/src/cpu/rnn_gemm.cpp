@@ -74,16 +74,17 @@ namespace miopen::cpu {
 namespace {
 
 #if MIOPEN_CY_RNN_X86
-/// One column block [j, j + NR) of every row: tiles of up to MR rows (MR, then the rest).
+/// One column block [j, j + NR) of every row, its B at Bj: tiles of up to MR rows (MR, then the
+/// rest).
 template <int MR, class TileFn>
-void Block(int m, const float* A, int lda, const float* B, float* C, int ldc, int j, TileFn tile)
+void Block(int m, const float* A, int lda, const float* Bj, float* C, int ldc, int j, TileFn tile)
 {
     int i = 0;
     for(; i + MR <= m; i += MR)
-        tile(std::integral_constant<int, MR>{}, A + long(i) * lda, B + j, C + long(i) * ldc + j);
+        tile(std::integral_constant<int, MR>{}, A + long(i) * lda, Bj, C + long(i) * ldc + j);
     const int rest = m - i;
     // the last rows one tile of their own size
-    auto tail = [&](auto r) { tile(r, A + long(i) * lda, B + j, C + long(i) * ldc + j); };
+    auto tail = [&](auto r) { tile(r, A + long(i) * lda, Bj, C + long(i) * ldc + j); };
     switch(rest)
     {
     case 0: break;
@@ -99,29 +100,36 @@ void Block(int m, const float* A, int lda, const float* B, float* C, int ldc, in
 #endif
 
 /// Column blocks [b0, b1) of nr columns (whole blocks, then the rest element by element) on the
-/// calling thread.
-void Columns(int m, int n, int k, const float* A, int lda, const float* B, int ldb,
-             bool accumulate, float* C, int ldc, int b0, int b1, int nr, int isa)
+/// calling thread; a block's B from the panels where there are some, else from B itself.
+void Columns(int m, int n, int k, const float* A, int lda, const StepB& SB, bool accumulate,
+             float* C, int ldc, int b0, int b1, int nr, int isa)
 {
+    const float* B = SB.b;
+    const int ldb  = SB.ldb;
     int j1 = std::min(n, b1 * nr);
 #if MIOPEN_CY_RNN_X86
+    const bool panels = SB.nr == nr && !SB.panels.empty();
+    const int tld     = panels ? nr : ldb; // the tiles' B row stride
+    auto block_b      = [&](int blk) {
+        return panels ? SB.panels.data() + long(blk) * k * nr : B + long(blk) * nr;
+    };
     if(isa == 2)
     {
         auto tile = [&](auto mr, const float* a, const float* b, float* c) {
-            avx512::Tile<decltype(mr)::value>(k, a, lda, b, ldb, accumulate, c, ldc);
+            avx512::Tile<decltype(mr)::value>(k, a, lda, b, tld, accumulate, c, ldc);
         };
         for(int blk = b0; blk < b1; ++blk)
             if((blk + 1) * nr <= n)
-                Block<8>(m, A, lda, B, C, ldc, blk * nr, tile);
+                Block<8>(m, A, lda, block_b(blk), C, ldc, blk * nr, tile);
     }
     else if(isa == 1)
     {
         auto tile = [&](auto mr, const float* a, const float* b, float* c) {
-            avx2::Tile<decltype(mr)::value>(k, a, lda, b, ldb, accumulate, c, ldc);
+            avx2::Tile<decltype(mr)::value>(k, a, lda, b, tld, accumulate, c, ldc);
         };
         for(int blk = b0; blk < b1; ++blk)
             if((blk + 1) * nr <= n)
-                Block<6>(m, A, lda, B, C, ldc, blk * nr, tile);
+                Block<6>(m, A, lda, block_b(blk), C, ldc, blk * nr, tile);
     }
 #endif
     // the partial last block (any ISA), or every column without vector tiles
@@ -130,24 +138,58 @@ void Columns(int m, int n, int k, const float* A, int lda, const float* B, int l
         Scalar(0, m, std::max(vec_end, b0 * nr), j1, k, A, lda, B, ldb, accumulate, C, ldc);
 }
 
-} // namespace
-
-void StepGemm(int m, int n, int k, const float* A, int lda, const float* B, int ldb,
-              bool accumulate, float* C, int ldc)
+/// The vector tiles this CPU runs (2 AVX-512F, 1 AVX2 + FMA, 0 none), capped by the switch.
+int TileIsa()
 {
-    if(m <= 0 || n <= 0)
-        return;
-    int isa = 0;
 #if MIOPEN_CY_RNN_X86
     const dblk::Isa best = dblk::BestIsa();
-    isa = best == dblk::Isa::Avx512 ? 2 : best == dblk::Isa::Avx2 ? 1 : 0;
+    return best == dblk::Isa::Avx512 ? 2 : best == dblk::Isa::Avx2 ? 1 : 0;
+#else
+    return 0;
 #endif
-    const int nr     = isa == 2 ? 32 : 16; // columns a vector tile (scalar: a block's width)
+}
+
+/// Columns a vector tile (scalar: a block's width).
+int TileWidth(int isa) { return isa == 2 ? 32 : 16; }
+
+} // namespace
+
+void StepBPrepare(int n, int k, const float* B, int ldb, StepB& out)
+{
+    out.b   = B;
+    out.ldb = ldb;
+    out.n   = n;
+    out.k   = k;
+    out.nr  = 0;
+    const int isa = TileIsa();
+    const int nr  = TileWidth(isa);
+    if(isa == 0 || n <= 0 || k <= 0 || n % nr != 0)
+    {
+        out.panels.clear();
+        return;
+    }
+    out.nr = nr;
+    out.panels.resize(size_t(n) * k);
+    const int blocks = n / nr;
+#pragma omp parallel for schedule(static) if(long(n) * k >= 65536)
+    for(int blk = 0; blk < blocks; ++blk)
+        for(int kk = 0; kk < k; ++kk)
+            std::copy_n(B + long(kk) * ldb + long(blk) * nr, nr,
+                        out.panels.data() + (long(blk) * k + kk) * nr);
+}
+
+void StepGemm(int m, const StepB& SB, const float* A, int lda, bool accumulate, float* C, int ldc)
+{
+    const int n = SB.n, k = SB.k;
+    if(m <= 0 || n <= 0)
+        return;
+    const int isa    = TileIsa();
+    const int nr     = TileWidth(isa);
     const int blocks = (n + nr - 1) / nr;
     const long work  = long(m) * n * std::max(k, 1);
     if(work < kParallelWork || omp_get_max_threads() == 1 || omp_in_parallel())
     {
-        Columns(m, n, k, A, lda, B, ldb, accumulate, C, ldc, 0, blocks, nr, isa);
+        Columns(m, n, k, A, lda, SB, accumulate, C, ldc, 0, blocks, nr, isa);
         return;
     }
 #pragma omp parallel
@@ -156,7 +198,7 @@ void StepGemm(int m, int n, int k, const float* A, int lda, const float* B, int 
         const int per = (blocks + nt - 1) / nt;
         const int b0 = std::min(blocks, t * per), b1 = std::min(blocks, b0 + per);
         if(b0 < b1)
-            Columns(m, n, k, A, lda, B, ldb, accumulate, C, ldc, b0, b1, nr, isa);
+            Columns(m, n, k, A, lda, SB, accumulate, C, ldc, b0, b1, nr, isa);
     }
 }
 

@@ -177,10 +177,13 @@ void SgemmParallel(bool ta, bool tb, int m, int n, int k, float alpha, const flo
 {
     Sgemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
-void StepGemm(int m, int n, int k, const float* A, int lda, const float* B, int ldb,
-              bool accumulate, float* C, int ldc)
+void StepBPrepare(int n, int k, const float* B, int ldb, StepB& out)
 {
-    Sgemm(false, false, m, n, k, 1.0f, A, lda, B, ldb, accumulate ? 1.0f : 0.0f, C, ldc);
+    out.b = B; out.ldb = ldb; out.n = n; out.k = k; out.nr = 0; out.panels.clear();
+}
+void StepGemm(int m, const StepB& B, const float* A, int lda, bool accumulate, float* C, int ldc)
+{
+    Sgemm(false, false, m, B.n, B.k, 1.0f, A, lda, B.b, B.ldb, accumulate ? 1.0f : 0.0f, C, ldc);
 }
 template <class T>
 void Dropout(const DropoutArgs& a, const T* in, T* out, uint8_t* mask, uint64_t seed, uint64_t offset)
