@@ -12,9 +12,12 @@ template <int MR>
 void Tile(int k, const float* A, int lda, const float* B, int ldb, bool accumulate, float* C,
           int ldc)
 {
-    RG_VEC acc[MR][2];
+    // Two one-dimensional arrays, every loop over them unrolled: GCC then keeps them in registers
+    // (a [MR][2] array was also stored to the stack at every k, one store per multiply-add).
+    RG_VEC acc0[MR], acc1[MR];
+#pragma GCC unroll 8
     for(int i = 0; i < MR; ++i)
-        acc[i][0] = acc[i][1] = RG_ZERO();
+        acc0[i] = acc1[i] = RG_ZERO();
     for(int kk = 0; kk < k; ++kk)
     {
         const RG_VEC b0 = RG_LOAD(B + long(kk) * ldb);
@@ -23,16 +26,17 @@ void Tile(int k, const float* A, int lda, const float* B, int ldb, bool accumula
         for(int i = 0; i < MR; ++i)
         {
             const RG_VEC a = RG_BCAST(A + long(i) * lda + kk);
-            acc[i][0]      = RG_FMA(a, b0, acc[i][0]);
-            acc[i][1]      = RG_FMA(a, b1, acc[i][1]);
+            acc0[i]        = RG_FMA(a, b0, acc0[i]);
+            acc1[i]        = RG_FMA(a, b1, acc1[i]);
         }
     }
+#pragma GCC unroll 8
     for(int i = 0; i < MR; ++i)
-        for(int v = 0; v < 2; ++v)
-        {
-            float* c = C + long(i) * ldc + RG_W * v;
-            RG_STORE(c, accumulate ? RG_ADD(RG_LOAD(c), acc[i][v]) : acc[i][v]);
-        }
+    {
+        float* c = C + long(i) * ldc;
+        RG_STORE(c, accumulate ? RG_ADD(RG_LOAD(c), acc0[i]) : acc0[i]);
+        RG_STORE(c + RG_W, accumulate ? RG_ADD(RG_LOAD(c + RG_W), acc1[i]) : acc1[i]);
+    }
 }
 } // namespace
 } // namespace miopen::cpu::RG_NS
