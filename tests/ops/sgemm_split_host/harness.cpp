@@ -112,6 +112,8 @@ int main()
     Expect(p > 1 && (tile == 2 || tile == 3), "the backward step splits on a 64-row tile");
     p = Run("gru step forward (NT)", Args(false, true, 64, 3072, 1024), size_t(16) * 64 * 3072, tile);
     Expect(p > 1 && (tile == 2 || tile == 3), "the GRU step splits on a 64-row tile");
+    p = Run("gru step backward (NN)", Args(false, false, 64, 1024, 3072), size_t(16) * 64 * 3072, tile);
+    Expect(p > 1 && (tile == 2 || tile == 3), "the GRU backward step splits on a 64-row tile");
     // the small shape (batch 16, hidden 256)
     p = Run("small lstm step forward (NT)", Args(false, true, 16, 1024, 256), size_t(16) * 16 * 1024, tile);
     Expect(p > 1 && (tile == 2 || tile == 3), "the small forward step splits");
