@@ -5,8 +5,12 @@
 // AMAX), then the lanes by a fixed tree; a column plan
 // (kept dims innermost) folds a tile of up to 64 neighbouring outputs element by element in
 // reduced order. Chunks are folded in order. The result never depends on the thread count.
+// Unit-stride runs of fp16 / bf16 are converted to fp32 a block at a time (the bulk F16C / AVX2
+// conversions, ToFloat's bits) and every lane loop is a SIMD loop; MIN / MAX / AMAX without
+// indices fold values only (ReduceFoldValue, the value ReduceFold keeps), so they vectorise too.
 #include "reduce/reduce_args.hpp"
 #include "core/storage.hpp"
+#include "cpu/storage_convert.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -57,6 +61,14 @@ inline int64_t DimOffset(int ndim, const int64_t* lens, const int64_t* strides, 
     return off;
 }
 
+/// The storage types converted a block at a time (the others are read element by element).
+template <class T>
+constexpr bool kBlockTyped = std::is_same_v<T, float> || std::is_same_v<T, Half> ||
+                             std::is_same_v<T, BFloat16>;
+
+/// Elements a converted block holds.
+constexpr int64_t kBlock = 512;
+
 template <class Acc>
 struct State
 {
@@ -97,6 +109,51 @@ struct Reducer
             indices[n] = s.i == kReduceNoIndex ? 0 : s.i;
     }
 
+    /// Row plan, MIN / MAX / AMAX without indices: values only, in the indexed fold's 8 lanes by
+    /// position (one SIMD vector of AVX2), each folding in index order, then the lanes by the same
+    /// tree. The value is the indexed fold's (of a +0 / -0 tie or of two NaNs it may keep the
+    /// other one).
+    State<Acc> RowValues(int64_t base, int64_t ilen, int64_t st, int64_t begin, int64_t end) const
+    {
+        constexpr int kV = 8;
+        Acc val[kV];
+        for(int l = 0; l < kV; ++l)
+            val[l] = ReduceInit<OP, Acc>();
+        const int nanp = p.nan_propagate;
+        float buf[kBlock];
+        for(int64_t r = begin; r < end;)
+        {
+            const int64_t i   = r % ilen;
+            const int64_t seg = std::min(end - r, ilen - i);
+            const T* q        = a + base + DimOffset(p.ndim_r, p.r_lens, p.r_strides, r);
+            int64_t j         = 0;
+            for(; j < seg && ((r - begin + j) % kV) != 0; ++j)
+                ReduceFoldValue<OP>(val[(r - begin + j) % kV], ReducePre<OP>(LoadAcc<Acc>(q[j * st])),
+                                    nanp);
+            if(st == 1)
+                while(j + kV <= seg)
+                {
+                    const int64_t nb = std::min<int64_t>((seg - j) / kV * kV, kBlock);
+                    const float* f   = Load(q + j, buf, static_cast<size_t>(nb));
+                    for(int64_t b = 0; b < nb; b += kV)
+                    {
+#pragma omp simd
+                        for(int l = 0; l < kV; ++l)
+                            ReduceFoldValue<OP>(val[l], ReducePre<OP>(static_cast<Acc>(f[b + l])), nanp);
+                    }
+                    j += nb;
+                }
+            for(; j < seg; ++j)
+                ReduceFoldValue<OP>(val[(r - begin + j) % kV], ReducePre<OP>(LoadAcc<Acc>(q[j * st])),
+                                    nanp);
+            r += seg;
+        }
+        for(int w = 1; w < kV; w *= 2)
+            for(int l = 0; l + w < kV; l += 2 * w)
+                ReduceFoldValue<OP>(val[l], val[l + w], nanp);
+        return {val[0], kReduceNoIndex};
+    }
+
     /// Row plan: output n, reduced elements [begin, end). Sums and products fold unit-stride
     /// runs into kLanes lanes (several independent vector chains), MIN / MAX / AMAX into 8
     /// lanes with their indices; lane = position within the chunk modulo the lane count.
@@ -124,18 +181,41 @@ struct Reducer
                                    ReducePre<OP>(LoadAcc<Acc>(q[j * st])), 0, 0);
                 if(st == 1)
                 {
-                    for(; j + kLanes <= seg; j += kLanes)
+                    if constexpr(kBlockTyped<T>)
                     {
-#pragma omp simd
-                        for(int l = 0; l < kLanes; ++l)
+                        float buf[kBlock];
+                        while(j + kLanes <= seg)
                         {
-                            const Acc v = ReducePre<OP>(LoadAcc<Acc>(q[j + l]));
-                            if constexpr(OP == MIOPEN_REDUCE_TENSOR_MUL)
-                                sum[l] *= v;
-                            else
-                                sum[l] += v;
+                            const int64_t nb = std::min<int64_t>((seg - j) / kLanes * kLanes, kBlock);
+                            const float* f   = Load(q + j, buf, static_cast<size_t>(nb));
+                            for(int64_t b = 0; b < nb; b += kLanes)
+                            {
+#pragma omp simd
+                                for(int l = 0; l < kLanes; ++l)
+                                {
+                                    const Acc v = ReducePre<OP>(static_cast<Acc>(f[b + l]));
+                                    if constexpr(OP == MIOPEN_REDUCE_TENSOR_MUL)
+                                        sum[l] *= v;
+                                    else
+                                        sum[l] += v;
+                                }
+                            }
+                            j += nb;
                         }
                     }
+                    else
+                        for(; j + kLanes <= seg; j += kLanes)
+                        {
+#pragma omp simd
+                            for(int l = 0; l < kLanes; ++l)
+                            {
+                                const Acc v = ReducePre<OP>(LoadAcc<Acc>(q[j + l]));
+                                if constexpr(OP == MIOPEN_REDUCE_TENSOR_MUL)
+                                    sum[l] *= v;
+                                else
+                                    sum[l] += v;
+                            }
+                        }
                 }
                 for(; j < seg; ++j)
                     ReduceFold<OP>(sum[(r - begin + j) % kLanes], none,
@@ -149,6 +229,9 @@ struct Reducer
         }
         else
         {
+            if constexpr(kBlockTyped<T>)
+                if(indices == nullptr)
+                    return RowValues(base, ilen, st, begin, end);
             State<Acc> lane[8];
             for(int l = 0; l < 8; ++l)
                 lane[l] = Init();
@@ -180,14 +263,31 @@ struct Reducer
         Acc sum[64];
         for(int64_t k = 0; k < cnt; ++k)
             sum[k] = s[k].v;
+        // values only (sums; MIN / MAX / AMAX without indices) over contiguous outputs: each
+        // reduced element's cnt values converted at once, folded in a SIMD loop
+        const bool values = !kReduceIsExtreme<OP> || indices == nullptr;
+        const int nanp    = p.nan_propagate;
+        float buf[64];
+        // one reduced dim: the next element a stride on (DimOffset's 64-bit division per reduced
+        // element cost more than folding its 64 values)
+        const bool one_dim = p.ndim_r == 1;
+        const int64_t rst  = one_dim ? p.r_strides[0] : 0;
         for(int64_t r = begin; r < end; ++r)
         {
-            const T* q = a + base + DimOffset(p.ndim_r, p.r_lens, p.r_strides, r);
-            if constexpr(!kReduceIsExtreme<OP>)
+            const T* q = a + base + (one_dim ? r * rst : DimOffset(p.ndim_r, p.r_lens, p.r_strides, r));
+            if constexpr(kBlockTyped<T>)
+                if(values && st == 1)
+                {
+                    const float* f = Load(q, buf, static_cast<size_t>(cnt));
+#pragma omp simd
+                    for(int64_t k = 0; k < cnt; ++k)
+                        ReduceFoldValue<OP>(sum[k], ReducePre<OP>(static_cast<Acc>(f[k])), nanp);
+                    continue;
+                }
+            if(values)
             {
-                int dummy = 0;
                 for(int64_t k = 0; k < cnt; ++k)
-                    ReduceFold<OP>(sum[k], dummy, ReducePre<OP>(LoadAcc<Acc>(q[k * st])), 0, 0);
+                    ReduceFoldValue<OP>(sum[k], ReducePre<OP>(LoadAcc<Acc>(q[k * st])), nanp);
             }
             else
             {
@@ -195,7 +295,7 @@ struct Reducer
                     Fold(s[k], ReducePre<OP>(LoadAcc<Acc>(q[k * st])), static_cast<int>(r));
             }
         }
-        if constexpr(!kReduceIsExtreme<OP>)
+        if(values)
             for(int64_t k = 0; k < cnt; ++k)
                 s[k].v = sum[k];
     }

@@ -182,9 +182,9 @@ MIOPEN_CY_REDUCE_HD inline void ReduceFoldValue(Acc& a, Acc b, int nan_propagate
 {
     if constexpr(kReduceIsExtreme<OP>)
     {
+        // a select, not a conditional store: SIMD loops over arrays of accumulators vectorise
         const bool better = OP == MIOPEN_REDUCE_TENSOR_MIN ? b < a : b > a;
-        if(nan_propagate ? (ReduceIsNan(b) || (!ReduceIsNan(a) && better)) : better)
-            a = b;
+        a = (nan_propagate ? (ReduceIsNan(b) || (!ReduceIsNan(a) && better)) : better) ? b : a;
     }
     else if constexpr(OP == MIOPEN_REDUCE_TENSOR_MUL)
         a *= b;
