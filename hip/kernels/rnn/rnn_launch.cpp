@@ -130,8 +130,8 @@ struct Mat
     int64_t ld     = 0;
 };
 
-/// How this call runs its products (TensorCores: on the tensor cores, from the operands' 16-bit
-/// copies; else the fp32 SGEMM).
+/// How this call runs its products: mma, on the tensor cores from the operands' 16-bit copies
+/// (bf16 or fp16); else on the fp32 SGEMM.
 struct Products
 {
     bool mma  = false;
