@@ -69,6 +69,9 @@ constexpr bool kBlockTyped = std::is_same_v<T, float> || std::is_same_v<T, Half>
 /// Elements a converted block holds.
 constexpr int64_t kBlock = 512;
 
+/// Outputs a column plan folds with their accumulators in registers (fp32: 8 AVX2 vectors).
+constexpr int kColBlock = 64;
+
 template <class Acc>
 struct State
 {
@@ -272,6 +275,33 @@ struct Reducer
         // element cost more than folding its 64 values)
         const bool one_dim = p.ndim_r == 1;
         const int64_t rst  = one_dim ? p.r_strides[0] : 0;
+        if constexpr(std::is_same_v<T, float> && std::is_same_v<Acc, float>)
+            if(values && st == 1 && one_dim && cnt % kColBlock == 0)
+            {
+                // fp32, one reduced dim: kColBlock outputs at a time with their accumulators in
+                // registers (a runtime-length array stays in memory: a load and a store a value),
+                // each output folding its reduced elements in order as below
+                for(int64_t k0 = 0; k0 < cnt; k0 += kColBlock)
+                {
+                    Acc acc[kColBlock];
+#pragma omp simd
+                    for(int l = 0; l < kColBlock; ++l)
+                        acc[l] = sum[k0 + l];
+                    const float* q = a + base + k0 + begin * rst;
+                    for(int64_t r = begin; r < end; ++r, q += rst)
+                    {
+#pragma omp simd
+                        for(int l = 0; l < kColBlock; ++l)
+                            ReduceFoldValue<OP>(acc[l], ReducePre<OP>(q[l]), nanp);
+                    }
+#pragma omp simd
+                    for(int l = 0; l < kColBlock; ++l)
+                        sum[k0 + l] = acc[l];
+                }
+                for(int64_t k = 0; k < cnt; ++k)
+                    s[k].v = sum[k];
+                return;
+            }
         for(int64_t r = begin; r < end; ++r)
         {
             const T* q = a + base + (one_dim ? r * rst : DimOffset(p.ndim_r, p.r_lens, p.r_strides, r));
