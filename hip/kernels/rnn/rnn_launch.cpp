@@ -130,6 +130,27 @@ struct Mat
     int64_t ld     = 0;
 };
 
+/// The fields LaunchSgemm's and LaunchGemmMma's arguments share, of one row-major product
+/// C = op(A) op(B).
+template <class G, class P>
+G Args(bool ta, bool tb, int64_t m, int64_t n, int64_t k, P A, int64_t lda, P B, int64_t ldb,
+       float* C, int64_t ldc)
+{
+    G g;
+    g.trans_a = ta;
+    g.trans_b = tb;
+    g.m       = static_cast<int>(m);
+    g.n       = static_cast<int>(n);
+    g.k       = static_cast<int>(k);
+    g.a       = A;
+    g.lda     = lda;
+    g.b       = B;
+    g.ldb     = ldb;
+    g.c       = C;
+    g.ldc     = ldc;
+    return g;
+}
+
 /// How this call runs its products: mma, on the tensor cores from the operands' 16-bit copies
 /// (bf16 or fp16); else on the fp32 SGEMM.
 struct Products
@@ -149,33 +170,11 @@ struct Products
         const size_t floats = room != nullptr ? room->floats : 0;
         if(mma)
         {
-            GemmMmaArgs g;
-            g.trans_a = ta;
-            g.trans_b = tb;
-            g.bf16    = bf16;
-            g.m       = static_cast<int>(m);
-            g.n       = static_cast<int>(n);
-            g.k       = static_cast<int>(k);
-            g.a       = A.t;
-            g.lda     = A.ld;
-            g.b       = B.t;
-            g.ldb     = B.ld;
-            g.c       = C;
-            g.ldc     = ldc;
+            auto g = Args<GemmMmaArgs>(ta, tb, m, n, k, A.t, A.ld, B.t, B.ld, C, ldc);
+            g.bf16 = bf16;
             return LaunchGemmMma(g, ws, floats, reduce, h.Stream());
         }
-        SgemmArgs g;
-        g.trans_a = ta;
-        g.trans_b = tb;
-        g.m       = static_cast<int>(m);
-        g.n       = static_cast<int>(n);
-        g.k       = static_cast<int>(k);
-        g.a       = A.f;
-        g.lda     = A.ld;
-        g.b       = B.f;
-        g.ldb     = B.ld;
-        g.c       = C;
-        g.ldc     = ldc;
+        const auto g = Args<SgemmArgs>(ta, tb, m, n, k, A.f, A.ld, B.f, B.ld, C, ldc);
         if(room == nullptr)
         {
             LaunchSgemm(g, h.Stream());
