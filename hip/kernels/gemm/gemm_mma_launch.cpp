@@ -1,6 +1,7 @@
 // The host side of the tensor-core GEMM (gemm_mma.hip): argument checks, the choice of split,
 // the launch check.
 #include "kernels/gemm/gemm_mma.hpp"
+#include "kernels/gemm/gemm_operand_check.hpp"
 
 #include "core/env.hpp"
 #include "core/errors.hpp"
@@ -26,16 +27,7 @@ void Check(const GemmMmaArgs& g)
         ThrowBadParm("GemmMmaArgs.ldc is ", g.ldc, "; expected >= ", g.n);
     if(g.k == 0)
         return;
-    if(g.a == nullptr)
-        ThrowBadParm("GemmMmaArgs.a is null");
-    if(g.b == nullptr)
-        ThrowBadParm("GemmMmaArgs.b is null");
-    const int64_t min_lda = g.trans_a ? g.m : g.k;
-    if(g.lda < min_lda)
-        ThrowBadParm("GemmMmaArgs.lda is ", g.lda, "; expected >= ", min_lda);
-    const int64_t min_ldb = g.trans_b ? g.k : g.n;
-    if(g.ldb < min_ldb)
-        ThrowBadParm("GemmMmaArgs.ldb is ", g.ldb, "; expected >= ", min_ldb);
+    CheckGemmOperands(g, "GemmMmaArgs");
 }
 
 int64_t Steps(const GemmMmaArgs& g) { return (int64_t{std::max(g.k, 0)} + kStep - 1) / kStep; }

@@ -1,6 +1,7 @@
 // The host side of the GPU SGEMM (sgemm.hip): argument checks, the choice of tile and split,
 // the launch check. The kernels are in sgemm.hip; sgemm.hpp is the interface.
 #include "kernels/gemm/sgemm.hpp"
+#include "kernels/gemm/gemm_operand_check.hpp"
 
 #include "core/env.hpp"
 #include "core/errors.hpp"
@@ -50,16 +51,7 @@ void Check(const SgemmArgs& g)
         ThrowBadParm("SgemmArgs.stride_c is ", g.stride_c, "; expected >= 0");
     if(g.k == 0)
         return;
-    if(g.a == nullptr)
-        ThrowBadParm("SgemmArgs.a is null");
-    if(g.b == nullptr)
-        ThrowBadParm("SgemmArgs.b is null");
-    const int64_t min_lda = g.trans_a ? g.m : g.k;
-    if(g.lda < min_lda)
-        ThrowBadParm("SgemmArgs.lda is ", g.lda, "; expected >= ", min_lda);
-    const int64_t min_ldb = g.trans_b ? g.k : g.n;
-    if(g.ldb < min_ldb)
-        ThrowBadParm("SgemmArgs.ldb is ", g.ldb, "; expected >= ", min_ldb);
+    CheckGemmOperands(g, "SgemmArgs");
     if(g.stride_a < 0)
         ThrowBadParm("SgemmArgs.stride_a is ", g.stride_a, "; expected >= 0");
     if(g.stride_b < 0)
